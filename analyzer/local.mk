@@ -1,0 +1,1 @@
+# analyzer/local.mk

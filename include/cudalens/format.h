@@ -1,0 +1,102 @@
+/* format.h - the cudalens database format, shared by the recorder (libcudalens.so)
+ * and the analyzer (cudalens-report).
+ *
+ * A recording is one SQLite file per process.  PRAGMA user_version holds
+ * CL_SCHEMA_VERSION; the analyzer refuses files with a newer version.  The
+ * tables are created by CL_SCHEMA_SQL below and documented in cudalens-db(5).
+ * Every change to the tables bumps CL_SCHEMA_VERSION and the man page.
+ */
+#ifndef CUDALENS_FORMAT_H
+#define CUDALENS_FORMAT_H
+
+#define CL_SCHEMA_VERSION 1
+#define CL_FORMAT_NAME "cudalens"
+
+/* Operation classes: what a CUDA API call does to streams, memory and
+ * synchronization.  Stored as text in api.op. */
+#define CL_OP_LIST(X)                                                          \
+  X(OTHER, "other")                                                            \
+  X(ALLOC, "alloc")                                                            \
+  X(FREE, "free")                                                              \
+  X(COPY, "copy")                                                              \
+  X(MEMSET, "memset")                                                          \
+  X(KERNEL, "kernel")                                                          \
+  X(STREAM_CREATE, "stream-create")                                            \
+  X(STREAM_DESTROY, "stream-destroy")                                          \
+  X(EVENT_CREATE, "event-create")                                              \
+  X(EVENT_DESTROY, "event-destroy")                                            \
+  X(EVENT_RECORD, "event-record")                                              \
+  X(STREAM_WAIT_EVENT, "stream-wait-event")                                    \
+  X(SYNC_DEVICE, "sync-device")                                                \
+  X(SYNC_CONTEXT, "sync-context")                                              \
+  X(SYNC_STREAM, "sync-stream")                                                \
+  X(SYNC_EVENT, "sync-event")                                                  \
+  X(QUERY_STREAM, "query-stream")                                              \
+  X(QUERY_EVENT, "query-event")                                                \
+  X(SET_DEVICE, "set-device")                                                  \
+  X(SET_CONTEXT, "set-context")                                                \
+  X(RESET_DEVICE, "reset-device")                                              \
+  X(PEER_ENABLE, "peer-enable")                                                \
+  X(PEER_DISABLE, "peer-disable")                                              \
+  X(HOST_FUNC, "host-func")                                                    \
+  X(GRAPH_LAUNCH, "graph-launch")                                              \
+  X(CAPTURE_BEGIN, "capture-begin")                                            \
+  X(CAPTURE_END, "capture-end")                                                \
+  X(PREFETCH, "prefetch")
+
+enum cl_op {
+#define CL_OP_ENUM(id, name) CL_OP_##id,
+  CL_OP_LIST(CL_OP_ENUM)
+#undef CL_OP_ENUM
+  CL_OP_COUNT
+};
+
+/* Memory kinds of allocations and of the two sides of a copy (memory.kind,
+ * transfers.src_kind, transfers.dst_kind). */
+#define CL_MEMKIND_LIST(X)                                                     \
+  X(UNKNOWN, "unknown")                                                        \
+  X(PAGEABLE, "pageable")                                                      \
+  X(PINNED, "pinned")                                                          \
+  X(REGISTERED, "registered")                                                  \
+  X(DEVICE, "device")                                                          \
+  X(DEVICE_ASYNC, "device-async")                                              \
+  X(MANAGED, "managed")                                                        \
+  X(ARRAY, "array")
+
+enum cl_memkind {
+#define CL_MEMKIND_ENUM(id, name) CL_MEMKIND_##id,
+  CL_MEMKIND_LIST(CL_MEMKIND_ENUM)
+#undef CL_MEMKIND_ENUM
+  CL_MEMKIND_COUNT
+};
+
+/* Copy directions (transfers.direction). */
+#define CL_DIR_LIST(X)                                                         \
+  X(UNKNOWN, "unknown")                                                        \
+  X(HTOH, "htoh")                                                              \
+  X(HTOD, "htod")                                                              \
+  X(DTOH, "dtoh")                                                              \
+  X(DTOD, "dtod")                                                              \
+  X(PEER, "peer")                                                              \
+  X(DEFAULT, "default")
+
+enum cl_dir {
+#define CL_DIR_ENUM(id, name) CL_DIR_##id,
+  CL_DIR_LIST(CL_DIR_ENUM)
+#undef CL_DIR_ENUM
+  CL_DIR_COUNT
+};
+
+/* Stream handles with a fixed meaning (streams.handle, calls.stream). */
+#define CL_STREAM_LEGACY 0x1ULL     /* cudaStreamLegacy */
+#define CL_STREAM_PER_THREAD 0x2ULL /* cudaStreamPerThread */
+
+const char *cl_op_name(enum cl_op op);
+const char *cl_memkind_name(enum cl_memkind k);
+const char *cl_dir_name(enum cl_dir d);
+
+/* The SQL that creates an empty recording (without user_version, which
+ * cl_schema_sql's caller sets with CL_SCHEMA_VERSION). */
+extern const char CL_SCHEMA_SQL[];
+
+#endif
