@@ -1,0 +1,266 @@
+/* capture.c - turns CUPTI callbacks into records.  Runtime and driver API
+ * calls listed in api.def become one call record each, written at the call's
+ * exit with its result; a driver call made inside a runtime call is folded
+ * into that runtime call (it contributes its correlation id and the kernel's
+ * parameters) so that each operation is recorded once.  Resource callbacks
+ * describe contexts and devices. */
+#include <string.h>
+
+#include "cupti.h"
+
+static CUpti_SubscriberHandle subscriber;
+static _Atomic int subscribed;
+
+/* An API call between its entry and exit callbacks. */
+struct pending {
+  int api;                /* table index, -1 when not ours */
+  int runtime;            /* runtime domain (1) or top-level driver call (0) */
+  uint64_t start_ns;
+  uint32_t correlation, driver_correlation;
+  uint8_t nframes, nkargs, kargs_truncated;
+  struct cl_karg kargs[CL_MAX_KARGS];
+  uint64_t frames[CL_MAX_FRAMES];
+};
+
+#define MAX_NEST 4
+static __thread struct {
+  int busy;               /* inside our own handler: ignore CUDA calls we make */
+  int depth;              /* open recorded calls (may exceed MAX_NEST) */
+  int runtime_depth;      /* open runtime calls */
+  struct pending p[MAX_NEST];
+  CUcontext last_ctx;
+  int32_t last_dev;
+} T;
+
+uint64_t cl_now_ns(void)
+{
+  uint64_t t = 0;
+  cl_cupti.cuptiGetTimestamp(&t);
+  return t;
+}
+
+static int32_t device_of(CUcontext ctx)
+{
+  if (!ctx)
+    return -1;
+  if (ctx == T.last_ctx)
+    return T.last_dev;
+  uint32_t dev;
+  int32_t d = cl_cupti.cuptiGetDeviceId(ctx, &dev) == CUPTI_SUCCESS ? (int32_t)dev : -1;
+  T.last_ctx = ctx;
+  T.last_dev = d;
+  return d;
+}
+
+static void scan_launch(const CUpti_CallbackData *cb, enum cl_op op,
+                        CUpti_CallbackId cbid, struct pending *p)
+{
+  if (op != CL_OP_KERNEL || p->nkargs)
+    return;
+  void *f = NULL;
+  void **params = NULL;
+  switch (cbid) {
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
+    const cuLaunchKernel_params *P = cb->functionParams;
+    f = P->f, params = P->kernelParams;
+    break;
+  }
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+    const cuLaunchKernelEx_params *P = cb->functionParams;
+    f = P->f, params = P->kernelParams;
+    break;
+  }
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
+    const cuLaunchCooperativeKernel_params *P = cb->functionParams;
+    f = P->f, params = P->kernelParams;
+    break;
+  }
+  default:
+    return;
+  }
+  struct cl_call tmp;
+  tmp.nkargs = 0;
+  tmp.kargs_truncated = 0;
+  cl_kparams_scan(f, params, &tmp);
+  p->nkargs = tmp.nkargs;
+  p->kargs_truncated = tmp.kargs_truncated;
+  memcpy(p->kargs, tmp.kargs, tmp.nkargs * sizeof *tmp.kargs);
+}
+
+static void api_enter(int runtime, CUpti_CallbackId cbid,
+                      const CUpti_CallbackData *cb)
+{
+  int idx = cl_api_lookup(runtime ? CUPTI_CB_DOMAIN_RUNTIME_API
+                                  : CUPTI_CB_DOMAIN_DRIVER_API, cbid);
+  if (!runtime && T.runtime_depth > 0) {
+    /* a driver call inside a runtime call belongs to that call */
+    if (T.depth > 0 && T.depth <= MAX_NEST && idx >= 0) {
+      struct pending *p = &T.p[T.depth - 1];
+      if (!p->driver_correlation)
+        p->driver_correlation = cb->correlationId;
+      scan_launch(cb, cl_api_table[idx].op, cbid, p);
+    }
+    return;
+  }
+  int d = T.depth++;
+  if (runtime)
+    T.runtime_depth++;
+  if (d >= MAX_NEST)
+    return;
+  struct pending *p = &T.p[d];
+  p->api = idx;
+  p->runtime = runtime;
+  p->correlation = cb->correlationId;
+  p->driver_correlation = 0;
+  p->nkargs = p->kargs_truncated = 0;
+  p->nframes = (uint8_t)cl_stack_capture(p->frames, cl_cfg.stack_depth);
+  if (!runtime && idx >= 0)
+    scan_launch(cb, cl_api_table[idx].op, cbid, p);
+  p->start_ns = cl_now_ns();
+}
+
+static void api_exit(int runtime, const CUpti_CallbackData *cb)
+{
+  uint64_t end_ns = cl_now_ns();
+  if (!runtime && T.runtime_depth > 0)
+    return; /* folded into the enclosing runtime call */
+  if (T.depth == 0)
+    return; /* subscribed while this call was in flight */
+  int d = --T.depth;
+  if (runtime && T.runtime_depth > 0)
+    T.runtime_depth--;
+  if (d >= MAX_NEST)
+    return;
+  struct pending *p = &T.p[d];
+  if (p->api < 0)
+    return;
+  const struct cl_api *api = &cl_api_table[p->api];
+  struct cl_record *r = cl_ring_reserve();
+  if (!r)
+    return;
+  r->type = CL_REC_CALL;
+  struct cl_call *c = &r->u.call;
+  c->seq = cl_next_seq();
+  c->start_ns = p->start_ns;
+  c->end_ns = end_ns;
+  c->api = (uint32_t)p->api;
+  c->result = cb->functionReturnValue ? *(const int *)cb->functionReturnValue : 0;
+  c->device = device_of(cb->context);
+  c->context = cb->contextUid;
+  c->correlation = p->correlation;
+  c->driver_correlation = p->driver_correlation;
+  c->name = api->op == CL_OP_KERNEL ? cl_intern(cb->symbolName) : 0;
+  c->tid = cl_gettid();
+  c->nframes = p->nframes;
+  memcpy(c->frames, p->frames, p->nframes * sizeof *c->frames);
+  c->nkargs = p->nkargs;
+  c->kargs_truncated = p->kargs_truncated;
+  memcpy(c->kargs, p->kargs, p->nkargs * sizeof *c->kargs);
+  memset(&c->a, 0, sizeof c->a);
+  /* out-parameters are only meaningful when the call succeeded */
+  int ok = c->result == 0;
+  if (ok || api->op == CL_OP_QUERY_STREAM || api->op == CL_OP_QUERY_EVENT ||
+      api->op == CL_OP_SYNC_STREAM || api->op == CL_OP_SYNC_EVENT ||
+      api->op == CL_OP_STREAM_DESTROY || api->op == CL_OP_EVENT_DESTROY ||
+      api->op == CL_OP_FREE)
+    api->decode(cb->functionParams, &c->a);
+  if (ok && api->op == CL_OP_ALLOC)
+    cl_allocmap_add(c->a.dst, c->a.bytes);
+  else if (ok && api->op == CL_OP_FREE)
+    cl_allocmap_remove(c->a.dst);
+  cl_ring_commit();
+}
+
+static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
+{
+  int created = cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED;
+  if (!created && cbid != CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
+    return;
+  if (!created)
+    cl_activity_flush(0); /* its activity records go with it */
+  uint32_t uid = 0;
+  cl_cupti.cuptiGetContextId(rd->context, &uid);
+  int32_t dev = device_of(rd->context);
+  if (T.last_ctx == rd->context && !created)
+    T.last_ctx = NULL;
+  if (created && dev >= 0)
+    cl_device_describe(dev);
+  struct cl_record *r = cl_ring_reserve();
+  if (!r)
+    return;
+  r->type = CL_REC_CONTEXT;
+  r->u.ctx = (struct cl_context_rec){.seq = cl_next_seq(),
+                                     .handle = (uint64_t)(uintptr_t)rd->context,
+                                     .uid = uid,
+                                     .device = dev,
+                                     .destroyed = (uint8_t)!created};
+  cl_ring_commit();
+}
+
+static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
+                                 CUpti_CallbackId cbid, const void *data)
+{
+  (void)userdata;
+  if (T.busy)
+    return;
+  T.busy = 1;
+  if (domain == CUPTI_CB_DOMAIN_RUNTIME_API ||
+      domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+    const CUpti_CallbackData *cb = data;
+    int runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
+    if (cb->callbackSite == CUPTI_API_ENTER)
+      api_enter(runtime, cbid, cb);
+    else
+      api_exit(runtime, cb);
+  } else if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+    on_resource(cbid, data);
+  }
+  T.busy = 0;
+}
+
+int cl_capture_start(void)
+{
+  CUptiResult r = cl_cupti.cuptiSubscribe(&subscriber, on_callback, NULL);
+  if (r != CUPTI_SUCCESS) {
+    if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
+      CL_LOG(CL_LOG_ERROR, "another tool (nsys, ncu, a debugger or "
+                           "torch.profiler) already holds CUPTI; this run is "
+                           "not recorded");
+    else
+      CL_LOG(CL_LOG_ERROR, "cannot subscribe to CUPTI (%s); this run is not "
+                           "recorded", cl_cupti_error(r));
+    return -1;
+  }
+  for (unsigned i = 0; i < cl_api_count; i++) {
+    const struct cl_api *e = &cl_api_table[i];
+    r = cl_cupti.cuptiEnableCallback(1, subscriber, e->domain, e->cbid);
+    if (r != CUPTI_SUCCESS)
+      CL_LOG(CL_LOG_INFO, "cannot enable the callback for %s: %s", e->name,
+             cl_cupti_error(r));
+  }
+  cl_cupti.cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                               CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
+  cl_cupti.cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                               CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
+  atomic_store(&subscribed, 1);
+  if (cl_cfg.gpu_activity && cl_activity_start())
+    cl_cfg.gpu_activity = 0;
+  return 0;
+}
+
+void cl_capture_flush(void)
+{
+  if (atomic_load(&subscribed) && cl_cfg.gpu_activity)
+    cl_activity_flush(1);
+}
+
+void cl_capture_stop(void)
+{
+  if (!atomic_exchange(&subscribed, 0))
+    return;
+  cl_capture_flush();
+  cl_cupti.cuptiUnsubscribe(subscriber);
+}

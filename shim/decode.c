@@ -1,0 +1,116 @@
+/* decode.c - the API table, generated from include/cudalens/api.def: for each
+ * CUDA API we understand, its CUPTI callback id, operation class, flags and a
+ * decoder that reads its parameter struct into struct cl_args. */
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <cupti.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "shim.h"
+
+/* nvcc 13's <<<>>> entry point has a callback id but no params struct in the
+ * headers; its parameters are laid out like cudaLaunchKernel's. */
+typedef cudaLaunchKernel_v7000_params __cudaLaunchKernel_v13000_params;
+typedef cudaLaunchKernel_v7000_params __cudaLaunchKernel_ptsz_v13000_params;
+/* APIs without parameters have no params struct either. */
+typedef struct { char none; } cl_no_params;
+typedef cl_no_params cudaDeviceSynchronize_v3020_params;
+typedef cl_no_params cudaThreadSynchronize_v3020_params;
+typedef cl_no_params cudaDeviceReset_v3020_params;
+typedef cl_no_params cuCtxSynchronize_params;
+
+#define U(x) ((uint64_t)(uintptr_t)(x))
+#define DST(x) a->dst = U(x);
+#define SRC(x) a->src = U(x);
+#define BYTES(x) a->bytes = (uint64_t)(x);
+#define VALUE(x) a->value = (uint64_t)(x);
+#define STREAM(x) a->stream = U(x);
+#define EVENT(x) a->event = U(x);
+#define HANDLE(x) a->handle = U(x);
+#define FLAGS(x) a->flags = (uint32_t)(x);
+#define PRIORITY(x) a->priority = (int32_t)(x);
+#define DEVICE(x) a->device = (int32_t)(x), a->has_device = 1;
+#define PEER(x) a->peer = (int32_t)(x);
+#define DIR(d) a->dir = CL_DIR_##d;
+#define RTKIND(k) a->dir = rt_dir(k);
+#define MEMKIND(m) a->memkind = CL_MEMKIND_##m;
+#define OUT_DST(pp) a->dst = (pp) ? U(*(pp)) : 0;
+#define OUT_STREAM(pp) a->stream = (pp) ? U(*(pp)) : 0;
+#define OUT_EVENT(pp) a->event = (pp) ? U(*(pp)) : 0;
+#define GRID3(d) a->grid[0] = (d).x, a->grid[1] = (d).y, a->grid[2] = (d).z;
+#define BLOCK3(d) a->block[0] = (d).x, a->block[1] = (d).y, a->block[2] = (d).z;
+#define GRIDXYZ(x, y, z) a->grid[0] = (x), a->grid[1] = (y), a->grid[2] = (z);
+#define BLOCKXYZ(x, y, z) a->block[0] = (x), a->block[1] = (y), a->block[2] = (z);
+#define SHMEM(x) a->shmem = (uint32_t)(x);
+
+static uint8_t rt_dir(enum cudaMemcpyKind k)
+{
+  switch (k) {
+  case cudaMemcpyHostToHost: return CL_DIR_HTOH;
+  case cudaMemcpyHostToDevice: return CL_DIR_HTOD;
+  case cudaMemcpyDeviceToHost: return CL_DIR_DTOH;
+  case cudaMemcpyDeviceToDevice: return CL_DIR_DTOD;
+  case cudaMemcpyDefault: return CL_DIR_DEFAULT;
+  }
+  return CL_DIR_UNKNOWN;
+}
+
+#define CL_DECODER(name, ...)                                                  \
+  static void decode_##name(const void *params, struct cl_args *a)             \
+  {                                                                            \
+    const name##_params *P = params;                                           \
+    (void)P;                                                                   \
+    (void)a;                                                                   \
+    __VA_ARGS__                                                                \
+  }
+#define CL_RUNTIME(name, op, flags, ...) CL_DECODER(name, __VA_ARGS__)
+#define CL_DRIVER(name, op, flags, ...) CL_DECODER(name, __VA_ARGS__)
+#include "cudalens/api.def"
+#undef CL_RUNTIME
+#undef CL_DRIVER
+
+const struct cl_api cl_api_table[] = {
+#define CL_RUNTIME(name, op, flags, ...)                                       \
+  {#name, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_##name,       \
+   CL_OP_##op, (flags), decode_##name},
+#define CL_DRIVER(name, op, flags, ...)                                        \
+  {#name, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_##name,          \
+   CL_OP_##op, (flags), decode_##name},
+#include "cudalens/api.def"
+#undef CL_RUNTIME
+#undef CL_DRIVER
+};
+const unsigned cl_api_count = sizeof cl_api_table / sizeof cl_api_table[0];
+
+/* Direct lookup tables indexed by cbid, built on first use. */
+#define CL_MAX_CBID 1024
+static short runtime_index[CL_MAX_CBID], driver_index[CL_MAX_CBID];
+static pthread_once_t index_once = PTHREAD_ONCE_INIT;
+
+static void build_index(void)
+{
+  for (int i = 0; i < CL_MAX_CBID; i++)
+    runtime_index[i] = driver_index[i] = -1;
+  for (unsigned i = 0; i < cl_api_count; i++) {
+    const struct cl_api *e = &cl_api_table[i];
+    if (e->cbid >= CL_MAX_CBID)
+      continue;
+    if (e->domain == CUPTI_CB_DOMAIN_RUNTIME_API)
+      runtime_index[e->cbid] = (short)i;
+    else
+      driver_index[e->cbid] = (short)i;
+  }
+}
+
+int cl_api_lookup(int domain, unsigned cbid)
+{
+  pthread_once(&index_once, build_index);
+  if (cbid >= CL_MAX_CBID)
+    return -1;
+  if (domain == CUPTI_CB_DOMAIN_RUNTIME_API)
+    return runtime_index[cbid];
+  if (domain == CUPTI_CB_DOMAIN_DRIVER_API)
+    return driver_index[cbid];
+  return -1;
+}

@@ -1,0 +1,17 @@
+/* driver.c - finds CUDA driver API functions in the libcuda.so.1 the program
+ * already loaded (the shim never loads the driver itself). */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+
+#include "shim.h"
+
+void *cl_driver_sym(const char *name)
+{
+  static void *handle;
+  if (!handle)
+    handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  void *f = handle ? dlsym(handle, name) : NULL;
+  if (!f)
+    f = dlsym(RTLD_DEFAULT, name);
+  return f;
+}

@@ -1,0 +1,199 @@
+/* kparams.c - finds the kernel arguments that point into memory the program
+ * allocated through CUDA.  The parameter layout of each kernel comes from the
+ * driver (cuFuncGetParamInfo) once and is cached; every 8-byte-aligned word of
+ * a parameter (so pointers inside by-value structs too) is checked against
+ * the map of live allocations kept here. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "shim.h"
+
+/* ---- the allocation map: sorted [start, end) ranges, read-mostly ---------- */
+struct range {
+  uint64_t start, end;
+};
+static pthread_rwlock_t map_lock = PTHREAD_RWLOCK_INITIALIZER;
+static struct range *map;
+static size_t nmap, capmap;
+static _Atomic uint64_t map_lo = UINT64_MAX, map_hi;
+
+static size_t lower_bound(uint64_t start)
+{
+  size_t lo = 0, hi = nmap;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (map[mid].start < start)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+void cl_allocmap_add(uint64_t start, uint64_t size)
+{
+  if (!start || !size)
+    return;
+  pthread_rwlock_wrlock(&map_lock);
+  size_t i = lower_bound(start);
+  if (i < nmap && map[i].start == start) {
+    map[i].end = start + size;
+  } else {
+    if (nmap == capmap) {
+      size_t nc = capmap ? capmap * 2 : 256;
+      struct range *m = realloc(map, nc * sizeof *m);
+      if (!m) {
+        pthread_rwlock_unlock(&map_lock);
+        return;
+      }
+      map = m;
+      capmap = nc;
+    }
+    memmove(&map[i + 1], &map[i], (nmap - i) * sizeof *map);
+    map[i] = (struct range){start, start + size};
+    nmap++;
+  }
+  if (start < atomic_load(&map_lo))
+    atomic_store(&map_lo, start);
+  if (start + size > atomic_load(&map_hi))
+    atomic_store(&map_hi, start + size);
+  pthread_rwlock_unlock(&map_lock);
+}
+
+void cl_allocmap_remove(uint64_t start)
+{
+  pthread_rwlock_wrlock(&map_lock);
+  size_t i = lower_bound(start);
+  if (i < nmap && map[i].start == start) {
+    memmove(&map[i], &map[i + 1], (nmap - i - 1) * sizeof *map);
+    nmap--;
+  }
+  pthread_rwlock_unlock(&map_lock);
+}
+
+/* caller holds map_lock for reading */
+static int map_contains(uint64_t v)
+{
+  size_t i = lower_bound(v + 1); /* first range starting after v */
+  return i > 0 && v < map[i - 1].end;
+}
+
+/* ---- parameter layouts, cached per CUfunction ------------------------------ */
+#define MAX_PARAMS 64
+struct layout {
+  void *func;
+  unsigned n;
+  uint16_t offset[MAX_PARAMS], size[MAX_PARAMS];
+};
+#define LAYOUTS 16384
+static struct layout *layouts[LAYOUTS];
+static pthread_mutex_t layout_lock = PTHREAD_MUTEX_INITIALIZER;
+
+typedef int (*param_info_fn)(void *f, size_t index, size_t *off, size_t *size);
+
+static struct layout *layout_lookup(void *func);
+
+/* a per-thread cache in front of the shared table: no lock per launch */
+static struct layout *layout_of(void *func)
+{
+  static __thread struct layout *recent[16];
+  unsigned k = (unsigned)((uintptr_t)func >> 4) & 15;
+  if (recent[k] && recent[k]->func == func)
+    return recent[k];
+  return recent[k] = layout_lookup(func);
+}
+
+static struct layout *layout_lookup(void *func)
+{
+  unsigned h = (unsigned)(((uintptr_t)func >> 4) * 2654435761u) % LAYOUTS;
+  pthread_mutex_lock(&layout_lock);
+  for (unsigned k = 0; k < LAYOUTS; k++) {
+    struct layout *l = layouts[(h + k) % LAYOUTS];
+    if (!l)
+      break;
+    if (l->func == func) {
+      pthread_mutex_unlock(&layout_lock);
+      return l;
+    }
+  }
+  static param_info_fn info;
+  static int looked;
+  if (!looked) {
+    info = (param_info_fn)cl_driver_sym("cuFuncGetParamInfo");
+    looked = 1;
+    if (!info)
+      CL_LOG(CL_LOG_WARN, "the driver has no cuFuncGetParamInfo: kernel "
+                          "pointer arguments are not recorded");
+  }
+  struct layout *l = calloc(1, sizeof *l);
+  if (l) {
+    l->func = func;
+    size_t off, size;
+    while (info && l->n < MAX_PARAMS && info(func, l->n, &off, &size) == 0) {
+      l->offset[l->n] = (uint16_t)off;
+      l->size[l->n] = (uint16_t)(size > 0xffff ? 0xffff : size);
+      l->n++;
+    }
+    for (unsigned k = 0; k < LAYOUTS; k++) {
+      struct layout **slot = &layouts[(h + k) % LAYOUTS];
+      if (!*slot) {
+        *slot = l;
+        break;
+      }
+      if (k == LAYOUTS - 1) { /* table full: arguments go unrecorded */
+        free(l);
+        l = NULL;
+      }
+    }
+  }
+  pthread_mutex_unlock(&layout_lock);
+  return l;
+}
+
+#define MAX_SCAN_BYTES 4096
+
+void cl_kparams_scan(void *func, void **params, struct cl_call *c)
+{
+  if (!func || !params || atomic_load_explicit(&map_hi, memory_order_relaxed) == 0)
+    return;
+  struct layout *l = layout_of(func);
+  if (!l || !l->n)
+    return;
+  uint64_t lo = atomic_load_explicit(&map_lo, memory_order_relaxed);
+  uint64_t hi = atomic_load_explicit(&map_hi, memory_order_relaxed);
+  pthread_rwlock_rdlock(&map_lock);
+  for (unsigned i = 0; i < l->n; i++) {
+    const unsigned char *p = params[i];
+    unsigned size = l->size[i] > MAX_SCAN_BYTES ? MAX_SCAN_BYTES : l->size[i];
+    if (!p)
+      continue;
+    for (unsigned off = 0; off + 8 <= size; off += 8) {
+      uint64_t v;
+      memcpy(&v, p + off, 8);
+      if (v < lo || v >= hi || !map_contains(v))
+        continue;
+      if (c->nkargs == CL_MAX_KARGS) {
+        c->kargs_truncated = 1;
+        break;
+      }
+      c->kargs[c->nkargs++] = (struct cl_karg){(uint16_t)i, (uint16_t)off, v};
+    }
+  }
+  pthread_rwlock_unlock(&map_lock);
+}
+
+void cl_kparams_atfork_prepare(void)
+{
+  pthread_mutex_lock(&layout_lock);
+  pthread_rwlock_wrlock(&map_lock);
+}
+void cl_kparams_atfork_parent(void)
+{
+  pthread_rwlock_unlock(&map_lock);
+  pthread_mutex_unlock(&layout_lock);
+}
+void cl_kparams_atfork_child(void)
+{
+  pthread_rwlock_unlock(&map_lock);
+  pthread_mutex_unlock(&layout_lock);
+}

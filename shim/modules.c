@@ -1,0 +1,106 @@
+/* modules.c - lists the objects loaded in the process (path, mapped range,
+ * load bias, GNU build id) so that cudalens-report can resolve recorded
+ * return addresses offline. */
+#define _GNU_SOURCE
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "shim.h"
+
+struct scan {
+  struct cl_module *mods;
+  int n, cap;
+};
+
+static void build_id_of(struct dl_phdr_info *info, char *out)
+{
+  out[0] = 0;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_NOTE)
+      continue;
+    const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
+    const char *end = p + ph->p_memsz;
+    while (p + sizeof(ElfW(Nhdr)) <= end) {
+      const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
+      const char *name = p + sizeof *nh;
+      const unsigned char *desc =
+          (const unsigned char *)(name + ((nh->n_namesz + 3) & ~3u));
+      if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+          !memcmp(name, "GNU", 4)) {
+        unsigned len = nh->n_descsz > 20 ? 20 : nh->n_descsz;
+        for (unsigned k = 0; k < len; k++) {
+          static const char hex[] = "0123456789abcdef";
+          out[2 * k] = hex[desc[k] >> 4];
+          out[2 * k + 1] = hex[desc[k] & 15];
+        }
+        out[2 * len] = 0;
+        return;
+      }
+      p = (const char *)desc + ((nh->n_descsz + 3) & ~3u);
+    }
+  }
+}
+
+static int add(struct dl_phdr_info *info, size_t size, void *arg)
+{
+  (void)size;
+  struct scan *s = arg;
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_LOAD)
+      continue;
+    uint64_t a = info->dlpi_addr + ph->p_vaddr;
+    if (a < lo)
+      lo = a;
+    if (a + ph->p_memsz > hi)
+      hi = a + ph->p_memsz;
+  }
+  if (hi <= lo)
+    return 0;
+  if (s->n == s->cap) {
+    int nc = s->cap ? s->cap * 2 : 64;
+    struct cl_module *m = realloc(s->mods, (size_t)nc * sizeof *m);
+    if (!m)
+      return 1;
+    s->mods = m;
+    s->cap = nc;
+  }
+  struct cl_module *m = &s->mods[s->n];
+  const char *path = info->dlpi_name;
+  char exe[4096];
+  if (!path || !*path) { /* the main program */
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[k > 0 ? k : 0] = 0;
+    path = exe;
+  }
+  if (!*path || !strncmp(path, "linux-vdso", 10))
+    return 0;
+  m->path = strdup(path);
+  if (!m->path)
+    return 1;
+  m->start = lo;
+  m->end = hi;
+  m->bias = info->dlpi_addr;
+  build_id_of(info, m->build_id);
+  s->n++;
+  return 0;
+}
+
+int cl_modules_scan(struct cl_module **mods)
+{
+  struct scan s = {0};
+  dl_iterate_phdr(add, &s);
+  *mods = s.mods;
+  return s.n;
+}
+
+void cl_modules_free(struct cl_module *mods, int n)
+{
+  for (int i = 0; i < n; i++)
+    free(mods[i].path);
+  free(mods);
+}

@@ -1,0 +1,128 @@
+/* ring.c - per-thread record rings between the application's threads and the
+ * writer thread.  Each thread that produces records owns one ring (single
+ * producer); the writer drains them all (single consumer).  A full ring makes
+ * the producer wait for the writer (CUDALENS_OVERFLOW=block, the default) or
+ * drops the record and counts it (drop); never silently. */
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "shim.h"
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct cl_ring *rings;
+static pthread_key_t ring_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+static __thread struct cl_ring *my_ring;
+static __thread uint32_t my_tid;
+
+uint32_t cl_gettid(void)
+{
+  if (!my_tid)
+    my_tid = (uint32_t)syscall(SYS_gettid);
+  return my_tid;
+}
+
+static void ring_thread_exit(void *p)
+{
+  struct cl_ring *r = p;
+  my_ring = NULL; /* the writer frees it once drained */
+  atomic_store_explicit(&r->dead, 1, memory_order_release);
+  cl_writer_wake();
+}
+
+static void make_key(void) { pthread_key_create(&ring_key, ring_thread_exit); }
+
+static struct cl_ring *ring_new(void)
+{
+  unsigned cap = cl_cfg.buffer_records;
+  struct cl_ring *r = calloc(1, sizeof *r + cap * sizeof(struct cl_record));
+  if (!r)
+    return NULL;
+  r->capacity = cap;
+  r->tid = cl_gettid();
+  pthread_once(&key_once, make_key);
+  pthread_setspecific(ring_key, r);
+  pthread_mutex_lock(&registry_lock);
+  r->next = rings;
+  rings = r;
+  pthread_mutex_unlock(&registry_lock);
+  return r;
+}
+
+struct cl_record *cl_ring_reserve(void)
+{
+  struct cl_ring *r = my_ring;
+  if (!r && !(r = my_ring = ring_new()))
+    return NULL;
+  cl_writer_ensure_started();
+  uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+  for (unsigned spins = 0;; spins++) {
+    uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
+    if (tail - head < r->capacity)
+      break;
+    /* full: wait for the writer, unless told to drop or it cannot drain */
+    if (cl_cfg.overflow_drop || !cl_writer_running() || cl_writer_is_self()) {
+      atomic_fetch_add_explicit(&r->dropped, 1, memory_order_relaxed);
+      return NULL;
+    }
+    cl_writer_wake();
+    struct timespec ts = {0, spins < 10 ? 20000 : 200000};
+    nanosleep(&ts, NULL);
+  }
+  return &r->slots[tail & (r->capacity - 1)];
+}
+
+void cl_ring_commit(void)
+{
+  struct cl_ring *r = my_ring;
+  uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+  atomic_store_explicit(&r->tail, tail + 1, memory_order_release);
+  /* wake the writer early when the ring is half full */
+  uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+  if (tail + 1 - head == r->capacity / 2)
+    cl_writer_wake();
+}
+
+void cl_ring_foreach(void (*fn)(struct cl_ring *, void *), void *arg)
+{
+  pthread_mutex_lock(&registry_lock);
+  for (struct cl_ring **pp = &rings; *pp;) {
+    struct cl_ring *r = *pp;
+    int dead = atomic_load_explicit(&r->dead, memory_order_acquire);
+    fn(r, arg);
+    if (dead && atomic_load(&r->head) == atomic_load(&r->tail)) {
+      *pp = r->next;
+      free(r);
+    } else {
+      pp = &r->next;
+    }
+  }
+  pthread_mutex_unlock(&registry_lock);
+}
+
+void cl_ring_atfork_prepare(void) { pthread_mutex_lock(&registry_lock); }
+void cl_ring_atfork_parent(void) { pthread_mutex_unlock(&registry_lock); }
+
+/* In the child only the forking thread exists, and what the rings hold
+ * belongs to the parent's database: forget it all. */
+void cl_ring_atfork_child(void)
+{
+  struct cl_ring *keep = my_ring;
+  for (struct cl_ring *r = rings, *next; r; r = next) {
+    next = r->next;
+    if (r != keep)
+      free(r);
+  }
+  rings = keep;
+  if (keep) {
+    keep->next = NULL;
+    atomic_store(&keep->head, atomic_load(&keep->tail));
+    atomic_store(&keep->dropped, 0);
+  }
+  my_tid = 0;
+  if (keep)
+    keep->tid = cl_gettid();
+  pthread_mutex_unlock(&registry_lock);
+}

@@ -1,0 +1,235 @@
+/* shim.h - what the parts of libcudalens.so share: configuration, logging,
+ * the record that travels from the application's threads to the writer, and
+ * each module's entry points.  Nothing here is exported from the library. */
+#ifndef CUDALENS_SHIM_H
+#define CUDALENS_SHIM_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "cudalens/format.h"
+
+#define CL_HIDDEN __attribute__((visibility("hidden")))
+
+/* ---- configuration (config.c), read once from CUDALENS_* variables ------- */
+struct cl_config {
+  const char *output;       /* CUDALENS_OUTPUT pattern */
+  const char *cupti_library;/* CUDALENS_CUPTI_LIBRARY or NULL */
+  const char *manifest;     /* CUDALENS_MANIFEST or NULL */
+  int debuglevel;           /* CUDALENS_DEBUGLEVEL */
+  int disable;              /* CUDALENS_DISABLE */
+  int stack_depth;          /* CUDALENS_STACK_DEPTH, <= CL_MAX_FRAMES */
+  int gpu_activity;         /* CUDALENS_GPU_ACTIVITY */
+  unsigned buffer_records;  /* CUDALENS_BUFFER_RECORDS */
+  int overflow_drop;        /* CUDALENS_OVERFLOW=drop */
+  unsigned flush_ms;        /* CUDALENS_FLUSH_MS */
+  char cwd[4096];           /* working directory at start */
+};
+extern struct cl_config cl_cfg CL_HIDDEN;
+void cl_config_load(void) CL_HIDDEN;
+
+/* ---- logging (log.c): one macro, one level variable ---------------------- */
+enum { CL_LOG_ERROR = 0, CL_LOG_WARN = 1, CL_LOG_INFO = 2, CL_LOG_DEBUG = 3 };
+void cl_log_write(int level, const char *fmt, ...) CL_HIDDEN
+    __attribute__((format(printf, 2, 3)));
+#define CL_LOG(level, ...)                                                     \
+  do {                                                                         \
+    if ((level) <= cl_cfg.debuglevel)                                          \
+      cl_log_write((level), __VA_ARGS__);                                      \
+  } while (0)
+
+/* ---- records -------------------------------------------------------------- */
+#define CL_MAX_FRAMES 32
+#define CL_MAX_KARGS 16
+
+/* What one API call's parameters say, decoded through api.def. */
+struct cl_args {
+  uint64_t dst, src, bytes, value;
+  uint64_t stream, event, handle;
+  uint32_t flags;
+  int32_t priority, device, peer;
+  uint8_t dir, memkind, has_device;
+  uint32_t grid[3], block[3], shmem;
+};
+
+struct cl_karg {
+  uint16_t param, offset;
+  uint64_t value;
+};
+
+struct cl_call {
+  uint64_t seq, start_ns, end_ns;
+  uint32_t api;          /* index into cl_api_table */
+  int32_t result;
+  int32_t device;        /* -1 when no context was current */
+  uint32_t context;      /* CUPTI context uid, 0 when none */
+  uint32_t correlation, driver_correlation;
+  uint32_t name;         /* interned kernel name, 0 when none */
+  uint32_t tid;
+  uint8_t nframes, nkargs, kargs_truncated;
+  struct cl_args a;
+  struct cl_karg kargs[CL_MAX_KARGS];
+  uint64_t frames[CL_MAX_FRAMES];
+};
+
+struct cl_activity {
+  uint8_t kind;          /* enum cl_act_kind */
+  uint8_t copy_kind, src_kind, dst_kind; /* CUPTI enums, mapped when written */
+  uint32_t correlation, device, context, stream_id, name;
+  int32_t src_device, dst_device;
+  uint64_t start_ns, end_ns, bytes;
+};
+enum cl_act_kind { CL_ACT_KERNEL = 1, CL_ACT_MEMCPY, CL_ACT_MEMSET, CL_ACT_P2P };
+
+struct cl_context_rec {
+  uint64_t seq, handle;
+  uint32_t uid;
+  int32_t device;
+  uint8_t destroyed;
+};
+
+struct cl_device_rec {
+  int32_t ordinal, cc_major, cc_minor;
+  uint64_t total_mem;
+  char name[128], uuid[48], pci_bus_id[24];
+};
+
+enum cl_rec_type {
+  CL_REC_CALL = 1,
+  CL_REC_ACTIVITY,
+  CL_REC_CONTEXT,
+  CL_REC_DEVICE,
+  CL_REC_DROP,           /* drop.count records of reason drop.reason lost */
+};
+
+struct cl_drop_rec {
+  const char *reason;    /* a string literal */
+  uint64_t count;
+};
+
+struct cl_record {
+  uint8_t type;
+  union {
+    struct cl_call call;
+    struct cl_activity act;
+    struct cl_context_rec ctx;
+    struct cl_device_rec dev;
+    struct cl_drop_rec drop;
+  } u;
+};
+
+/* ---- per-thread rings (ring.c) ------------------------------------------- */
+/* Single producer (the owning thread), single consumer (the writer). */
+struct cl_ring {
+  struct cl_ring *next;          /* registry list, under the registry lock */
+  _Atomic uint64_t head;         /* next slot the writer reads */
+  _Atomic uint64_t tail;         /* next slot the owner fills */
+  _Atomic uint64_t dropped;      /* records lost (CUDALENS_OVERFLOW=drop) */
+  _Atomic int dead;              /* owner thread exited */
+  uint32_t tid;
+  unsigned capacity;             /* power of two */
+  struct cl_record slots[];
+};
+/* Reserve the next slot of this thread's ring, or NULL (record dropped and
+ * counted).  Fill it, then cl_ring_commit(). */
+struct cl_record *cl_ring_reserve(void) CL_HIDDEN;
+void cl_ring_commit(void) CL_HIDDEN;
+/* Hand every ring to fn (under the registry lock); free dead, empty rings. */
+void cl_ring_foreach(void (*fn)(struct cl_ring *, void *), void *arg) CL_HIDDEN;
+uint32_t cl_gettid(void) CL_HIDDEN;
+void cl_ring_atfork_prepare(void) CL_HIDDEN;
+void cl_ring_atfork_parent(void) CL_HIDDEN;
+void cl_ring_atfork_child(void) CL_HIDDEN;
+
+/* ---- strings (strings.c): interned kernel names --------------------------- */
+uint32_t cl_intern(const char *s) CL_HIDDEN;
+/* Calls fn for every string with id > *watermark, then advances it. */
+void cl_strings_drain(uint32_t *watermark,
+                      void (*fn)(uint32_t id, const char *s, void *), void *arg)
+    CL_HIDDEN;
+void cl_strings_atfork_prepare(void) CL_HIDDEN;
+void cl_strings_atfork_parent(void) CL_HIDDEN;
+void cl_strings_atfork_child(void) CL_HIDDEN;
+
+/* ---- the writer thread (writer.c) ----------------------------------------- */
+extern _Atomic uint64_t cl_seq CL_HIDDEN;
+static inline uint64_t cl_next_seq(void)
+{
+  return atomic_fetch_add_explicit(&cl_seq, 1, memory_order_relaxed) + 1;
+}
+void cl_writer_ensure_started(void) CL_HIDDEN; /* lazily, on first record */
+int cl_writer_running(void) CL_HIDDEN;
+void cl_writer_wake(void) CL_HIDDEN;
+void cl_writer_stop(int clean) CL_HIDDEN;     /* drain, close the database */
+int cl_writer_is_self(void) CL_HIDDEN;
+void cl_writer_atfork_prepare(void) CL_HIDDEN;
+void cl_writer_atfork_parent(void) CL_HIDDEN;
+void cl_writer_atfork_child(void) CL_HIDDEN;
+
+/* ---- output path (outpath.c) ---------------------------------------------- */
+/* Expand %p %h %q{VAR} %% of pattern into out; 0 or -1 with a message. */
+int cl_outpath_expand(const char *pattern, pid_t pid, char *out, size_t outsz,
+                      char *err, size_t errsz) CL_HIDDEN;
+/* Create path exclusively (no symlink following), trying path.1.db, ... when
+ * it exists; fills chosen; returns an fd or -1 with a message in err. */
+int cl_outpath_create(const char *path, char *chosen, size_t chosensz,
+                      char *err, size_t errsz) CL_HIDDEN;
+
+/* ---- call stacks and modules (stack.c, modules.c) -------------------------- */
+int cl_stack_capture(uint64_t *frames, int max) CL_HIDDEN;
+void cl_stack_init(void) CL_HIDDEN;
+struct cl_module {
+  char *path;
+  uint64_t start, end, bias;
+  char build_id[41];
+};
+/* Snapshot of loaded objects; returns count, *mods malloc'd (free with
+ * cl_modules_free). */
+int cl_modules_scan(struct cl_module **mods) CL_HIDDEN;
+void cl_modules_free(struct cl_module *mods, int n) CL_HIDDEN;
+
+/* ---- CUPTI binding (cupti_bind.c) and capture (capture.c, activity.c) ------ */
+int cl_cupti_bind(char *why, size_t whysz) CL_HIDDEN;
+int cl_capture_start(void) CL_HIDDEN;       /* subscribe; 0 on success */
+void cl_capture_flush(void) CL_HIDDEN;      /* flush CUPTI activity buffers */
+void cl_capture_stop(void) CL_HIDDEN;
+int cl_activity_start(void) CL_HIDDEN;
+void cl_activity_flush(int forced) CL_HIDDEN;
+uint64_t cl_now_ns(void) CL_HIDDEN;
+
+/* ---- kernel parameters and the allocation map (kparams.c) ------------------ */
+void cl_allocmap_add(uint64_t start, uint64_t size) CL_HIDDEN;
+void cl_allocmap_remove(uint64_t start) CL_HIDDEN;
+/* Scan a launch's parameters for words pointing into live allocations. */
+void cl_kparams_scan(void *func, void **params, struct cl_call *c) CL_HIDDEN;
+void cl_kparams_atfork_prepare(void) CL_HIDDEN;
+void cl_kparams_atfork_parent(void) CL_HIDDEN;
+void cl_kparams_atfork_child(void) CL_HIDDEN;
+
+/* ---- the CUDA driver (driver.c, devices.c) ---------------------------------- */
+void *cl_driver_sym(const char *name) CL_HIDDEN;
+void cl_device_describe(int ordinal) CL_HIDDEN;
+
+/* ---- signals (signals.c) --------------------------------------------------- */
+void cl_signals_install(void) CL_HIDDEN;
+
+/* ---- the API table (decode.c), generated from api.def ---------------------- */
+struct cl_api {
+  const char *name;       /* e.g. "cudaMemcpyAsync_v3020" */
+  int domain;             /* CUpti_CallbackDomain */
+  unsigned cbid;
+  enum cl_op op;
+  unsigned flags;         /* CL_ASYNC, CL_PTSZ */
+  void (*decode)(const void *params, struct cl_args *a);
+};
+#define CL_ASYNC 1u
+#define CL_PTSZ 2u
+extern const struct cl_api cl_api_table[] CL_HIDDEN;
+extern const unsigned cl_api_count CL_HIDDEN;
+/* Table index of (domain, cbid), or -1. */
+int cl_api_lookup(int domain, unsigned cbid) CL_HIDDEN;
+
+#endif

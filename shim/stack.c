@@ -1,0 +1,69 @@
+/* stack.c - records the return-address chain of a CUDA call.  Frames inside
+ * libcudalens itself are left out; frames inside CUPTI, the driver and the
+ * runtime are kept and skipped later by cudalens-report, which resolves the
+ * addresses to function, file and line. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <unwind.h>
+
+#include "shim.h"
+
+static uintptr_t self_start, self_end;
+
+static int find_self(struct dl_phdr_info *info, size_t size, void *arg)
+{
+  (void)size;
+  uintptr_t probe = (uintptr_t)arg;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_LOAD)
+      continue;
+    uintptr_t a = info->dlpi_addr + ph->p_vaddr;
+    if (probe >= a && probe < a + ph->p_memsz) {
+      for (int j = 0; j < info->dlpi_phnum; j++) {
+        const ElfW(Phdr) *q = &info->dlpi_phdr[j];
+        if (q->p_type != PT_LOAD)
+          continue;
+        uintptr_t s = info->dlpi_addr + q->p_vaddr, e = s + q->p_memsz;
+        if (!self_start || s < self_start)
+          self_start = s;
+        if (e > self_end)
+          self_end = e;
+      }
+      return 1;
+    }
+  }
+  return 0;
+}
+
+void cl_stack_init(void)
+{
+  dl_iterate_phdr(find_self, (void *)(uintptr_t)&cl_stack_init);
+}
+
+struct walk {
+  uint64_t *frames;
+  int n, max;
+};
+
+static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
+{
+  struct walk *w = arg;
+  uintptr_t ip = _Unwind_GetIP(ctx);
+  if (!ip)
+    return _URC_END_OF_STACK;
+  if (ip >= self_start && ip < self_end)
+    return _URC_NO_REASON;
+  w->frames[w->n++] = ip;
+  return w->n < w->max ? _URC_NO_REASON : _URC_END_OF_STACK;
+}
+
+int cl_stack_capture(uint64_t *frames, int max)
+{
+  if (max <= 0)
+    return 0;
+  struct walk w = {frames, 0, max};
+  _Unwind_Backtrace(step, &w);
+  return w.n;
+}

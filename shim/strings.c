@@ -1,0 +1,110 @@
+/* strings.c - interns kernel names: each distinct string gets a small id once;
+ * records carry the id and the writer stores each string once.  A per-thread
+ * cache keyed by the caller's pointer makes the common case lock-free. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "shim.h"
+
+static pthread_mutex_t strings_lock = PTHREAD_MUTEX_INITIALIZER;
+static char **strings;          /* strings[id - 1] */
+static uint32_t nstrings, capstrings;
+static uint32_t *slots;         /* open addressing: id or 0 */
+static uint32_t nslots;
+
+static uint64_t hash(const char *s)
+{
+  uint64_t h = 1469598103934665603ULL;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+  return h;
+}
+
+static int grow_slots(void)
+{
+  uint32_t n = nslots ? nslots * 2 : 1024;
+  uint32_t *ns = calloc(n, sizeof *ns);
+  if (!ns)
+    return -1;
+  for (uint32_t i = 0; i < nslots; i++) {
+    if (!slots[i])
+      continue;
+    uint64_t h = hash(strings[slots[i] - 1]);
+    for (uint32_t j = (uint32_t)h & (n - 1);; j = (j + 1) & (n - 1))
+      if (!ns[j]) {
+        ns[j] = slots[i];
+        break;
+      }
+  }
+  free(slots);
+  slots = ns;
+  nslots = n;
+  return 0;
+}
+
+static uint32_t intern_locked(const char *s)
+{
+  if ((nstrings + 1) * 2 > nslots && grow_slots())
+    return 0;
+  uint64_t h = hash(s);
+  uint32_t j;
+  for (j = (uint32_t)h & (nslots - 1); slots[j]; j = (j + 1) & (nslots - 1))
+    if (!strcmp(strings[slots[j] - 1], s))
+      return slots[j];
+  if (nstrings == capstrings) {
+    uint32_t nc = capstrings ? capstrings * 2 : 256;
+    char **n = realloc(strings, nc * sizeof *n);
+    if (!n)
+      return 0;
+    strings = n;
+    capstrings = nc;
+  }
+  char *copy = strdup(s);
+  if (!copy)
+    return 0;
+  strings[nstrings++] = copy;
+  slots[j] = nstrings;
+  return nstrings;
+}
+
+#define CACHE 64
+static __thread struct {
+  const char *ptr;   /* the caller's pointer */
+  const char *copy;  /* our interned copy, never freed */
+  uint32_t id;
+} cache[CACHE];
+
+uint32_t cl_intern(const char *s)
+{
+  if (!s || !*s)
+    return 0;
+  unsigned k = (unsigned)(((uintptr_t)s >> 3) & (CACHE - 1));
+  /* the pointer may now hold another name (a module was unloaded), so the
+   * content is compared too */
+  if (cache[k].ptr == s && cache[k].id && !strcmp(cache[k].copy, s))
+    return cache[k].id;
+  pthread_mutex_lock(&strings_lock);
+  uint32_t id = intern_locked(s);
+  const char *copy = id ? strings[id - 1] : NULL;
+  pthread_mutex_unlock(&strings_lock);
+  if (id) {
+    cache[k].ptr = s;
+    cache[k].copy = copy;
+    cache[k].id = id;
+  }
+  return id;
+}
+
+void cl_strings_drain(uint32_t *watermark,
+                      void (*fn)(uint32_t id, const char *s, void *), void *arg)
+{
+  pthread_mutex_lock(&strings_lock);
+  for (uint32_t id = *watermark + 1; id <= nstrings; id++)
+    fn(id, strings[id - 1], arg);
+  *watermark = nstrings;
+  pthread_mutex_unlock(&strings_lock);
+}
+
+void cl_strings_atfork_prepare(void) { pthread_mutex_lock(&strings_lock); }
+void cl_strings_atfork_parent(void) { pthread_mutex_unlock(&strings_lock); }
+void cl_strings_atfork_child(void) { pthread_mutex_unlock(&strings_lock); }

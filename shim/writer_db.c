@@ -1,0 +1,756 @@
+/* writer_db.c - the SQLite side of the writer: creates a recording with the
+ * schema of common/format.c, describes the process in `meta`, and turns each
+ * record into rows (a call into `calls` plus the row of its operation class).
+ * Call stacks are stored once each; the modules they point into are listed
+ * as they are first seen.  Runs only on the writer thread. */
+#define _GNU_SOURCE
+#include <cupti.h>
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "writer_db.h"
+
+#define CL_STATEMENTS(X)                                                       \
+  X(call, "INSERT INTO calls VALUES(?,?,?,?,?,?,?,?,?,?,?,?)")                 \
+  X(stream, "INSERT OR REPLACE INTO streams VALUES(?,?,?,?,?,NULL)")           \
+  X(event, "INSERT OR REPLACE INTO events VALUES(?,?,?,?,NULL)")               \
+  X(event_record, "INSERT INTO event_records VALUES(?,?,?)")                   \
+  X(stream_wait, "INSERT INTO stream_waits VALUES(?,?,?)")                     \
+  X(sync, "INSERT INTO syncs VALUES(?,?,?,?,?)")                               \
+  X(memory, "INSERT INTO memory VALUES(?,?,?,?,?,?,?,?)")                      \
+  X(transfer, "INSERT INTO transfers VALUES(?,?,?,?,?,?,?,?,?,?,?)")           \
+  X(kernel, "INSERT INTO kernels VALUES(?,?,?,?,?,?,?,?,?,?)")                 \
+  X(karg, "INSERT OR IGNORE INTO kernel_args VALUES(?,?,?,?)")                 \
+  X(device_op, "INSERT INTO device_ops VALUES(?,?,?,?)")                       \
+  X(stream_op, "INSERT INTO stream_ops VALUES(?,?,?,?)")                       \
+  X(activity, "INSERT INTO activity VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)")      \
+  X(context, "INSERT OR REPLACE INTO contexts VALUES(?,?,?,?,NULL)")           \
+  X(context_gone, "UPDATE contexts SET destroyed_seq=? WHERE id=?")            \
+  X(stream_gone, "UPDATE streams SET destroyed_seq=?1 WHERE handle=?2 AND "    \
+                 "seq<?1 AND destroyed_seq IS NULL")                           \
+  X(event_gone, "UPDATE events SET destroyed_seq=?1 WHERE handle=?2 AND "      \
+                "seq<?1 AND destroyed_seq IS NULL")                            \
+  X(device, "INSERT OR REPLACE INTO devices VALUES(?,?,?,?,?,?,?)")            \
+  X(string, "INSERT OR REPLACE INTO strings VALUES(?,?)")                      \
+  X(stack, "INSERT INTO stacks VALUES(?,?)")                                   \
+  X(module, "INSERT INTO modules VALUES(?,?,?,?,?,?)")                         \
+  X(thread, "INSERT OR IGNORE INTO threads VALUES(?,?)")                       \
+  X(drop, "INSERT INTO drops VALUES(?,?) ON CONFLICT(reason) DO UPDATE SET "   \
+          "count=count+excluded.count")                                        \
+  X(meta, "INSERT OR REPLACE INTO meta VALUES(?,?)")
+
+struct stack_entry {
+  uint64_t hash;
+  uint32_t id, n;
+  uint64_t *frames;
+};
+
+struct cl_db {
+  sqlite3 *sql;
+#define CL_STMT_FIELD(name, text) sqlite3_stmt *name;
+  CL_STATEMENTS(CL_STMT_FIELD)
+#undef CL_STMT_FIELD
+  uint32_t strings_written;
+  struct stack_entry *stacks; /* open addressing on hash */
+  uint32_t nstacks, capstacks;
+  struct cl_module *mods;
+  int nmods;
+  uint32_t *tids;
+  uint32_t ntids, captids;
+  char path[4096];
+};
+
+/* the connection a forked child must not touch */
+static struct cl_db *current;
+
+/* ---- binding helpers ------------------------------------------------------- */
+static void run(sqlite3_stmt *st)
+{
+  int rc = sqlite3_step(st);
+  if (rc != SQLITE_DONE)
+    CL_LOG(CL_LOG_WARN, "database insert failed: %s",
+           sqlite3_errmsg(sqlite3_db_handle(st)));
+  sqlite3_reset(st);
+}
+#define I64(st, i, v) sqlite3_bind_int64(st, i, (sqlite3_int64)(v))
+#define TXT(st, i, v) sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT)
+#define NUL(st, i) sqlite3_bind_null(st, i)
+static void opt(sqlite3_stmt *st, int i, int present, uint64_t v)
+{
+  if (present)
+    I64(st, i, v);
+  else
+    NUL(st, i);
+}
+
+static void meta(struct cl_db *db, const char *key, const char *value)
+{
+  TXT(db->meta, 1, key);
+  TXT(db->meta, 2, value);
+  run(db->meta);
+}
+
+static void meta_int(struct cl_db *db, const char *key, long long v)
+{
+  char buf[32];
+  snprintf(buf, sizeof buf, "%lld", v);
+  meta(db, key, buf);
+}
+
+/* ---- opening ---------------------------------------------------------------- */
+static char *json_cmdline(void)
+{
+  char raw[65536];
+  int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  ssize_t n = fd >= 0 ? read(fd, raw, sizeof raw) : -1;
+  if (fd >= 0)
+    close(fd);
+  if (n < 0)
+    n = 0;
+  size_t cap = (size_t)n * 6 + 16, k = 0;
+  char *out = malloc(cap);
+  if (!out)
+    return NULL;
+  out[k++] = '[';
+  for (ssize_t i = 0; i < n;) {
+    if (k > 1)
+      out[k++] = ',';
+    out[k++] = '"';
+    for (; i < n && raw[i]; i++) {
+      unsigned char c = (unsigned char)raw[i];
+      if (c == '"' || c == '\\') {
+        out[k++] = '\\';
+        out[k++] = (char)c;
+      } else if (c < 0x20) {
+        k += (size_t)snprintf(out + k, cap - k, "\\u%04x", c);
+      } else {
+        out[k++] = (char)c;
+      }
+    }
+    out[k++] = '"';
+    i++;
+  }
+  out[k++] = ']';
+  out[k] = 0;
+  return out;
+}
+
+static void write_meta(struct cl_db *db)
+{
+  char buf[4096];
+  meta(db, "format", CL_FORMAT_NAME);
+  meta(db, "cudalens_version", PACKAGE_VERSION);
+  meta_int(db, "pid", getpid());
+  meta_int(db, "ppid", getppid());
+  if (!gethostname(buf, sizeof buf - 1)) {
+    buf[sizeof buf - 1] = 0;
+    meta(db, "hostname", buf);
+  }
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n > 0) {
+    buf[n] = 0;
+    meta(db, "exe", buf);
+  }
+  char *cmd = json_cmdline();
+  if (cmd)
+    meta(db, "cmdline", cmd);
+  free(cmd);
+  const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
+  if (cvd)
+    meta(db, "cuda_visible_devices", cvd);
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  meta_int(db, "start_realtime_ns",
+           (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec);
+  meta_int(db, "start_ns", (long long)cl_now_ns());
+  meta(db, "clean_exit", "0");
+  meta(db, "capture", "cupti");
+  meta_int(db, "stack_depth", cl_cfg.stack_depth);
+  meta_int(db, "gpu_activity", cl_cfg.gpu_activity);
+}
+
+static void write_api_table(struct cl_db *db)
+{
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db->sql, "INSERT INTO api VALUES(?,?,?,?,?)", -1, &st,
+                         NULL))
+    return;
+  for (unsigned i = 0; i < cl_api_count; i++) {
+    const struct cl_api *e = &cl_api_table[i];
+    I64(st, 1, i);
+    TXT(st, 2, e->name);
+    TXT(st, 3, e->domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "runtime" : "driver");
+    I64(st, 4, e->cbid);
+    TXT(st, 5, cl_op_name(e->op));
+    run(st);
+  }
+  sqlite3_finalize(st);
+}
+
+static void announce(const char *path)
+{
+  if (!cl_cfg.manifest)
+    return;
+  int fd = open(cl_cfg.manifest, O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd < 0)
+    return;
+  char line[4200];
+  int n = snprintf(line, sizeof line, "%s\n", path);
+  if (n > 0 && (size_t)n < sizeof line) {
+    ssize_t w = write(fd, line, (size_t)n);
+    (void)w;
+  }
+  close(fd);
+}
+
+struct cl_db *cl_db_open(void)
+{
+  char expanded[4096], path[4096], err[512];
+  if (cl_outpath_expand(cl_cfg.output, getpid(), expanded, sizeof expanded, err,
+                        sizeof err)) {
+    CL_LOG(CL_LOG_ERROR, "CUDALENS_OUTPUT: %s", err);
+    return NULL;
+  }
+  if (expanded[0] != '/' && cl_cfg.cwd[0]) {
+    char abs[4096 + 4096 + 2];
+    snprintf(abs, sizeof abs, "%s/%s", cl_cfg.cwd, expanded);
+    if (strlen(abs) >= sizeof expanded) {
+      CL_LOG(CL_LOG_ERROR, "output path too long");
+      return NULL;
+    }
+    strcpy(expanded, abs);
+  }
+  int fd = cl_outpath_create(expanded, path, sizeof path, err, sizeof err);
+  if (fd < 0) {
+    CL_LOG(CL_LOG_ERROR, "%s", err);
+    return NULL;
+  }
+  close(fd);
+  struct cl_db *db = calloc(1, sizeof *db);
+  if (!db)
+    return NULL;
+  strcpy(db->path, path);
+  if (sqlite3_open_v2(path, &db->sql,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW |
+                          SQLITE_OPEN_NOMUTEX,
+                      NULL) != SQLITE_OK) {
+    CL_LOG(CL_LOG_ERROR, "cannot open '%s': %s", path,
+           db->sql ? sqlite3_errmsg(db->sql) : "out of memory");
+    sqlite3_close(db->sql);
+    free(db);
+    return NULL;
+  }
+  char *msg = NULL;
+  char pragmas[128];
+  snprintf(pragmas, sizeof pragmas,
+           "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+           "PRAGMA user_version=%d;",
+           CL_SCHEMA_VERSION);
+  if (sqlite3_exec(db->sql, pragmas, NULL, NULL, &msg) ||
+      sqlite3_exec(db->sql, CL_SCHEMA_SQL, NULL, NULL, &msg)) {
+    CL_LOG(CL_LOG_ERROR, "cannot create the schema in '%s': %s", path,
+           msg ? msg : "?");
+    sqlite3_free(msg);
+    sqlite3_close(db->sql);
+    free(db);
+    return NULL;
+  }
+#define CL_STMT_PREPARE(name, text)                                            \
+  if (sqlite3_prepare_v3(db->sql, text, -1, SQLITE_PREPARE_PERSISTENT,         \
+                         &db->name, NULL)) {                                   \
+    CL_LOG(CL_LOG_ERROR, "internal error preparing '%s': %s", text,           \
+           sqlite3_errmsg(db->sql));                                           \
+    cl_db_close(db, 0);                                                        \
+    return NULL;                                                               \
+  }
+  CL_STATEMENTS(CL_STMT_PREPARE)
+#undef CL_STMT_PREPARE
+  cl_db_begin(db);
+  write_meta(db);
+  write_api_table(db);
+  cl_db_commit(db);
+  current = db;
+  CL_LOG(CL_LOG_INFO, "recording to %s", path);
+  announce(path);
+  return db;
+}
+
+void cl_db_begin(struct cl_db *db) { sqlite3_exec(db->sql, "BEGIN", 0, 0, 0); }
+
+static void put_string(uint32_t id, const char *s, void *arg)
+{
+  struct cl_db *db = arg;
+  I64(db->string, 1, id);
+  TXT(db->string, 2, s);
+  run(db->string);
+}
+
+void cl_db_commit(struct cl_db *db)
+{
+  cl_strings_drain(&db->strings_written, put_string, db);
+  if (sqlite3_exec(db->sql, "COMMIT", 0, 0, 0) != SQLITE_OK)
+    CL_LOG(CL_LOG_WARN, "database commit failed: %s", sqlite3_errmsg(db->sql));
+}
+
+/* ---- call stacks and modules ------------------------------------------------- */
+static uint64_t hash_frames(const uint64_t *f, unsigned n)
+{
+  uint64_t h = 1469598103934665603ULL ^ n;
+  for (unsigned i = 0; i < n; i++)
+    h = (h ^ f[i]) * 1099511628211ULL;
+  return h ? h : 1;
+}
+
+static int known_address(struct cl_db *db, uint64_t a)
+{
+  for (int i = 0; i < db->nmods; i++)
+    if (a >= db->mods[i].start && a < db->mods[i].end)
+      return 1;
+  return 0;
+}
+
+static void refresh_modules(struct cl_db *db)
+{
+  struct cl_module *mods;
+  int n = cl_modules_scan(&mods);
+  for (int i = 0; i < n; i++) {
+    int seen = 0;
+    for (int j = 0; j < db->nmods && !seen; j++)
+      seen = db->mods[j].start == mods[i].start &&
+             !strcmp(db->mods[j].path, mods[i].path);
+    if (seen)
+      continue;
+    NUL(db->module, 1);
+    TXT(db->module, 2, mods[i].path);
+    I64(db->module, 3, mods[i].start);
+    I64(db->module, 4, mods[i].end);
+    I64(db->module, 5, mods[i].bias);
+    if (mods[i].build_id[0])
+      TXT(db->module, 6, mods[i].build_id);
+    else
+      NUL(db->module, 6);
+    run(db->module);
+  }
+  /* keep the newest view: modules unloaded since are still in the table */
+  cl_modules_free(db->mods, db->nmods);
+  db->mods = mods;
+  db->nmods = n;
+}
+
+static int grow_stacks(struct cl_db *db)
+{
+  uint32_t nc = db->capstacks ? db->capstacks * 2 : 4096;
+  struct stack_entry *t = calloc(nc, sizeof *t);
+  if (!t)
+    return -1;
+  for (uint32_t i = 0; i < db->capstacks; i++) {
+    struct stack_entry *e = &db->stacks[i];
+    if (!e->id)
+      continue;
+    uint32_t j = (uint32_t)e->hash & (nc - 1);
+    while (t[j].id)
+      j = (j + 1) & (nc - 1);
+    t[j] = *e;
+  }
+  free(db->stacks);
+  db->stacks = t;
+  db->capstacks = nc;
+  return 0;
+}
+
+static uint32_t stack_id(struct cl_db *db, const uint64_t *frames, unsigned n)
+{
+  if (!n)
+    return 0;
+  if ((db->nstacks + 1) * 2 > db->capstacks && grow_stacks(db))
+    return 0;
+  uint64_t h = hash_frames(frames, n);
+  uint32_t j = (uint32_t)h & (db->capstacks - 1);
+  for (; db->stacks[j].id; j = (j + 1) & (db->capstacks - 1)) {
+    struct stack_entry *e = &db->stacks[j];
+    if (e->hash == h && e->n == n && !memcmp(e->frames, frames, n * 8))
+      return e->id;
+  }
+  uint64_t *copy = malloc(n * 8);
+  if (!copy)
+    return 0;
+  memcpy(copy, frames, n * 8);
+  uint32_t id = ++db->nstacks;
+  db->stacks[j] = (struct stack_entry){h, id, n, copy};
+  unsigned char blob[CL_MAX_FRAMES * 8];
+  for (unsigned i = 0; i < n; i++)
+    for (unsigned b = 0; b < 8; b++)
+      blob[i * 8 + b] = (unsigned char)(frames[i] >> (8 * b));
+  I64(db->stack, 1, id);
+  sqlite3_bind_blob(db->stack, 2, blob, (int)(n * 8), SQLITE_TRANSIENT);
+  run(db->stack);
+  for (unsigned i = 0; i < n; i++)
+    if (!known_address(db, frames[i])) {
+      refresh_modules(db);
+      break;
+    }
+  return id;
+}
+
+static void note_thread(struct cl_db *db, uint32_t tid)
+{
+  for (uint32_t i = 0; i < db->ntids; i++)
+    if (db->tids[i] == tid)
+      return;
+  if (db->ntids == db->captids) {
+    uint32_t nc = db->captids ? db->captids * 2 : 16;
+    uint32_t *t = realloc(db->tids, nc * sizeof *t);
+    if (!t)
+      return;
+    db->tids = t;
+    db->captids = nc;
+  }
+  db->tids[db->ntids++] = tid;
+  char path[64], name[64] = "";
+  snprintf(path, sizeof path, "/proc/self/task/%u/comm", tid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    ssize_t n = read(fd, name, sizeof name - 1);
+    name[n > 0 ? n : 0] = 0;
+    char *nl = strchr(name, '\n');
+    if (nl)
+      *nl = 0;
+    close(fd);
+  }
+  I64(db->thread, 1, tid);
+  if (name[0])
+    TXT(db->thread, 2, name);
+  else
+    NUL(db->thread, 2);
+  run(db->thread);
+}
+
+/* ---- one record ---------------------------------------------------------------- */
+/* 0: legacy default stream, 2: per-thread default stream, else the handle */
+static uint64_t normal_stream(uint64_t s, unsigned flags)
+{
+  if (s == CL_STREAM_LEGACY)
+    return 0;
+  if (s == 0 && (flags & CL_PTSZ))
+    return CL_STREAM_PER_THREAD;
+  return s;
+}
+
+static int has_stream(enum cl_op op, unsigned flags)
+{
+  switch (op) {
+  case CL_OP_COPY: case CL_OP_MEMSET: case CL_OP_KERNEL:
+  case CL_OP_EVENT_RECORD: case CL_OP_STREAM_WAIT_EVENT:
+  case CL_OP_SYNC_STREAM: case CL_OP_QUERY_STREAM: case CL_OP_HOST_FUNC:
+  case CL_OP_GRAPH_LAUNCH: case CL_OP_CAPTURE_BEGIN: case CL_OP_CAPTURE_END:
+  case CL_OP_PREFETCH: case CL_OP_STREAM_CREATE: case CL_OP_STREAM_DESTROY:
+    return 1;
+  case CL_OP_ALLOC: case CL_OP_FREE:
+    return (flags & CL_ASYNC) != 0;
+  default:
+    return 0;
+  }
+}
+
+static const char *sync_kind(enum cl_op op)
+{
+  switch (op) {
+  case CL_OP_SYNC_DEVICE: return "device";
+  case CL_OP_SYNC_CONTEXT: return "context";
+  case CL_OP_SYNC_STREAM: return "stream";
+  case CL_OP_SYNC_EVENT: return "event";
+  case CL_OP_QUERY_STREAM: return "stream-query";
+  case CL_OP_QUERY_EVENT: return "event-query";
+  default: return NULL;
+  }
+}
+
+static void put_call(struct cl_db *db, const struct cl_call *c)
+{
+  const struct cl_api *api = &cl_api_table[c->api];
+  const struct cl_args *a = &c->a;
+  enum cl_op op = api->op;
+  int ok = c->result == 0, streamed = has_stream(op, api->flags);
+  uint64_t stream = normal_stream(a->stream, api->flags);
+  int dev_known = c->device >= 0;
+  note_thread(db, c->tid);
+  uint32_t stack = stack_id(db, c->frames, c->nframes);
+
+  sqlite3_stmt *st = db->call;
+  I64(st, 1, c->seq);
+  I64(st, 2, c->api);
+  I64(st, 3, c->tid);
+  I64(st, 4, c->start_ns);
+  I64(st, 5, c->end_ns);
+  I64(st, 6, c->result);
+  opt(st, 7, dev_known, (uint64_t)(int64_t)c->device);
+  opt(st, 8, c->context != 0, c->context);
+  opt(st, 9, streamed, stream);
+  I64(st, 10, c->correlation);
+  opt(st, 11, c->driver_correlation != 0, c->driver_correlation);
+  opt(st, 12, stack != 0, stack);
+  run(st);
+
+  const char *sk = sync_kind(op);
+  if (sk) { /* recorded whether or not it succeeded: complete says */
+    st = db->sync;
+    I64(st, 1, c->seq);
+    TXT(st, 2, sk);
+    opt(st, 3, op == CL_OP_SYNC_STREAM || op == CL_OP_QUERY_STREAM, stream);
+    opt(st, 4, op == CL_OP_SYNC_EVENT || op == CL_OP_QUERY_EVENT, a->event);
+    I64(st, 5, ok);
+    run(st);
+    return;
+  }
+  if (!ok)
+    return;
+  switch (op) {
+  case CL_OP_ALLOC:
+  case CL_OP_FREE:
+    st = db->memory;
+    I64(st, 1, c->seq);
+    TXT(st, 2, op == CL_OP_ALLOC ? "alloc" : "free");
+    I64(st, 3, a->dst);
+    opt(st, 4, op == CL_OP_ALLOC, a->bytes);
+    TXT(st, 5, cl_memkind_name(a->memkind));
+    opt(st, 6, dev_known, (uint64_t)(int64_t)c->device);
+    opt(st, 7, op == CL_OP_ALLOC, a->flags);
+    opt(st, 8, streamed, stream);
+    run(st);
+    break;
+  case CL_OP_COPY:
+  case CL_OP_MEMSET: {
+    int copy = op == CL_OP_COPY, peer = a->dir == CL_DIR_PEER && a->has_device;
+    st = db->transfer;
+    I64(st, 1, c->seq);
+    TXT(st, 2, copy ? "copy" : "memset");
+    if (copy)
+      TXT(st, 3, cl_dir_name(a->dir));
+    else
+      NUL(st, 3);
+    I64(st, 4, a->dst);
+    opt(st, 5, copy, a->src);
+    I64(st, 6, a->bytes);
+    opt(st, 7, !copy, a->value);
+    I64(st, 8, (api->flags & CL_ASYNC) != 0);
+    I64(st, 9, stream);
+    opt(st, 10, peer || dev_known, peer ? (uint64_t)(int64_t)a->peer : (uint64_t)(int64_t)c->device);
+    opt(st, 11, peer || dev_known, peer ? (uint64_t)(int64_t)a->device : (uint64_t)(int64_t)c->device);
+    run(st);
+    break;
+  }
+  case CL_OP_KERNEL:
+    st = db->kernel;
+    I64(st, 1, c->seq);
+    opt(st, 2, c->name != 0, c->name);
+    for (int i = 0; i < 3; i++) {
+      I64(st, 3 + i, a->grid[i]);
+      I64(st, 6 + i, a->block[i]);
+    }
+    I64(st, 9, a->shmem);
+    I64(st, 10, stream);
+    run(st);
+    for (unsigned i = 0; i < c->nkargs; i++) {
+      st = db->karg;
+      I64(st, 1, c->seq);
+      I64(st, 2, c->kargs[i].param);
+      I64(st, 3, c->kargs[i].offset);
+      I64(st, 4, c->kargs[i].value);
+      run(st);
+    }
+    if (c->kargs_truncated)
+      cl_db_drop(db, "kernel-args-beyond-16", 1);
+    break;
+  case CL_OP_STREAM_CREATE:
+    st = db->stream;
+    I64(st, 1, c->seq);
+    I64(st, 2, a->stream);
+    opt(st, 3, dev_known, (uint64_t)(int64_t)c->device);
+    I64(st, 4, a->flags);
+    I64(st, 5, a->priority);
+    run(st);
+    break;
+  case CL_OP_EVENT_CREATE:
+    st = db->event;
+    I64(st, 1, c->seq);
+    I64(st, 2, a->event);
+    I64(st, 3, a->flags);
+    opt(st, 4, dev_known, (uint64_t)(int64_t)c->device);
+    run(st);
+    break;
+  case CL_OP_STREAM_DESTROY:
+  case CL_OP_EVENT_DESTROY:
+    st = op == CL_OP_STREAM_DESTROY ? db->stream_gone : db->event_gone;
+    I64(st, 1, c->seq);
+    I64(st, 2, op == CL_OP_STREAM_DESTROY ? a->stream : a->event);
+    run(st);
+    break;
+  case CL_OP_EVENT_RECORD:
+    st = db->event_record;
+    I64(st, 1, c->seq);
+    I64(st, 2, a->event);
+    I64(st, 3, stream);
+    run(st);
+    break;
+  case CL_OP_STREAM_WAIT_EVENT:
+    st = db->stream_wait;
+    I64(st, 1, c->seq);
+    I64(st, 2, stream);
+    I64(st, 3, a->event);
+    run(st);
+    break;
+  case CL_OP_SET_DEVICE: case CL_OP_SET_CONTEXT: case CL_OP_RESET_DEVICE:
+  case CL_OP_PEER_ENABLE: case CL_OP_PEER_DISABLE:
+    st = db->device_op;
+    I64(st, 1, c->seq);
+    TXT(st, 2, cl_op_name(op));
+    if (a->has_device)
+      I64(st, 3, a->device);
+    else
+      opt(st, 3, dev_known, (uint64_t)(int64_t)c->device);
+    opt(st, 4, op == CL_OP_PEER_ENABLE || op == CL_OP_PEER_DISABLE,
+        (uint64_t)(int64_t)a->peer);
+    run(st);
+    break;
+  case CL_OP_HOST_FUNC: case CL_OP_GRAPH_LAUNCH: case CL_OP_CAPTURE_BEGIN:
+  case CL_OP_CAPTURE_END: case CL_OP_PREFETCH:
+    st = db->stream_op;
+    I64(st, 1, c->seq);
+    TXT(st, 2, cl_op_name(op));
+    I64(st, 3, stream);
+    I64(st, 4, op == CL_OP_PREFETCH ? a->dst : a->handle);
+    run(st);
+    break;
+  default:
+    break;
+  }
+}
+
+static const char *cupti_memkind(uint8_t k)
+{
+  static const char *const names[] = {"unknown", "pageable", "pinned",
+                                      "device",  "array",    "managed",
+                                      "device",  "managed"};
+  return k < sizeof names / sizeof names[0] ? names[k] : "unknown";
+}
+
+static const char *cupti_copykind(uint8_t k)
+{
+  static const char *const names[] = {"unknown", "htod", "dtoh", "htoa",
+                                      "atoh",    "atoa", "atod", "dtoa",
+                                      "dtod",    "htoh", "ptop"};
+  return k < sizeof names / sizeof names[0] ? names[k] : "unknown";
+}
+
+static void put_activity(struct cl_db *db, const struct cl_activity *x)
+{
+  static const char *const kinds[] = {"", "kernel", "memcpy", "memset",
+                                      "memcpy-p2p"};
+  sqlite3_stmt *st = db->activity;
+  int copy = x->kind == CL_ACT_MEMCPY || x->kind == CL_ACT_P2P;
+  I64(st, 1, x->correlation);
+  TXT(st, 2, kinds[x->kind]);
+  I64(st, 3, x->start_ns);
+  I64(st, 4, x->end_ns);
+  I64(st, 5, x->device);
+  I64(st, 6, x->context);
+  I64(st, 7, x->stream_id);
+  opt(st, 8, x->kind != CL_ACT_KERNEL, x->bytes);
+  if (copy) {
+    TXT(st, 9, cupti_copykind(x->copy_kind));
+    TXT(st, 10, cupti_memkind(x->src_kind));
+  } else {
+    NUL(st, 9);
+    NUL(st, 10);
+  }
+  if (x->kind != CL_ACT_KERNEL)
+    TXT(st, 11, cupti_memkind(x->dst_kind));
+  else
+    NUL(st, 11);
+  opt(st, 12, x->src_device >= 0, (uint64_t)(int64_t)x->src_device);
+  opt(st, 13, x->dst_device >= 0, (uint64_t)(int64_t)x->dst_device);
+  opt(st, 14, x->name != 0, x->name);
+  run(st);
+}
+
+void cl_db_put(struct cl_db *db, const struct cl_record *r)
+{
+  switch (r->type) {
+  case CL_REC_CALL:
+    put_call(db, &r->u.call);
+    break;
+  case CL_REC_ACTIVITY:
+    put_activity(db, &r->u.act);
+    break;
+  case CL_REC_CONTEXT: {
+    const struct cl_context_rec *c = &r->u.ctx;
+    sqlite3_stmt *st = c->destroyed ? db->context_gone : db->context;
+    if (c->destroyed) {
+      I64(st, 1, c->seq);
+      I64(st, 2, c->uid);
+    } else {
+      I64(st, 1, c->uid);
+      opt(st, 2, c->device >= 0, (uint64_t)(int64_t)c->device);
+      I64(st, 3, c->handle);
+      I64(st, 4, c->seq);
+    }
+    run(st);
+    break;
+  }
+  case CL_REC_DEVICE: {
+    const struct cl_device_rec *d = &r->u.dev;
+    sqlite3_stmt *st = db->device;
+    I64(st, 1, d->ordinal);
+    TXT(st, 2, d->name);
+    TXT(st, 3, d->uuid);
+    TXT(st, 4, d->pci_bus_id);
+    opt(st, 5, d->cc_major >= 0, (uint64_t)(int64_t)d->cc_major);
+    opt(st, 6, d->cc_minor >= 0, (uint64_t)(int64_t)d->cc_minor);
+    opt(st, 7, d->total_mem != 0, d->total_mem);
+    run(st);
+    break;
+  }
+  case CL_REC_DROP:
+    cl_db_drop(db, r->u.drop.reason, r->u.drop.count);
+    break;
+  }
+}
+
+void cl_db_drop(struct cl_db *db, const char *reason, uint64_t n)
+{
+  TXT(db->drop, 1, reason);
+  I64(db->drop, 2, n);
+  run(db->drop);
+}
+
+void cl_db_close(struct cl_db *db, int clean)
+{
+  if (db->sql) {
+    cl_db_begin(db);
+    meta_int(db, "end_ns", (long long)cl_now_ns());
+    if (clean)
+      meta(db, "clean_exit", "1");
+    meta_int(db, "last_seq", (long long)atomic_load(&cl_seq));
+    cl_db_commit(db);
+#define CL_STMT_FINALIZE(name, text) sqlite3_finalize(db->name);
+    CL_STATEMENTS(CL_STMT_FINALIZE)
+#undef CL_STMT_FINALIZE
+    if (sqlite3_close(db->sql) != SQLITE_OK)
+      CL_LOG(CL_LOG_WARN, "closing '%s' failed", db->path);
+  }
+  if (current == db)
+    current = NULL;
+  for (uint32_t i = 0; i < db->capstacks; i++)
+    free(db->stacks[i].frames);
+  free(db->stacks);
+  cl_modules_free(db->mods, db->nmods);
+  free(db->tids);
+  free(db);
+}
+
+void cl_db_forget_after_fork(void) { current = NULL; }
