@@ -1,13 +1,19 @@
 # shim/local.mk - libcudalens.so, the recorder preloaded into CUDA programs.
-lib_LTLIBRARIES += libcudalens.la
-libcudalens_la_SOURCES = \
+# Everything but the life cycle lives in a convenience library that the unit
+# tests link too.
+noinst_LTLIBRARIES += libclshim.la
+libclshim_la_SOURCES = \
 	shim/shim.h shim/cupti.h shim/writer_db.h \
-	shim/shim_init.c shim/config.c shim/log.c \
+	shim/config.c shim/log.c \
 	shim/cupti_bind.c shim/capture.c shim/decode.c shim/activity.c \
 	shim/kparams.c shim/driver.c shim/devices.c \
 	shim/stack.c shim/modules.c \
 	shim/ring.c shim/strings.c shim/writer.c shim/writer_db.c \
 	shim/outpath.c shim/signals.c common/format.c
-libcudalens_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(SQLITE_CFLAGS)
+libclshim_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(SQLITE_CFLAGS)
+
+lib_LTLIBRARIES += libcudalens.la
+libcudalens_la_SOURCES = shim/shim_init.c
+libcudalens_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 libcudalens_la_LDFLAGS = -module -avoid-version -shared -no-undefined
-libcudalens_la_LIBADD = $(SQLITE_LIBS) -ldl -lpthread
+libcudalens_la_LIBADD = libclshim.la $(SQLITE_LIBS) -ldl -lpthread

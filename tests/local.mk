@@ -1,1 +1,24 @@
-# tests/local.mk
+# tests/local.mk - the test suite: C unit tests of the shim's pieces, and
+# end-to-end .test scripts that run sample apps under the shim against the
+# simulated CUDA runtime (tests/sim), run through tests/run-test.sh.
+TEST_EXTENSIONS = .test
+TEST_LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/run-test.sh
+AM_TESTS_ENVIRONMENT = CL_TOP_BUILDDIR='$(abs_top_builddir)'; \
+	CL_TOP_SRCDIR='$(abs_top_srcdir)'; \
+	export CL_TOP_BUILDDIR CL_TOP_SRCDIR;
+EXTRA_DIST += tests/run-test.sh tests/lib.sh
+
+unit_cflags = $(AM_CFLAGS) -I$(top_srcdir) $(SQLITE_CFLAGS)
+unit_ldadd = libclshim.la $(SQLITE_LIBS) -ldl -lpthread
+
+check_PROGRAMS += tests/unit/test_outpath tests/unit/test_writer
+tests_unit_test_outpath_SOURCES = tests/unit/test_outpath.c tests/unit/unit.h
+tests_unit_test_outpath_CFLAGS = $(unit_cflags)
+tests_unit_test_outpath_LDADD = $(unit_ldadd)
+tests_unit_test_writer_SOURCES = tests/unit/test_writer.c tests/unit/unit.h
+tests_unit_test_writer_CFLAGS = $(unit_cflags)
+tests_unit_test_writer_LDADD = $(unit_ldadd)
+
+TESTS += tests/unit/test_outpath tests/unit/test_writer \
+	tests/unit/writer-drop.test
+EXTRA_DIST += tests/unit/writer-drop.test

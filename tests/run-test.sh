@@ -1,0 +1,26 @@
+#!/bin/sh
+# run-test.sh - the LOG_COMPILER of every .test script: gives each test a
+# fresh temporary directory (kept when the test fails), tells it where the
+# build's pieces are, and runs it.  Tests preload the shim themselves, per
+# command, through the helpers in tests/lib.sh.  Exit 77 means skipped, and
+# the test prints why.
+set -u
+script=$1
+shift
+: "${CL_TOP_BUILDDIR:?run through make check}"
+CL_SHIM=$CL_TOP_BUILDDIR/.libs/libcudalens.so
+CL_SIMLIB=$CL_TOP_BUILDDIR/tests/sim/lib
+CL_APPS=$CL_TOP_BUILDDIR/tests/apps
+CL_REPORT=$CL_TOP_BUILDDIR/cudalens-report
+CL_LAUNCHER=$CL_TOP_BUILDDIR/cudalens
+CL_TMP=$(mktemp -d "${TMPDIR:-/tmp}/cudalens-test.XXXXXX") || exit 99
+export CL_SHIM CL_SIMLIB CL_APPS CL_REPORT CL_LAUNCHER CL_TMP
+cd "$CL_TMP" || exit 99
+${SHELL:-/bin/sh} "$script" "$@"
+rc=$?
+if [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ]; then
+  rm -rf "$CL_TMP"
+else
+  echo "test directory kept: $CL_TMP"
+fi
+exit "$rc"

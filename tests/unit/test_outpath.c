@@ -1,0 +1,73 @@
+/* test_outpath.c - unit test of the output path pattern (%p %h %q{VAR} %%)
+ * and of exclusive creation: never overwrite, never follow a symlink. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "shim/shim.h"
+#include "unit.h"
+
+int main(void)
+{
+  char out[4096], err[256], host[256];
+  CHECK(cl_outpath_expand("cudalens-%p.db", 1234, out, sizeof out, err,
+                          sizeof err) == 0);
+  CHECK_STR(out, "cudalens-1234.db");
+  gethostname(host, sizeof host);
+  char want[600];
+  snprintf(want, sizeof want, "x-%s-7.db", host);
+  CHECK(cl_outpath_expand("x-%h-%p.db", 7, out, sizeof out, err, sizeof err) == 0);
+  CHECK_STR(out, want);
+  setenv("CL_TEST_RANK", "3", 1);
+  CHECK(cl_outpath_expand("r%q{CL_TEST_RANK}_%%.db", 1, out, sizeof out, err,
+                          sizeof err) == 0);
+  CHECK_STR(out, "r3_%.db");
+  CHECK(cl_outpath_expand("r%q{CL_TEST_UNSET_VAR}.db", 1, out, sizeof out, err,
+                          sizeof err) == 0);
+  CHECK_STR(out, "r.db");
+  CHECK(cl_outpath_expand("bad%x", 1, out, sizeof out, err, sizeof err) == -1);
+  CHECK(strstr(err, "%x") != NULL);
+  CHECK(cl_outpath_expand("bad%q{", 1, out, sizeof out, err, sizeof err) == -1);
+  CHECK(cl_outpath_expand("trailing%", 1, out, sizeof out, err, sizeof err) == -1);
+  CHECK(cl_outpath_expand("", 1, out, sizeof out, err, sizeof err) == -1);
+  char small[8];
+  CHECK(cl_outpath_expand("%p%p%p", 123456, small, sizeof small, err,
+                          sizeof err) == -1);
+
+  /* exclusive creation in a scratch directory */
+  char dir[] = "/tmp/cl-outpath-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char path[4200], chosen[4300];
+  snprintf(path, sizeof path, "%s/a.db", dir);
+  int fd = cl_outpath_create(path, chosen, sizeof chosen, err, sizeof err);
+  CHECK(fd >= 0);
+  CHECK_STR(chosen, path);
+  close(fd);
+  fd = cl_outpath_create(path, chosen, sizeof chosen, err, sizeof err);
+  CHECK(fd >= 0);
+  snprintf(want, sizeof want, "%s/a.1.db", dir);
+  CHECK_STR(chosen, want);
+  close(fd);
+  /* a symlink at the name is never followed; a fresh name is picked */
+  char target[4200], link[4200];
+  snprintf(target, sizeof target, "%s/target", dir);
+  snprintf(link, sizeof link, "%s/l.db", dir);
+  CHECK(symlink(target, link) == 0);
+  fd = cl_outpath_create(link, chosen, sizeof chosen, err, sizeof err);
+  CHECK(fd >= 0);
+  snprintf(want, sizeof want, "%s/l.1.db", dir);
+  CHECK_STR(chosen, want);
+  close(fd);
+  struct stat st;
+  CHECK(stat(target, &st) == -1 && errno == ENOENT);
+  /* an unwritable place gives an error message */
+  fd = cl_outpath_create("/proc/cl-no/x.db", chosen, sizeof chosen, err,
+                         sizeof err);
+  CHECK(fd == -1);
+  CHECK(strstr(err, "cannot create") != NULL);
+  char cmd[4300];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  CHECK(system(cmd) == 0);
+  UNIT_DONE();
+}
