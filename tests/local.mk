@@ -1,7 +1,7 @@
 # tests/local.mk - the test suite: C unit tests of the shim's pieces, and
 # end-to-end .test scripts that run sample apps under the shim against the
 # simulated CUDA runtime (tests/sim), run through tests/run-test.sh.
-TEST_EXTENSIONS = .test
+TEST_EXTENSIONS += .test
 TEST_LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/run-test.sh
 AM_TESTS_ENVIRONMENT = CL_TOP_BUILDDIR='$(abs_top_builddir)'; \
 	CL_TOP_SRCDIR='$(abs_top_srcdir)'; \

@@ -1,0 +1,468 @@
+/* launcher.c - the `cudalens` command: `cudalens run [-o PATTERN] [--] CMD
+ * [ARGS...]` finds libcudalens.so, puts it first in LD_PRELOAD, runs CMD in a
+ * child, forwards its exit status (128+signo when it died from a signal) and
+ * afterwards tells on stderr which databases the shim wrote.  The shim reports
+ * them by appending one path per line to the file named by CUDALENS_MANIFEST,
+ * a temporary file made here.  See cudalens(1).
+ *
+ * The pure helpers (LD_PRELOAD building, option parsing, status mapping,
+ * manifest parsing, shim candidates) are not static so that
+ * analyzer/launcher_test.c can test them; building with -DCL_LAUNCHER_NO_MAIN
+ * leaves out main(). */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cudalens/format.h"
+#include "launcher.h"
+
+#ifndef CL_SHIM_PATH
+#define CL_SHIM_PATH "/usr/local/lib/libcudalens.so"
+#endif
+
+#define SHIM_NAME "libcudalens.so"
+
+/* ---- pure helpers ---------------------------------------------------------- */
+
+/* Is this LD_PRELOAD entry a cudalens shim (the same path, or any file named
+ * libcudalens.so)?  Two copies would both try to subscribe to CUPTI. */
+static bool is_shim_entry(const char *e, size_t n, const char *shim)
+{
+  size_t sl = strlen(shim);
+  if (n == sl && memcmp(e, shim, n) == 0)
+    return true;
+  const char *base = e;
+  for (size_t i = 0; i < n; i++)
+    if (e[i] == '/')
+      base = e + i + 1;
+  size_t bl = (size_t)(e + n - base);
+  return bl == strlen(SHIM_NAME) && memcmp(base, SHIM_NAME, bl) == 0;
+}
+
+char *cl_build_preload(const char *shim, const char *existing)
+{
+  if (!shim || !*shim || strpbrk(shim, ": \t\n"))
+    return NULL;
+  size_t cap = strlen(shim) + (existing ? strlen(existing) : 0) + 2;
+  char *out = malloc(cap);
+  if (!out)
+    return NULL;
+  size_t len = strlen(shim);
+  memcpy(out, shim, len);
+  /* ld.so separates entries by colons or blanks; keep every other entry in
+   * its order, joined by colons. */
+  const char *p = existing ? existing : "";
+  while (*p) {
+    size_t n = strcspn(p, ": \t\n");
+    if (n && !is_shim_entry(p, n, shim)) {
+      out[len++] = ':';
+      memcpy(out + len, p, n);
+      len += n;
+    }
+    p += n;
+    if (*p)
+      p++;
+  }
+  out[len] = '\0';
+  return out;
+}
+
+int cl_exit_code(int wstatus)
+{
+  if (WIFEXITED(wstatus))
+    return WEXITSTATUS(wstatus);
+  if (WIFSIGNALED(wstatus))
+    return 128 + WTERMSIG(wstatus);
+  return 1;
+}
+
+int cl_parse_run(int argc, char **argv, struct cl_run_opts *o)
+{
+  memset(o, 0, sizeof *o);
+  int i = 0;
+  for (; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--") == 0) {
+      i++;
+      break;
+    }
+    if (a[0] != '-' || a[1] == '\0')
+      break; /* the command (a lone "-" is a file name too) */
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      o->help = true;
+      return 0;
+    }
+    if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+      if (i + 1 >= argc) {
+        snprintf(o->error, sizeof o->error, "option '%s' needs a PATTERN", a);
+        return -1;
+      }
+      o->output = argv[++i];
+    } else if (strncmp(a, "--output=", 9) == 0) {
+      o->output = a + 9;
+    } else if (strncmp(a, "-o", 2) == 0) {
+      o->output = a + 2;
+    } else {
+      snprintf(o->error, sizeof o->error, "unknown option '%.200s'", a);
+      return -1;
+    }
+    if (o->output && !*o->output) {
+      snprintf(o->error, sizeof o->error, "the output PATTERN is empty");
+      return -1;
+    }
+  }
+  if (i >= argc) {
+    snprintf(o->error, sizeof o->error, "no command given");
+    return -1;
+  }
+  o->cmd = argv + i;
+  return 0;
+}
+
+int cl_shim_candidates(const char *exe_dir, const char *installed,
+                       char out[][PATH_MAX], int max)
+{
+  int n = 0;
+  /* The build tree first: only a build directory has .libs/libcudalens.so
+   * beside the program, and there the freshly built shim must win over an
+   * older installed one. */
+  if (exe_dir && n < max &&
+      snprintf(out[n], PATH_MAX, "%s/.libs/" SHIM_NAME, exe_dir) < PATH_MAX)
+    n++;
+  if (installed && *installed && n < max &&
+      snprintf(out[n], PATH_MAX, "%s", installed) < PATH_MAX)
+    n++;
+  /* A relocated installation: <prefix>/bin/cudalens, <prefix>/lib/... */
+  if (exe_dir && n < max &&
+      snprintf(out[n], PATH_MAX, "%s/../lib/" SHIM_NAME, exe_dir) < PATH_MAX)
+    n++;
+  return n;
+}
+
+int cl_manifest_next(const char **p, const char **line, size_t *len)
+{
+  while (**p) {
+    const char *s = *p;
+    size_t n = strcspn(s, "\n");
+    *p = s + n + (s[n] == '\n');
+    while (n && (s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+      n--;
+    if (n) {
+      *line = s;
+      *len = n;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+const char *cl_display_path(const char *path, size_t len, const char *cwd,
+                            size_t *out_len)
+{
+  size_t cl = cwd ? strlen(cwd) : 0;
+  if (cl > 1 && len > cl + 1 && memcmp(path, cwd, cl) == 0 && path[cl] == '/') {
+    *out_len = len - cl - 1;
+    return path + cl + 1;
+  }
+  *out_len = len;
+  return path;
+}
+
+#ifndef CL_LAUNCHER_NO_MAIN
+
+/* ---- the program ----------------------------------------------------------- */
+
+static const char usage_text[] =
+    "Usage: cudalens run [-o PATTERN] [--] CMD [ARGS...]\n"
+    "       cudalens --version | --help\n"
+    "\n"
+    "Runs CMD with libcudalens.so preloaded, which records the program's CUDA\n"
+    "calls into an SQLite database (one per process), then says where the\n"
+    "databases went.  Summarize one with `cudalens-report DB`.\n"
+    "\n"
+    "  -o, --output PATTERN  database name (sets CUDALENS_OUTPUT); %p pid,\n"
+    "                        %h host name, %q{VAR} environment variable VAR,\n"
+    "                        %% a percent sign; default cudalens-%p.db\n"
+    "  -h, --help            show this help\n"
+    "      --version         show the version\n"
+    "\n"
+    "The exit status is CMD's, or 128+N when CMD died from signal N; 2 for a\n"
+    "usage error, 126/127 when CMD cannot be run.  Environment: CUDALENS_SHIM\n"
+    "(path of libcudalens.so), and those of libcudalens(7).  See cudalens(1).\n";
+
+static void die_usage(const char *msg)
+{
+  fprintf(stderr, "cudalens: %s (try 'cudalens --help')\n", msg);
+  exit(2);
+}
+
+static char *self_dir(void)
+{
+  char buf[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0)
+    return NULL;
+  buf[n] = '\0';
+  char *slash = strrchr(buf, '/');
+  if (!slash)
+    return NULL;
+  *slash = '\0';
+  return strdup(slash == buf ? "/" : buf);
+}
+
+static bool is_file(const char *path)
+{
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The absolute path of the shim, or exit 2 with one line. */
+static char *find_shim(void)
+{
+  char resolved[PATH_MAX];
+  const char *env = getenv("CUDALENS_SHIM");
+  if (env && *env) {
+    struct stat st;
+    const char *why = NULL;
+    if (stat(env, &st) < 0)
+      why = strerror(errno);
+    else if (!S_ISREG(st.st_mode))
+      why = "not a regular file";
+    else if (!realpath(env, resolved))
+      why = strerror(errno);
+    if (why) {
+      fprintf(stderr, "cudalens: CUDALENS_SHIM=%s: %s\n", env, why);
+      exit(2);
+    }
+    return strdup(resolved);
+  }
+  char *dir = self_dir();
+  char cand[3][PATH_MAX];
+  int n = cl_shim_candidates(dir, CL_SHIM_PATH, cand, 3);
+  free(dir);
+  for (int i = 0; i < n; i++)
+    if (is_file(cand[i]) && realpath(cand[i], resolved))
+      return strdup(resolved);
+  fprintf(stderr, "cudalens: cannot find " SHIM_NAME " (set CUDALENS_SHIM)\n");
+  exit(2);
+}
+
+/* Signals that would kill only the launcher are passed on to the child, so
+ * that the shim gets to flush and the launcher lives to report.  SIGINT and
+ * SIGQUIT from the terminal already reach the child (same process group):
+ * the launcher ignores them, as system(3) does. */
+static volatile pid_t child_pid;
+static const int forwarded[] = {SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM};
+static const int ignored[] = {SIGINT, SIGQUIT};
+
+static void forward(int sig)
+{
+  int e = errno;
+  if (child_pid > 0)
+    kill(child_pid, sig);
+  errno = e;
+}
+
+static void report(int fd)
+{
+  char *buf = NULL;
+  size_t len = 0, cap = 0;
+  if (fd >= 0 && lseek(fd, 0, SEEK_SET) == 0) {
+    for (;;) {
+      if (cap - len < 4096) {
+        char *nb = realloc(buf, cap ? cap * 2 : 8192);
+        if (!nb)
+          break;
+        buf = nb;
+        cap = cap ? cap * 2 : 8192;
+      }
+      ssize_t r = read(fd, buf + len, cap - len - 1);
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r <= 0)
+        break;
+      len += (size_t)r;
+    }
+  }
+  if (buf)
+    buf[len] = '\0';
+  char cwdbuf[PATH_MAX];
+  const char *cwd = getcwd(cwdbuf, sizeof cwdbuf);
+  const char *p = buf ? buf : "", *line;
+  size_t n, dn;
+  int count = 0;
+  while (cl_manifest_next(&p, &line, &n)) {
+    const char *d = cl_display_path(line, n, cwd, &dn);
+    fprintf(stderr, "cudalens: wrote %.*s\n", (int)dn, d);
+    count++;
+  }
+  free(buf);
+  if (fd < 0)
+    return; /* no manifest: nothing known (the warning came earlier) */
+  if (!count)
+    fprintf(stderr, "cudalens: no database written (the program made no CUDA "
+                    "calls, or capture was disabled; see the messages above)\n");
+}
+
+static int run(int argc, char **argv)
+{
+  struct cl_run_opts o;
+  if (cl_parse_run(argc, argv, &o) < 0)
+    die_usage(o.error);
+  if (o.help) {
+    fputs(usage_text, stdout);
+    return 0;
+  }
+
+  char *shim = find_shim();
+  char *preload = cl_build_preload(shim, getenv("LD_PRELOAD"));
+  if (!preload) {
+    fprintf(stderr, "cudalens: the path %s contains a colon or blank, which "
+                    "LD_PRELOAD cannot carry (set CUDALENS_SHIM)\n", shim);
+    return 2;
+  }
+  if (setenv("LD_PRELOAD", preload, 1) < 0 ||
+      (o.output && setenv("CUDALENS_OUTPUT", o.output, 1) < 0)) {
+    fprintf(stderr, "cudalens: setenv: %s\n", strerror(errno));
+    return 2;
+  }
+  free(preload);
+  free(shim);
+
+  /* The manifest the shim appends database paths to. */
+  const char *tmp = getenv("TMPDIR");
+  char manifest[PATH_MAX];
+  int mfd = -1;
+  if (snprintf(manifest, sizeof manifest, "%s/cudalens-manifest-XXXXXX",
+               tmp && *tmp ? tmp : "/tmp") < (int)sizeof manifest)
+    mfd = mkstemp(manifest);
+  if (mfd < 0) {
+    fprintf(stderr, "cudalens: cannot create the manifest file in %s (%s); "
+                    "the databases will not be listed\n",
+            tmp && *tmp ? tmp : "/tmp", strerror(errno));
+    unsetenv("CUDALENS_MANIFEST");
+  } else {
+    fcntl(mfd, F_SETFD, FD_CLOEXEC);
+    setenv("CUDALENS_MANIFEST", manifest, 1);
+  }
+
+  /* A close-on-exec pipe tells the parent whether execvp failed. */
+  int ep[2];
+  if (pipe(ep) < 0) {
+    fprintf(stderr, "cudalens: pipe: %s\n", strerror(errno));
+    goto fail;
+  }
+  fcntl(ep[0], F_SETFD, FD_CLOEXEC);
+  fcntl(ep[1], F_SETFD, FD_CLOEXEC);
+
+  sigset_t all, old;
+  sigfillset(&all);
+  sigprocmask(SIG_BLOCK, &all, &old);
+  pid_t pid = fork();
+  if (pid < 0) {
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    fprintf(stderr, "cudalens: fork: %s\n", strerror(errno));
+    close(ep[0]);
+    close(ep[1]);
+    goto fail;
+  }
+  if (pid == 0) {
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    close(ep[0]);
+    execvp(o.cmd[0], o.cmd);
+    int e = errno;
+    ssize_t w = write(ep[1], &e, sizeof e);
+    (void)w;
+    _exit(127);
+  }
+  child_pid = pid;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  sa.sa_handler = forward;
+  for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
+    sigaction(forwarded[i], &sa, NULL);
+  sa.sa_handler = SIG_IGN;
+  for (size_t i = 0; i < sizeof ignored / sizeof *ignored; i++)
+    sigaction(ignored[i], &sa, NULL);
+  sigprocmask(SIG_SETMASK, &old, NULL);
+
+  close(ep[1]);
+  int exec_errno = 0;
+  ssize_t r;
+  do
+    r = read(ep[0], &exec_errno, sizeof exec_errno);
+  while (r < 0 && errno == EINTR);
+  close(ep[0]);
+
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) {
+      fprintf(stderr, "cudalens: waitpid: %s\n", strerror(errno));
+      status = 1 << 8;
+      break;
+    }
+  }
+  child_pid = 0;
+
+  if (r == (ssize_t)sizeof exec_errno) {
+    fprintf(stderr, "cudalens: cannot run '%s': %s\n", o.cmd[0],
+            strerror(exec_errno));
+    if (mfd >= 0) {
+      unlink(manifest);
+      close(mfd);
+    }
+    return exec_errno == ENOENT ? 127 : 126;
+  }
+
+  report(mfd);
+  if (mfd >= 0) {
+    unlink(manifest);
+    close(mfd);
+  }
+  return cl_exit_code(status);
+
+fail:
+  if (mfd >= 0) {
+    unlink(manifest);
+    close(mfd);
+  }
+  return 2;
+}
+
+int main(int argc, char **argv)
+{
+  if (argc < 2)
+    die_usage("no command given; usage: cudalens run [-o PATTERN] [--] CMD "
+              "[ARGS...]");
+  const char *a = argv[1];
+  if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0) {
+    printf("cudalens %s (database format %d)\n", PACKAGE_VERSION,
+           CL_SCHEMA_VERSION);
+    return 0;
+  }
+  if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 ||
+      strcmp(a, "help") == 0) {
+    fputs(usage_text, stdout);
+    return 0;
+  }
+  if (strcmp(a, "run") == 0)
+    return run(argc - 2, argv + 2);
+  char msg[300];
+  snprintf(msg, sizeof msg, "unknown command '%.200s'", a);
+  die_usage(msg);
+}
+
+#endif /* CL_LAUNCHER_NO_MAIN */

@@ -1,0 +1,46 @@
+/* launcher.h - the testable helpers of the cudalens launcher (launcher.c),
+ * declared for analyzer/launcher_test.c. */
+#ifndef CUDALENS_LAUNCHER_H
+#define CUDALENS_LAUNCHER_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct cl_run_opts {
+  const char *output; /* -o PATTERN, or NULL */
+  char **cmd;         /* the command and its arguments (NULL-terminated) */
+  bool help;          /* `cudalens run --help` */
+  char error[256];    /* why parsing failed */
+};
+
+/* The new LD_PRELOAD: shim first, then every entry of `existing` (colon or
+ * blank separated) in order, joined by colons, without empty entries and
+ * without other cudalens shims.  NULL when the shim path cannot be carried
+ * by LD_PRELOAD (empty, or holds a colon or blank) or out of memory.  Free
+ * the result. */
+char *cl_build_preload(const char *shim, const char *existing);
+
+/* The launcher's exit code for a waitpid status: the child's exit code, or
+ * 128+signo when a signal ended it. */
+int cl_exit_code(int wstatus);
+
+/* Parses the arguments after `run`.  0 on success (o->cmd set, or o->help),
+ * -1 with o->error on a usage error. */
+int cl_parse_run(int argc, char **argv, struct cl_run_opts *o);
+
+/* Fills out[] with the shim paths to try, in order, given the directory of
+ * the launcher's executable (may be NULL) and the installed path; returns
+ * how many. */
+int cl_shim_candidates(const char *exe_dir, const char *installed,
+                       char out[][PATH_MAX], int max);
+
+/* Iterates over the non-empty lines of a manifest: sets *line and *len
+ * (trailing blanks trimmed) and advances *p; 0 at the end. */
+int cl_manifest_next(const char **p, const char **line, size_t *len);
+
+/* path[0..len) as shown to the user: relative when it lies under cwd. */
+const char *cl_display_path(const char *path, size_t len, const char *cwd,
+                            size_t *out_len);
+
+#endif

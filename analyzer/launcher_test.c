@@ -1,0 +1,192 @@
+/* launcher_test.c - unit tests of the cudalens launcher's helpers
+ * (launcher.c built with -DCL_LAUNCHER_NO_MAIN): LD_PRELOAD building,
+ * exit-status mapping, option parsing, shim candidates, manifest lines. */
+#include "config.h"
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "launcher.h"
+
+static int failures;
+
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+      failures++;                                                              \
+    }                                                                          \
+  } while (0)
+
+static void check_preload(const char *shim, const char *existing,
+                          const char *want)
+{
+  char *got = cl_build_preload(shim, existing);
+  if (!want) {
+    if (got) {
+      fprintf(stderr, "preload(%s, %s): got '%s', want NULL\n", shim,
+              existing ? existing : "(null)", got);
+      failures++;
+    }
+  } else if (!got || strcmp(got, want) != 0) {
+    fprintf(stderr, "preload(%s, %s): got '%s', want '%s'\n", shim,
+            existing ? existing : "(null)", got ? got : "(null)", want);
+    failures++;
+  }
+  free(got);
+}
+
+static void test_preload(void)
+{
+  const char *s = "/opt/cl/lib/libcudalens.so";
+  check_preload(s, NULL, s);
+  check_preload(s, "", s);
+  check_preload(s, "  : ", s);
+  check_preload(s, "/a/liba.so", "/opt/cl/lib/libcudalens.so:/a/liba.so");
+  check_preload(s, "/a/liba.so:libb.so",
+                "/opt/cl/lib/libcudalens.so:/a/liba.so:libb.so");
+  check_preload(s, "/a/liba.so libb.so\tlibc2.so",
+                "/opt/cl/lib/libcudalens.so:/a/liba.so:libb.so:libc2.so");
+  check_preload(s, "::/a/liba.so::", "/opt/cl/lib/libcudalens.so:/a/liba.so");
+  /* other copies of the shim are dropped, look-alikes kept */
+  check_preload(s, "/opt/cl/lib/libcudalens.so:x.so",
+                "/opt/cl/lib/libcudalens.so:x.so");
+  check_preload(s, "libcudalens.so:/old/libcudalens.so:y.so",
+                "/opt/cl/lib/libcudalens.so:y.so");
+  check_preload(s, "libcudalens.so.1:/x/mylibcudalens.so",
+                "/opt/cl/lib/libcudalens.so:libcudalens.so.1:/x/mylibcudalens.so");
+  /* paths that LD_PRELOAD cannot carry */
+  check_preload("/a b/libcudalens.so", "x.so", NULL);
+  check_preload("/a:b/libcudalens.so", NULL, NULL);
+  check_preload("", NULL, NULL);
+}
+
+static int status_of(void (*body)(void))
+{
+  pid_t pid = fork();
+  if (pid == 0) {
+    body();
+    _exit(99);
+  }
+  int st = 0;
+  waitpid(pid, &st, 0);
+  return st;
+}
+
+static void exit3(void) { _exit(3); }
+static void exit0(void) { _exit(0); }
+static void killed(void)
+{
+  signal(SIGTERM, SIG_DFL);
+  raise(SIGTERM);
+}
+static void segv(void)
+{
+  signal(SIGSEGV, SIG_DFL);
+  raise(SIGSEGV);
+}
+
+static void test_exit_code(void)
+{
+  CHECK(cl_exit_code(status_of(exit3)) == 3);
+  CHECK(cl_exit_code(status_of(exit0)) == 0);
+  CHECK(cl_exit_code(status_of(killed)) == 128 + SIGTERM);
+  CHECK(cl_exit_code(status_of(segv)) == 128 + SIGSEGV);
+}
+
+static int parse(struct cl_run_opts *o, int argc, ...)
+{
+  static char *argv[16];
+  va_list ap;
+  va_start(ap, argc);
+  for (int i = 0; i < argc; i++)
+    argv[i] = va_arg(ap, char *);
+  va_end(ap);
+  argv[argc] = NULL;
+  return cl_parse_run(argc, argv, o);
+}
+
+static void test_parse(void)
+{
+  struct cl_run_opts o;
+  CHECK(parse(&o, 2, "ls", "-l") == 0 && !o.output &&
+        strcmp(o.cmd[0], "ls") == 0 && strcmp(o.cmd[1], "-l") == 0 && !o.cmd[2]);
+  CHECK(parse(&o, 3, "--", "ls", "-o") == 0 && !o.output &&
+        strcmp(o.cmd[0], "ls") == 0 && strcmp(o.cmd[1], "-o") == 0);
+  CHECK(parse(&o, 4, "-o", "x-%p.db", "--", "app") == 0 && o.output &&
+        strcmp(o.output, "x-%p.db") == 0 && strcmp(o.cmd[0], "app") == 0);
+  CHECK(parse(&o, 2, "-oy.db", "app") == 0 && strcmp(o.output, "y.db") == 0);
+  CHECK(parse(&o, 2, "--output=z.db", "app") == 0 &&
+        strcmp(o.output, "z.db") == 0);
+  CHECK(parse(&o, 3, "--output", "w.db", "app") == 0 &&
+        strcmp(o.output, "w.db") == 0);
+  /* options after the command belong to it */
+  CHECK(parse(&o, 3, "app", "-o", "q") == 0 && !o.output &&
+        strcmp(o.cmd[1], "-o") == 0);
+  CHECK(parse(&o, 1, "--help") == 0 && o.help);
+  CHECK(parse(&o, 0) == -1 && strstr(o.error, "no command"));
+  CHECK(parse(&o, 1, "--") == -1 && strstr(o.error, "no command"));
+  CHECK(parse(&o, 2, "-o", "x.db") == -1 && strstr(o.error, "no command"));
+  CHECK(parse(&o, 1, "-o") == -1 && strstr(o.error, "PATTERN"));
+  CHECK(parse(&o, 3, "-o", "", "app") == -1 && strstr(o.error, "empty"));
+  CHECK(parse(&o, 2, "-x", "app") == -1 && strstr(o.error, "unknown option"));
+}
+
+static void test_candidates(void)
+{
+  char c[4][PATH_MAX];
+  int n = cl_shim_candidates("/b", "/usr/lib/libcudalens.so", c, 4);
+  CHECK(n == 3);
+  CHECK(strcmp(c[0], "/b/.libs/libcudalens.so") == 0);
+  CHECK(strcmp(c[1], "/usr/lib/libcudalens.so") == 0);
+  CHECK(strcmp(c[2], "/b/../lib/libcudalens.so") == 0);
+  n = cl_shim_candidates(NULL, "/usr/lib/libcudalens.so", c, 4);
+  CHECK(n == 1 && strcmp(c[0], "/usr/lib/libcudalens.so") == 0);
+  CHECK(cl_shim_candidates("/b", "/i", c, 2) == 2);
+}
+
+static void test_manifest(void)
+{
+  const char *text = "/w/cudalens-1.db\n\n/w/sub/cudalens-2.db \r\n/x.db";
+  const char *p = text, *line;
+  size_t n, dn;
+  CHECK(cl_manifest_next(&p, &line, &n) == 1 && n == 16 &&
+        memcmp(line, "/w/cudalens-1.db", n) == 0);
+  const char *d = cl_display_path(line, n, "/w", &dn);
+  CHECK(dn == 13 && memcmp(d, "cudalens-1.db", dn) == 0);
+  d = cl_display_path(line, n, "/", &dn);
+  CHECK(dn == n && d == line);
+  d = cl_display_path(line, n, "/ww", &dn);
+  CHECK(dn == n && d == line);
+  CHECK(cl_manifest_next(&p, &line, &n) == 1 && n == 20 &&
+        memcmp(line, "/w/sub/cudalens-2.db", n) == 0);
+  d = cl_display_path(line, n, "/w", &dn);
+  CHECK(dn == 17 && memcmp(d, "sub/cudalens-2.db", dn) == 0);
+  CHECK(cl_manifest_next(&p, &line, &n) == 1 && n == 5 &&
+        memcmp(line, "/x.db", n) == 0);
+  CHECK(cl_manifest_next(&p, &line, &n) == 0);
+  p = "";
+  CHECK(cl_manifest_next(&p, &line, &n) == 0);
+  p = "\n \n";
+  CHECK(cl_manifest_next(&p, &line, &n) == 0);
+}
+
+int main(void)
+{
+  test_preload();
+  test_exit_code();
+  test_parse();
+  test_candidates();
+  test_manifest();
+  if (failures) {
+    fprintf(stderr, "launcher_test: %d failure(s)\n", failures);
+    return 1;
+  }
+  printf("launcher_test: all passed\n");
+  return 0;
+}

@@ -1,0 +1,50 @@
+// launch_bound.cu - benchmark of per-launch overhead: launches an empty kernel
+// N times (default 200,000) alternating between two streams, synchronizes,
+// and prints the elapsed seconds of the loop.  Used by bench/run.sh to compare
+// a native run with one under libcudalens.so.
+#include <cstdio>
+#include <cstdlib>
+#include <chrono>
+#include <cuda_runtime.h>
+
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    cudaError_t e_ = (call);                                                   \
+    if (e_ != cudaSuccess) {                                                   \
+      std::fprintf(stderr, "launch_bound: %s failed: %s\n", #call,             \
+                   cudaGetErrorString(e_));                                    \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+__global__ void empty_kernel() {}
+
+int main(int argc, char **argv)
+{
+  long n = argc > 1 ? std::atol(argv[1]) : 200000;
+  if (n < 1) {
+    std::fprintf(stderr, "usage: launch_bound [LAUNCHES]\n");
+    return 2;
+  }
+  cudaStream_t s[2];
+  for (int i = 0; i < 2; i++)
+    CHECK(cudaStreamCreate(&s[i]));
+  // warm up: context creation and module loading are not measured
+  for (int i = 0; i < 100; i++)
+    empty_kernel<<<1, 1, 0, s[i & 1]>>>();
+  CHECK(cudaDeviceSynchronize());
+
+  auto t0 = std::chrono::steady_clock::now();
+  for (long i = 0; i < n; i++)
+    empty_kernel<<<1, 1, 0, s[i & 1]>>>();
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+                  .count();
+
+  for (int i = 0; i < 2; i++)
+    CHECK(cudaStreamDestroy(s[i]));
+  std::printf("elapsed %.6f s (%ld launches on 2 streams, %.2f us/launch)\n", dt,
+              n, dt / (double)n * 1e6);
+  return 0;
+}

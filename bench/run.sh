@@ -1,0 +1,277 @@
+#!/bin/sh
+# run.sh - measures what libcudalens.so costs: builds (or takes) the benchmark
+# programs of bench/, runs each natively and under the shim, interleaved
+# (native, shim, native, shim, ...), and prints the median times and the
+# median of the per-pair ratios shim/native.  With --torch, also
+# torch_small_ops.py natively, under the shim and under PyTorch's CUDA
+# sanitizer.  Needs a GPU; see bench/README.md.
+set -u
+
+usage() {
+  cat <<'EOF'
+Usage: bench/run.sh [OPTIONS] BUILD_DIR_OR_SHIM
+
+BUILD_DIR_OR_SHIM: libcudalens.so itself, a build directory (its
+.libs/libcudalens.so), or an installation prefix (its lib/libcudalens.so).
+
+Options:
+  --runs N      runs of each variant, interleaved (default 5)
+  --bin DIR     take the benchmark programs from DIR, building the missing
+                ones there (default: build them in a temporary directory)
+  --arch ARCH   nvcc -arch for building them (default native)
+  --torch       also run torch_small_ops.py (needs python3 with torch)
+  --no-cuda     skip the CUDA benchmarks (with --torch: PyTorch only)
+  --quick       a tenth of the work per run, for a smoke test
+  --keep        keep the databases the shim wrote (their folder is printed)
+  -h, --help    this help
+
+Environment: NVCC (default nvcc on PATH, else /usr/local/cuda/bin/nvcc),
+PYTHON (default python3).
+EOF
+}
+
+die() { echo "run.sh: $*" >&2; exit 2; }
+
+runs=5 bindir='' arch=native torch=0 cuda=1 quick=0 keep=0 target=''
+while [ $# -gt 0 ]; do
+  case $1 in
+  --runs) [ $# -ge 2 ] || die "--runs needs a number"; runs=$2; shift ;;
+  --runs=*) runs=${1#--runs=} ;;
+  --bin) [ $# -ge 2 ] || die "--bin needs a directory"; bindir=$2; shift ;;
+  --bin=*) bindir=${1#--bin=} ;;
+  --arch) [ $# -ge 2 ] || die "--arch needs an architecture"; arch=$2; shift ;;
+  --arch=*) arch=${1#--arch=} ;;
+  --torch) torch=1 ;;
+  --no-cuda) cuda=0 ;;
+  --quick) quick=1 ;;
+  --keep) keep=1 ;;
+  -h | --help) usage; exit 0 ;;
+  --) shift; break ;;
+  -*) die "unknown option '$1' (try --help)" ;;
+  *) break ;;
+  esac
+  shift
+done
+[ $# -eq 1 ] || { usage >&2; exit 2; }
+target=$1
+case $runs in '' | *[!0-9]*) die "--runs wants a positive number, not '$runs'" ;; esac
+[ "$runs" -ge 1 ] || die "--runs wants a positive number"
+[ "$runs" -ge 5 ] || echo "run.sh: note: with fewer than 5 runs the medians are not reliable" >&2
+
+here=$(cd "$(dirname "$0")" && pwd) || exit 2
+
+# ---- the shim -----------------------------------------------------------------
+shim=
+if [ -f "$target" ]; then
+  shim=$target
+elif [ -d "$target" ]; then
+  for c in "$target/.libs/libcudalens.so" "$target/lib/libcudalens.so" "$target/libcudalens.so"; do
+    if [ -f "$c" ]; then shim=$c; break; fi
+  done
+  [ -n "$shim" ] || die "no libcudalens.so in $target (.libs/, lib/ or itself)"
+else
+  die "$target: no such file or directory"
+fi
+shim=$(cd "$(dirname "$shim")" && pwd -P)/$(basename "$shim")
+case $shim in *[:\ ]*) die "the shim's path contains a colon or blank: $shim" ;; esac
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/cudalens-bench.XXXXXX") || die "mktemp failed"
+dbdir=$work/db
+mkdir -p "$dbdir" || exit 2
+# shellcheck disable=SC2317  # called by the EXIT trap
+cleanup() {
+  if [ "$keep" = 1 ]; then
+    echo "run.sh: kept the databases in $dbdir" >&2
+    rm -rf "$work/out"
+  else
+    rm -rf "$work"
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+mkdir -p "$work/out"
+
+if [ "$quick" = 1 ]; then
+  launches=20000 rounds=2000 ops=2000
+else
+  launches=200000 rounds=20000 ops=20000
+fi
+
+# ---- helpers --------------------------------------------------------------------
+now() { date +%s.%N; }
+
+# median of the numbers on standard input
+median() {
+  sort -g | awk '{ v[NR] = $1 }
+    END { if (NR == 0) { print "nan"; exit }
+          if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# the number after "elapsed" in a program's output
+elapsed_of() { awk '$1 == "elapsed" { print $2; exit }' "$1"; }
+
+# run_one MODE OUTFILE CMD...: runs CMD natively (MODE native), under the shim
+# (MODE cudalens) or with the CUDA sanitizer (MODE csan); appends
+# "<elapsed> <wall>" to OUTFILE.times; returns the command's status.
+run_one() {
+  mode=$1 out=$2
+  shift 2
+  t0=$(now)
+  case $mode in
+  native)
+    env -u CUDALENS_OUTPUT -u CUDALENS_MANIFEST "$@" >"$out.stdout" 2>"$out.stderr" ;;
+  cudalens)
+    env -u CUDALENS_MANIFEST LD_PRELOAD="$shim${LD_PRELOAD:+:$LD_PRELOAD}" \
+      CUDALENS_OUTPUT="$dbdir/$(basename "$out")-%p.db" \
+      "$@" >"$out.stdout" 2>"$out.stderr" ;;
+  csan)
+    env -u CUDALENS_OUTPUT -u CUDALENS_MANIFEST TORCH_CUDA_SANITIZER=1 \
+      "$@" >"$out.stdout" 2>"$out.stderr" ;;
+  esac
+  rc=$?
+  t1=$(now)
+  if [ $rc -ne 0 ]; then
+    echo "run.sh: '$*' ($mode) failed with status $rc:" >&2
+    tail -n 20 "$out.stderr" >&2
+    return $rc
+  fi
+  e=$(elapsed_of "$out.stdout")
+  if [ -z "$e" ]; then
+    echo "run.sh: '$*' ($mode) printed no 'elapsed' line" >&2
+    return 1
+  fi
+  echo "$e $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')" >>"$out.times"
+  return 0
+}
+
+# After a run under the shim: did it write a database?  For the last run of a
+# benchmark, sets dbinfo to a summary of it.  Deletes them unless --keep.
+check_db() {
+  name=$1 last=$2
+  set -- "$dbdir/$name"-*.db
+  if [ ! -f "$1" ]; then
+    if [ "$warned" != "$name" ]; then
+      echo "run.sh: warning: $name under cudalens wrote no database; its stderr:" >&2
+      tail -n 5 "$work/out/$name.stderr" >&2
+      warned=$name
+    fi
+    nodb=1
+    return
+  fi
+  if [ "$last" = 1 ] && command -v sqlite3 >/dev/null 2>&1; then
+    calls=$(sqlite3 "$1" 'SELECT count(*) FROM calls' 2>/dev/null)
+    drops=$(sqlite3 "$1" 'SELECT coalesce(sum(count), 0) FROM drops' 2>/dev/null)
+    size=$(du -k "$1" | awk '{ print $1 }')
+    dbinfo="  last recording: ${calls:-?} calls, ${drops:-?} dropped, ${size} KiB"
+  fi
+  [ "$keep" = 1 ] || rm -f "$dbdir/$name"-*.db "$dbdir/$name"-*.db-journal
+}
+
+# pairwise ratios: column 1 of file $2 over column 1 of file $1 (line by line)
+ratios() {
+  paste -d ' ' "$1" "$2" | awk -v c="$3" '{ if ($c > 0) print $(c + 2) / $c }'
+}
+
+status=0
+nodb=0
+warned=''
+
+# ---- the CUDA benchmarks --------------------------------------------------------
+if [ "$cuda" = 1 ]; then
+  [ -n "$bindir" ] || bindir=$work/bin
+  mkdir -p "$bindir" || die "cannot create $bindir"
+  nvcc=${NVCC:-}
+  if [ -z "$nvcc" ]; then
+    nvcc=$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
+  fi
+  for b in launch_bound copy_bound; do
+    for v in static shared; do
+      exe=$bindir/${b}_$v
+      [ -x "$exe" ] && continue
+      [ -x "$nvcc" ] || command -v "$nvcc" >/dev/null 2>&1 ||
+        die "nvcc not found (set NVCC, or give --bin with built programs)"
+      if [ $v = shared ]; then cudart="-cudart shared"; else cudart="-cudart static"; fi
+      echo "run.sh: building $exe" >&2
+      # shellcheck disable=SC2086
+      "$nvcc" -O2 -arch="$arch" $cudart -o "$exe" "$here/$b.cu" ||
+        die "building $b ($v) failed"
+    done
+  done
+
+  for b in launch_bound copy_bound; do
+    for v in static shared; do
+      name=${b}_$v
+      exe=$bindir/$name
+      if [ $b = launch_bound ]; then arg=$launches; else arg=$rounds; fi
+      nat=$work/out/$name.native cl=$work/out/$name
+      : >"$nat.times"
+      : >"$cl.times"
+      dbinfo=''
+      ok=1
+      r=1
+      while [ $r -le "$runs" ]; do
+        run_one native "$nat" "$exe" "$arg" || { ok=0; break; }
+        run_one cudalens "$cl" "$exe" "$arg" || { ok=0; break; }
+        if [ $r -eq "$runs" ]; then check_db "$name" 1; else check_db "$name" 0; fi
+        r=$((r + 1))
+      done
+      if [ $ok = 0 ]; then
+        echo "$b($v): FAILED"
+        status=1
+        continue
+      fi
+      mn=$(awk '{ print $1 }' "$nat.times" | median)
+      mc=$(awk '{ print $1 }' "$cl.times" | median)
+      mr=$(ratios "$nat.times" "$cl.times" 1 | median)
+      wn=$(awk '{ print $2 }' "$nat.times" | median)
+      wc=$(awk '{ print $2 }' "$cl.times" | median)
+      wr=$(ratios "$nat.times" "$cl.times" 2 | median)
+      printf '%s(%s): native %.3f s, cudalens %.3f s, ratio %.2f (%d runs each)\n' \
+        "$b" "$v" "$mn" "$mc" "$mr" "$runs"
+      printf '  whole process: native %.3f s, cudalens %.3f s, ratio %.2f\n' \
+        "$wn" "$wc" "$wr"
+      [ -z "$dbinfo" ] || echo "$dbinfo"
+    done
+  done
+fi
+
+# ---- PyTorch --------------------------------------------------------------------
+if [ "$torch" = 1 ]; then
+  py=${PYTHON:-python3}
+  name=torch_small_ops
+  nat=$work/out/$name.native cl=$work/out/$name cs=$work/out/$name.csan
+  : >"$nat.times"
+  : >"$cl.times"
+  : >"$cs.times"
+  dbinfo=''
+  ok=1
+  r=1
+  while [ $r -le "$runs" ]; do
+    run_one native "$nat" "$py" "$here/torch_small_ops.py" "$ops" || { ok=0; break; }
+    run_one cudalens "$cl" "$py" "$here/torch_small_ops.py" "$ops" || { ok=0; break; }
+    run_one csan "$cs" "$py" "$here/torch_small_ops.py" "$ops" || { ok=0; break; }
+    if [ $r -eq "$runs" ]; then check_db "$name" 1; else check_db "$name" 0; fi
+    r=$((r + 1))
+  done
+  if [ $ok = 0 ]; then
+    echo "torch_small_ops: FAILED"
+    status=1
+  else
+    mn=$(awk '{ print $1 }' "$nat.times" | median)
+    mc=$(awk '{ print $1 }' "$cl.times" | median)
+    ms=$(awk '{ print $1 }' "$cs.times" | median)
+    rc_=$(ratios "$nat.times" "$cl.times" 1 | median)
+    rs_=$(ratios "$nat.times" "$cs.times" 1 | median)
+    awk -v n="$mn" -v c="$mc" -v s="$ms" -v rc="$rc_" -v rs="$rs_" -v k="$ops" -v r="$runs" 'BEGIN {
+      printf "torch_small_ops: native %.2f us/op, cudalens %.2f us/op (ratio %.2f), TORCH_CUDA_SANITIZER=1 %.2f us/op (ratio %.2f) (%d runs each)\n",
+        n / k * 1e6, c / k * 1e6, rc, s / k * 1e6, rs, r }'
+    [ -z "$dbinfo" ] || echo "$dbinfo"
+  fi
+fi
+
+if [ "$nodb" = 1 ]; then
+  echo "run.sh: warning: some runs under cudalens wrote no database; the ratios then measure an idle shim (try CUDALENS_DEBUGLEVEL=2)" >&2
+  status=1
+fi
+exit $status
