@@ -115,10 +115,14 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream_id,
                                       size_t valid)
 {
   CUpti_Activity *rec = NULL;
+  unsigned n = 0;
   (void)size;
   while (cl_cupti.cuptiActivityGetNextRecord(buffer, valid, &rec) ==
-         CUPTI_SUCCESS)
+         CUPTI_SUCCESS) {
     convert(rec);
+    n++;
+  }
+  CL_LOG(CL_LOG_DEBUG, "%u activity records", n);
   size_t dropped = 0;
   if (cl_cupti.cuptiActivityGetNumDroppedRecords(ctx, stream_id, &dropped) ==
           CUPTI_SUCCESS &&

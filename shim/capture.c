@@ -259,8 +259,9 @@ void cl_capture_flush(void)
 
 void cl_capture_stop(void)
 {
-  if (!atomic_exchange(&subscribed, 0))
+  if (!atomic_load(&subscribed))
     return;
   cl_capture_flush();
+  atomic_store(&subscribed, 0);
   cl_cupti.cuptiUnsubscribe(subscriber);
 }

@@ -116,12 +116,15 @@ static struct layout *layout_lookup(void *func)
       return l;
     }
   }
-  static param_info_fn info;
+  /* The runtime launches library-managed kernels (CUkernel) through the
+   * CUfunction slot, so both queries are tried. */
+  static param_info_fn func_info, kernel_info;
   static int looked;
   if (!looked) {
-    info = (param_info_fn)cl_driver_sym("cuFuncGetParamInfo");
+    func_info = (param_info_fn)cl_driver_sym("cuFuncGetParamInfo");
+    kernel_info = (param_info_fn)cl_driver_sym("cuKernelGetParamInfo");
     looked = 1;
-    if (!info)
+    if (!func_info && !kernel_info)
       CL_LOG(CL_LOG_WARN, "the driver has no cuFuncGetParamInfo: kernel "
                           "pointer arguments are not recorded");
   }
@@ -129,11 +132,15 @@ static struct layout *layout_lookup(void *func)
   if (l) {
     l->func = func;
     size_t off, size;
+    param_info_fn info = func_info;
+    if (info && info(func, 0, &off, &size) != 0)
+      info = kernel_info;
     while (info && l->n < MAX_PARAMS && info(func, l->n, &off, &size) == 0) {
       l->offset[l->n] = (uint16_t)off;
       l->size[l->n] = (uint16_t)(size > 0xffff ? 0xffff : size);
       l->n++;
     }
+    CL_LOG(CL_LOG_DEBUG, "kernel %p: %u parameters", func, l->n);
     for (unsigned k = 0; k < LAYOUTS; k++) {
       struct layout **slot = &layouts[(h + k) % LAYOUTS];
       if (!*slot) {
