@@ -122,4 +122,4 @@ const char CL_SCHEMA_SQL[] =
     " FROM calls c JOIN activity x ON x.correlation = c.correlation"
     " UNION ALL SELECT c.seq AS seq, x.* FROM calls c JOIN activity x"
     " ON x.correlation = c.driver_correlation"
-    " AND c.driver_correlation <> c.correlation;\n";
+    " AND c.driver_correlation IS NOT c.correlation;\n";

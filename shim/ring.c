@@ -85,21 +85,30 @@ void cl_ring_commit(void)
     cl_writer_wake();
 }
 
+static _Atomic uint64_t orphan_dropped; /* drop counts of freed rings */
+
 void cl_ring_foreach(void (*fn)(struct cl_ring *, void *), void *arg)
 {
   pthread_mutex_lock(&registry_lock);
   for (struct cl_ring **pp = &rings; *pp;) {
     struct cl_ring *r = *pp;
-    int dead = atomic_load_explicit(&r->dead, memory_order_acquire);
-    fn(r, arg);
-    if (dead && atomic_load(&r->head) == atomic_load(&r->tail)) {
+    /* a dead owner writes nothing more: once drained, the ring goes */
+    if (atomic_load_explicit(&r->dead, memory_order_acquire) &&
+        atomic_load(&r->head) == atomic_load(&r->tail)) {
+      atomic_fetch_add(&orphan_dropped, atomic_load(&r->dropped));
       *pp = r->next;
       free(r);
-    } else {
-      pp = &r->next;
+      continue;
     }
+    fn(r, arg);
+    pp = &r->next;
   }
   pthread_mutex_unlock(&registry_lock);
+}
+
+uint64_t cl_ring_take_orphan_drops(void)
+{
+  return atomic_exchange(&orphan_dropped, 0);
 }
 
 void cl_ring_atfork_prepare(void) { pthread_mutex_lock(&registry_lock); }

@@ -137,8 +137,11 @@ struct cl_ring {
  * counted).  Fill it, then cl_ring_commit(). */
 struct cl_record *cl_ring_reserve(void) CL_HIDDEN;
 void cl_ring_commit(void) CL_HIDDEN;
-/* Hand every ring to fn (under the registry lock); free dead, empty rings. */
+/* Hand every ring to fn (under the registry lock) after freeing the drained
+ * rings of exited threads; their drop counts are kept for
+ * cl_ring_take_orphan_drops(). */
 void cl_ring_foreach(void (*fn)(struct cl_ring *, void *), void *arg) CL_HIDDEN;
+uint64_t cl_ring_take_orphan_drops(void) CL_HIDDEN;
 uint32_t cl_gettid(void) CL_HIDDEN;
 void cl_ring_atfork_prepare(void) CL_HIDDEN;
 void cl_ring_atfork_parent(void) CL_HIDDEN;

@@ -22,3 +22,10 @@ tests_unit_test_writer_LDADD = $(unit_ldadd)
 TESTS += tests/unit/test_outpath tests/unit/test_writer \
 	tests/unit/writer-drop.test
 EXTRA_DIST += tests/unit/writer-drop.test
+
+# dbcheck: evaluates an expectation file (description: SQL) against a
+# recording; shared by the .test scripts and the GPU suite
+check_PROGRAMS += tests/dbcheck
+tests_dbcheck_SOURCES = tests/dbcheck.c
+tests_dbcheck_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
+tests_dbcheck_LDADD = $(SQLITE_LIBS)
