@@ -1,1 +1,31 @@
-# analyzer/local.mk
+# analyzer/local.mk - cudalens-report, the analyzer of recordings.
+# (The launcher `cudalens` also lives in analyzer/, analyzer/launcher.c, with
+# its own fragment analyzer/launcher.mk; this fragment defines no `cudalens`.)
+
+# everything but main(), as a convenience library shared with the tests
+noinst_LTLIBRARIES += libclreport.la
+libclreport_la_SOURCES = \
+	analyzer/activity.c analyzer/activity.h \
+	analyzer/analyses.c analyzer/analyses.h \
+	analyzer/callsite.c analyzer/callsite.h \
+	analyzer/db.c analyzer/db.h \
+	analyzer/demangle.c analyzer/demangle.h \
+	analyzer/findings.c analyzer/findings.h \
+	analyzer/json.c analyzer/json.h \
+	analyzer/memmodel.c analyzer/memmodel.h \
+	analyzer/out_json.c analyzer/out_text.c analyzer/output.h \
+	analyzer/report.h \
+	analyzer/strarray.c analyzer/strarray.h \
+	analyzer/streams.c analyzer/streams.h \
+	analyzer/summary.c analyzer/summary.h \
+	analyzer/symbolize.c analyzer/symbolize.h \
+	analyzer/u64map.c analyzer/u64map.h \
+	analyzer/util.c analyzer/util.h
+libclreport_la_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS) $(LIBDW_CFLAGS) $(LIBELF_CFLAGS)
+# __cxa_demangle comes from libstdc++
+libclreport_la_LIBADD = libclformat.la $(SQLITE_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) -lstdc++ -lm
+
+bin_PROGRAMS += cudalens-report
+cudalens_report_SOURCES = analyzer/report_main.c
+cudalens_report_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
+cudalens_report_LDADD = libclreport.la

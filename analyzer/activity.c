@@ -1,0 +1,140 @@
+/* activity.c - loads the activity table sorted by correlation and finds a
+ * call's records by binary search. */
+#include "activity.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudalens/format.h"
+#include "util.h"
+
+int parse_memkind(const char *s)
+{
+  if (!s)
+    return -1;
+  for (int k = 0; k < CL_MEMKIND_COUNT; k++)
+    if (strcmp(s, cl_memkind_name((enum cl_memkind)k)) == 0)
+      return k;
+  return CL_MEMKIND_UNKNOWN;
+}
+
+int parse_dir(const char *s)
+{
+  if (!s)
+    return -1;
+  for (int k = 0; k < CL_DIR_COUNT; k++)
+    if (strcmp(s, cl_dir_name((enum cl_dir)k)) == 0)
+      return k;
+  /* CUPTI's copy kinds (arrays count as device memory) */
+  static const struct { const char *name; int dir; } alias[] = {
+      {"htoa", CL_DIR_HTOD}, {"atoh", CL_DIR_DTOH}, {"atoa", CL_DIR_DTOD},
+      {"atod", CL_DIR_DTOD}, {"dtoa", CL_DIR_DTOD}, {"ptop", CL_DIR_PEER},
+      {"p2p", CL_DIR_PEER}};
+  for (size_t i = 0; i < sizeof alias / sizeof *alias; i++)
+    if (strcmp(s, alias[i].name) == 0)
+      return alias[i].dir;
+  return CL_DIR_UNKNOWN;
+}
+
+static int parse_act_kind(const char *s)
+{
+  if (!s)
+    return ACT_OTHER;
+  if (strcmp(s, "kernel") == 0)
+    return ACT_KERNEL;
+  if (strcmp(s, "memcpy") == 0)
+    return ACT_MEMCPY;
+  if (strcmp(s, "memset") == 0)
+    return ACT_MEMSET;
+  if (strcmp(s, "memcpy-p2p") == 0)
+    return ACT_P2P;
+  return ACT_OTHER;
+}
+
+void activity_load(struct activity *a, struct cl_db *d)
+{
+  size_t cap = 0;
+  a->v = NULL;
+  a->n = 0;
+  sqlite3_stmt *st = db_prepare(
+      d, "SELECT correlation, kind, start_ns, end_ns, bytes, copy_kind,"
+         " src_kind, dst_kind, name FROM activity"
+         " ORDER BY correlation, start_ns, rowid");
+  while (db_step(d, st)) {
+    GROW(a->v, cap, a->n + 1);
+    struct act *x = &a->v[a->n++];
+    x->correlation = db_int(st, 0);
+    x->kind = (int8_t)parse_act_kind(db_text(st, 1));
+    x->start_ns = db_int(st, 2);
+    x->end_ns = db_int(st, 3);
+    x->bytes = db_null(st, 4) ? -1 : db_int(st, 4);
+    x->copy_dir = (int8_t)parse_dir(db_text(st, 5));
+    x->src_kind = (int8_t)parse_memkind(db_text(st, 6));
+    x->dst_kind = (int8_t)parse_memkind(db_text(st, 7));
+    x->name = db_null(st, 8) ? -1 : db_int(st, 8);
+  }
+  db_finalize(st);
+}
+
+void activity_free(struct activity *a)
+{
+  free(a->v);
+  a->v = NULL;
+  a->n = 0;
+}
+
+const struct act *activity_find(const struct activity *a, int64_t corr,
+                                size_t *n)
+{
+  size_t lo = 0, hi = a->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (a->v[mid].correlation < corr)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  size_t end = lo;
+  while (end < a->n && a->v[end].correlation == corr)
+    end++;
+  *n = end - lo;
+  return *n ? &a->v[lo] : NULL;
+}
+
+static void add(struct call_act *o, const struct act *x, size_t n)
+{
+  for (size_t i = 0; i < n; i++, x++) {
+    if (o->n == 0 || x->start_ns < o->start_ns)
+      o->start_ns = x->start_ns;
+    if (o->n == 0 || x->end_ns > o->end_ns)
+      o->end_ns = x->end_ns;
+    o->n++;
+    if (x->end_ns > x->start_ns)
+      o->gpu_ns += x->end_ns - x->start_ns;
+    if (x->bytes >= 0)
+      o->bytes = (o->bytes < 0 ? 0 : o->bytes) + x->bytes;
+    if (o->name < 0)
+      o->name = x->name;
+    if (o->copy_dir < 0)
+      o->copy_dir = x->copy_dir;
+    if (o->src_kind < 0)
+      o->src_kind = x->src_kind;
+    if (o->dst_kind < 0)
+      o->dst_kind = x->dst_kind;
+  }
+}
+
+void activity_for_call(const struct activity *a, int64_t corr,
+                       int64_t driver_corr, struct call_act *out)
+{
+  memset(out, 0, sizeof *out);
+  out->bytes = out->name = -1;
+  out->copy_dir = out->src_kind = out->dst_kind = -1;
+  size_t n;
+  const struct act *x;
+  if (corr > 0 && (x = activity_find(a, corr, &n)))
+    add(out, x, n);
+  if (driver_corr > 0 && driver_corr != corr &&
+      (x = activity_find(a, driver_corr, &n)))
+    add(out, x, n);
+}

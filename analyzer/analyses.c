@@ -1,0 +1,14 @@
+/* analyses.c - the list of analyses run by cudalens-report, in order.
+ * None yet: later analyses add a line {"name", function}. */
+#include "analyses.h"
+
+const struct analysis cl_analyses[] = {
+    {NULL, NULL},
+};
+
+void run_analyses(struct report_ctx *ctx, struct findings *out)
+{
+  for (const struct analysis *a = cl_analyses; a->run; a++)
+    a->run(ctx, out);
+  findings_sort(out);
+}

@@ -1,0 +1,26 @@
+/* analyses.h - the registry of analyses.  Each analysis reads the
+ * recording through a report_ctx and appends findings; to add one, write
+ * analyzer/<name>.c with a function of type analysis_fn, declare it here
+ * and list it in analyses.c. */
+#ifndef CL_REPORT_ANALYSES_H
+#define CL_REPORT_ANALYSES_H
+
+#include "findings.h"
+#include "report.h"
+
+typedef void (*analysis_fn)(struct report_ctx *ctx, struct findings *out);
+
+struct analysis {
+  const char *name;
+  analysis_fn run;
+};
+
+/* the analyses, ending with {NULL, NULL} */
+extern const struct analysis cl_analyses[];
+
+/* run every analysis, then sort the findings */
+void run_analyses(struct report_ctx *ctx, struct findings *out);
+
+/* declarations of the analyses go here */
+
+#endif

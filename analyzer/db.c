@@ -1,0 +1,347 @@
+/* db.c - opens a recording read-only and validates it.
+ *
+ * Opening strategy: a recording is normally a plain SQLite file, but one
+ * whose process was killed may be in WAL mode with its data still in a
+ * leftover -wal file.  SQLite can read such a file read-only only when it
+ * can open or create the -shm wal-index, i.e. when the directory is
+ * writable.  So: (1) open with SQLITE_OPEN_READONLY and probe; (2) if that
+ * fails and a -wal file exists, copy the database and its -wal into a
+ * private temporary directory and read the copy (recovering the WAL there,
+ * never touching the user's files); (3) otherwise open with immutable=1,
+ * which needs no locks or -shm and is safe because there is no WAL to miss.
+ */
+#include "db.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cudalens/format.h"
+#include "util.h"
+
+static char *cleanup_dir; /* removed at exit, also after a fatal error */
+
+static void remove_copy(void)
+{
+  if (!cleanup_dir)
+    return;
+  static const char *const names[] = {"rec.db", "rec.db-wal", "rec.db-shm",
+                                      "rec.db-journal"};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+    char *p = xasprintf("%s/%s", cleanup_dir, names[i]);
+    unlink(p);
+    free(p);
+  }
+  rmdir(cleanup_dir);
+  free(cleanup_dir);
+  cleanup_dir = NULL;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+  int in = open(from, O_RDONLY | O_CLOEXEC);
+  if (in < 0)
+    return -1;
+  int out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (out < 0) {
+    close(in);
+    return -1;
+  }
+  char buf[1 << 16];
+  ssize_t n;
+  int rc = 0;
+  while ((n = read(in, buf, sizeof buf)) > 0)
+    if (write(out, buf, (size_t)n) != n) {
+      rc = -1;
+      break;
+    }
+  if (n < 0)
+    rc = -1;
+  close(in);
+  if (close(out) < 0)
+    rc = -1;
+  return rc;
+}
+
+/* "file:" URI for PATH with immutable=1 (RFC 3986 escaping of the path) */
+static char *immutable_uri(const char *path)
+{
+  size_t n = strlen(path);
+  char *u = xmalloc(n * 3 + 32), *p = u;
+  p += sprintf(p, "file:");
+  for (const unsigned char *s = (const unsigned char *)path; *s; s++) {
+    if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+        (*s >= '0' && *s <= '9') || strchr("/-._~", *s))
+      *p++ = (char)*s;
+    else
+      p += sprintf(p, "%%%02X", *s);
+  }
+  strcpy(p, "?immutable=1");
+  return u;
+}
+
+/* open FILE (or URI) read-only and read the schema; 0 on success */
+static int try_open(sqlite3 **db, const char *file, int flags, char **err)
+{
+  *db = NULL;
+  int rc = sqlite3_open_v2(file, db, SQLITE_OPEN_READONLY | flags, NULL);
+  if (rc == SQLITE_OK) {
+    sqlite3_busy_timeout(*db, 2000);
+    rc = sqlite3_exec(*db, "SELECT count(*) FROM sqlite_master", NULL, NULL,
+                      NULL);
+  }
+  if (rc == SQLITE_OK)
+    return 0;
+  if (err) {
+    free(*err);
+    *err = xstrdup(*db ? sqlite3_errmsg(*db) : sqlite3_errstr(rc));
+  }
+  sqlite3_close(*db);
+  *db = NULL;
+  return -1;
+}
+
+static int open_copy(struct cl_db *d, char **why)
+{
+  const char *tmp = getenv("TMPDIR");
+  char *dir = xasprintf("%s/cudalens-report.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(dir)) {
+    free(dir);
+    return -1;
+  }
+  cleanup_dir = dir;
+  d->copy_dir = dir;
+  char *db = xasprintf("%s/rec.db", dir), *wal = xasprintf("%s/rec.db-wal", dir);
+  char *srcwal = xasprintf("%s-wal", d->path);
+  int rc = -1;
+  if (copy_file(d->path, db) == 0 && copy_file(srcwal, wal) == 0)
+    rc = try_open(&d->db, db, 0, why);
+  free(db);
+  free(wal);
+  free(srcwal);
+  return rc;
+}
+
+static int check_header(const char *path, char **err)
+{
+  struct stat st;
+  if (stat(path, &st) < 0) {
+    *err = xasprintf("%s: %s", path, strerror(errno));
+    return -1;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    *err = xasprintf("%s: is a directory, not a recording", path);
+    return -1;
+  }
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    *err = xasprintf("%s: %s", path, strerror(errno));
+    return -1;
+  }
+  char hdr[16];
+  ssize_t n = read(fd, hdr, sizeof hdr);
+  close(fd);
+  if (n != (ssize_t)sizeof hdr || memcmp(hdr, "SQLite format 3", 16) != 0) {
+    *err = xasprintf("%s: not a cudalens recording (not an SQLite database)",
+                     path);
+    return -1;
+  }
+  return 0;
+}
+
+/* every table and column of CL_SCHEMA_SQL must be in the recording */
+static int check_schema(struct cl_db *d, char **err)
+{
+  sqlite3 *ref;
+  if (sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+      sqlite3_exec(ref, CL_SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK) {
+    *err = xasprintf("%s: cannot build the reference schema: %s", d->path,
+                     sqlite3_errmsg(ref));
+    sqlite3_close(ref);
+    return -1;
+  }
+  sqlite3_stmt *cols;
+  sqlite3_prepare_v2(ref,
+                     "SELECT m.name, p.name FROM sqlite_master m,"
+                     " pragma_table_info(m.name) p WHERE m.type='table'"
+                     " ORDER BY m.name, p.cid",
+                     -1, &cols, NULL);
+  sqlite3_stmt *has;
+  if (sqlite3_prepare_v2(d->db,
+                         "SELECT count(*) FROM pragma_table_info(?1)"
+                         " WHERE name=?2",
+                         -1, &has, NULL) != SQLITE_OK) {
+    *err = xasprintf("%s: %s", d->path, sqlite3_errmsg(d->db));
+    sqlite3_finalize(cols);
+    sqlite3_close(ref);
+    return -1;
+  }
+  int rc = 0;
+  while (rc == 0 && sqlite3_step(cols) == SQLITE_ROW) {
+    const char *t = (const char *)sqlite3_column_text(cols, 0);
+    const char *c = (const char *)sqlite3_column_text(cols, 1);
+    sqlite3_bind_text(has, 1, t, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(has, 2, c, -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(has) != SQLITE_ROW || sqlite3_column_int(has, 0) == 0) {
+      *err = xasprintf("%s: damaged cudalens recording: table '%s' lacks"
+                       " column '%s'", d->path, t, c);
+      rc = -1;
+    }
+    sqlite3_reset(has);
+  }
+  sqlite3_finalize(has);
+  sqlite3_finalize(cols);
+  sqlite3_close(ref);
+  return rc;
+}
+
+int db_open(struct cl_db *d, const char *path, char **err)
+{
+  memset(d, 0, sizeof *d);
+  d->path = path;
+  *err = NULL;
+  if (check_header(path, err) < 0)
+    return -1;
+
+  char *why = NULL;
+  if (try_open(&d->db, path, 0, &why) < 0) {
+    char *wal = xasprintf("%s-wal", path);
+    bool has_wal = access(wal, F_OK) == 0;
+    free(wal);
+    int rc;
+    if (has_wal) {
+      rc = open_copy(d, &why);
+    } else {
+      char *uri = immutable_uri(path);
+      rc = try_open(&d->db, uri, SQLITE_OPEN_URI, &why);
+      free(uri);
+    }
+    if (rc < 0) {
+      *err = xasprintf("%s: cannot read the recording: %s", path,
+                       why ? why : "unknown error");
+      free(why);
+      db_close(d);
+      return -1;
+    }
+  }
+  free(why);
+
+  sqlite3_stmt *st;
+  int rc = sqlite3_prepare_v2(d->db, "SELECT value FROM meta WHERE key='format'",
+                              -1, &st, NULL);
+  const char *fmt = NULL;
+  char *format = NULL;
+  if (rc == SQLITE_OK) {
+    if (sqlite3_step(st) == SQLITE_ROW)
+      fmt = (const char *)sqlite3_column_text(st, 0);
+    format = xstrdup(fmt);
+    sqlite3_finalize(st);
+  } else if (!strstr(sqlite3_errmsg(d->db), "no such table")) {
+    *err = xasprintf("%s: cannot read the recording: %s", path,
+                     sqlite3_errmsg(d->db));
+    db_close(d);
+    return -1;
+  }
+  if (!format || strcmp(format, CL_FORMAT_NAME) != 0) {
+    *err = xasprintf("%s: not a cudalens recording (no meta.format='%s')",
+                     path, CL_FORMAT_NAME);
+    free(format);
+    db_close(d);
+    return -1;
+  }
+  free(format);
+
+  rc = sqlite3_prepare_v2(d->db, "PRAGMA user_version", -1, &st, NULL);
+  if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+    d->version = sqlite3_column_int(st, 0);
+  sqlite3_finalize(st);
+  if (d->version > CL_SCHEMA_VERSION) {
+    *err = xasprintf("%s: was written by a newer cudalens (schema %d, this"
+                     " report reads up to %d); upgrade cudalens-report",
+                     path, d->version, CL_SCHEMA_VERSION);
+    db_close(d);
+    return -1;
+  }
+  if (d->version < 1) {
+    *err = xasprintf("%s: not a valid cudalens recording (schema version %d)",
+                     path, d->version);
+    db_close(d);
+    return -1;
+  }
+  if (check_schema(d, err) < 0) {
+    db_close(d);
+    return -1;
+  }
+  return 0;
+}
+
+void db_close(struct cl_db *d)
+{
+  if (d->db)
+    sqlite3_close(d->db);
+  d->db = NULL;
+  if (d->copy_dir)
+    remove_copy();
+  d->copy_dir = NULL;
+}
+
+void db_fatal(struct cl_db *d, const char *what)
+{
+  fprintf(stderr, "cudalens-report: %s: %s: %s\n", d->path, what,
+          d->db ? sqlite3_errmsg(d->db) : "no database");
+  remove_copy();
+  exit(2);
+}
+
+sqlite3_stmt *db_prepare(struct cl_db *d, const char *sql)
+{
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(d->db, sql, -1, &st, NULL) != SQLITE_OK)
+    db_fatal(d, "query failed");
+  return st;
+}
+
+bool db_step(struct cl_db *d, sqlite3_stmt *st)
+{
+  int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW)
+    return true;
+  if (rc == SQLITE_DONE)
+    return false;
+  db_fatal(d, "query failed");
+}
+
+void db_finalize(sqlite3_stmt *st)
+{
+  sqlite3_finalize(st);
+}
+
+const char *db_text(sqlite3_stmt *st, int col)
+{
+  return (const char *)sqlite3_column_text(st, col);
+}
+
+int64_t db_int(sqlite3_stmt *st, int col)
+{
+  return sqlite3_column_int64(st, col);
+}
+
+bool db_null(sqlite3_stmt *st, int col)
+{
+  return sqlite3_column_type(st, col) == SQLITE_NULL;
+}
+
+char *db_meta(struct cl_db *d, const char *key)
+{
+  sqlite3_stmt *st = db_prepare(d, "SELECT value FROM meta WHERE key=?1");
+  sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+  char *v = NULL;
+  if (db_step(d, st))
+    v = xstrdup(db_text(st, 0));
+  db_finalize(st);
+  return v;
+}

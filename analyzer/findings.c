@@ -1,0 +1,162 @@
+/* findings.c - the findings list of findings.h. */
+#define _GNU_SOURCE /* vasprintf */
+#include "findings.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static const char *const sev_names[] = {"note", "warning", "error"};
+
+const char *severity_name(enum severity s)
+{
+  return (unsigned)s <= SEV_ERROR ? sev_names[s] : "note";
+}
+
+int severity_parse(const char *s)
+{
+  for (int i = 0; i <= SEV_ERROR; i++)
+    if (strcmp(s, sev_names[i]) == 0)
+      return i;
+  return -1;
+}
+
+void location_copy(struct location *dst, const struct location *src)
+{
+  memset(dst, 0, sizeof *dst);
+  if (!src)
+    return;
+  dst->file = xstrdup(src->file);
+  dst->line = src->line;
+  dst->function = xstrdup(src->function);
+  dst->module = xstrdup(src->module);
+  dst->offset = src->offset;
+}
+
+void location_free(struct location *loc)
+{
+  free(loc->file);
+  free(loc->function);
+  free(loc->module);
+  memset(loc, 0, sizeof *loc);
+}
+
+void findings_init(struct findings *fs)
+{
+  memset(fs, 0, sizeof *fs);
+}
+
+void findings_free(struct findings *fs)
+{
+  for (size_t i = 0; i < fs->n; i++) {
+    struct finding *f = &fs->v[i];
+    free(f->kind);
+    free(f->message);
+    location_free(&f->loc);
+    for (size_t r = 0; r < f->nrelated; r++) {
+      free(f->related[r].message);
+      location_free(&f->related[r].loc);
+    }
+    free(f->related);
+    for (size_t e = 0; e < f->nextra; e++)
+      free(f->extra[e].name);
+    free(f->extra);
+  }
+  free(fs->v);
+  findings_init(fs);
+}
+
+static char *vformat(const char *fmt, va_list ap)
+{
+  char *s = NULL;
+  if (vasprintf(&s, fmt, ap) < 0) {
+    fputs("cudalens-report: out of memory\n", stderr);
+    exit(2);
+  }
+  return s;
+}
+
+struct finding *findings_add(struct findings *fs, const char *kind,
+                             enum severity sev, const struct location *loc,
+                             const char *fmt, ...)
+{
+  GROW(fs->v, fs->cap, fs->n + 1);
+  struct finding *f = &fs->v[fs->n++];
+  memset(f, 0, sizeof *f);
+  f->kind = xstrdup(kind);
+  f->severity = sev;
+  location_copy(&f->loc, loc);
+  va_list ap;
+  va_start(ap, fmt);
+  f->message = vformat(fmt, ap);
+  va_end(ap);
+  f->count = 1;
+  return f;
+}
+
+void finding_add_related(struct finding *f, const struct location *loc,
+                         const char *fmt, ...)
+{
+  GROW(f->related, f->cap_related, f->nrelated + 1);
+  struct related *r = &f->related[f->nrelated++];
+  location_copy(&r->loc, loc);
+  va_list ap;
+  va_start(ap, fmt);
+  r->message = vformat(fmt, ap);
+  va_end(ap);
+}
+
+void finding_set_extra(struct finding *f, const char *name, int64_t value)
+{
+  for (size_t i = 0; i < f->nextra; i++)
+    if (strcmp(f->extra[i].name, name) == 0) {
+      f->extra[i].value = value;
+      return;
+    }
+  GROW(f->extra, f->cap_extra, f->nextra + 1);
+  f->extra[f->nextra].name = xstrdup(name);
+  f->extra[f->nextra].value = value;
+  f->nextra++;
+}
+
+static int strcmp0(const char *a, const char *b)
+{
+  return strcmp(a ? a : "", b ? b : "");
+}
+
+static int cmp_finding(const void *pa, const void *pb)
+{
+  const struct finding *a = pa, *b = pb;
+  if (a->cost_ns != b->cost_ns)
+    return a->cost_ns > b->cost_ns ? -1 : 1;
+  if (a->severity != b->severity)
+    return a->severity > b->severity ? -1 : 1;
+  int c;
+  if ((c = strcmp0(a->kind, b->kind)))
+    return c;
+  if ((c = strcmp0(a->loc.file, b->loc.file)))
+    return c;
+  if (a->loc.line != b->loc.line)
+    return a->loc.line < b->loc.line ? -1 : 1;
+  if (a->count != b->count)
+    return a->count > b->count ? -1 : 1;
+  return strcmp0(a->message, b->message);
+}
+
+void findings_sort(struct findings *fs)
+{
+  if (fs->n > 1)
+    qsort(fs->v, fs->n, sizeof *fs->v, cmp_finding);
+}
+
+int findings_max_severity(const struct findings *fs)
+{
+  int m = -1;
+  for (size_t i = 0; i < fs->n; i++)
+    if ((int)fs->v[i].severity > m)
+      m = (int)fs->v[i].severity;
+  return m;
+}

@@ -1,0 +1,78 @@
+/* findings.h - what the analyses found: a list of findings, each with a
+ * kind, a severity, a message, the user's source location, related
+ * locations, how often it happened, and extra named numbers.  Analyses
+ * append with findings_add(); the report sorts (most costly first) and
+ * prints them in text and JSON. */
+#ifndef CL_REPORT_FINDINGS_H
+#define CL_REPORT_FINDINGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum severity { SEV_NOTE = 0, SEV_WARNING = 1, SEV_ERROR = 2 };
+
+const char *severity_name(enum severity s);
+/* parse "error" / "warning" / "note"; -1 when unknown */
+int severity_parse(const char *s);
+
+/* a place in the user's program; every field may be NULL / 0 */
+struct location {
+  char *file;
+  int line;
+  char *function;
+  char *module;     /* path of the object, for locations without a file */
+  uint64_t offset;  /* address - load bias inside module */
+};
+
+struct related {
+  char *message;
+  struct location loc;
+};
+
+struct extra {
+  char *name;       /* JSON key of the number */
+  int64_t value;
+};
+
+struct finding {
+  char *kind;        /* e.g. "pageable-async-copy"; stable, lowercase */
+  enum severity severity;
+  char *message;
+  struct location loc;
+  struct related *related;
+  size_t nrelated, cap_related;
+  uint64_t count;    /* occurrences folded into this finding (>= 1) */
+  int64_t cost_ns;   /* sort key: time it costs or risks; 0 if unknown */
+  struct extra *extra;
+  size_t nextra, cap_extra;
+};
+
+struct findings {
+  struct finding *v;
+  size_t n, cap;
+};
+
+void findings_init(struct findings *fs);
+void findings_free(struct findings *fs);
+
+/* Append a finding (count 1, cost 0); LOC is copied (may be NULL).  The
+ * returned pointer is valid until the next findings_add. */
+struct finding *findings_add(struct findings *fs, const char *kind,
+                             enum severity sev, const struct location *loc,
+                             const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+void finding_add_related(struct finding *f, const struct location *loc,
+                         const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void finding_set_extra(struct finding *f, const char *name, int64_t value);
+
+/* most costly first; ties by severity (highest first), then kind, file,
+ * line, message, so the order is deterministic */
+void findings_sort(struct findings *fs);
+/* highest severity present, or -1 when the list is empty */
+int findings_max_severity(const struct findings *fs);
+
+void location_copy(struct location *dst, const struct location *src);
+void location_free(struct location *loc);
+
+#endif

@@ -1,0 +1,192 @@
+/* json.c - the streaming JSON writer of json.h. */
+#include "json.h"
+
+#include <math.h>
+#include <string.h>
+
+void json_init(struct json *j, FILE *f)
+{
+  memset(j, 0, sizeof *j);
+  j->f = f;
+  j->first[0] = true;
+}
+
+static void indent(struct json *j)
+{
+  fputc('\n', j->f);
+  for (int i = 0; i < j->depth; i++)
+    fputs("  ", j->f);
+}
+
+/* before any value: the comma and newline an element needs */
+static void value_prefix(struct json *j)
+{
+  if (j->after_key) {
+    j->after_key = false;
+    return;
+  }
+  if (j->depth > 0) {
+    if (!j->first[j->depth])
+      fputc(',', j->f);
+    indent(j);
+  }
+  j->first[j->depth] = false;
+}
+
+static void open_(struct json *j, char c)
+{
+  value_prefix(j);
+  fputc(c, j->f);
+  if (j->depth + 1 < JSON_MAX_DEPTH)
+    j->depth++;
+  j->first[j->depth] = true;
+}
+
+static void close_(struct json *j, char c)
+{
+  bool empty = j->first[j->depth];
+  if (j->depth > 0)
+    j->depth--;
+  if (!empty)
+    indent(j);
+  fputc(c, j->f);
+}
+
+void json_begin_object(struct json *j) { open_(j, '{'); }
+void json_end_object(struct json *j) { close_(j, '}'); }
+void json_begin_array(struct json *j) { open_(j, '['); }
+void json_end_array(struct json *j) { close_(j, ']'); }
+
+/* length of the valid UTF-8 sequence at S, or 0 */
+static int utf8_len(const unsigned char *s)
+{
+  int n;
+  unsigned min;
+  unsigned cp;
+  if (s[0] < 0x80)
+    return 1;
+  else if ((s[0] & 0xe0) == 0xc0)
+    n = 2, min = 0x80, cp = s[0] & 0x1f;
+  else if ((s[0] & 0xf0) == 0xe0)
+    n = 3, min = 0x800, cp = s[0] & 0x0f;
+  else if ((s[0] & 0xf8) == 0xf0)
+    n = 4, min = 0x10000, cp = s[0] & 0x07;
+  else
+    return 0;
+  for (int i = 1; i < n; i++) {
+    if ((s[i] & 0xc0) != 0x80)
+      return 0;
+    cp = cp << 6 | (s[i] & 0x3f);
+  }
+  if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+    return 0;
+  return n;
+}
+
+void json_write_escaped(FILE *f, const char *str)
+{
+  const unsigned char *s = (const unsigned char *)str;
+  fputc('"', f);
+  while (*s) {
+    unsigned char c = *s;
+    switch (c) {
+    case '"': fputs("\\\"", f); s++; continue;
+    case '\\': fputs("\\\\", f); s++; continue;
+    case '\b': fputs("\\b", f); s++; continue;
+    case '\f': fputs("\\f", f); s++; continue;
+    case '\n': fputs("\\n", f); s++; continue;
+    case '\r': fputs("\\r", f); s++; continue;
+    case '\t': fputs("\\t", f); s++; continue;
+    default: break;
+    }
+    if (c < 0x20 || c == 0x7f) {
+      fprintf(f, "\\u%04x", c);
+      s++;
+      continue;
+    }
+    int n = utf8_len(s);
+    if (n == 0) {
+      fputs("\\ufffd", f);
+      s++;
+      continue;
+    }
+    fwrite(s, 1, (size_t)n, f);
+    s += n;
+  }
+  fputc('"', f);
+}
+
+void json_key(struct json *j, const char *key)
+{
+  value_prefix(j);
+  json_write_escaped(j->f, key);
+  fputs(": ", j->f);
+  j->after_key = true;
+}
+
+void json_string(struct json *j, const char *s)
+{
+  if (!s) {
+    json_null(j);
+    return;
+  }
+  value_prefix(j);
+  json_write_escaped(j->f, s);
+}
+
+void json_int(struct json *j, int64_t v)
+{
+  value_prefix(j);
+  fprintf(j->f, "%lld", (long long)v);
+}
+
+void json_uint(struct json *j, uint64_t v)
+{
+  value_prefix(j);
+  fprintf(j->f, "%llu", (unsigned long long)v);
+}
+
+void json_double(struct json *j, double v, int decimals)
+{
+  if (!isfinite(v)) {
+    json_null(j);
+    return;
+  }
+  value_prefix(j);
+  fprintf(j->f, "%.*f", decimals, v);
+}
+
+void json_bool(struct json *j, bool v)
+{
+  value_prefix(j);
+  fputs(v ? "true" : "false", j->f);
+}
+
+void json_null(struct json *j)
+{
+  value_prefix(j);
+  fputs("null", j->f);
+}
+
+void json_finish(struct json *j)
+{
+  fputc('\n', j->f);
+}
+
+void json_kv_string(struct json *j, const char *key, const char *s)
+{
+  json_key(j, key);
+  json_string(j, s);
+}
+
+void json_kv_int(struct json *j, const char *key, int64_t v)
+{
+  json_key(j, key);
+  json_int(j, v);
+}
+
+void json_kv_bool(struct json *j, const char *key, bool v)
+{
+  json_key(j, key);
+  json_bool(j, v);
+}

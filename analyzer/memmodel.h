@@ -1,0 +1,40 @@
+/* memmodel.h - the allocations live at a point of the recording (memory
+ * table), replayed in seq order, to learn what kind of memory an address
+ * is (pageable, pinned, device, ...) when a call touches it. */
+#ifndef CL_REPORT_MEMMODEL_H
+#define CL_REPORT_MEMMODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db.h"
+
+struct alloc {
+  uint64_t address, size;
+  int kind;        /* enum cl_memkind */
+  int64_t device;  /* -1 when NULL */
+  int64_t seq;     /* of the allocating call */
+};
+
+struct memrow {
+  int64_t seq;
+  int is_free;
+  struct alloc a;
+};
+
+struct memmodel {
+  struct memrow *rows; /* all of the memory table, by seq */
+  size_t nrows, next;  /* rows[next..] are not applied yet */
+  struct alloc *live;  /* sorted by address */
+  size_t nlive, caplive;
+};
+
+void memmodel_load(struct memmodel *m, struct cl_db *d);
+void memmodel_free(struct memmodel *m);
+/* apply the allocations and frees recorded up to and including SEQ (calls
+ * must be visited in increasing seq) */
+void memmodel_advance(struct memmodel *m, int64_t seq);
+/* the live allocation containing ADDR, or NULL */
+const struct alloc *memmodel_find(const struct memmodel *m, uint64_t addr);
+
+#endif

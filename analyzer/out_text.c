@@ -1,0 +1,322 @@
+/* out_text.c - the text report: process, devices, streams, copies, kernels,
+ * synchronization, then findings as compiler-style lines
+ * "file:line: severity: [kind] message". */
+#include <inttypes.h>
+#include <string.h>
+
+#include "output.h"
+#include "util.h"
+
+/* STR with control characters shown as \xNN */
+static void put(FILE *f, const char *s)
+{
+  if (!s) {
+    fputs("?", f);
+    return;
+  }
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c < 0x20 || c == 0x7f)
+      fprintf(f, "\\x%02x", c);
+    else
+      fputc(c, f);
+  }
+}
+
+/* an argument, shell-quoted when it needs to be */
+static void put_arg(FILE *f, const char *a)
+{
+  if (*a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                      "0123456789-_./=:,+@%") == strlen(a)) {
+    put(f, a);
+    return;
+  }
+  fputc('\'', f);
+  for (; *a; a++) {
+    if (*a == '\'') {
+      fputs("'\\''", f);
+    } else {
+      char one[2] = {*a, 0};
+      put(f, one);
+    }
+  }
+  fputc('\'', f);
+}
+
+const char *location_text(char *buf, size_t len, const struct location *loc)
+{
+  if (loc->file && loc->line > 0)
+    snprintf(buf, len, "%s:%d", loc->file, loc->line);
+  else if (loc->file)
+    snprintf(buf, len, "%s", loc->file);
+  else if (loc->module)
+    snprintf(buf, len, "%s+0x%" PRIx64, path_base(loc->module), loc->offset);
+  else
+    snprintf(buf, len, "<unknown>");
+  return buf;
+}
+
+static void process(FILE *f, const struct process *p)
+{
+  char b1[32];
+  fputs("Process ", f);
+  put(f, p->pid ? p->pid : "?");
+  if (p->host) {
+    fputs(" on ", f);
+    put(f, p->host);
+  }
+  fputs(p->clean_exit ? " (exited cleanly)\n"
+                      : " (did not exit cleanly: the recording may be"
+                        " incomplete)\n", f);
+  if (p->argc || p->cmdline_raw) {
+    fputs("  command:     ", f);
+    if (p->cmdline_raw)
+      put(f, p->cmdline_raw);
+    for (size_t i = 0; i < p->argc; i++) {
+      if (i)
+        fputc(' ', f);
+      put_arg(f, p->argv[i]);
+    }
+    fputc('\n', f);
+  }
+  if (p->exe) {
+    fputs("  executable:  ", f);
+    put(f, p->exe);
+    fputc('\n', f);
+  }
+  if (p->start_ns >= 0 && p->end_ns >= p->start_ns)
+    fprintf(f, "  duration:    %s\n", fmt_ns(b1, sizeof b1, p->end_ns - p->start_ns));
+  else if (p->start_ns >= 0 && p->last_ns >= p->start_ns)
+    fprintf(f, "  duration:    at least %s (until the last recorded call)\n",
+            fmt_ns(b1, sizeof b1, p->last_ns - p->start_ns));
+  fprintf(f, "  calls:       %" PRId64 " on %" PRId64 " thread%s\n", p->calls,
+          p->threads, p->threads == 1 ? "" : "s");
+  if (p->cudalens_version || p->cupti_version) {
+    fputs("  recorder:    cudalens ", f);
+    put(f, p->cudalens_version ? p->cudalens_version : "?");
+    if (p->cupti_version) {
+      fputs(", CUPTI ", f);
+      put(f, p->cupti_version);
+    }
+    fputc('\n', f);
+  }
+  if (p->ndrops == 0) {
+    fputs("  dropped:     nothing\n", f);
+  } else {
+    fputs("  dropped:     ", f);
+    for (size_t i = 0; i < p->ndrops; i++) {
+      fputs(i ? ", " : "", f);
+      put(f, p->drops[i].reason);
+      fprintf(f, ": %" PRId64, p->drops[i].count);
+    }
+    fputc('\n', f);
+  }
+}
+
+static void devices(FILE *f, const struct summary *s)
+{
+  char b[32];
+  fputs("\nDevices:\n", f);
+  if (!s->ndevices)
+    fputs("  none recorded\n", f);
+  for (size_t i = 0; i < s->ndevices; i++) {
+    const struct device *d = &s->devices[i];
+    fprintf(f, "  %" PRId64 ": ", d->ordinal);
+    put(f, d->name ? d->name : "(unnamed)");
+    if (d->cc_major >= 0)
+      fprintf(f, ", compute %" PRId64 ".%" PRId64, d->cc_major,
+              d->cc_minor < 0 ? 0 : d->cc_minor);
+    if (d->total_mem >= 0)
+      fprintf(f, ", %s", fmt_bytes(b, sizeof b, d->total_mem));
+    if (d->pci_bus_id) {
+      fputs(", PCI ", f);
+      put(f, d->pci_bus_id);
+    }
+    if (d->uuid) {
+      fputs(", ", f);
+      put(f, d->uuid);
+    }
+    fputc('\n', f);
+  }
+}
+
+static const char *stream_label(char *buf, size_t len, const struct stream *st)
+{
+  if (st->kind == STREAM_LEGACY)
+    return "legacy default";
+  if (st->kind == STREAM_PER_THREAD)
+    return "per-thread default";
+  return fmt_hex(buf, len, st->handle);
+}
+
+static const char *device_label(char *buf, size_t len, int64_t dev)
+{
+  if (dev < 0)
+    return "?";
+  snprintf(buf, len, "%" PRId64, dev);
+  return buf;
+}
+
+static void streams(FILE *f, const struct summary *s)
+{
+  char b[32], bd[32], fl[64];
+  fputs("\nStreams:\n", f);
+  if (!s->streams.n) {
+    fputs("  none used\n", f);
+    return;
+  }
+  fprintf(f, "  %-6s %-20s %-24s %7s %6s %7s %7s %5s %5s %5s\n", "device",
+          "stream", "flags", "kernels", "copies", "memsets", "records",
+          "waits", "syncs", "other");
+  for (size_t i = 0; i < s->streams.n; i++) {
+    size_t k = s->order[i];
+    const struct stream *st = &s->streams.v[k];
+    const struct stream_stat *ss = &s->sstats[k];
+    if (st->kind == STREAM_UNKNOWN)
+      snprintf(fl, sizeof fl, "not created here");
+    else if (st->flags < 0)
+      snprintf(fl, sizeof fl, "flags unknown");
+    else if (st->kind == STREAM_CREATED && st->priority)
+      snprintf(fl, sizeof fl, "%s, priority %" PRId64,
+               stream_blocking(st) ? "blocking" : "non-blocking", st->priority);
+    else
+      snprintf(fl, sizeof fl, "%s",
+               stream_blocking(st) ? "blocking" : "non-blocking");
+    fprintf(f, "  %-6s %-20s %-24s", device_label(bd, sizeof bd, st->device),
+            stream_label(b, sizeof b, st), fl);
+    static const int w[SOP_COUNT] = {7, 6, 7, 7, 5, 5, 5};
+    for (int o = 0; o < SOP_COUNT; o++)
+      fprintf(f, " %*" PRId64, w[o], ss->ops[o]);
+    fputc('\n', f);
+  }
+}
+
+static void copies(FILE *f, const struct summary *s)
+{
+  char b1[32], b2[32];
+  bool any = false;
+  fputs("\nCopies:\n", f);
+  for (int d = 0; d < CL_DIR_COUNT; d++)
+    for (int k = 0; k <= CL_MEMKIND_COUNT; k++) {
+      const struct copy_stat *c = &s->copies[d][k];
+      if (!c->count)
+        continue;
+      if (!any)
+        fprintf(f, "  %-9s %-12s %7s %11s %12s %12s\n", "direction",
+                "host memory", "count", "bytes", "GPU time", "bandwidth");
+      any = true;
+      fprintf(f, "  %-9s %-12s %7" PRId64 " %11s %12s", cl_dir_name(d),
+              copy_host_kind_name(k), c->count,
+              fmt_bytes(b1, sizeof b1, c->bytes),
+              c->timed ? fmt_ns(b2, sizeof b2, c->gpu_ns) : "-");
+      if (c->timed && c->gpu_ns > 0)
+        fprintf(f, " %7.2f GB/s", (double)c->timed_bytes / (double)c->gpu_ns);
+      else
+        fprintf(f, " %12s", "-");
+      if (c->timed && c->timed < c->count)
+        fprintf(f, "  (%" PRId64 " of %" PRId64 " timed)", c->timed, c->count);
+      fputc('\n', f);
+    }
+  if (!any)
+    fputs("  none\n", f);
+}
+
+static void kernels(FILE *f, const struct summary *s)
+{
+  char b1[32], b2[32], bd[32];
+  bool any = false;
+  fputs("\nKernels:\n", f);
+  for (size_t i = 0; i < s->streams.n; i++) {
+    size_t k = s->order[i];
+    const struct stream_stat *ss = &s->sstats[k];
+    if (!ss->kernels)
+      continue;
+    any = true;
+    fprintf(f, "  device %s, stream %s: %" PRId64 " launch%s",
+            device_label(bd, sizeof bd, s->streams.v[k].device),
+            stream_label(b1, sizeof b1, &s->streams.v[k]), ss->kernels,
+            ss->kernels == 1 ? "" : "es");
+    if (ss->kernels_timed)
+      fprintf(f, ", GPU time %s", fmt_ns(b2, sizeof b2, ss->kernel_gpu_ns));
+    if (ss->kernels_timed < ss->kernels)
+      fprintf(f, " (%" PRId64 " without GPU activity)",
+              ss->kernels - ss->kernels_timed);
+    fprintf(f, ", %zu distinct kernel%s\n", ss->nkernel_names,
+            ss->nkernel_names == 1 ? "" : "s");
+    fprintf(f, "    %12s %8s  %s\n", "GPU time", "launches", "kernel");
+    for (size_t t = 0; t < ss->ntop; t++) {
+      const struct kernel_stat *ks = ss->top[t];
+      fprintf(f, "    %12s %8" PRId64 "  ",
+              ss->kernels_timed ? fmt_ns(b2, sizeof b2, ks->gpu_ns) : "-",
+              ks->count);
+      put(f, ks->display);
+      fputc('\n', f);
+    }
+    if (ss->nkernel_names > ss->ntop)
+      fprintf(f, "    ... and %zu more\n", ss->nkernel_names - ss->ntop);
+  }
+  if (!any)
+    fputs("  none\n", f);
+}
+
+static void syncs(FILE *f, const struct summary *s)
+{
+  char b1[32], b2[32];
+  fputs("\nSynchronization:\n", f);
+  if (!s->nsyncs) {
+    fputs("  none\n", f);
+    return;
+  }
+  fprintf(f, "  %-12s %7s %18s %12s %9s\n", "kind", "count",
+          "host time blocked", "longest", "completed");
+  for (size_t i = 0; i < s->nsyncs; i++) {
+    const struct sync_stat *x = &s->syncs[i];
+    fputs("  ", f);
+    fprintf(f, "%-12s", x->kind ? x->kind : "?");
+    fprintf(f, " %7" PRId64 " %18s %12s %9" PRId64 "\n", x->count,
+            fmt_ns(b1, sizeof b1, x->host_ns), fmt_ns(b2, sizeof b2, x->max_ns),
+            x->complete);
+  }
+}
+
+static void findings(FILE *f, const struct findings *fs)
+{
+  char loc[4096];
+  if (!fs->n) {
+    fputs("\nFindings: none\n", f);
+    return;
+  }
+  fprintf(f, "\nFindings (%zu):\n", fs->n);
+  for (size_t i = 0; i < fs->n; i++) {
+    const struct finding *x = &fs->v[i];
+    put(f, location_text(loc, sizeof loc, &x->loc));
+    fprintf(f, ": %s: [", severity_name(x->severity));
+    put(f, x->kind);
+    fputs("] ", f);
+    put(f, x->message);
+    if (x->count > 1)
+      fprintf(f, " (%" PRIu64 " times)", x->count);
+    if (x->loc.function) {
+      fputs(" in ", f);
+      put(f, x->loc.function);
+    }
+    fputc('\n', f);
+    for (size_t r = 0; r < x->nrelated; r++) {
+      put(f, location_text(loc, sizeof loc, &x->related[r].loc));
+      fputs(": note: ", f);
+      put(f, x->related[r].message);
+      fputc('\n', f);
+    }
+  }
+}
+
+void output_text(FILE *f, const struct summary *s, const struct findings *fs)
+{
+  process(f, &s->proc);
+  devices(f, s);
+  streams(f, s);
+  copies(f, s);
+  kernels(f, s);
+  syncs(f, s);
+  findings(f, fs);
+}

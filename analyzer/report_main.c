@@ -1,0 +1,173 @@
+/* report_main.c - cudalens-report: command-line options, then open the
+ * recording, summarize it, run the analyses and write the report.
+ * Exit status: 0 report written, 1 a finding at or above --fail-on,
+ * 2 bad usage or input (one line on stderr). */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "activity.h"
+#include "analyses.h"
+#include "callsite.h"
+#include "db.h"
+#include "findings.h"
+#include "output.h"
+#include "summary.h"
+#include "util.h"
+
+enum format { FORMAT_TEXT, FORMAT_JSON };
+
+struct options {
+  enum format format;
+  int fail_on;          /* severity, -1 when not given */
+  const char *output;   /* NULL: stdout */
+  const char *db;
+};
+
+static const char usage_text[] =
+    "Usage: cudalens-report [--format=text|json] [--fail-on=error|warning|note]\n"
+    "                       [-o FILE] RECORDING.db\n"
+    "       cudalens-report --version | --help\n"
+    "\n"
+    "Summarize a cudalens recording (devices, streams, copies, kernels,\n"
+    "synchronization) and report findings with the user's call sites.\n"
+    "\n"
+    "  -f, --format=FORMAT   text (default) or json\n"
+    "      --fail-on=SEV     exit 1 when a finding of severity SEV or worse\n"
+    "                        exists (error, warning or note)\n"
+    "  -o, --output=FILE     write the report to FILE instead of stdout\n"
+    "  -h, --help            show this help and exit\n"
+    "  -V, --version         show the version and exit\n"
+    "\n"
+    "Exit status: 0 report written, 1 findings at or above --fail-on,\n"
+    "2 bad usage or unreadable recording.\n";
+
+static void fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+static void fail(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("cudalens-report: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  exit(2);
+}
+
+static void parse_options(int argc, char **argv, struct options *o)
+{
+  static const struct option longopts[] = {
+      {"format", required_argument, NULL, 'f'},
+      {"fail-on", required_argument, NULL, 'F'},
+      {"output", required_argument, NULL, 'o'},
+      {"help", no_argument, NULL, 'h'},
+      {"version", no_argument, NULL, 'V'},
+      {NULL, 0, NULL, 0}};
+  memset(o, 0, sizeof *o);
+  o->fail_on = -1;
+  opterr = 0;
+  int c;
+  while ((c = getopt_long(argc, argv, ":f:o:hV", longopts, NULL)) != -1) {
+    switch (c) {
+    case 'f':
+      if (strcmp(optarg, "text") == 0)
+        o->format = FORMAT_TEXT;
+      else if (strcmp(optarg, "json") == 0)
+        o->format = FORMAT_JSON;
+      else
+        fail("unknown format '%s' (use text or json)", optarg);
+      break;
+    case 'F':
+      if ((o->fail_on = severity_parse(optarg)) < 0)
+        fail("unknown severity '%s' for --fail-on (use error, warning or"
+             " note)", optarg);
+      break;
+    case 'o':
+      o->output = optarg;
+      break;
+    case 'h':
+      fputs(usage_text, stdout);
+      exit(ferror(stdout) || fflush(stdout) ? 2 : 0);
+    case 'V':
+      printf("cudalens-report %s (recording schema %d)\n", PACKAGE_VERSION,
+             CL_SCHEMA_VERSION);
+      exit(ferror(stdout) || fflush(stdout) ? 2 : 0);
+    case ':':
+      fail("option '%s' needs an argument (try --help)", argv[optind - 1]);
+    default: {
+      const char *arg = argv[optind - 1];
+      if (strncmp(arg, "--", 2) == 0 && optopt)
+        fail("option '%s' takes no argument (try --help)", arg);
+      if (strncmp(arg, "--", 2) == 0)
+        fail("unknown option '%s' (try --help)", arg);
+      fail("unknown option '-%c' (try --help)", optopt);
+    }
+    }
+  }
+  if (optind >= argc)
+    fail("no recording given (usage: cudalens-report [OPTIONS] RECORDING.db;"
+         " try --help)");
+  if (argc - optind > 1)
+    fail("one recording at a time (got '%s' and '%s')", argv[optind],
+         argv[optind + 1]);
+  o->db = argv[optind];
+}
+
+static void write_report(const struct options *o, const struct summary *s,
+                         const struct findings *fs)
+{
+  FILE *f = stdout;
+  const char *name = o->output ? o->output : "standard output";
+  if (o->output && !(f = fopen(o->output, "w")))
+    fail("%s: %s", o->output, strerror(errno));
+  if (o->format == FORMAT_JSON)
+    output_json(f, s, fs);
+  else
+    output_text(f, s, fs);
+  int err = ferror(f);
+  if (fflush(f) != 0 && !err)
+    err = 1;
+  int saved = errno;
+  if (f != stdout && fclose(f) != 0)
+    err = 1, saved = errno;
+  if (err)
+    fail("%s: write error: %s", name, strerror(saved ? saved : EIO));
+}
+
+int main(int argc, char **argv)
+{
+  struct options o;
+  parse_options(argc, argv, &o);
+
+  struct cl_db db;
+  char *err;
+  if (db_open(&db, o.db, &err) < 0)
+    fail("%s", err);
+
+  struct activity act;
+  activity_load(&act, &db);
+  struct summary sum;
+  summary_build(&sum, &db, &act);
+  struct callsites *cs = callsites_new(db.db);
+  struct report_ctx ctx = {.db = &db, .act = &act, .sum = &sum, .cs = cs};
+  struct findings fs;
+  findings_init(&fs);
+  run_analyses(&ctx, &fs);
+
+  write_report(&o, &sum, &fs);
+
+  int status = 0;
+  if (o.fail_on >= 0 && findings_max_severity(&fs) >= o.fail_on)
+    status = 1;
+  findings_free(&fs);
+  callsites_free(cs);
+  summary_free(&sum);
+  activity_free(&act);
+  db_close(&db);
+  return status;
+}

@@ -1,0 +1,139 @@
+/* streams.c - stream instances and the lookup from a call's stream handle
+ * to its instance. */
+#include "streams.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudalens/format.h"
+#include "util.h"
+
+void streams_load(struct streams *s, struct cl_db *d)
+{
+  memset(s, 0, sizeof *s);
+  sqlite3_stmt *st = db_prepare(
+      d, "SELECT seq, handle, device, flags, priority, destroyed_seq"
+         " FROM streams ORDER BY seq");
+  while (db_step(d, st)) {
+    GROW(s->v, s->cap, s->n + 1);
+    struct stream *x = &s->v[s->n++];
+    x->kind = STREAM_CREATED;
+    x->created_seq = db_int(st, 0);
+    x->handle = db_int(st, 1);
+    x->device = db_null(st, 2) ? -1 : db_int(st, 2);
+    x->flags = db_null(st, 3) ? -1 : db_int(st, 3);
+    x->priority = db_int(st, 4);
+    x->destroyed_seq = db_null(st, 5) ? -1 : db_int(st, 5);
+  }
+  db_finalize(st);
+}
+
+void streams_free(struct streams *s)
+{
+  free(s->v);
+  memset(s, 0, sizeof *s);
+}
+
+static size_t add(struct streams *s, enum stream_kind kind, int64_t handle,
+                  int64_t device)
+{
+  GROW(s->v, s->cap, s->n + 1);
+  struct stream *x = &s->v[s->n];
+  memset(x, 0, sizeof *x);
+  x->kind = kind;
+  x->handle = handle;
+  x->device = device;
+  x->flags = kind == STREAM_UNKNOWN ? -1 : 0;
+  x->created_seq = x->destroyed_seq = -1;
+  return s->n++;
+}
+
+static bool is_ptsz(const char *api)
+{
+  return api && (strstr(api, "_ptsz") || strstr(api, "_ptds"));
+}
+
+size_t streams_lookup(struct streams *s, bool has_handle, int64_t handle,
+                      int64_t device, int64_t seq, const char *api_name)
+{
+  enum stream_kind kind;
+  if (!has_handle)
+    kind = is_ptsz(api_name) ? STREAM_PER_THREAD : STREAM_LEGACY;
+  else if (handle == 0 || handle == (int64_t)CL_STREAM_LEGACY)
+    kind = STREAM_LEGACY;
+  else if (handle == (int64_t)CL_STREAM_PER_THREAD)
+    kind = STREAM_PER_THREAD;
+  else
+    kind = STREAM_CREATED;
+
+  if (kind != STREAM_CREATED) {
+    for (size_t i = 0; i < s->n; i++)
+      if (s->v[i].kind == kind && s->v[i].device == device)
+        return i;
+    return add(s, kind, kind == STREAM_LEGACY ? 0 : (int64_t)CL_STREAM_PER_THREAD,
+               device);
+  }
+  /* the latest creation of this handle at or before SEQ */
+  size_t best = s->n;
+  for (size_t i = 0; i < s->n; i++) {
+    const struct stream *x = &s->v[i];
+    if (x->kind == STREAM_CREATED && x->handle == handle &&
+        x->created_seq <= seq &&
+        (best == s->n || x->created_seq > s->v[best].created_seq))
+      best = i;
+  }
+  if (best < s->n) {
+    if (s->v[best].device < 0)
+      s->v[best].device = device; /* not recorded at creation */
+    return best;
+  }
+  for (size_t i = 0; i < s->n; i++)
+    if (s->v[i].kind == STREAM_UNKNOWN && s->v[i].handle == handle)
+      return i;
+  return add(s, STREAM_UNKNOWN, handle, device);
+}
+
+bool stream_blocking(const struct stream *st)
+{
+  return st->flags < 0 || !(st->flags & 1);
+}
+
+const char *stream_kind_name(enum stream_kind k)
+{
+  switch (k) {
+  case STREAM_LEGACY: return "legacy-default";
+  case STREAM_PER_THREAD: return "per-thread-default";
+  case STREAM_CREATED: return "created";
+  default: return "unknown";
+  }
+}
+
+static const struct streams *sort_streams;
+
+static int cmp_order(const void *pa, const void *pb)
+{
+  const struct stream *a = &sort_streams->v[*(const size_t *)pa];
+  const struct stream *b = &sort_streams->v[*(const size_t *)pb];
+  /* unknown devices (-1) last */
+  uint64_t da = (uint64_t)a->device, db = (uint64_t)b->device;
+  if (da != db)
+    return da < db ? -1 : 1;
+  if (a->kind != b->kind)
+    return a->kind < b->kind ? -1 : 1;
+  if (a->created_seq != b->created_seq)
+    return a->created_seq < b->created_seq ? -1 : 1;
+  if (a->handle != b->handle)
+    return (uint64_t)a->handle < (uint64_t)b->handle ? -1 : 1;
+  return 0;
+}
+
+size_t *streams_order(const struct streams *s)
+{
+  size_t *o = xcalloc(s->n, sizeof *o);
+  for (size_t i = 0; i < s->n; i++)
+    o[i] = i;
+  sort_streams = s;
+  qsort(o, s->n, sizeof *o, cmp_order);
+  sort_streams = NULL;
+  return o;
+}

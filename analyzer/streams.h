@@ -1,0 +1,51 @@
+/* streams.h - the streams of a recording as instances: one per created
+ * stream (streams table; a handle reused after destroy is a new instance),
+ * one per default stream (legacy, per-thread) and device, and one per
+ * handle seen in calls but never created in the recording. */
+#ifndef CL_REPORT_STREAMS_H
+#define CL_REPORT_STREAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db.h"
+
+enum stream_kind {
+  STREAM_LEGACY,      /* the legacy default stream (handle 0 / 1) */
+  STREAM_PER_THREAD,  /* the per-thread default stream (handle 2) */
+  STREAM_CREATED,     /* created during the recording */
+  STREAM_UNKNOWN      /* used, but not created during the recording */
+};
+
+struct stream {
+  enum stream_kind kind;
+  int64_t handle;
+  int64_t device;         /* -1 when unknown */
+  int64_t flags;          /* -1 when unknown */
+  int64_t priority;
+  int64_t created_seq;    /* -1 for default / unknown streams */
+  int64_t destroyed_seq;  /* -1 when never destroyed */
+};
+
+struct streams {
+  struct stream *v;
+  size_t n, cap;
+};
+
+void streams_load(struct streams *s, struct cl_db *d);
+void streams_free(struct streams *s);
+/* The instance a call at SEQ means by stream HANDLE (has_handle false when
+ * calls.stream is NULL: the legacy default stream, or the per-thread one
+ * for a _ptds/_ptsz API).  DEVICE: calls.device or -1.  Returns an index
+ * into s->v; new default/unknown instances are created as needed. */
+size_t streams_lookup(struct streams *s, bool has_handle, int64_t handle,
+                      int64_t device, int64_t seq, const char *api_name);
+/* non-blocking: flags has cudaStreamNonBlocking (1) */
+bool stream_blocking(const struct stream *st);
+const char *stream_kind_name(enum stream_kind k);
+/* indices of s->v in report order: device, kind, creation, handle
+ * (malloc'd array of s->n) */
+size_t *streams_order(const struct streams *s);
+
+#endif

@@ -1,0 +1,375 @@
+/* summary.c - builds struct summary: meta, devices and drops by small
+ * queries; streams, copies and kernels in one pass over the calls in seq
+ * order (joined with transfers and kernels, GPU time from the activity
+ * index, host memory kinds from the activity or else the replayed memory
+ * table); synchronization by a grouped query. */
+#include "summary.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "demangle.h"
+#include "strarray.h"
+#include "u64map.h"
+#include "util.h"
+
+const char *const stream_op_names[SOP_COUNT] = {
+    "kernels", "copies", "memsets", "event_records", "waits", "syncs",
+    "other"};
+
+const char *copy_host_kind_name(int k)
+{
+  return k >= 0 && k < CL_MEMKIND_COUNT ? cl_memkind_name((enum cl_memkind)k)
+                                        : "-";
+}
+
+static int64_t meta_int(struct cl_db *d, const char *key)
+{
+  char *v = db_meta(d, key);
+  int64_t r = -1;
+  if (v && *v) {
+    char *end;
+    long long x = strtoll(v, &end, 10);
+    if (!*end)
+      r = x;
+  }
+  free(v);
+  return r;
+}
+
+static void load_process(struct process *p, struct cl_db *d)
+{
+  p->pid = db_meta(d, "pid");
+  p->ppid = db_meta(d, "ppid");
+  p->host = db_meta(d, "hostname");
+  p->exe = db_meta(d, "exe");
+  p->cudalens_version = db_meta(d, "cudalens_version");
+  p->cupti_version = db_meta(d, "cupti_version");
+  p->capture = db_meta(d, "capture");
+  p->cuda_visible_devices = db_meta(d, "cuda_visible_devices");
+  char *cmd = db_meta(d, "cmdline");
+  if (cmd && strarray_parse_json(cmd, &p->argv, &p->argc) < 0)
+    p->cmdline_raw = cmd;
+  else
+    free(cmd);
+  p->start_ns = meta_int(d, "start_ns");
+  p->end_ns = meta_int(d, "end_ns");
+  p->clean_exit = meta_int(d, "clean_exit") == 1;
+
+  sqlite3_stmt *st = db_prepare(
+      d, "SELECT count(*), count(DISTINCT tid), max(end_ns) FROM calls");
+  if (db_step(d, st)) {
+    p->calls = db_int(st, 0);
+    p->threads = db_int(st, 1);
+    p->last_ns = db_null(st, 2) ? -1 : db_int(st, 2);
+  }
+  db_finalize(st);
+
+  size_t cap = 0;
+  st = db_prepare(d, "SELECT reason, count FROM drops WHERE count <> 0"
+                     " ORDER BY reason");
+  while (db_step(d, st)) {
+    GROW(p->drops, cap, p->ndrops + 1);
+    p->drops[p->ndrops].reason = xstrdup(db_text(st, 0));
+    p->drops[p->ndrops].count = db_int(st, 1);
+    p->ndrops++;
+  }
+  db_finalize(st);
+}
+
+static void load_devices(struct summary *s, struct cl_db *d)
+{
+  size_t cap = 0;
+  sqlite3_stmt *st = db_prepare(
+      d, "SELECT ordinal, name, uuid, pci_bus_id, cc_major, cc_minor,"
+         " total_mem FROM devices ORDER BY ordinal");
+  while (db_step(d, st)) {
+    GROW(s->devices, cap, s->ndevices + 1);
+    struct device *x = &s->devices[s->ndevices++];
+    x->ordinal = db_int(st, 0);
+    x->name = xstrdup(db_text(st, 1));
+    x->uuid = xstrdup(db_text(st, 2));
+    x->pci_bus_id = xstrdup(db_text(st, 3));
+    x->cc_major = db_null(st, 4) ? -1 : db_int(st, 4);
+    x->cc_minor = db_null(st, 5) ? -1 : db_int(st, 5);
+    x->total_mem = db_null(st, 6) ? -1 : db_int(st, 6);
+  }
+  db_finalize(st);
+}
+
+/* which per-stream counter an operation class feeds; -1: not stream work.
+ * *needs_handle: counts only when the call names a stream (async
+ * alloc/free); the others without one ran on a default stream. */
+static int stream_op_of(const char *op, bool *needs_handle)
+{
+  *needs_handle = false;
+  if (!op)
+    return -1;
+  static const struct { const char *op; int sop; bool needs_handle; } map[] = {
+      {"kernel", SOP_KERNEL, false},
+      {"copy", SOP_COPY, false},
+      {"memset", SOP_MEMSET, false},
+      {"event-record", SOP_RECORD, false},
+      {"stream-wait-event", SOP_WAIT, false},
+      {"sync-stream", SOP_SYNC, false},
+      {"query-stream", SOP_SYNC, false},
+      {"host-func", SOP_OTHER, false},
+      {"graph-launch", SOP_OTHER, false},
+      {"capture-begin", SOP_OTHER, false},
+      {"capture-end", SOP_OTHER, false},
+      {"prefetch", SOP_OTHER, false},
+      {"alloc", SOP_OTHER, true},
+      {"free", SOP_OTHER, true},
+  };
+  for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+    if (strcmp(op, map[i].op) == 0) {
+      *needs_handle = map[i].needs_handle;
+      return map[i].sop;
+    }
+  return -1;
+}
+
+static bool device_side(const struct memmodel *mm, uint64_t addr)
+{
+  const struct alloc *a = addr ? memmodel_find(mm, addr) : NULL;
+  if (!a)
+    return false;
+  return a->kind == CL_MEMKIND_DEVICE || a->kind == CL_MEMKIND_DEVICE_ASYNC ||
+         a->kind == CL_MEMKIND_ARRAY || a->kind == CL_MEMKIND_MANAGED;
+}
+
+static int resolve_dir(int requested, const struct call_act *ca,
+                       const struct memmodel *mm, uint64_t src, uint64_t dst)
+{
+  if (requested > CL_DIR_UNKNOWN && requested != CL_DIR_DEFAULT)
+    return requested;
+  if (ca->copy_dir > CL_DIR_UNKNOWN && ca->copy_dir != CL_DIR_DEFAULT)
+    return ca->copy_dir;
+  if (!src && !dst)
+    return CL_DIR_UNKNOWN;
+  bool s = device_side(mm, src), t = device_side(mm, dst);
+  return s ? (t ? CL_DIR_DTOD : CL_DIR_DTOH) : (t ? CL_DIR_HTOD : CL_DIR_HTOH);
+}
+
+static int host_kind(int dir, const struct call_act *ca,
+                     const struct memmodel *mm, uint64_t src, uint64_t dst)
+{
+  bool from_src;
+  if (dir == CL_DIR_HTOD || dir == CL_DIR_HTOH)
+    from_src = true;
+  else if (dir == CL_DIR_DTOH)
+    from_src = false;
+  else
+    return CL_MEMKIND_COUNT; /* no host side */
+  int k = from_src ? ca->src_kind : ca->dst_kind;
+  if (k > CL_MEMKIND_UNKNOWN)
+    return k;
+  uint64_t addr = from_src ? src : dst;
+  if (!addr)
+    return CL_MEMKIND_UNKNOWN;
+  const struct alloc *a = memmodel_find(mm, addr);
+  /* host memory CUDA did not allocate or register is pageable */
+  return a ? a->kind : CL_MEMKIND_PAGEABLE;
+}
+
+struct pass {
+  struct summary *s;
+  struct u64map kidx; /* stream<<40 | name -> index in s->kstats */
+  size_t kcap;
+};
+
+#define NAME_MASK ((UINT64_C(1) << 40) - 1)
+
+static void count_kernel(struct pass *p, size_t stream, int64_t name,
+                         const struct call_act *ca)
+{
+  struct summary *s = p->s;
+  struct stream_stat *ss = &s->sstats[stream];
+  ss->kernels++;
+  if (ca->n) {
+    ss->kernels_timed++;
+    ss->kernel_gpu_ns += ca->gpu_ns;
+  }
+  uint64_t key = (uint64_t)stream << 40 | ((uint64_t)name & NAME_MASK);
+  uint64_t i;
+  if (!u64map_get(&p->kidx, key, &i)) {
+    GROW(s->kstats, p->kcap, s->nkstats + 1);
+    i = s->nkstats++;
+    s->kstats[i].stream = stream;
+    s->kstats[i].name = name;
+    u64map_put(&p->kidx, key, i);
+  }
+  s->kstats[i].count++;
+  s->kstats[i].gpu_ns += ca->gpu_ns;
+}
+
+static void calls_pass(struct summary *s, struct cl_db *d,
+                       const struct activity *act)
+{
+  struct memmodel mm;
+  memmodel_load(&mm, d);
+  struct pass p = {.s = s};
+  u64map_init(&p.kidx);
+  size_t scap = s->streams.n;
+  s->sstats = xcalloc(scap, sizeof *s->sstats);
+
+  sqlite3_stmt *st = db_prepare(
+      d, "SELECT c.seq, a.op, a.name, c.device, c.stream, c.correlation,"
+         " c.driver_correlation, t.direction, t.bytes, t.src, t.dst, k.name"
+         " FROM calls c LEFT JOIN api a ON a.id = c.api"
+         " LEFT JOIN transfers t ON t.seq = c.seq"
+         " LEFT JOIN kernels k ON k.seq = c.seq ORDER BY c.seq");
+  while (db_step(d, st)) {
+    int64_t seq = db_int(st, 0);
+    const char *op = db_text(st, 1);
+    bool needs_handle;
+    int sop = stream_op_of(op, &needs_handle);
+    memmodel_advance(&mm, seq);
+    if (sop < 0 || (needs_handle && db_null(st, 4)))
+      continue;
+    size_t si = streams_lookup(&s->streams, !db_null(st, 4), db_int(st, 4),
+                               db_null(st, 3) ? -1 : db_int(st, 3), seq,
+                               db_text(st, 2));
+    if (s->streams.n > scap) {
+      s->sstats = xrealloc(s->sstats, s->streams.n * sizeof *s->sstats);
+      memset(&s->sstats[scap], 0, (s->streams.n - scap) * sizeof *s->sstats);
+      scap = s->streams.n;
+    }
+    s->sstats[si].ops[sop]++;
+    if (sop != SOP_KERNEL && sop != SOP_COPY)
+      continue;
+
+    struct call_act ca;
+    activity_for_call(act, db_null(st, 5) ? -1 : db_int(st, 5),
+                      db_null(st, 6) ? -1 : db_int(st, 6), &ca);
+    if (sop == SOP_KERNEL) {
+      int64_t name = db_null(st, 11) ? ca.name : db_int(st, 11);
+      count_kernel(&p, si, name, &ca);
+      continue;
+    }
+    uint64_t src = (uint64_t)db_int(st, 9), dst = (uint64_t)db_int(st, 10);
+    int dir = resolve_dir(parse_dir(db_text(st, 7)), &ca, &mm, src, dst);
+    int hk = host_kind(dir, &ca, &mm, src, dst);
+    int64_t bytes = !db_null(st, 8) ? db_int(st, 8) : ca.bytes > 0 ? ca.bytes : 0;
+    struct copy_stat *c = &s->copies[dir][hk];
+    c->count++;
+    c->bytes += bytes;
+    if (ca.n) {
+      c->timed++;
+      c->timed_bytes += ca.bytes >= 0 ? ca.bytes : bytes;
+      c->gpu_ns += ca.gpu_ns;
+    }
+  }
+  db_finalize(st);
+  u64map_free(&p.kidx);
+  memmodel_free(&mm);
+}
+
+static int cmp_kstat(const void *pa, const void *pb)
+{
+  const struct kernel_stat *a = *(struct kernel_stat *const *)pa;
+  const struct kernel_stat *b = *(struct kernel_stat *const *)pb;
+  if (a->gpu_ns != b->gpu_ns)
+    return a->gpu_ns > b->gpu_ns ? -1 : 1;
+  if (a->count != b->count)
+    return a->count > b->count ? -1 : 1;
+  int c = strcmp(a->display ? a->display : "", b->display ? b->display : "");
+  if (c)
+    return c;
+  return a->name < b->name ? -1 : a->name > b->name;
+}
+
+static void rank_kernels(struct summary *s, struct cl_db *d)
+{
+  sqlite3_stmt *st = db_prepare(d, "SELECT value FROM strings WHERE id=?1");
+  for (size_t i = 0; i < s->nkstats; i++) {
+    struct kernel_stat *k = &s->kstats[i];
+    if (k->name >= 0) {
+      sqlite3_bind_int64(st, 1, k->name);
+      if (db_step(d, st))
+        k->mangled = xstrdup(db_text(st, 0));
+      sqlite3_reset(st);
+    }
+    k->display = k->mangled ? cl_demangle(k->mangled) : xstrdup("(unknown kernel)");
+  }
+  db_finalize(st);
+  struct kernel_stat **all = xcalloc(s->nkstats, sizeof *all);
+  for (size_t i = 0; i < s->nkstats; i++)
+    all[i] = &s->kstats[i];
+  qsort(all, s->nkstats, sizeof *all, cmp_kstat);
+  for (size_t i = 0; i < s->nkstats; i++) {
+    struct stream_stat *ss = &s->sstats[all[i]->stream];
+    ss->nkernel_names++;
+    if (ss->ntop < SUMMARY_TOP_KERNELS) {
+      if (!ss->top)
+        ss->top = xcalloc(SUMMARY_TOP_KERNELS, sizeof *ss->top);
+      ss->top[ss->ntop++] = all[i];
+    }
+  }
+  free(all);
+}
+
+static void load_syncs(struct summary *s, struct cl_db *d)
+{
+  size_t cap = 0;
+  sqlite3_stmt *st = db_prepare(
+      d, "SELECT s.kind, count(*), sum(max(c.end_ns - c.start_ns, 0)),"
+         " max(max(c.end_ns - c.start_ns, 0)), sum(s.complete <> 0)"
+         " FROM syncs s JOIN calls c ON c.seq = s.seq"
+         " GROUP BY s.kind ORDER BY s.kind");
+  while (db_step(d, st)) {
+    GROW(s->syncs, cap, s->nsyncs + 1);
+    struct sync_stat *x = &s->syncs[s->nsyncs++];
+    x->kind = xstrdup(db_text(st, 0));
+    x->count = db_int(st, 1);
+    x->host_ns = db_int(st, 2);
+    x->max_ns = db_int(st, 3);
+    x->complete = db_int(st, 4);
+  }
+  db_finalize(st);
+}
+
+void summary_build(struct summary *s, struct cl_db *d,
+                   const struct activity *act)
+{
+  memset(s, 0, sizeof *s);
+  load_process(&s->proc, d);
+  load_devices(s, d);
+  streams_load(&s->streams, d);
+  calls_pass(s, d, act);
+  rank_kernels(s, d);
+  load_syncs(s, d);
+  s->order = streams_order(&s->streams);
+}
+
+void summary_free(struct summary *s)
+{
+  struct process *p = &s->proc;
+  free(p->pid); free(p->ppid); free(p->host); free(p->exe);
+  free(p->cudalens_version); free(p->cupti_version); free(p->capture);
+  free(p->cuda_visible_devices); free(p->cmdline_raw);
+  strarray_free(p->argv, p->argc);
+  for (size_t i = 0; i < p->ndrops; i++)
+    free(p->drops[i].reason);
+  free(p->drops);
+  for (size_t i = 0; i < s->ndevices; i++) {
+    free(s->devices[i].name);
+    free(s->devices[i].uuid);
+    free(s->devices[i].pci_bus_id);
+  }
+  free(s->devices);
+  for (size_t i = 0; i < s->streams.n; i++)
+    free(s->sstats[i].top);
+  free(s->sstats);
+  streams_free(&s->streams);
+  free(s->order);
+  for (size_t i = 0; i < s->nkstats; i++) {
+    free(s->kstats[i].display);
+    free(s->kstats[i].mangled);
+  }
+  free(s->kstats);
+  for (size_t i = 0; i < s->nsyncs; i++)
+    free(s->syncs[i].kind);
+  free(s->syncs);
+  memset(s, 0, sizeof *s);
+}

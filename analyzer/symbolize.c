@@ -1,0 +1,178 @@
+/* symbolize.c - symbolize(): address -> module (by the recorded ranges) ->
+ * libdwfl lookup of address-1 (return addresses point after the call) in
+ * that module's file, opened lazily, one Dwfl per module, and checked
+ * against the recorded build id.  A module whose file is gone or changed
+ * gives frames with only module+offset. */
+#include "symbolize.h"
+
+#include <elfutils/libdwfl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "demangle.h"
+#include "u64map.h"
+#include "util.h"
+
+struct module {
+  int64_t id;
+  char *path;
+  uint64_t start, end, bias;
+  char *build_id;  /* hex, or NULL */
+  int state;       /* 0 not opened yet, 1 usable, -1 unusable */
+  Dwfl *dwfl;
+  Dwfl_Module *mod;
+};
+
+struct symbolizer {
+  struct module *mods;
+  size_t nmods, capmods;
+  struct sym_frame **frames; /* cache, indexed by u64map value */
+  size_t nframes, capframes;
+  struct u64map by_addr;
+};
+
+static const Dwfl_Callbacks offline_callbacks = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+};
+
+struct symbolizer *symbolizer_new(sqlite3 *db)
+{
+  struct symbolizer *s = xcalloc(1, sizeof *s);
+  u64map_init(&s->by_addr);
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db,
+                         "SELECT id, path, start, end, bias, build_id"
+                         " FROM modules ORDER BY id",
+                         -1, &st, NULL) != SQLITE_OK)
+    return s;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    GROW(s->mods, s->capmods, s->nmods + 1);
+    struct module *m = &s->mods[s->nmods++];
+    memset(m, 0, sizeof *m);
+    m->id = sqlite3_column_int64(st, 0);
+    m->path = xstrdup((const char *)sqlite3_column_text(st, 1));
+    m->start = (uint64_t)sqlite3_column_int64(st, 2);
+    m->end = (uint64_t)sqlite3_column_int64(st, 3);
+    m->bias = (uint64_t)sqlite3_column_int64(st, 4);
+    const char *b = (const char *)sqlite3_column_text(st, 5);
+    m->build_id = b && *b ? xstrdup(b) : NULL;
+  }
+  sqlite3_finalize(st);
+  return s;
+}
+
+void symbolizer_free(struct symbolizer *s)
+{
+  if (!s)
+    return;
+  for (size_t i = 0; i < s->nmods; i++) {
+    if (s->mods[i].dwfl)
+      dwfl_end(s->mods[i].dwfl);
+    free(s->mods[i].path);
+    free(s->mods[i].build_id);
+  }
+  free(s->mods);
+  for (size_t i = 0; i < s->nframes; i++) {
+    free((char *)s->frames[i]->function);
+    free((char *)s->frames[i]->file);
+    free(s->frames[i]);
+  }
+  free(s->frames);
+  u64map_free(&s->by_addr);
+  free(s);
+}
+
+/* the module containing ADDR; the latest loaded one if ranges overlap */
+static struct module *find_module(struct symbolizer *s, uint64_t addr)
+{
+  for (size_t i = s->nmods; i-- > 0;)
+    if (addr >= s->mods[i].start && addr < s->mods[i].end)
+      return &s->mods[i];
+  return NULL;
+}
+
+static bool build_id_matches(Dwfl_Module *mod, const char *want)
+{
+  if (!want)
+    return true;
+  const unsigned char *bits;
+  GElf_Addr vaddr;
+  int n = dwfl_module_build_id(mod, &bits, &vaddr);
+  if (n <= 0 || strlen(want) != (size_t)n * 2)
+    return false;
+  for (int i = 0; i < n; i++) {
+    char hex[3];
+    snprintf(hex, sizeof hex, "%02x", bits[i]);
+    if (strncasecmp(hex, want + 2 * i, 2) != 0)
+      return false;
+  }
+  return true;
+}
+
+static void open_module(struct module *m)
+{
+  m->state = -1;
+  if (!m->path || m->path[0] != '/')
+    return; /* [vdso], anonymous or relative: nothing to read */
+  m->dwfl = dwfl_begin(&offline_callbacks);
+  if (!m->dwfl)
+    return;
+  dwfl_report_begin(m->dwfl);
+  /* add_p_vaddr: BASE is the load bias, as dl_iterate_phdr's dlpi_addr */
+  m->mod = dwfl_report_elf(m->dwfl, path_base(m->path), m->path, -1, m->bias,
+                           true);
+  dwfl_report_end(m->dwfl, NULL, NULL);
+  if (!m->mod || !build_id_matches(m->mod, m->build_id)) {
+    dwfl_end(m->dwfl);
+    m->dwfl = NULL;
+    m->mod = NULL;
+    return;
+  }
+  m->state = 1;
+}
+
+static void lookup(struct module *m, struct sym_frame *f)
+{
+  Dwarf_Addr a = f->address - 1;
+  GElf_Off off;
+  GElf_Sym sym;
+  const char *name =
+      dwfl_module_addrinfo(m->mod, a, &off, &sym, NULL, NULL, NULL);
+  if (name && *name)
+    f->function = cl_demangle(name);
+  Dwfl_Line *line = dwfl_module_getsrc(m->mod, a);
+  if (line) {
+    int lineno = 0;
+    const char *file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+    if (file && lineno > 0) {
+      f->file = xstrdup(file);
+      f->line = lineno;
+    }
+  }
+}
+
+const struct sym_frame *symbolize(struct symbolizer *s, uint64_t addr)
+{
+  uint64_t idx;
+  if (u64map_get(&s->by_addr, addr, &idx))
+    return s->frames[idx];
+  struct sym_frame *f = xcalloc(1, sizeof *f);
+  f->address = addr;
+  struct module *m = find_module(s, addr);
+  if (m) {
+    f->module = m->path;
+    f->offset = addr - m->bias;
+    if (m->state == 0)
+      open_module(m);
+    f->usable = m->state == 1;
+    if (f->usable)
+      lookup(m, f);
+  }
+  GROW(s->frames, s->capframes, s->nframes + 1);
+  s->frames[s->nframes] = f;
+  u64map_put(&s->by_addr, addr, s->nframes++);
+  return f;
+}

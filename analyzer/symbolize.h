@@ -1,0 +1,31 @@
+/* symbolize.h - turning return addresses of a recording into module,
+ * function and file:line, offline, from the loaded-object list of the
+ * recording's modules table and the object files (and their debug info) on
+ * this machine, through elfutils libdwfl.  Results are cached per address. */
+#ifndef CL_REPORT_SYMBOLIZE_H
+#define CL_REPORT_SYMBOLIZE_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct sym_frame {
+  uint64_t address;     /* as recorded (a return address) */
+  const char *module;   /* path from the modules table, NULL if none */
+  uint64_t offset;      /* address - module bias */
+  bool usable;          /* the module file exists and matches (build id) */
+  const char *function; /* demangled symbol, NULL if none */
+  const char *file;     /* source file, NULL if no line info */
+  int line;
+};
+
+struct symbolizer;
+
+/* reads the modules table of DB; never fails (an unreadable table gives a
+ * symbolizer that knows no modules) */
+struct symbolizer *symbolizer_new(sqlite3 *db);
+void symbolizer_free(struct symbolizer *s);
+/* the frame for ADDR; the pointer and strings live as long as S */
+const struct sym_frame *symbolize(struct symbolizer *s, uint64_t addr);
+
+#endif

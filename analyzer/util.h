@@ -1,0 +1,29 @@
+/* util.h - small helpers shared by the analyzer: checked allocation, a
+ * growable string buffer, and human-readable formatting of times and sizes. */
+#ifndef CL_REPORT_UTIL_H
+#define CL_REPORT_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);  /* NULL stays NULL */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Grow *v (of *cap elements of size elem) so that it holds at least need. */
+void grow_array(void **v, size_t *cap, size_t need, size_t elem);
+#define GROW(v, cap, need) grow_array((void **)&(v), &(cap), (need), sizeof *(v))
+
+/* "1.23 ms", "512 B", "1.5 GiB": into buf (at least 32 bytes) */
+const char *fmt_ns(char *buf, size_t len, int64_t ns);
+const char *fmt_bytes(char *buf, size_t len, int64_t bytes);
+/* 64-bit handle or address as 0x%llx (SQLite stores them signed) */
+const char *fmt_hex(char *buf, size_t len, int64_t v);
+
+/* the basename of a path (a pointer into it) */
+const char *path_base(const char *path);
+
+#endif

@@ -1,0 +1,60 @@
+# common.sh - sourced by the tests/recordings/*.rtest scripts: a private
+# temporary directory (removed on exit) and assertion helpers.  Paths come
+# from the environment set by RTEST_LOG_COMPILER (tests/recordings/local.mk):
+# CL_REPORT, CL_SQL2DB, CL_TEST_CALLSITE, CL_RECDIR.  Exit 1 is a failure,
+# 77 a skip, 99 a hard error of the harness.
+
+for v in CL_REPORT CL_SQL2DB CL_RECDIR; do
+  eval "val=\${$v:-}"
+  if [ -z "$val" ]; then
+    echo "ERROR: $v is not set (run through make check)" >&2
+    exit 99
+  fi
+done
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cl-rtest.XXXXXX") || exit 99
+trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'exit 99' HUP INT TERM
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+# build [--bare] [--wal-leftover] OUT.db FILE.sql...: a recording from SQL
+build() {
+  "$CL_SQL2DB" "$@" || { echo "ERROR: sql2db $*" >&2; exit 99; }
+}
+
+# report STATUS ARGS...: run cudalens-report, check the exit status;
+# stdout in $tmp/out, stderr in $tmp/err
+report() {
+  want=$1
+  shift
+  "$CL_REPORT" "$@" >"$tmp/out" 2>"$tmp/err"
+  got=$?
+  if [ "$got" != "$want" ]; then
+    echo "--- stderr:" >&2
+    cat "$tmp/err" >&2
+    fail "cudalens-report $* exited $got, expected $want"
+  fi
+}
+
+# same EXPECTED ACTUAL: files must be identical
+same() {
+  diff -u "$1" "$2" >&2 || fail "$2 differs from $1"
+}
+
+# error_line PATTERN: stderr is exactly one line, matching the grep -E
+# PATTERN (anchored), and stdout is empty
+error_line() {
+  n=$(wc -l <"$tmp/err")
+  [ "$n" -eq 1 ] || { cat "$tmp/err" >&2; fail "stderr has $n lines, expected 1"; }
+  grep -Eq "^$1\$" "$tmp/err" || { cat "$tmp/err" >&2; fail "stderr does not match: $1"; }
+  [ ! -s "$tmp/out" ] || fail "stdout is not empty on error"
+}
+
+# no_stderr: nothing on stderr
+no_stderr() {
+  [ ! -s "$tmp/err" ] || { cat "$tmp/err" >&2; fail "unexpected stderr"; }
+}

@@ -1,0 +1,51 @@
+# tests/recordings/local.mk - tests of cudalens-report on hand-written
+# recordings (*.sql built into databases at test time by sql2db, reports
+# compared with *.expected.txt / *.expected.json), and the call-site unit
+# test.  The tests are POSIX sh scripts ending in .rtest, run by
+# RTEST_LOG_COMPILER with their paths in the environment, so they do not
+# depend on LOG_COMPILER or AM_TESTS_ENVIRONMENT set elsewhere.
+
+check_PROGRAMS += tests/recordings/sql2db tests/recordings/test_callsite
+tests_recordings_sql2db_SOURCES = tests/recordings/sql2db.c
+tests_recordings_sql2db_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
+tests_recordings_sql2db_LDADD = libclformat.la $(SQLITE_LIBS)
+
+tests_recordings_test_callsite_SOURCES = tests/recordings/test_callsite.c
+tests_recordings_test_callsite_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/analyzer $(SQLITE_CFLAGS)
+tests_recordings_test_callsite_CFLAGS = $(AM_CFLAGS) -g
+tests_recordings_test_callsite_LDADD = libclreport.la
+
+RECORDING_TESTS = \
+	tests/recordings/small.rtest \
+	tests/recordings/empty.rtest \
+	tests/recordings/newer.rtest \
+	tests/recordings/notsqlite.rtest \
+	tests/recordings/missing.rtest \
+	tests/recordings/wal.rtest \
+	tests/recordings/badopt.rtest \
+	tests/recordings/failon.rtest \
+	tests/recordings/escape.rtest \
+	tests/recordings/callsite.rtest
+TESTS += $(RECORDING_TESTS)
+TEST_EXTENSIONS += .rtest
+RTEST_LOG_COMPILER = env \
+	CL_REPORT='$(abs_top_builddir)/cudalens-report$(EXEEXT)' \
+	CL_SQL2DB='$(abs_top_builddir)/tests/recordings/sql2db$(EXEEXT)' \
+	CL_TEST_CALLSITE='$(abs_top_builddir)/tests/recordings/test_callsite$(EXEEXT)' \
+	CL_RECDIR='$(abs_top_srcdir)/tests/recordings' \
+	$(SHELL)
+AM_RTEST_LOG_FLAGS =
+
+EXTRA_DIST += $(RECORDING_TESTS) \
+	tests/recordings/common.sh \
+	tests/recordings/small.sql \
+	tests/recordings/small.expected.txt \
+	tests/recordings/small.expected.json \
+	tests/recordings/empty.sql \
+	tests/recordings/empty.expected.txt \
+	tests/recordings/empty.expected.json \
+	tests/recordings/newer.sql \
+	tests/recordings/escape.sql \
+	tests/recordings/escape.expected.txt \
+	tests/recordings/escape.expected.json \
+	tests/recordings/notrec.sql

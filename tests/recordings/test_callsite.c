@@ -1,0 +1,284 @@
+/* test_callsite.c - unit test of the call-site resolver (analyzer/
+ * callsite.c, symbolize.c): captures its own return addresses, describes
+ * its loaded objects with dl_iterate_phdr (as the recorder does) in an
+ * in-memory recording, and checks that the user's frame is chosen and
+ * symbolized to function and file:line; also the vendor rules, the
+ * fallbacks for a missing or changed module, and demangling. */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <link.h>
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "callsite.h"
+#include "cudalens/format.h"
+#include "demangle.h"
+#include "output.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                       \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);          \
+      fprintf(stderr, __VA_ARGS__);                                            \
+      fputc('\n', stderr);                                                     \
+      failures++;                                                              \
+    }                                                                          \
+  } while (0)
+
+/* ---- the "program": user code calling a cuda-named function ----------- */
+struct cap {
+  void *in_cuda; /* a return address inside cudaFakeLaunch */
+  void *in_user; /* the return address of cudaFakeLaunch, in user_site */
+};
+
+__attribute__((noinline, noclone)) static void *get_ra(void)
+{
+  void *r = __builtin_return_address(0);
+  __asm__ volatile("" : : "r"(r) : "memory");
+  return r;
+}
+
+/* stands for a statically linked cudart entry point inside the program */
+__attribute__((noinline, noclone)) void cudaFakeLaunch(struct cap *c)
+{
+  c->in_cuda = get_ra();
+  c->in_user = __builtin_return_address(0);
+  __asm__ volatile("" : : "r"(c) : "memory");
+}
+
+__attribute__((noinline, noclone)) static int user_site(struct cap *c)
+{
+  int line = __LINE__; cudaFakeLaunch(c); /* the call site */
+  __asm__ volatile("" : : "r"(c) : "memory");
+  return line;
+}
+
+/* ---- the modules table, as the recorder would write it ---------------- */
+struct mods {
+  sqlite3 *db;
+  int corrupt_exe_build_id;
+};
+
+static void build_id_hex(struct dl_phdr_info *info, char *out, size_t len)
+{
+  out[0] = 0;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_NOTE)
+      continue;
+    const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
+    const char *end = p + ph->p_memsz;
+    while (p + sizeof(ElfW(Nhdr)) <= end) {
+      const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
+      const char *name = p + sizeof *n;
+      const unsigned char *desc =
+          (const unsigned char *)name + ((n->n_namesz + 3) & ~3u);
+      if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+          memcmp(name, "GNU", 4) == 0) {
+        size_t o = 0;
+        for (unsigned k = 0; k < n->n_descsz && o + 3 < len; k++)
+          o += (size_t)snprintf(out + o, len - o, "%02x", desc[k]);
+        return;
+      }
+      p = (const char *)desc + ((n->n_descsz + 3) & ~3u);
+    }
+  }
+}
+
+static int add_module(struct dl_phdr_info *info, size_t size, void *arg)
+{
+  (void)size;
+  struct mods *m = arg;
+  char path[4096];
+  int is_exe = !info->dlpi_name || !info->dlpi_name[0];
+  if (is_exe) {
+    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (n <= 0)
+      return 0;
+    path[n] = 0;
+  } else {
+    snprintf(path, sizeof path, "%s", info->dlpi_name);
+  }
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_LOAD)
+      continue;
+    uint64_t s = info->dlpi_addr + ph->p_vaddr;
+    if (s < lo)
+      lo = s;
+    if (s + ph->p_memsz > hi)
+      hi = s + ph->p_memsz;
+  }
+  if (lo >= hi)
+    return 0;
+  char bid[256];
+  build_id_hex(info, bid, sizeof bid);
+  if (is_exe && m->corrupt_exe_build_id)
+    snprintf(bid, sizeof bid, "00112233445566778899aabbccddeeff00112233");
+  sqlite3_stmt *st;
+  sqlite3_prepare_v2(m->db,
+                     "INSERT INTO modules(path,start,end,bias,build_id)"
+                     " VALUES(?,?,?,?,?)", -1, &st, NULL);
+  sqlite3_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64(st, 2, (int64_t)lo);
+  sqlite3_bind_int64(st, 3, (int64_t)hi);
+  sqlite3_bind_int64(st, 4, (int64_t)info->dlpi_addr);
+  if (bid[0])
+    sqlite3_bind_text(st, 5, bid, -1, SQLITE_TRANSIENT);
+  sqlite3_step(st);
+  sqlite3_finalize(st);
+  return 0;
+}
+
+static sqlite3 *make_db(int corrupt)
+{
+  sqlite3 *db;
+  sqlite3_open(":memory:", &db);
+  if (sqlite3_exec(db, CL_SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK) {
+    fprintf(stderr, "schema: %s\n", sqlite3_errmsg(db));
+    exit(1);
+  }
+  struct mods m = {db, corrupt};
+  dl_iterate_phdr(add_module, &m);
+  /* objects that are gone: a vendor library and a user library */
+  sqlite3_exec(db,
+               "INSERT INTO modules(path,start,end,bias) VALUES"
+               " ('/nonexistent/cuda/lib64/libcudart.so.13',4096,8192,4096),"
+               " ('/nonexistent/lib/libapp.so',12288,16384,12288)",
+               NULL, NULL, NULL);
+  return db;
+}
+
+static void add_stack(sqlite3 *db, int id, const uint64_t *frames, int n)
+{
+  unsigned char blob[64 * 8];
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < 8; k++)
+      blob[i * 8 + k] = (unsigned char)(frames[i] >> (8 * k));
+  sqlite3_stmt *st;
+  sqlite3_prepare_v2(db, "INSERT INTO stacks(id,frames) VALUES(?,?)", -1, &st,
+                     NULL);
+  sqlite3_bind_int(st, 1, id);
+  sqlite3_bind_blob(st, 2, blob, n * 8, SQLITE_TRANSIENT);
+  sqlite3_step(st);
+  sqlite3_finalize(st);
+}
+
+static const char *base(const char *p)
+{
+  const char *s = p ? strrchr(p, '/') : NULL;
+  return s ? s + 1 : p ? p : "(null)";
+}
+
+int main(void)
+{
+  struct cap c;
+  int line = user_site(&c);
+  uint64_t in_cuda = (uint64_t)(uintptr_t)c.in_cuda;
+  uint64_t in_user = (uint64_t)(uintptr_t)c.in_user;
+  uint64_t in_main = (uint64_t)(uintptr_t)__builtin_return_address(0);
+
+  /* 1: vendor frame, cudart-in-program frame, user frame, caller */
+  sqlite3 *db = make_db(0);
+  uint64_t s1[] = {4096 + 0x123, in_cuda, in_user, in_main};
+  add_stack(db, 1, s1, 4);
+  uint64_t s2[] = {4096 + 0x10, in_cuda};
+  add_stack(db, 2, s2, 2);
+  uint64_t s4[] = {4096 + 0x10, 12288 + 0x456};
+  add_stack(db, 4, s4, 2);
+
+  struct callsites *cs = callsites_new(db);
+  struct callsite site;
+  CHECK(callsite_resolve(cs, 1, &site) == 0, "no user frame found");
+  CHECK(site.frame == 2, "frame %d", site.frame);
+  CHECK(site.function && strcmp(site.function, "user_site") == 0,
+        "function %s", site.function ? site.function : "(null)");
+  CHECK(site.file && strcmp(base(site.file), "test_callsite.c") == 0,
+        "file %s", site.file ? site.file : "(null)");
+  CHECK(site.line == line, "line %d, want %d", site.line, line);
+  /* cached: the same answer again */
+  struct callsite again;
+  callsite_resolve(cs, 1, &again);
+  CHECK(again.line == site.line && again.frame == site.frame, "cache");
+
+  /* the whole stack is there, symbolized */
+  size_t n;
+  const struct sym_frame *const *fr = callsite_stack(cs, 1, &n);
+  CHECK(n == 4, "stack has %zu frames", n);
+  if (n == 4) {
+    CHECK(fr[1]->function && strcmp(fr[1]->function, "cudaFakeLaunch") == 0,
+          "frame 1 is %s", fr[1]->function ? fr[1]->function : "(null)");
+    CHECK(fr[0]->module && !fr[0]->usable, "vendor module is gone");
+  }
+
+  /* 2: only cudart frames: no user frame */
+  CHECK(callsite_resolve(cs, 2, &site) == -1 && site.frame == -1,
+        "stack 2 resolved to frame %d", site.frame);
+  /* 3: no such stack */
+  CHECK(callsite_resolve(cs, 99, &site) == -1, "missing stack resolved");
+
+  /* 4: a user library that is gone: module+offset */
+  CHECK(callsite_resolve(cs, 4, &site) == 0, "gone library not chosen");
+  struct location loc = callsite_location(&site);
+  char buf[256];
+  location_text(buf, sizeof buf, &loc);
+  CHECK(strcmp(buf, "libapp.so+0x456") == 0, "location %s", buf);
+  CHECK(!site.function && !site.file, "gone library has names");
+  callsites_free(cs);
+  sqlite3_close(db);
+
+  /* 5: the program changed since the recording (build id differs) */
+  db = make_db(1);
+  add_stack(db, 1, s1, 4);
+  cs = callsites_new(db);
+  CHECK(callsite_resolve(cs, 1, &site) == 0, "changed program: no frame");
+  CHECK(!site.file && !site.function, "changed program still symbolized");
+  CHECK(site.frame == 1, "changed program: frame %d", site.frame);
+  char exe[4096];
+  ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  exe[el > 0 ? el : 0] = 0;
+  CHECK(site.module && strcmp(site.module, exe) == 0, "module %s",
+        site.module ? site.module : "(null)");
+  callsites_free(cs);
+  sqlite3_close(db);
+
+  /* the rules */
+  CHECK(callsite_vendor_module("/usr/lib/x86_64-linux-gnu/libcuda.so.1"), "libcuda");
+  CHECK(callsite_vendor_module("/usr/local/cuda/lib64/libcupti.so.13"), "libcupti");
+  CHECK(callsite_vendor_module("/usr/lib/x86_64-linux-gnu/libc.so.6"), "libc");
+  CHECK(callsite_vendor_module("/lib64/ld-linux-x86-64.so.2"), "ld-linux");
+  CHECK(callsite_vendor_module("/v/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so"), "torch");
+  CHECK(!callsite_vendor_module("/opt/app/libmylib.so"), "user lib");
+  CHECK(!callsite_vendor_module("/opt/app/bin/app"), "user program");
+  CHECK(callsite_vendor_function("cuLaunchKernel"), "cuLaunchKernel");
+  CHECK(callsite_vendor_function("cudaMemcpyAsync"), "cudaMemcpyAsync");
+  CHECK(callsite_vendor_function("__cudart1234"), "__cudart1234");
+  CHECK(callsite_vendor_function("cudart::globalState::init()"), "cudart::");
+  CHECK(callsite_vendor_function(NULL), "no symbol");
+  CHECK(!callsite_vendor_function("custom_step"), "custom_step");
+  CHECK(!callsite_vendor_function("main"), "main");
+
+  /* demangling */
+  char *d = cl_demangle("_Z5saxpyifPKfPf");
+  CHECK(strcmp(d, "saxpy(int, float, float const*, float*)") == 0, "%s", d);
+  free(d);
+  d = cl_demangle("ampere_sgemm_128x64_nn");
+  CHECK(strcmp(d, "ampere_sgemm_128x64_nn") == 0, "%s", d);
+  free(d);
+  d = cl_demangle("_Zbroken");
+  CHECK(strcmp(d, "_Zbroken") == 0, "%s", d);
+  free(d);
+
+  if (failures)
+    fprintf(stderr, "%d check(s) failed\n", failures);
+  else
+    printf("test_callsite: all checks passed (user_site at line %d)\n", line);
+  return failures ? 1 : 0;
+}
