@@ -56,12 +56,14 @@ const char CL_SCHEMA_SQL[] =
     "CREATE TABLE contexts(id INTEGER PRIMARY KEY, device INTEGER,"
     " handle INTEGER, created_seq INTEGER, destroyed_seq INTEGER);\n"
     /* one row per CUDA call; seq is the global order across threads.
-     * stream: 0 legacy default, 2 per-thread default, else the handle. */
+     * stream: 0 legacy default, 2 per-thread default, else the handle.
+     * pystack: strings.id of the Python stack when the call came from
+     * Python: lines "file:line:function", innermost first */
     "CREATE TABLE calls(seq INTEGER PRIMARY KEY, api INTEGER NOT NULL,"
     " tid INTEGER NOT NULL, start_ns INTEGER NOT NULL,"
     " end_ns INTEGER NOT NULL, result INTEGER NOT NULL, device INTEGER,"
     " context INTEGER, stream INTEGER, correlation INTEGER,"
-    " driver_correlation INTEGER, stack INTEGER);\n"
+    " driver_correlation INTEGER, stack INTEGER, pystack INTEGER);\n"
     "CREATE TABLE streams(seq INTEGER PRIMARY KEY, handle INTEGER NOT NULL,"
     " device INTEGER, flags INTEGER, priority INTEGER,"
     " destroyed_seq INTEGER);\n"

@@ -68,6 +68,7 @@ struct cl_call {
   uint32_t context;      /* CUPTI context uid, 0 when none */
   uint32_t correlation, driver_correlation;
   uint32_t name;         /* interned kernel name, 0 when none */
+  uint32_t pystack;      /* interned Python stack, 0 when none */
   uint32_t tid;
   uint8_t nframes, nkargs, kargs_truncated;
   struct cl_args a;

@@ -16,7 +16,7 @@
 #include "writer_db.h"
 
 #define CL_STATEMENTS(X)                                                       \
-  X(call, "INSERT INTO calls VALUES(?,?,?,?,?,?,?,?,?,?,?,?)")                 \
+  X(call, "INSERT INTO calls VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)")               \
   X(stream, "INSERT OR REPLACE INTO streams VALUES(?,?,?,?,?,NULL)")           \
   X(event, "INSERT OR REPLACE INTO events VALUES(?,?,?,?,NULL)")               \
   X(event_record, "INSERT INTO event_records VALUES(?,?,?)")                   \
@@ -494,6 +494,7 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
   I64(st, 10, c->correlation);
   opt(st, 11, c->driver_correlation != 0, c->driver_correlation);
   opt(st, 12, stack != 0, stack);
+  opt(st, 13, c->pystack != 0, c->pystack);
   run(st);
 
   const char *sk = sync_kind(op);

@@ -9,5 +9,5 @@ INSERT INTO meta(key, value) VALUES
 INSERT INTO api(id, name, domain, cbid, op) VALUES
   (1, '__cudaLaunchKernel_v13000', 'runtime', 211, 'kernel');
 INSERT INTO strings(id, value) VALUES (1, 'k' || char(27) || '"ernel\');
-INSERT INTO calls VALUES (1, 1, 9, 100, 200, 0, 0, NULL, 0, 5, NULL, NULL);
+INSERT INTO calls VALUES (1, 1, 9, 100, 200, 0, 0, NULL, 0, 5, NULL, NULL, NULL);
 INSERT INTO kernels VALUES (1, 1, 1, 1, 1, 32, 1, 1, 0, 0);
