@@ -1,0 +1,21 @@
+// driver_kernels.cu - device code for driver_api.cpp, compiled on its own into
+// a fatbin (nvcc -fatbin --no-compress) that driver_api.cpp embeds and loads
+// with cuModuleLoadData.
+struct Span {
+    float *data;
+    int n;
+};
+
+extern "C" __global__ void scale(float *x, float k, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        x[i] *= k;
+}
+
+__global__ void scale_span(Span s, float k)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < s.n)
+        s.data[i] *= k;
+}

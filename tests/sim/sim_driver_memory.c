@@ -1,0 +1,521 @@
+/* sim_driver_memory.c - TEST DOUBLE for CI: memory of the simulated
+ * libcuda.so.1.  "Device" memory is host memory (aligned_alloc); a registry
+ * of ranges remembers each allocation's CUPTI memory kind (DEVICE, PINNED
+ * for cuMemAllocHost/cuMemHostAlloc/cuMemHostRegister, MANAGED); anything
+ * else is PAGEABLE host memory.  Copies and memsets really happen (so apps
+ * see correct data) and produce CUpti_ActivityMemcpy6 / MemcpyPtoP4 /
+ * Memset4 records timed on the stream's simulated timeline: ~5 GB/s from
+ * or to pageable memory, ~25 GB/s pinned, ~1000 GB/s device to device.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include "sim_driver.h"
+
+struct range {
+    uintptr_t base;
+    size_t size;
+    int kind;        /* CUpti_ActivityMemoryKind */
+    int device;
+    int registered;  /* cuMemHostRegister'ed user memory (not ours to free) */
+};
+
+static struct range *g_r;
+static size_t g_n, g_cap;
+
+/* index of the first range with base > p */
+static size_t upper(uintptr_t p)
+{
+    size_t lo = 0, hi = g_n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (g_r[mid].base <= p)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static struct range *find(uintptr_t p)
+{
+    size_t i = upper(p);
+    if (i == 0)
+        return NULL;
+    struct range *r = &g_r[i - 1];
+    return p < r->base + (r->size ? r->size : 1) ? r : NULL;
+}
+
+static void add(uintptr_t base, size_t size, int kind, int device, int registered)
+{
+    size_t i;
+    pthread_mutex_lock(&clsimdrv_lock);
+    if (g_n == g_cap) {
+        g_cap = g_cap ? 2 * g_cap : 64;
+        g_r = realloc(g_r, g_cap * sizeof *g_r);
+    }
+    i = upper(base);
+    memmove(&g_r[i + 1], &g_r[i], (g_n - i) * sizeof *g_r);
+    g_r[i] = (struct range){ base, size, kind, device, registered };
+    g_n++;
+    pthread_mutex_unlock(&clsimdrv_lock);
+}
+
+/* removes the range starting exactly at base; returns 0 if none */
+static int del(uintptr_t base, int want_kind, int registered, struct range *out)
+{
+    int ok = 0;
+    pthread_mutex_lock(&clsimdrv_lock);
+    struct range *r = find(base);
+    if (r && r->base == base && (want_kind < 0 || r->kind == want_kind) &&
+        r->registered == registered) {
+        *out = *r;
+        size_t i = (size_t)(r - g_r);
+        memmove(&g_r[i], &g_r[i + 1], (g_n - i - 1) * sizeof *g_r);
+        g_n--;
+        ok = 1;
+    }
+    pthread_mutex_unlock(&clsimdrv_lock);
+    return ok;
+}
+
+static int kind_of(const void *p, int *device)
+{
+    int k = CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE;
+    pthread_mutex_lock(&clsimdrv_lock);
+    struct range *r = find((uintptr_t)p);
+    if (r) {
+        k = r->kind;
+        if (device)
+            *device = r->device;
+    }
+    pthread_mutex_unlock(&clsimdrv_lock);
+    return k;
+}
+
+int clsimdrv_ptr_info(const void *p, int *memkind, int *device, void **base, size_t *size,
+                      int *registered)
+{
+    int found = 0;
+    pthread_mutex_lock(&clsimdrv_lock);
+    struct range *r = find((uintptr_t)p);
+    if (r) {
+        found = 1;
+        if (memkind) *memkind = r->kind;
+        if (device) *device = r->device;
+        if (base) *base = (void *)r->base;
+        if (size) *size = r->size;
+        if (registered) *registered = r->registered;
+    }
+    pthread_mutex_unlock(&clsimdrv_lock);
+    return found;
+}
+
+/* ---- allocation ------------------------------------------------------------- */
+
+static CUresult alloc(void **out, size_t bytes, int kind)
+{
+    struct sim_ctx *c = drv_ctx();
+    void *p;
+    if (!c)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    if (!out)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (bytes == 0) {
+        *out = NULL;
+        return kind == CUPTI_ACTIVITY_MEMORY_KIND_DEVICE ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+    }
+    /* pinned host memory comes from the driver's own page mappings */
+    size_t align = kind == CUPTI_ACTIVITY_MEMORY_KIND_PINNED ? 4096 : 256;
+    p = aligned_alloc(align, (bytes + align - 1) & ~(align - 1));
+    if (!p)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    memset(p, 0xcd, bytes);  /* uninitialized device memory is not zero */
+    add((uintptr_t)p, bytes, kind, c->device, 0);
+    *out = p;
+    return CUDA_SUCCESS;
+}
+
+static CUresult release(const void *p, int kind)
+{
+    struct range r;
+    if (!p)
+        return CUDA_SUCCESS;
+    if (!drv_ctx())
+        return CUDA_ERROR_INVALID_CONTEXT;
+    if (!del((uintptr_t)p, kind, 0, &r))
+        return CUDA_ERROR_INVALID_VALUE;
+    free((void *)r.base);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
+{
+    DRV_ENTER(cuMemAlloc_v2, NULL, dptr, bytesize);
+    DRV_RETURN(alloc((void **)dptr, bytesize, CUPTI_ACTIVITY_MEMORY_KIND_DEVICE));
+}
+
+CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags)
+{
+    DRV_ENTER(cuMemAllocManaged, NULL, dptr, bytesize, flags);
+    if (bytesize == 0)
+        DRV_RETURN(CUDA_ERROR_INVALID_VALUE);
+    DRV_RETURN(alloc((void **)dptr, bytesize, CUPTI_ACTIVITY_MEMORY_KIND_MANAGED));
+}
+
+CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream)
+{
+    DRV_ENTER(cuMemAllocAsync, NULL, dptr, bytesize, hStream);
+    if (drv_ctx() && !drv_stream(hStream))
+        DRV_RETURN(CUDA_ERROR_INVALID_HANDLE);
+    DRV_RETURN(alloc((void **)dptr, bytesize, CUPTI_ACTIVITY_MEMORY_KIND_DEVICE));
+}
+
+CUresult cuMemFree_v2(CUdeviceptr dptr)
+{
+    DRV_ENTER(cuMemFree_v2, NULL, dptr);
+    struct sim_ctx *c = drv_ctx();
+    /* cuMemFree synchronizes the device before freeing */
+    if (c)
+        drv_wait_until(drv_ctx_tail(c));
+    int k = kind_of((void *)dptr, NULL);
+    if (k != CUPTI_ACTIVITY_MEMORY_KIND_DEVICE && k != CUPTI_ACTIVITY_MEMORY_KIND_MANAGED && dptr)
+        DRV_RETURN(CUDA_ERROR_INVALID_VALUE);
+    DRV_RETURN(release((void *)dptr, -1));
+}
+
+CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream)
+{
+    DRV_ENTER(cuMemFreeAsync, NULL, dptr, hStream);
+    if (drv_ctx() && !drv_stream(hStream))
+        DRV_RETURN(CUDA_ERROR_INVALID_HANDLE);
+    DRV_RETURN(release((void *)dptr, CUPTI_ACTIVITY_MEMORY_KIND_DEVICE));
+}
+
+CUresult cuMemAllocHost_v2(void **pp, size_t bytesize)
+{
+    DRV_ENTER(cuMemAllocHost_v2, NULL, pp, bytesize);
+    DRV_RETURN(alloc(pp, bytesize, CUPTI_ACTIVITY_MEMORY_KIND_PINNED));
+}
+
+CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
+{
+    DRV_ENTER(cuMemHostAlloc, NULL, pp, bytesize, Flags);
+    DRV_RETURN(alloc(pp, bytesize, CUPTI_ACTIVITY_MEMORY_KIND_PINNED));
+}
+
+CUresult cuMemFreeHost(void *p)
+{
+    DRV_ENTER(cuMemFreeHost, NULL, p);
+    DRV_RETURN(release(p, CUPTI_ACTIVITY_MEMORY_KIND_PINNED));
+}
+
+CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags)
+{
+    DRV_ENTER(cuMemHostRegister_v2, NULL, p, bytesize, Flags);
+    struct sim_ctx *c = drv_ctx();
+    if (!c)
+        DRV_RETURN(CUDA_ERROR_INVALID_CONTEXT);
+    if (!p || !bytesize)
+        DRV_RETURN(CUDA_ERROR_INVALID_VALUE);
+    if (clsimdrv_ptr_info(p, NULL, NULL, NULL, NULL, NULL) ||
+        clsimdrv_ptr_info((char *)p + bytesize - 1, NULL, NULL, NULL, NULL, NULL))
+        DRV_RETURN(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+    add((uintptr_t)p, bytesize, CUPTI_ACTIVITY_MEMORY_KIND_PINNED, c->device, 1);
+    DRV_RETURN(CUDA_SUCCESS);
+}
+
+CUresult cuMemHostUnregister(void *p)
+{
+    DRV_ENTER(cuMemHostUnregister, NULL, p);
+    struct range r;
+    if (!drv_ctx())
+        DRV_RETURN(CUDA_ERROR_INVALID_CONTEXT);
+    if (!del((uintptr_t)p, CUPTI_ACTIVITY_MEMORY_KIND_PINNED, 1, &r))
+        DRV_RETURN(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
+    DRV_RETURN(CUDA_SUCCESS);
+}
+
+CUresult cuMemGetInfo_v2(size_t *free_, size_t *total)
+{
+    DRV_ENTER(cuMemGetInfo_v2, NULL, free_, total);
+    struct sim_ctx *c = drv_ctx();
+    if (!c)
+        DRV_RETURN(CUDA_ERROR_INVALID_CONTEXT);
+    if (total)
+        *total = clsimdrv_device_mem(c->device);
+    if (free_)
+        *free_ = clsimdrv_device_mem(c->device) - ((size_t)1 << 30);
+    DRV_RETURN(CUDA_SUCCESS);
+}
+
+/* ---- copies and memsets ------------------------------------------------------ */
+
+static int is_dev(int kind)
+{
+    return kind == CUPTI_ACTIVITY_MEMORY_KIND_DEVICE || kind == CUPTI_ACTIVITY_MEMORY_KIND_MANAGED;
+}
+
+static uint64_t duration(size_t bytes, int srck, int dstk)
+{
+    int pageable = srck == CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE ||
+                   dstk == CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE;
+    int pinned = srck == CUPTI_ACTIVITY_MEMORY_KIND_PINNED || dstk == CUPTI_ACTIVITY_MEMORY_KIND_PINNED;
+    uint64_t bytes_per_us = pageable ? 5000 : pinned ? 25000 : 1000000;
+    return 1000 + (uint64_t)bytes * 1000 / bytes_per_us;  /* ns, with 1 us latency */
+}
+
+/* want: CUpti_ActivityMemcpyKind the API asserts (0: infer, unified) */
+static CUresult copy(void *dst, const void *src, size_t n, int want, CUstream h, int async)
+{
+    struct sim_ctx *c = drv_ctx();
+    struct sim_stream *s;
+    int sk, dk, sdev = -1, ddev = -1, ck;
+    uint64_t st, en;
+    if (!c)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    if (!(s = drv_stream(h)))
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (n == 0)
+        return CUDA_SUCCESS;
+    if (!dst || !src)
+        return CUDA_ERROR_INVALID_VALUE;
+    sk = kind_of(src, &sdev);
+    dk = kind_of(dst, &ddev);
+    ck = is_dev(sk) ? (is_dev(dk) ? CUPTI_ACTIVITY_MEMCPY_KIND_DTOD : CUPTI_ACTIVITY_MEMCPY_KIND_DTOH)
+                    : (is_dev(dk) ? CUPTI_ACTIVITY_MEMCPY_KIND_HTOD : CUPTI_ACTIVITY_MEMCPY_KIND_HTOH);
+    if (want && want != ck)
+        return CUDA_ERROR_INVALID_VALUE;  /* e.g. cuMemcpyHtoD to a host pointer */
+    memmove(dst, src, n);
+    drv_schedule(s, duration(n, sk, dk), &st, &en);
+    if (clsim_activity_wanted(CUPTI_ACTIVITY_KIND_MEMCPY)) {
+        CUpti_ActivityMemcpy6 r;
+        memset(&r, 0, sizeof r);
+        r.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+        r.copyKind = (uint8_t)ck;
+        r.srcKind = (uint8_t)sk;
+        r.dstKind = (uint8_t)dk;
+        r.flags = async ? CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC : 0;
+        r.bytes = n;
+        r.start = st;
+        r.end = en;
+        r.deviceId = (uint32_t)c->device;
+        r.contextId = c->uid;
+        r.streamId = s->id;
+        r.correlationId = clsim_work_correlation();
+        r.runtimeCorrelationId = r.correlationId;
+        r.copyCount = 1;
+        clsim_activity_add(&r, sizeof r);
+    }
+    /* synchronous copies return when done; so do "async" ones that involve
+     * pageable memory (staged through a pinned buffer) */
+    if (!async || sk == CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE || dk == CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE)
+        drv_wait_until(en);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount)
+{
+    DRV_ENTER(cuMemcpyHtoD_v2, NULL, dstDevice, srcHost, ByteCount);
+    DRV_RETURN(copy((void *)dstDevice, srcHost, ByteCount, CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, NULL, 0));
+}
+
+CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
+{
+    DRV_ENTER(cuMemcpyDtoH_v2, NULL, dstHost, srcDevice, ByteCount);
+    DRV_RETURN(copy(dstHost, (void *)srcDevice, ByteCount, CUPTI_ACTIVITY_MEMCPY_KIND_DTOH, NULL, 0));
+}
+
+CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount)
+{
+    DRV_ENTER(cuMemcpyDtoD_v2, NULL, dstDevice, srcDevice, ByteCount);
+    DRV_RETURN(copy((void *)dstDevice, (void *)srcDevice, ByteCount, CUPTI_ACTIVITY_MEMCPY_KIND_DTOD, NULL, 0));
+}
+
+CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
+{
+    DRV_ENTER(cuMemcpy, NULL, dst, src, ByteCount);
+    DRV_RETURN(copy((void *)dst, (void *)src, ByteCount, 0, NULL, 0));
+}
+
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount,
+                              CUstream hStream)
+{
+    DRV_ENTER(cuMemcpyHtoDAsync_v2, NULL, dstDevice, srcHost, ByteCount, hStream);
+    DRV_RETURN(copy((void *)dstDevice, srcHost, ByteCount, CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, hStream, 1));
+}
+
+CUresult cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount,
+                              CUstream hStream)
+{
+    DRV_ENTER(cuMemcpyDtoHAsync_v2, NULL, dstHost, srcDevice, ByteCount, hStream);
+    DRV_RETURN(copy(dstHost, (void *)srcDevice, ByteCount, CUPTI_ACTIVITY_MEMCPY_KIND_DTOH, hStream, 1));
+}
+
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount,
+                              CUstream hStream)
+{
+    DRV_ENTER(cuMemcpyDtoDAsync_v2, NULL, dstDevice, srcDevice, ByteCount, hStream);
+    DRV_RETURN(copy((void *)dstDevice, (void *)srcDevice, ByteCount, CUPTI_ACTIVITY_MEMCPY_KIND_DTOD, hStream, 1));
+}
+
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream)
+{
+    DRV_ENTER(cuMemcpyAsync, NULL, dst, src, ByteCount, hStream);
+    DRV_RETURN(copy((void *)dst, (void *)src, ByteCount, 0, hStream, 1));
+}
+
+/* peer copies: MEMCPY2 records (CUpti_ActivityMemcpyPtoP4) when that kind is
+ * enabled, else MEMCPY records with copyKind PTOP */
+static CUresult peer(CUdeviceptr dst, CUcontext dctx, CUdeviceptr src, CUcontext sctx, size_t n,
+                     CUstream h, int async)
+{
+    struct sim_ctx *c = drv_ctx(), *dc = drv_ctx_check(dctx), *sc = drv_ctx_check(sctx);
+    struct sim_stream *s;
+    uint64_t st, en;
+    int sk, dk;
+    if (!c || !dc || !sc)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    if (!(s = drv_stream(h)))
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (!n)
+        return CUDA_SUCCESS;
+    sk = kind_of((void *)src, NULL);
+    dk = kind_of((void *)dst, NULL);
+    if (!is_dev(sk) || !is_dev(dk))
+        return CUDA_ERROR_INVALID_VALUE;
+    memmove((void *)dst, (void *)src, n);
+    drv_schedule(s, 1000 + (uint64_t)n / 50, &st, &en);  /* ~50 GB/s */
+    if (clsim_activity_wanted(CUPTI_ACTIVITY_KIND_MEMCPY2)) {
+        CUpti_ActivityMemcpyPtoP4 r;
+        memset(&r, 0, sizeof r);
+        r.kind = CUPTI_ACTIVITY_KIND_MEMCPY2;
+        r.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_PTOP;
+        r.srcKind = (uint8_t)sk;
+        r.dstKind = (uint8_t)dk;
+        r.flags = async ? CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC : 0;
+        r.bytes = n;
+        r.start = st;
+        r.end = en;
+        r.deviceId = (uint32_t)c->device;
+        r.contextId = c->uid;
+        r.streamId = s->id;
+        r.srcDeviceId = (uint32_t)sc->device;
+        r.srcContextId = sc->uid;
+        r.dstDeviceId = (uint32_t)dc->device;
+        r.dstContextId = dc->uid;
+        r.correlationId = clsim_work_correlation();
+        clsim_activity_add(&r, sizeof r);
+    } else if (clsim_activity_wanted(CUPTI_ACTIVITY_KIND_MEMCPY)) {
+        CUpti_ActivityMemcpy6 r;
+        memset(&r, 0, sizeof r);
+        r.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+        r.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_PTOP;
+        r.srcKind = (uint8_t)sk;
+        r.dstKind = (uint8_t)dk;
+        r.flags = async ? CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC : 0;
+        r.bytes = n;
+        r.start = st;
+        r.end = en;
+        r.deviceId = (uint32_t)c->device;
+        r.contextId = c->uid;
+        r.streamId = s->id;
+        r.correlationId = clsim_work_correlation();
+        r.runtimeCorrelationId = r.correlationId;
+        r.copyCount = 1;
+        clsim_activity_add(&r, sizeof r);
+    }
+    if (!async)
+        drv_wait_until(en);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
+                      CUcontext srcContext, size_t ByteCount)
+{
+    DRV_ENTER(cuMemcpyPeer, NULL, dstDevice, dstContext, srcDevice, srcContext, ByteCount);
+    DRV_RETURN(peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, NULL, 0));
+}
+
+CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
+                           CUcontext srcContext, size_t ByteCount, CUstream hStream)
+{
+    DRV_ENTER(cuMemcpyPeerAsync, NULL, dstDevice, dstContext, srcDevice, srcContext, ByteCount,
+              hStream);
+    DRV_RETURN(peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream, 1));
+}
+
+static CUresult memset_(CUdeviceptr dst, unsigned value, size_t elsize, size_t n, CUstream h,
+                        int async)
+{
+    struct sim_ctx *c = drv_ctx();
+    struct sim_stream *s;
+    size_t bytes = n * elsize;
+    uint64_t st, en;
+    int dk, ddev;
+    if (!c)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    if (!(s = drv_stream(h)))
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (!n)
+        return CUDA_SUCCESS;
+    dk = kind_of((void *)dst, &ddev);
+    if (dk == CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (elsize == 1) {
+        memset((void *)dst, (int)(value & 0xff), n);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            memcpy((char *)dst + i * elsize, &value, elsize);  /* little endian */
+    }
+    drv_schedule(s, 1000 + bytes / 1000, &st, &en);
+    if (clsim_activity_wanted(CUPTI_ACTIVITY_KIND_MEMSET)) {
+        CUpti_ActivityMemset4 r;
+        memset(&r, 0, sizeof r);
+        r.kind = CUPTI_ACTIVITY_KIND_MEMSET;
+        r.value = value;
+        r.bytes = bytes;
+        r.start = st;
+        r.end = en;
+        r.deviceId = (uint32_t)c->device;
+        r.contextId = c->uid;
+        r.streamId = s->id;
+        r.correlationId = clsim_work_correlation();
+        r.flags = async ? CUPTI_ACTIVITY_FLAG_MEMSET_ASYNC : 0;
+        r.memoryKind = (uint16_t)dk;
+        clsim_activity_add(&r, sizeof r);
+    }
+    if (dk == CUPTI_ACTIVITY_MEMORY_KIND_PINNED && !async)
+        drv_wait_until(en);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N)
+{
+    DRV_ENTER(cuMemsetD8_v2, NULL, dstDevice, uc, N);
+    DRV_RETURN(memset_(dstDevice, uc, 1, N, NULL, 0));
+}
+
+CUresult cuMemsetD16_v2(CUdeviceptr dstDevice, unsigned short us, size_t N)
+{
+    DRV_ENTER(cuMemsetD16_v2, NULL, dstDevice, us, N);
+    DRV_RETURN(memset_(dstDevice, us, 2, N, NULL, 0));
+}
+
+CUresult cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N)
+{
+    DRV_ENTER(cuMemsetD32_v2, NULL, dstDevice, ui, N);
+    DRV_RETURN(memset_(dstDevice, ui, 4, N, NULL, 0));
+}
+
+CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream)
+{
+    DRV_ENTER(cuMemsetD8Async, NULL, dstDevice, uc, N, hStream);
+    DRV_RETURN(memset_(dstDevice, uc, 1, N, hStream, 1));
+}
+
+CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream)
+{
+    DRV_ENTER(cuMemsetD32Async, NULL, dstDevice, ui, N, hStream);
+    DRV_RETURN(memset_(dstDevice, ui, 4, N, hStream, 1));
+}
