@@ -3,6 +3,7 @@
 #include "analyses.h"
 
 const struct analysis cl_analyses[] = {
+    {"host", analysis_host},
     {NULL, NULL},
 };
 

@@ -22,5 +22,6 @@ extern const struct analysis cl_analyses[];
 void run_analyses(struct report_ctx *ctx, struct findings *out);
 
 /* declarations of the analyses go here */
+void analysis_host(struct report_ctx *ctx, struct findings *out);
 
 #endif

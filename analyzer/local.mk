@@ -11,6 +11,7 @@ libclreport_la_SOURCES = \
 	analyzer/db.c analyzer/db.h \
 	analyzer/demangle.c analyzer/demangle.h \
 	analyzer/findings.c analyzer/findings.h \
+	analyzer/find_host.c \
 	analyzer/json.c analyzer/json.h \
 	analyzer/memmodel.c analyzer/memmodel.h \
 	analyzer/out_json.c analyzer/out_text.c analyzer/output.h \

@@ -113,6 +113,12 @@ const char CL_SCHEMA_SQL[] =
     " dst_kind TEXT, src_device INTEGER, dst_device INTEGER,"
     " name INTEGER);\n"
     "CREATE INDEX activity_correlation ON activity(correlation);\n"
+    /* the host touching pinned memory of an in-flight async copy (kind read
+     * or write, caught by page protection) or freeing it (kind free);
+     * copy_seq: the copy's call */
+    "CREATE TABLE host_accesses(seq INTEGER PRIMARY KEY, tid INTEGER NOT NULL,"
+    " kind TEXT NOT NULL, address INTEGER NOT NULL, copy_seq INTEGER,"
+    " stack INTEGER);\n"
     /* anything not recorded, by reason; absent means nothing was lost */
     "CREATE TABLE drops(reason TEXT PRIMARY KEY, count INTEGER NOT NULL);\n"
     "CREATE TABLE threads(tid INTEGER PRIMARY KEY, name TEXT);\n"

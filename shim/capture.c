@@ -14,6 +14,8 @@ static _Atomic int subscribed;
 /* An API call between its entry and exit callbacks. */
 struct pending {
   int api;                /* table index, -1 when not ours */
+  uint64_t freed_copy;    /* a free of memory an in-flight copy uses */
+  uint64_t freed_addr;
   int runtime;            /* runtime domain (1) or top-level driver call (0) */
   uint64_t start_ns;
   uint32_t correlation, driver_correlation;
@@ -90,6 +92,52 @@ static void scan_launch(const CUpti_CallbackData *cb, enum cl_op op,
   memcpy(p->kargs, tmp.kargs, tmp.nkargs * sizeof *tmp.kargs);
 }
 
+/* ---- the host-access check (hostguard.c) sees copies and syncs ---------- */
+static void guard_free(const struct cl_api *api, const void *params,
+                       struct pending *p)
+{
+  struct cl_args a;
+  memset(&a, 0, sizeof a);
+  api->decode(params, &a); /* a free's pointer is an input: valid at entry */
+  if (a.memkind != CL_MEMKIND_PINNED && a.memkind != CL_MEMKIND_REGISTERED)
+    return;
+  p->freed_addr = a.dst;
+  p->freed_copy = cl_hostguard_free(a.dst);
+}
+
+static void guard_after(const struct cl_api *api, const struct cl_call *c)
+{
+  const struct cl_args *a = &c->a;
+  uint64_t stream = a->stream == CL_STREAM_LEGACY ? 0 : a->stream;
+  if (stream == 0 && (api->flags & CL_PTSZ))
+    stream = CL_STREAM_PER_THREAD;
+  int async = (api->flags & CL_ASYNC) != 0;
+  switch (api->op) {
+  case CL_OP_COPY:
+    if (!async) {
+      cl_hostguard_sync(CL_OP_COPY, c->device, stream, c->tid, 0, c->seq);
+    } else if (a->dir == CL_DIR_DTOH ||
+               (a->dir == CL_DIR_DEFAULT &&
+                cl_allocmap_kind(a->dst, a->bytes) != CL_MEMKIND_DEVICE)) {
+      cl_hostguard_copy(c->seq, stream, c->tid, c->device, 1, a->dst, a->bytes);
+    } else if (a->dir == CL_DIR_HTOD || a->dir == CL_DIR_DEFAULT) {
+      cl_hostguard_copy(c->seq, stream, c->tid, c->device, 0, a->src, a->bytes);
+    }
+    break;
+  case CL_OP_MEMSET:
+    if (!async)
+      cl_hostguard_sync(CL_OP_COPY, c->device, stream, c->tid, 0, c->seq);
+    break;
+  case CL_OP_EVENT_RECORD: case CL_OP_SYNC_DEVICE: case CL_OP_SYNC_CONTEXT:
+  case CL_OP_SYNC_STREAM: case CL_OP_SYNC_EVENT: case CL_OP_QUERY_STREAM:
+  case CL_OP_QUERY_EVENT: case CL_OP_RESET_DEVICE:
+    cl_hostguard_sync(api->op, c->device, stream, c->tid, a->event, c->seq);
+    break;
+  default:
+    break;
+  }
+}
+
 static void api_enter(int runtime, CUpti_CallbackId cbid,
                       const CUpti_CallbackData *cb)
 {
@@ -117,6 +165,9 @@ static void api_enter(int runtime, CUpti_CallbackId cbid,
   p->driver_correlation = 0;
   p->nkargs = p->kargs_truncated = 0;
   p->nframes = (uint8_t)cl_stack_capture(p->frames, cl_cfg.stack_depth);
+  p->freed_copy = 0;
+  if (idx >= 0 && cl_api_table[idx].op == CL_OP_FREE)
+    guard_free(&cl_api_table[idx], cb->functionParams, p);
   if (!runtime && idx >= 0)
     scan_launch(cb, cl_api_table[idx].op, cbid, p);
   p->start_ns = cl_now_ns();
@@ -168,10 +219,15 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
       api->op == CL_OP_FREE)
     api->decode(cb->functionParams, &c->a);
   if (ok && api->op == CL_OP_ALLOC)
-    cl_allocmap_add(c->a.dst, c->a.bytes);
+    cl_allocmap_add(c->a.dst, c->a.bytes, c->a.memkind, c->a.flags);
   else if (ok && api->op == CL_OP_FREE)
     cl_allocmap_remove(c->a.dst);
+  if (ok)
+    guard_after(api, c);
   cl_ring_commit();
+  if (p->freed_copy) /* after the free's own record, in seq order */
+    cl_hostguard_record("free", cl_next_seq(), p->freed_addr, p->freed_copy,
+                        p->frames, p->nframes);
 }
 
 static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)

@@ -11,6 +11,8 @@
 /* ---- the allocation map: sorted [start, end) ranges, read-mostly ---------- */
 struct range {
   uint64_t start, end;
+  int kind;
+  uint32_t flags;
 };
 static pthread_rwlock_t map_lock = PTHREAD_RWLOCK_INITIALIZER;
 static struct range *map;
@@ -30,14 +32,14 @@ static size_t lower_bound(uint64_t start)
   return lo;
 }
 
-void cl_allocmap_add(uint64_t start, uint64_t size)
+void cl_allocmap_add(uint64_t start, uint64_t size, int kind, uint32_t flags)
 {
   if (!start || !size)
     return;
   pthread_rwlock_wrlock(&map_lock);
   size_t i = lower_bound(start);
   if (i < nmap && map[i].start == start) {
-    map[i].end = start + size;
+    map[i] = (struct range){start, start + size, kind, flags};
   } else {
     if (nmap == capmap) {
       size_t nc = capmap ? capmap * 2 : 256;
@@ -50,7 +52,7 @@ void cl_allocmap_add(uint64_t start, uint64_t size)
       capmap = nc;
     }
     memmove(&map[i + 1], &map[i], (nmap - i) * sizeof *map);
-    map[i] = (struct range){start, start + size};
+    map[i] = (struct range){start, start + size, kind, flags};
     nmap++;
   }
   if (start < atomic_load(&map_lo))
@@ -76,6 +78,34 @@ static int map_contains(uint64_t v)
 {
   size_t i = lower_bound(v + 1); /* first range starting after v */
   return i > 0 && v < map[i - 1].end;
+}
+
+int cl_allocmap_kind(uint64_t addr, uint64_t bytes)
+{
+  int kind = CL_MEMKIND_UNKNOWN;
+  pthread_rwlock_rdlock(&map_lock);
+  size_t i = lower_bound(addr + 1);
+  if (i > 0 && addr + bytes <= map[i - 1].end)
+    kind = map[i - 1].kind;
+  /* read-only registrations must never be made writable again */
+  if (kind == CL_MEMKIND_REGISTERED && (map[i - 1].flags & 0x08))
+    kind = CL_MEMKIND_UNKNOWN;
+  pthread_rwlock_unlock(&map_lock);
+  return kind;
+}
+
+int cl_allocmap_find(uint64_t addr, uint64_t *start, uint64_t *end)
+{
+  int found = 0;
+  pthread_rwlock_rdlock(&map_lock);
+  size_t i = lower_bound(addr + 1);
+  if (i > 0 && addr < map[i - 1].end) {
+    *start = map[i - 1].start;
+    *end = map[i - 1].end;
+    found = 1;
+  }
+  pthread_rwlock_unlock(&map_lock);
+  return found;
 }
 
 /* ---- parameter layouts, cached per CUfunction ------------------------------ */

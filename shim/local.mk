@@ -9,7 +9,8 @@ libclshim_la_SOURCES = \
 	shim/kparams.c shim/driver.c shim/devices.c \
 	shim/stack.c shim/modules.c \
 	shim/ring.c shim/strings.c shim/writer.c shim/writer_db.c \
-	shim/outpath.c shim/signals.c common/format.c
+	shim/outpath.c shim/signals.c shim/sigwrap.c shim/hostguard.c \
+	common/format.c
 libclshim_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(SQLITE_CFLAGS)
 
 lib_LTLIBRARIES += libcudalens.la

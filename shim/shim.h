@@ -5,6 +5,7 @@
 #define CUDALENS_SHIM_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -205,8 +206,14 @@ void cl_activity_flush(int forced) CL_HIDDEN;
 uint64_t cl_now_ns(void) CL_HIDDEN;
 
 /* ---- kernel parameters and the allocation map (kparams.c) ------------------ */
-void cl_allocmap_add(uint64_t start, uint64_t size) CL_HIDDEN;
+void cl_allocmap_add(uint64_t start, uint64_t size, int kind, uint32_t flags)
+    CL_HIDDEN;
 void cl_allocmap_remove(uint64_t start) CL_HIDDEN;
+/* The kind (enum cl_memkind) of the live allocation holding all of
+ * [addr, addr+bytes), or CL_MEMKIND_UNKNOWN (pageable or not ours). */
+int cl_allocmap_kind(uint64_t addr, uint64_t bytes) CL_HIDDEN;
+/* The live allocation containing addr: 1 and its range, or 0. */
+int cl_allocmap_find(uint64_t addr, uint64_t *start, uint64_t *end) CL_HIDDEN;
 /* Scan a launch's parameters for words pointing into live allocations. */
 void cl_kparams_scan(void *func, void **params, struct cl_call *c) CL_HIDDEN;
 void cl_kparams_atfork_prepare(void) CL_HIDDEN;
@@ -217,8 +224,30 @@ void cl_kparams_atfork_child(void) CL_HIDDEN;
 void *cl_driver_sym(const char *name) CL_HIDDEN;
 void cl_device_describe(int ordinal) CL_HIDDEN;
 
-/* ---- signals (signals.c) --------------------------------------------------- */
+/* ---- signals (signals.c, sigwrap.c) ---------------------------------------- */
 void cl_signals_install(void) CL_HIDDEN;
+int cl_sigwrap_install(int (*handler)(int, siginfo_t *, void *)) CL_HIDDEN;
+
+/* ---- host accesses to memory of in-flight copies (hostguard.c) -------------- */
+struct cl_host_access {
+  uint64_t seq, address, copy_seq;
+  const char *kind;      /* "read", "write" or "free" (string literals) */
+  uint32_t tid;
+  uint8_t nframes;
+  uint64_t frames[CL_MAX_FRAMES];
+};
+void cl_hostguard_init(void) CL_HIDDEN;
+void cl_hostguard_copy(uint64_t seq, uint64_t stream, uint64_t tid,
+                       int32_t device, int dtoh, uint64_t host, uint64_t bytes)
+    CL_HIDDEN;
+void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
+                       uint64_t tid, uint64_t event, uint64_t seq) CL_HIDDEN;
+uint64_t cl_hostguard_free(uint64_t addr) CL_HIDDEN;
+void cl_hostguard_record(const char *kind, uint64_t seq, uint64_t addr,
+                         uint64_t copy_seq, const uint64_t *frames, int n)
+    CL_HIDDEN;
+void cl_hostguard_drain(void (*fn)(const struct cl_host_access *, void *),
+                        void *arg, uint64_t *lost) CL_HIDDEN;
 
 /* ---- the API table (decode.c), generated from api.def ---------------------- */
 struct cl_api {

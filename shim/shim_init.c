@@ -59,6 +59,7 @@ static void init(void)
   pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
   atexit(finish);
   cl_signals_install();
+  cl_hostguard_init(); /* after: it chains to the handlers installed above */
   CL_LOG(CL_LOG_INFO, "capturing through CUPTI");
 }
 

@@ -78,6 +78,7 @@ static void drain(struct cl_db *db)
     if (lost)
       cl_db_drop(db, "ring-full", lost);
   }
+  cl_db_put_host_accesses(db);
   uint64_t lost = cl_ring_take_orphan_drops();
   if (lost)
     cl_db_drop(db, "ring-full", lost);

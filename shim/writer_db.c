@@ -42,6 +42,7 @@
   X(thread, "INSERT OR IGNORE INTO threads VALUES(?,?)")                       \
   X(drop, "INSERT INTO drops VALUES(?,?) ON CONFLICT(reason) DO UPDATE SET "   \
           "count=count+excluded.count")                                        \
+  X(host_access, "INSERT INTO host_accesses VALUES(?,?,?,?,?,?)")             \
   X(meta, "INSERT OR REPLACE INTO meta VALUES(?,?)")
 
 struct stack_entry {
@@ -720,6 +721,29 @@ void cl_db_put(struct cl_db *db, const struct cl_record *r)
     cl_db_drop(db, r->u.drop.reason, r->u.drop.count);
     break;
   }
+}
+
+static void put_host_access(const struct cl_host_access *h, void *arg)
+{
+  struct cl_db *db = arg;
+  note_thread(db, h->tid);
+  uint32_t stack = stack_id(db, h->frames, h->nframes);
+  sqlite3_stmt *st = db->host_access;
+  I64(st, 1, h->seq);
+  I64(st, 2, h->tid);
+  TXT(st, 3, h->kind);
+  I64(st, 4, h->address);
+  opt(st, 5, h->copy_seq != 0, h->copy_seq);
+  opt(st, 6, stack != 0, stack);
+  run(st);
+}
+
+void cl_db_put_host_accesses(struct cl_db *db)
+{
+  uint64_t lost = 0;
+  cl_hostguard_drain(put_host_access, db, &lost);
+  if (lost)
+    cl_db_drop(db, "host-accesses", lost);
 }
 
 void cl_db_drop(struct cl_db *db, const char *reason, uint64_t n)

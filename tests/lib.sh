@@ -11,18 +11,59 @@ need_apps() {
   command -v sqlite3 >/dev/null || skip "sqlite3 command-line tool missing"
 }
 
-# cl_run APP [ARGS...]: run a sample app under the shim; its stdout and
-# stderr go to APP.out / APP.err; the database is DB afterwards.
+# cl_run APP [ARGS...]: run a sample app (a name in tests/apps, or a path)
+# under the shim; its stdout and stderr go to APP.out / APP.err; the
+# database is DB afterwards.
 cl_run() {
-  app=$1
+  case $1 in */*) bin=$1 ;; *) bin=$CL_APPS/$1 ;; esac
+  app=$(basename "$1")
   shift
-  rm -f ./*.db
+  rm -f "$CL_TMP/$app"-*.db
   env LD_LIBRARY_PATH="$CL_SIMLIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
     LD_PRELOAD="$CL_SHIM" CUDALENS_OUTPUT="$CL_TMP/$app-%p.db" \
-    "$CL_APPS/$app" "$@" >"$app.out" 2>"$app.err"
+    "$bin" "$@" >"$app.out" 2>"$app.err"
   rc=$?
   DB=$(ls -t "$CL_TMP"/"$app"-*.db 2>/dev/null | head -n 1)
   return $rc
+}
+
+# check_markers SRC REPORT: the findings of a text report against the
+# markers in the sample's source: each `// expect: KIND` line must be
+# reported as KIND at that line; `// expect-none: KIND...` lists kinds that
+# must not be reported anywhere.
+check_markers() {
+  src=$1
+  report=$2
+  base=$(basename "$src")
+  grep -n '// expect: ' "$src" | while IFS=: read -r line rest; do
+    kind=$(echo "$rest" | sed 's|.*// expect: *\([a-z-]*\).*|\1|')
+    grep -q "$base:$line: [a-z]*: \[$kind\]" "$report" ||
+      fail "$kind not reported at $base:$line"
+    echo "ok: $kind at $base:$line"
+  done || exit 1
+  for kind in $(sed -n 's|.*// expect-none: *||p' "$src"); do
+    if grep -q "\[$kind\]" "$report"; then
+      grep "\[$kind\]" "$report" >&2
+      fail "$kind reported for a correct program"
+    fi
+    echo "ok: no $kind"
+  done
+}
+
+# check_sample DIR APP: build products in tests/DIR, sources likewise; run
+# APP without and with the shim (same output), report, check the markers.
+check_sample() {
+  src=$CL_TOP_SRCDIR/tests/$1/$2.cu
+  bin=$CL_TOP_BUILDDIR/tests/$1/$2
+  [ -x "$bin" ] || skip "$bin not built (no nvcc?)"
+  [ -e "$CL_SIMLIB/libcudart.so.13" ] || skip "simulated runtime not built"
+  env LD_LIBRARY_PATH="$CL_SIMLIB" "$bin" >native.out 2>native.err ||
+    fail "$2 fails without cudalens: $(cat native.err)"
+  cl_run "$bin" || fail "$2 fails under cudalens: $(cat "$2.err")"
+  cmp -s native.out "$2.out" || fail "output differs under cudalens"
+  [ -n "$DB" ] || fail "no database written"
+  "$CL_REPORT" "$DB" >report.txt 2>report.err || fail "report failed"
+  check_markers "$src" report.txt
 }
 
 # q SQL: one query against DB

@@ -1,0 +1,108 @@
+/* find_host.c - host-read-before-sync, host-write-before-sync and
+ * pinned-free-before-sync: the host touching (or freeing) pinned memory
+ * while an async copy on it was still in flight, as caught by the shim's
+ * page protection (host_accesses).  One finding per pair of call sites (the
+ * host access and the copy), with a count. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyses.h"
+#include "util.h"
+
+struct pair {
+  const char *kind;
+  int64_t access_stack, copy_stack, copy_seq, address, bytes, stream;
+  char direction[16];
+  uint64_t count;
+};
+
+static const char *finding_kind(const char *access)
+{
+  if (!strcmp(access, "read"))
+    return "host-read-before-sync";
+  if (!strcmp(access, "write"))
+    return "host-write-before-sync";
+  return "pinned-free-before-sync";
+}
+
+static void emit(struct report_ctx *ctx, struct findings *out,
+                 const struct pair *p)
+{
+  struct callsite at, copy;
+  callsite_resolve(ctx->cs, p->access_stack, &at);
+  callsite_resolve(ctx->cs, p->copy_stack, &copy);
+  struct location loc = callsite_location(&at);
+  struct location copy_loc = callsite_location(&copy);
+  const char *dir = !strcmp(p->direction, "dtoh")   ? "device-to-host"
+                    : !strcmp(p->direction, "htod") ? "host-to-device"
+                                                    : p->direction;
+  const char *what = !strcmp(p->kind, "host-read-before-sync")
+                         ? "the host reads"
+                     : !strcmp(p->kind, "host-write-before-sync")
+                         ? "the host writes"
+                         : "the host frees";
+  char stream[32];
+  if (p->stream == 0)
+    snprintf(stream, sizeof stream, "the default stream");
+  else
+    snprintf(stream, sizeof stream, "stream 0x%" PRIx64, (uint64_t)p->stream);
+  struct finding *f = findings_add(
+      out, p->kind, SEV_ERROR, &loc,
+      "%s pinned memory at 0x%" PRIx64 " while a %s copy of %" PRId64
+      " bytes on %s is still in flight (no synchronization covers it); "
+      "fix: synchronize first (cudaStreamSynchronize, or cudaEventSynchronize "
+      "on an event recorded after the copy; in PyTorch "
+      "torch.cuda.synchronize() or event.synchronize()), or use a separate "
+      "buffer per step",
+      what, (uint64_t)p->address, dir, p->bytes, stream);
+  f->count = p->count;
+  finding_add_related(f, &copy_loc, "the %s copy still in flight, on %s", dir,
+                      stream);
+}
+
+void analysis_host(struct report_ctx *ctx, struct findings *out)
+{
+  sqlite3_stmt *st = db_prepare(
+      ctx->db,
+      "SELECT h.kind, h.stack, c.stack, h.copy_seq, h.address, t.bytes,"
+      " t.stream, t.direction FROM host_accesses h"
+      " LEFT JOIN calls c ON c.seq = h.copy_seq"
+      " LEFT JOIN transfers t ON t.seq = h.copy_seq ORDER BY h.seq");
+  struct pair *v = NULL;
+  size_t n = 0, cap = 0;
+  while (db_step(ctx->db, st)) {
+    const char *access = (const char *)sqlite3_column_text(st, 0);
+    struct pair p = {finding_kind(access ? access : "free"),
+                     sqlite3_column_int64(st, 1),
+                     sqlite3_column_int64(st, 2),
+                     sqlite3_column_int64(st, 3),
+                     sqlite3_column_int64(st, 4),
+                     sqlite3_column_int64(st, 5),
+                     sqlite3_column_int64(st, 6),
+                     "",
+                     1};
+    const char *dir = (const char *)sqlite3_column_text(st, 7);
+    snprintf(p.direction, sizeof p.direction, "%s", dir ? dir : "async");
+    size_t i;
+    for (i = 0; i < n; i++)
+      if (v[i].kind == p.kind && v[i].access_stack == p.access_stack &&
+          v[i].copy_stack == p.copy_stack)
+        break;
+    if (i < n) {
+      v[i].count++;
+      continue;
+    }
+    if (n == cap) {
+      cap = cap ? 2 * cap : 16;
+      v = realloc(v, cap * sizeof *v);
+      if (!v)
+        abort();
+    }
+    v[n++] = p;
+  }
+  db_finalize(st);
+  for (size_t i = 0; i < n; i++)
+    emit(ctx, out, &v[i]);
+  free(v);
+}

@@ -1,0 +1,367 @@
+/* hostguard.c - catches the host touching pinned memory while an async copy
+ * on it is still in flight.  When an async copy between the device and
+ * pinned host memory is issued, the host pages it covers are protected (no
+ * access for a device-to-host destination, read-only for a host-to-device
+ * source); the synchronization that covers the copy (its stream, an event
+ * recorded after it, the device, or a successful query) lifts the protection.
+ * DMA is not affected by CPU page protection.  A host access to a protected
+ * page faults into on_fault(), which records it (address, thread, stack, the
+ * copy), lifts the protection and returns, so the access runs again and the
+ * program's behaviour is unchanged.  Faults that are not ours go to the
+ * handler the program installed (see sigwrap.c).  CUDALENS_HOSTGUARD=0 turns
+ * this off.
+ *
+ * Only whole pages inside the copy's byte range are protected, so accesses
+ * outside the range are never reported; a fault by code inside the CUDA
+ * libraries lifts the protection without a report. */
+#define _GNU_SOURCE
+#include <link.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+#include <unwind.h>
+
+#include "shim.h"
+
+#define MAX_GUARDS 512
+struct guard {
+  int active;
+  int readonly;           /* host-to-device source: writes fault */
+  uint64_t lo, hi;        /* protected pages */
+  uint64_t start, end;    /* the copy's host bytes */
+  uint64_t copy_seq, stream, tid;
+  int32_t device;
+};
+static struct guard guards[MAX_GUARDS];
+static atomic_flag guard_lock = ATOMIC_FLAG_INIT;
+static uint64_t page_size;
+static int enabled;
+
+/* events: the stream and order of their latest record */
+#define MAX_EVENTS 1024
+static struct {
+  uint64_t event, stream, tid, seq;
+} events[MAX_EVENTS];
+
+static void lock(void)
+{
+  while (atomic_flag_test_and_set_explicit(&guard_lock, memory_order_acquire))
+    ;
+}
+static void unlock(void)
+{
+  atomic_flag_clear_explicit(&guard_lock, memory_order_release);
+}
+
+/* ---- host accesses, handed to the writer (signal-safe, fixed size) -------- */
+#define MAX_ACCESSES 1024
+static struct cl_host_access accesses[MAX_ACCESSES];
+static _Atomic int access_ready[MAX_ACCESSES];
+static _Atomic uint64_t access_head, access_tail, access_lost;
+
+static struct cl_host_access *access_reserve(void)
+{
+  uint64_t t = atomic_fetch_add(&access_tail, 1);
+  if (t - atomic_load(&access_head) >= MAX_ACCESSES) {
+    atomic_fetch_sub(&access_tail, 1);
+    atomic_fetch_add(&access_lost, 1);
+    return NULL;
+  }
+  return &accesses[t % MAX_ACCESSES];
+}
+
+static void access_publish(struct cl_host_access *a)
+{
+  atomic_store_explicit(&access_ready[a - accesses], 1, memory_order_release);
+}
+
+void cl_hostguard_drain(void (*fn)(const struct cl_host_access *, void *),
+                        void *arg, uint64_t *lost)
+{
+  for (;;) {
+    uint64_t h = atomic_load(&access_head);
+    if (h == atomic_load(&access_tail))
+      break;
+    int i = (int)(h % MAX_ACCESSES);
+    if (!atomic_load_explicit(&access_ready[i], memory_order_acquire))
+      break; /* still being written */
+    fn(&accesses[i], arg);
+    atomic_store(&access_ready[i], 0);
+    atomic_store(&access_head, h + 1);
+  }
+  *lost = atomic_exchange(&access_lost, 0);
+}
+
+/* ---- the CUDA libraries' own code (their faults are not the user's) ------- */
+#define MAX_VENDOR 8
+static struct {
+  uint64_t lo, hi;
+} vendor[MAX_VENDOR];
+static int nvendor;
+
+static int add_vendor(struct dl_phdr_info *info, size_t size, void *arg)
+{
+  (void)size;
+  (void)arg;
+  const char *base = strrchr(info->dlpi_name, '/');
+  base = base ? base + 1 : info->dlpi_name;
+  if (strncmp(base, "libcuda.", 8) && strncmp(base, "libcudart", 9) &&
+      strncmp(base, "libcupti", 8))
+    return 0;
+  for (int i = 0; i < info->dlpi_phnum && nvendor < MAX_VENDOR; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+      vendor[nvendor].lo = info->dlpi_addr + ph->p_vaddr;
+      vendor[nvendor].hi = vendor[nvendor].lo + ph->p_memsz;
+      nvendor++;
+    }
+  }
+  return 0;
+}
+
+static int in_vendor(uint64_t ip)
+{
+  for (int i = 0; i < nvendor; i++)
+    if (ip >= vendor[i].lo && ip < vendor[i].hi)
+      return 1;
+  return 0;
+}
+
+/* ---- protection ---------------------------------------------------------- */
+/* Re-apply the protection [lo, hi) should have given the active guards (the
+ * most restrictive one wins), one mprotect per stretch of equal protection;
+ * caller holds the lock. */
+#define MAX_CUTS (2 * MAX_GUARDS + 2)
+static void reprotect(uint64_t lo, uint64_t hi)
+{
+  uint64_t cut[MAX_CUTS];
+  int ncut = 0;
+  cut[ncut++] = lo;
+  cut[ncut++] = hi;
+  for (int i = 0; i < MAX_GUARDS; i++) {
+    struct guard *g = &guards[i];
+    if (!g->active || g->hi <= lo || g->lo >= hi)
+      continue;
+    if (g->lo > lo)
+      cut[ncut++] = g->lo;
+    if (g->hi < hi)
+      cut[ncut++] = g->hi;
+  }
+  for (int i = 1; i < ncut; i++) /* insertion sort: usually a few cuts */
+    for (int j = i; j > 0 && cut[j] < cut[j - 1]; j--) {
+      uint64_t t = cut[j];
+      cut[j] = cut[j - 1];
+      cut[j - 1] = t;
+    }
+  for (int k = 0; k + 1 < ncut; k++) {
+    uint64_t a = cut[k], b = cut[k + 1];
+    if (a >= b)
+      continue;
+    int prot = PROT_READ | PROT_WRITE;
+    for (int i = 0; i < MAX_GUARDS; i++) {
+      struct guard *g = &guards[i];
+      if (g->active && a >= g->lo && a < g->hi)
+        prot = g->readonly && prot != PROT_NONE ? PROT_READ : PROT_NONE;
+    }
+    mprotect((void *)(uintptr_t)a, b - a, prot);
+  }
+}
+
+static void release(struct guard *g)
+{
+  g->active = 0;
+  reprotect(g->lo, g->hi);
+}
+
+void cl_hostguard_copy(uint64_t seq, uint64_t stream, uint64_t tid,
+                       int32_t device, int dtoh, uint64_t host, uint64_t bytes)
+{
+  if (!enabled || !bytes)
+    return;
+  int kind = cl_allocmap_kind(host, bytes);
+  if (kind != CL_MEMKIND_PINNED && kind != CL_MEMKIND_REGISTERED)
+    return;
+  uint64_t lo = (host + page_size - 1) & ~(page_size - 1);
+  uint64_t hi = (host + bytes) & ~(page_size - 1);
+  if (hi <= lo)
+    return; /* no whole page inside the copy */
+  lock();
+  if (!nvendor)
+    dl_iterate_phdr(add_vendor, NULL);
+  struct guard *g = NULL;
+  for (int i = 0; i < MAX_GUARDS && !g; i++)
+    if (!guards[i].active)
+      g = &guards[i];
+  if (g) {
+    *g = (struct guard){1, !dtoh, lo, hi, host, host + bytes, seq,
+                        stream, tid, device};
+    reprotect(lo, hi);
+  }
+  unlock();
+  if (!g)
+    CL_LOG(CL_LOG_INFO, "more than %d copies in flight: not all are checked",
+           MAX_GUARDS);
+}
+
+static int same_stream(const struct guard *g, uint64_t stream, uint64_t tid)
+{
+  return g->stream == stream && (stream != CL_STREAM_PER_THREAD || g->tid == tid);
+}
+
+void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
+                       uint64_t tid, uint64_t event, uint64_t seq)
+{
+  if (!enabled)
+    return;
+  lock();
+  if (op == CL_OP_EVENT_RECORD) {
+    int slot = -1;
+    for (int i = 0; i < MAX_EVENTS; i++) {
+      if (events[i].event == event) {
+        slot = i;
+        break;
+      }
+      if (slot < 0 && !events[i].event)
+        slot = i;
+    }
+    if (slot >= 0)
+      events[slot].event = event, events[slot].stream = stream,
+      events[slot].tid = tid, events[slot].seq = seq;
+    unlock();
+    return;
+  }
+  for (int i = 0; i < MAX_GUARDS; i++) {
+    struct guard *g = &guards[i];
+    if (!g->active)
+      continue;
+    int covered = 0;
+    switch (op) {
+    case CL_OP_SYNC_DEVICE: case CL_OP_SYNC_CONTEXT: case CL_OP_RESET_DEVICE:
+      covered = device < 0 || g->device == device;
+      break;
+    case CL_OP_COPY: case CL_OP_MEMSET: /* blocking: waits for stream 0 */
+    case CL_OP_SYNC_STREAM: case CL_OP_QUERY_STREAM:
+      /* the legacy default stream waits for the blocking streams too: lift
+       * them all rather than risk a false report */
+      covered = stream == 0 ? g->device == device : same_stream(g, stream, tid);
+      break;
+    case CL_OP_SYNC_EVENT: case CL_OP_QUERY_EVENT:
+      for (int e = 0; e < MAX_EVENTS; e++)
+        if (events[e].event == event && event)
+          covered = (events[e].stream == 0 ? g->device == device
+                                           : same_stream(g, events[e].stream,
+                                                         events[e].tid)) &&
+                    g->copy_seq < events[e].seq;
+      break;
+    default:
+      break;
+    }
+    if (covered)
+      release(g);
+  }
+  unlock();
+}
+
+/* A free of pinned memory with copies still in flight: the protection goes
+ * first (the driver may touch the pages); returns the copy's seq or 0. */
+uint64_t cl_hostguard_free(uint64_t addr)
+{
+  uint64_t copy = 0, lo, hi;
+  if (!enabled || !cl_allocmap_find(addr, &lo, &hi))
+    return 0;
+  lock();
+  for (int i = 0; i < MAX_GUARDS; i++) {
+    struct guard *g = &guards[i];
+    if (g->active && g->start < hi && g->end > lo) {
+      if (!copy)
+        copy = g->copy_seq;
+      release(g);
+    }
+  }
+  unlock();
+  return copy;
+}
+
+void cl_hostguard_record(const char *kind, uint64_t seq, uint64_t addr,
+                         uint64_t copy_seq, const uint64_t *frames, int n)
+{
+  struct cl_host_access *a = access_reserve();
+  if (!a)
+    return;
+  a->seq = seq;
+  a->tid = cl_gettid();
+  a->kind = kind;
+  a->address = addr;
+  a->copy_seq = copy_seq;
+  a->nframes = (uint8_t)n;
+  memcpy(a->frames, frames, (size_t)n * sizeof *frames);
+  access_publish(a); /* the writer picks it up at its next pass */
+}
+
+/* ---- the fault handler ---------------------------------------------------- */
+struct unwind {
+  uint64_t *frames;
+  int n, max;
+  uint64_t ip;
+  int found;
+};
+
+static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
+{
+  struct unwind *u = arg;
+  uint64_t ip = _Unwind_GetIP(ctx);
+  if (!ip)
+    return _URC_END_OF_STACK;
+  if (!u->found) { /* skip the handler and the signal frame */
+    u->found = ip == u->ip;
+    return _URC_NO_REASON;
+  }
+  u->frames[u->n++] = ip;
+  return u->n < u->max ? _URC_NO_REASON : _URC_END_OF_STACK;
+}
+
+static int on_fault(int sig, siginfo_t *si, void *uc)
+{
+  if (!enabled || (sig != SIGSEGV && sig != SIGBUS))
+    return 0;
+  const ucontext_t *ctx = uc;
+  uint64_t addr = (uint64_t)(uintptr_t)si->si_addr;
+  uint64_t ip = (uint64_t)ctx->uc_mcontext.gregs[REG_RIP];
+  int write = (ctx->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+  lock();
+  struct guard *g = NULL;
+  for (int i = 0; i < MAX_GUARDS && !g; i++)
+    if (guards[i].active && addr >= guards[i].lo && addr < guards[i].hi)
+      g = &guards[i];
+  if (!g) {
+    unlock();
+    return 0;
+  }
+  int report = addr >= g->start && addr < g->end && !in_vendor(ip) &&
+               (write || !g->readonly);
+  uint64_t copy = g->copy_seq;
+  release(g);
+  unlock();
+  if (report) {
+    uint64_t frames[CL_MAX_FRAMES];
+    frames[0] = ip + 1; /* the report looks up address - 1 */
+    struct unwind u = {frames + 1, 0, CL_MAX_FRAMES - 1, ip, 0};
+    _Unwind_Backtrace(step, &u);
+    cl_hostguard_record(write ? "write" : "read", cl_next_seq(), addr, copy,
+                        frames, 1 + u.n);
+  }
+  return 1;
+}
+
+void cl_hostguard_init(void)
+{
+  const char *v = getenv("CUDALENS_HOSTGUARD");
+  if (v && !strcmp(v, "0"))
+    return;
+  page_size = (uint64_t)sysconf(_SC_PAGESIZE);
+  if (cl_sigwrap_install(on_fault) == 0)
+    enabled = 1;
+}

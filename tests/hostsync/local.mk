@@ -1,0 +1,17 @@
+# tests/hostsync/local.mk - samples of host/device synchronization bugs
+# (host-read-before-sync, host-write-before-sync, pinned-free-before-sync)
+# and their correct twins, each checked by a .test against the markers in
+# its source, under the simulated runtime.
+HOSTSYNC_NAMES = read_before_sync write_before_sync free_before_sync \
+	registered_read sync_first event_sync query_loop double_buffer
+EXTRA_DIST += tests/hostsync/common.h $(HOSTSYNC_NAMES:%=tests/hostsync/%.cu) \
+	$(HOSTSYNC_NAMES:%=tests/hostsync/%.test)
+TESTS += $(HOSTSYNC_NAMES:%=tests/hostsync/%.test)
+if HAVE_NVCC
+HOSTSYNC_APPS = $(HOSTSYNC_NAMES:%=tests/hostsync/%)
+check_DATA += $(HOSTSYNC_APPS)
+CLEANFILES += $(HOSTSYNC_APPS)
+$(HOSTSYNC_APPS): tests/hostsync/%: $(srcdir)/tests/hostsync/%.cu $(srcdir)/tests/hostsync/common.h
+	@$(MKDIR_P) tests/hostsync
+	$(AM_V_GEN)$(NVCC) -g -lineinfo -arch=sm_90 --no-compress -cudart shared $< -o $@ -lpthread
+endif
