@@ -765,6 +765,9 @@ void cl_db_close(struct cl_db *db, int clean)
 #define CL_STMT_FINALIZE(name, text) sqlite3_finalize(db->name);
     CL_STATEMENTS(CL_STMT_FINALIZE)
 #undef CL_STMT_FINALIZE
+    /* one self-contained file from here on: readers need no -wal/-shm */
+    if (clean)
+      sqlite3_exec(db->sql, "PRAGMA journal_mode=DELETE", NULL, NULL, NULL);
     if (sqlite3_close(db->sql) != SQLITE_OK)
       CL_LOG(CL_LOG_WARN, "closing '%s' failed", db->path);
   }
