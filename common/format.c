@@ -35,6 +35,13 @@ const char *cl_dir_name(enum cl_dir d)
   return (unsigned)d < CL_DIR_COUNT ? names[d] : "unknown";
 }
 
+/* Indexes are built when a recording is closed (inserting is faster
+ * without them); a reader of a recording whose process was killed may
+ * create them itself. */
+const char CL_INDEX_SQL[] =
+    "CREATE INDEX IF NOT EXISTS activity_correlation"
+    " ON activity(correlation);\n";
+
 const char CL_SCHEMA_SQL[] =
     /* key/value facts about the process: format, cudalens_version, pid,
      * ppid, hostname, exe, cmdline (JSON array), cuda_visible_devices,
@@ -112,7 +119,6 @@ const char CL_SCHEMA_SQL[] =
     " stream_id INTEGER, bytes INTEGER, copy_kind TEXT, src_kind TEXT,"
     " dst_kind TEXT, src_device INTEGER, dst_device INTEGER,"
     " name INTEGER);\n"
-    "CREATE INDEX activity_correlation ON activity(correlation);\n"
     /* the host touching pinned memory of an in-flight async copy (kind read
      * or write, caught by page protection) or freeing it (kind free);
      * copy_seq: the copy's call */

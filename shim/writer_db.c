@@ -247,9 +247,11 @@ struct cl_db *cl_db_open(void)
     return NULL;
   }
   char *msg = NULL;
-  char pragmas[128];
+  char pragmas[256];
   snprintf(pragmas, sizeof pragmas,
-           "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+           /* no fsync: the file must survive the process, not the OS */
+           "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; "
+           "PRAGMA wal_autocheckpoint=16384; PRAGMA cache_size=-16384; "
            "PRAGMA user_version=%d;",
            CL_SCHEMA_VERSION);
   if (sqlite3_exec(db->sql, pragmas, NULL, NULL, &msg) ||
@@ -761,6 +763,7 @@ void cl_db_close(struct cl_db *db, int clean)
     if (clean)
       meta(db, "clean_exit", "1");
     meta_int(db, "last_seq", (long long)atomic_load(&cl_seq));
+    sqlite3_exec(db->sql, CL_INDEX_SQL, NULL, NULL, NULL);
     cl_db_commit(db);
 #define CL_STMT_FINALIZE(name, text) sqlite3_finalize(db->name);
     CL_STATEMENTS(CL_STMT_FINALIZE)

@@ -98,5 +98,7 @@ const char *cl_dir_name(enum cl_dir d);
 /* The SQL that creates an empty recording (without user_version, which
  * cl_schema_sql's caller sets with CL_SCHEMA_VERSION). */
 extern const char CL_SCHEMA_SQL[];
+/* The indexes of a finished recording (CREATE INDEX IF NOT EXISTS ...). */
+extern const char CL_INDEX_SQL[];
 
 #endif
