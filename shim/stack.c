@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <link.h>
+#include <pthread.h>
 #include <string.h>
 #include <unwind.h>
 
@@ -86,18 +87,71 @@ void cl_stack_init(void)
   dl_iterate_phdr(add_spans, NULL); /* CUPTI is loaded by now */
 }
 
+/* ---- the walk -------------------------------------------------------------
+ * libgcc's unwinder interprets the DWARF CFI of every frame, which costs
+ * microseconds per call through the driver.  Each thread therefore learns,
+ * per return address, the distance from a frame's stack pointer to its
+ * canonical frame address (constant at a call site unless the function uses
+ * alloca), and later walks follow those distances directly, reading each
+ * return address from CFA - 8.  A walk that meets an address it has not
+ * learned, or learned as variable, falls back to libgcc; every 128th walk
+ * is done by libgcc anyway and checks what was learned.  Reads stay inside
+ * the thread's stack. */
+#define LEARNED 1024 /* per thread, open addressing */
+enum { CFA_UNKNOWN = 0, CFA_CONST, CFA_VARIABLE };
+struct cfa_rule {
+  uintptr_t ip;
+  int32_t k;
+  uint8_t state;
+};
+static __thread struct cfa_rule learned[LEARNED];
+static __thread unsigned walks;
+static __thread uintptr_t stack_lo, stack_hi;
+
+static struct cfa_rule *rule_slot(uintptr_t ip)
+{
+  unsigned h = (unsigned)((ip >> 2) * 2654435761u) & (LEARNED - 1);
+  for (unsigned k = 0; k < 16; k++) {
+    struct cfa_rule *r = &learned[(h + k) & (LEARNED - 1)];
+    if (r->ip == ip || r->state == CFA_UNKNOWN)
+      return r;
+  }
+  return NULL; /* crowded: not learned */
+}
+
+static void learn(uintptr_t ip, intptr_t k)
+{
+  struct cfa_rule *r = rule_slot(ip);
+  if (!r || k <= 0 || k > (1 << 30))
+    return;
+  if (r->state == CFA_UNKNOWN)
+    *r = (struct cfa_rule){ip, (int32_t)k, CFA_CONST};
+  else if (r->state == CFA_CONST && r->k != k)
+    r->state = CFA_VARIABLE;
+}
+
 struct walk {
   uint64_t *frames;
   int n, max;
+  uintptr_t prev_ip, prev_sp;
 };
 
+/* libgcc hands each frame's IP with the CFA of the frame it called, which is
+ * this frame's stack pointer at the call: the rule of the previous frame is
+ * the distance between the two. */
 static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
 {
   struct walk *w = arg;
-  uintptr_t ip = _Unwind_GetIP(ctx);
+  uintptr_t ip = _Unwind_GetIP(ctx), sp = _Unwind_GetCFA(ctx);
   if (!ip)
     return _URC_END_OF_STACK;
-  if ((ip >= self_start && ip < self_end) || in_spans(skip, nskip, ip))
+  int first = !w->prev_ip; /* cl_stack_capture itself */
+  if (!first)
+    learn(w->prev_ip, (intptr_t)(sp - w->prev_sp));
+  w->prev_ip = ip;
+  w->prev_sp = sp;
+  if (first || (ip >= self_start && ip < self_end) ||
+      in_spans(skip, nskip, ip))
     return _URC_NO_REASON;
   if (in_spans(stop, nstop, ip))
     return _URC_END_OF_STACK;
@@ -105,11 +159,58 @@ static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
   return w->n < w->max ? _URC_NO_REASON : _URC_END_OF_STACK;
 }
 
-int cl_stack_capture(uint64_t *frames, int max)
+/* Follow learned rules from (ip, sp); -1 when a rule is missing. */
+static int fast_walk(uintptr_t ip, uintptr_t sp, uint64_t *frames, int max)
+{
+  int n = 0;
+  while (ip && n < max) {
+    if (in_spans(stop, nstop, ip))
+      return n;
+    if (!((ip >= self_start && ip < self_end) || in_spans(skip, nskip, ip)))
+      frames[n++] = ip;
+    if (n == max)
+      return n;
+    struct cfa_rule *r = rule_slot(ip);
+    if (!r || r->ip != ip || r->state != CFA_CONST)
+      return -1;
+    uintptr_t cfa = sp + (uintptr_t)r->k;
+    if (cfa - 8 < stack_lo || cfa > stack_hi)
+      return -1;
+    ip = *(const uintptr_t *)(cfa - 8);
+    sp = cfa;
+  }
+  return n;
+}
+
+static void find_stack_bounds(void)
+{
+  pthread_attr_t attr;
+  void *addr;
+  size_t size;
+  stack_hi = 1; /* tried */
+  if (pthread_getattr_np(pthread_self(), &attr))
+    return;
+  if (!pthread_attr_getstack(&attr, &addr, &size)) {
+    stack_lo = (uintptr_t)addr;
+    stack_hi = (uintptr_t)addr + size;
+  }
+  pthread_attr_destroy(&attr);
+}
+
+__attribute__((noinline)) int cl_stack_capture(uint64_t *frames, int max)
 {
   if (max <= 0)
     return 0;
-  struct walk w = {frames, 0, max};
+  if (!stack_hi)
+    find_stack_bounds();
+  if (stack_lo && (walks++ & 127)) {
+    /* this frame keeps a frame pointer (we ask for its address) */
+    uintptr_t cfa = (uintptr_t)__builtin_frame_address(0) + 16;
+    int n = fast_walk((uintptr_t)__builtin_return_address(0), cfa, frames, max);
+    if (n >= 0)
+      return n;
+  }
+  struct walk w = {frames, 0, max, 0, 0};
   _Unwind_Backtrace(step, &w);
   return w.n;
 }

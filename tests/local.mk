@@ -11,7 +11,8 @@ EXTRA_DIST += tests/run-test.sh tests/lib.sh
 unit_cflags = $(AM_CFLAGS) -I$(top_srcdir) $(SQLITE_CFLAGS)
 unit_ldadd = libclshim.la $(SQLITE_LIBS) -ldl -lpthread
 
-check_PROGRAMS += tests/unit/test_outpath tests/unit/test_writer
+check_PROGRAMS += tests/unit/test_outpath tests/unit/test_writer \
+	tests/unit/test_stack
 tests_unit_test_outpath_SOURCES = tests/unit/test_outpath.c tests/unit/unit.h
 tests_unit_test_outpath_CFLAGS = $(unit_cflags)
 tests_unit_test_outpath_LDADD = $(unit_ldadd)
@@ -19,7 +20,11 @@ tests_unit_test_writer_SOURCES = tests/unit/test_writer.c tests/unit/unit.h
 tests_unit_test_writer_CFLAGS = $(unit_cflags)
 tests_unit_test_writer_LDADD = $(unit_ldadd)
 
-TESTS += tests/unit/test_outpath tests/unit/test_writer \
+tests_unit_test_stack_SOURCES = tests/unit/test_stack.c tests/unit/unit.h
+tests_unit_test_stack_CFLAGS = $(unit_cflags) -O1 -fno-omit-frame-pointer
+tests_unit_test_stack_LDADD = $(unit_ldadd)
+
+TESTS += tests/unit/test_outpath tests/unit/test_writer tests/unit/test_stack \
 	tests/unit/writer-drop.test
 EXTRA_DIST += tests/unit/writer-drop.test
 

@@ -1,0 +1,51 @@
+/* test_stack.c - unit test of the shim's stack walk: walks that follow the
+ * learned frame distances must give the same frames as glibc's backtrace(),
+ * also through a function whose frame size changes between calls (alloca),
+ * and across many repetitions (fast walks and the periodic checked ones). */
+#include <alloca.h>
+#include <execinfo.h>
+
+#include "shim/shim.h"
+#include "unit.h"
+
+static int mismatches;
+
+__attribute__((noinline)) static void probe(void)
+{
+  uint64_t a[CL_MAX_FRAMES];
+  void *b[CL_MAX_FRAMES + 1];
+  int na = cl_stack_capture(a, CL_MAX_FRAMES);
+  int nb = backtrace(b, CL_MAX_FRAMES + 1);
+  /* a[0] and b[0] are two places in probe(); the callers must agree */
+  int n = na < nb ? na : nb;
+  for (int i = 1; i < n; i++)
+    if (a[i] != (uint64_t)(uintptr_t)b[i]) {
+      mismatches++;
+      return;
+    }
+  if (na < 4)
+    mismatches++;
+}
+
+__attribute__((noinline)) static void level(int depth, int vary)
+{
+  if (depth == 0) {
+    probe();
+    return;
+  }
+  if (depth == 2) { /* a frame whose size differs from call to call */
+    volatile char *p = alloca((size_t)(16 + 64 * vary));
+    p[0] = 1;
+  }
+  level(depth - 1, vary);
+  __asm__ volatile("" ::: "memory"); /* not a tail call */
+}
+
+int main(void)
+{
+  for (int i = 0; i < 1000; i++)
+    level(3 + i % 4, i % 5);
+  printf("%d mismatching walks of 1000\n", mismatches);
+  CHECK(mismatches == 0);
+  UNIT_DONE();
+}
