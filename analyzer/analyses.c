@@ -4,6 +4,12 @@
 
 const struct analysis cl_analyses[] = {
     {"host", analysis_host},
+    {"transfers", analysis_transfers},
+    {"pinning", analysis_pinning},
+    {"syncs", analysis_syncs},
+    {"devices", analysis_devices},
+    {"streams", analysis_streams},
+    {"races", analysis_races},
     {NULL, NULL},
 };
 

@@ -23,5 +23,13 @@ void run_analyses(struct report_ctx *ctx, struct findings *out);
 
 /* declarations of the analyses go here */
 void analysis_host(struct report_ctx *ctx, struct findings *out);
+/* transfer and device findings (find_common.h has their shared helpers) */
+void analysis_transfers(struct report_ctx *ctx, struct findings *out);
+void analysis_pinning(struct report_ctx *ctx, struct findings *out);
+void analysis_syncs(struct report_ctx *ctx, struct findings *out);
+void analysis_devices(struct report_ctx *ctx, struct findings *out);
+void analysis_streams(struct report_ctx *ctx, struct findings *out);
+
+void analysis_races(struct report_ctx *ctx, struct findings *out);
 
 #endif

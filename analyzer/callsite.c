@@ -4,7 +4,9 @@
  * module is a CUDA, vendor, framework or system library (by basename, see
  * vendor_prefixes), and, for code inside other objects (a statically linked
  * cudart lives in the program itself), when its function is unknown or
- * looks like CUDA's (cuda*, __cuda*, cudart::*, cu[A-Z]*).  Among the
+ * looks like CUDA's (cuda*, __cuda*, cudart::*, cu[A-Z]*).  nvcc's launch
+ * stub (__device_stub_*) and the kernel's host function that calls it are
+ * skipped too, so that a <<<...>>> launch resolves to its line.  Among the
  * remaining frames the first one with file:line wins; failing that the
  * first with a function name; failing that the first unnamed frame in a
  * non-vendor module (reported as module+0xoffset: its file is gone or
@@ -141,6 +143,12 @@ const struct sym_frame *const *callsite_stack(struct callsites *cs,
   return s->n ? (const struct sym_frame *const *)s->frames : NULL;
 }
 
+static bool device_stub(const struct sym_frame *f)
+{
+  return f && f->usable && f->function &&
+         strncmp(f->function, "__device_stub_", 14) == 0;
+}
+
 static void pick(struct stack *s)
 {
   int tier_best = 0, best = -1;
@@ -148,6 +156,15 @@ static void pick(struct stack *s)
     const struct sym_frame *f = s->frames[i];
     if (!f->module || callsite_vendor_module(f->module))
       continue;
+    /* a <<<...>>> launch goes through nvcc's generated stub
+     * (__device_stub__<mangled>, in a .cudafe1.stub.c file) and the kernel's
+     * host-side function (named like the kernel, at its __global__ line):
+     * the launch site is the frame after both */
+    if (device_stub(f)) {
+      if (i + 1 < s->n && !device_stub(s->frames[i + 1]))
+        i++;
+      continue;
+    }
     int tier = 1; /* unnamed code in a non-vendor object: last resort */
     if (f->usable && f->function) {
       if (callsite_vendor_function(f->function))

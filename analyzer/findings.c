@@ -64,6 +64,7 @@ void findings_free(struct findings *fs)
     for (size_t e = 0; e < f->nextra; e++)
       free(f->extra[e].name);
     free(f->extra);
+    free(f->fix);
   }
   free(fs->v);
   findings_init(fs);
@@ -120,6 +121,15 @@ void finding_set_extra(struct finding *f, const char *name, int64_t value)
   f->extra[f->nextra].name = xstrdup(name);
   f->extra[f->nextra].value = value;
   f->nextra++;
+}
+
+void finding_set_fix(struct finding *f, const char *fmt, ...)
+{
+  free(f->fix);
+  va_list ap;
+  va_start(ap, fmt);
+  f->fix = vformat(fmt, ap);
+  va_end(ap);
 }
 
 static int strcmp0(const char *a, const char *b)

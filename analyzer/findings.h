@@ -45,6 +45,7 @@ struct finding {
   int64_t cost_ns;   /* sort key: time it costs or risks; 0 if unknown */
   struct extra *extra;
   size_t nextra, cap_extra;
+  char *fix;         /* one-line fix suggestion, NULL if none */
 };
 
 struct findings {
@@ -65,6 +66,9 @@ void finding_add_related(struct finding *f, const struct location *loc,
                          const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void finding_set_extra(struct finding *f, const char *name, int64_t value);
+/* the one-line fix suggestion (replaces an earlier one) */
+void finding_set_fix(struct finding *f, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* most costly first; ties by severity (highest first), then kind, file,
  * line, message, so the order is deterministic */

@@ -11,6 +11,11 @@ libclreport_la_SOURCES = \
 	analyzer/db.c analyzer/db.h \
 	analyzer/demangle.c analyzer/demangle.h \
 	analyzer/findings.c analyzer/findings.h \
+	analyzer/find_races.c analyzer/hb_engine.c analyzer/hb_engine.h \
+	analyzer/mangle_const.c analyzer/mangle_const.h \
+	analyzer/find_common.c analyzer/find_common.h \
+	analyzer/find_transfers.c analyzer/find_pinning.c \
+	analyzer/find_syncs.c analyzer/find_devices.c analyzer/find_streams.c \
 	analyzer/find_host.c \
 	analyzer/json.c analyzer/json.h \
 	analyzer/memmodel.c analyzer/memmodel.h \

@@ -247,6 +247,7 @@ static void findings(struct json *j, const struct findings *fs)
     json_key(j, "count");
     json_uint(j, x->count);
     json_kv_int(j, "cost_ns", x->cost_ns);
+    json_kv_string(j, "fix", x->fix);
     for (size_t e = 0; e < x->nextra; e++)
       json_kv_int(j, x->extra[e].name, x->extra[e].value);
     json_end_object(j);

@@ -1,6 +1,7 @@
-/* out_text.c - the text report: process, devices, streams, copies, kernels,
- * synchronization, then findings as compiler-style lines
- * "file:line: severity: [kind] message". */
+/* out_text.c - the text report: first the findings as compiler-style lines
+ * "file:line: severity: [kind] message", most costly first, each followed
+ * by its related locations and its fix; then the summary: process, devices,
+ * streams, copies, kernels, synchronization. */
 #include <inttypes.h>
 #include <string.h>
 
@@ -283,10 +284,10 @@ static void findings(FILE *f, const struct findings *fs)
 {
   char loc[4096];
   if (!fs->n) {
-    fputs("\nFindings: none\n", f);
+    fputs("Findings: none\n", f);
     return;
   }
-  fprintf(f, "\nFindings (%zu):\n", fs->n);
+  fprintf(f, "Findings (%zu):\n", fs->n);
   for (size_t i = 0; i < fs->n; i++) {
     const struct finding *x = &fs->v[i];
     put(f, location_text(loc, sizeof loc, &x->loc));
@@ -307,16 +308,22 @@ static void findings(FILE *f, const struct findings *fs)
       put(f, x->related[r].message);
       fputc('\n', f);
     }
+    if (x->fix) {
+      fputs("  fix: ", f);
+      put(f, x->fix);
+      fputc('\n', f);
+    }
   }
 }
 
 void output_text(FILE *f, const struct summary *s, const struct findings *fs)
 {
+  findings(f, fs);
+  fputc('\n', f);
   process(f, &s->proc);
   devices(f, s);
   streams(f, s);
   copies(f, s);
   kernels(f, s);
   syncs(f, s);
-  findings(f, fs);
 }

@@ -25,7 +25,8 @@ RECORDING_TESTS = \
 	tests/recordings/badopt.rtest \
 	tests/recordings/failon.rtest \
 	tests/recordings/escape.rtest \
-	tests/recordings/callsite.rtest
+	tests/recordings/callsite.rtest \
+	tests/recordings/transfers.rtest
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
 RTEST_LOG_COMPILER = env \
@@ -48,4 +49,7 @@ EXTRA_DIST += $(RECORDING_TESTS) \
 	tests/recordings/escape.sql \
 	tests/recordings/escape.expected.txt \
 	tests/recordings/escape.expected.json \
-	tests/recordings/notrec.sql
+	tests/recordings/notrec.sql \
+	tests/recordings/transfers.sql \
+	tests/recordings/transfers.expected.txt \
+	tests/recordings/transfers.expected.json

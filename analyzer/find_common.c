@@ -1,0 +1,217 @@
+/* find_common.c - the helpers of find_common.h: call sites deduplicated by
+ * their resolved location, per-site groups, wall time, API names, and the
+ * direction and host memory kind of a copy (the same rules as the summary's
+ * copy table, so findings and summary agree). */
+#include "find_common.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callsite.h"
+#include "cudalens/format.h"
+#include "util.h"
+
+void sites_init(struct sites *s, struct callsites *cs)
+{
+  memset(s, 0, sizeof *s);
+  s->cs = cs;
+  u64map_init(&s->by_stack);
+}
+
+void sites_free(struct sites *s)
+{
+  for (size_t i = 0; i < s->n; i++)
+    free(s->v[i].key);
+  free(s->v);
+  u64map_free(&s->by_stack);
+  memset(s, 0, sizeof *s);
+}
+
+static char *site_key(const struct location *l)
+{
+  if (l->file)
+    return xasprintf("%s:%d:%s", l->file, l->line,
+                     l->function ? l->function : "");
+  if (l->module)
+    return xasprintf("%s+0x%" PRIx64, l->module, l->offset);
+  if (l->function)
+    return xasprintf("?:%s", l->function);
+  return xstrdup("");
+}
+
+size_t sites_of(struct sites *s, int64_t stack, int64_t pystack)
+{
+  /* ids are small positive integers; NULL (-1) maps to 0 */
+  uint64_t ck = (uint64_t)(stack < 0 ? 0 : stack + 1) << 32 |
+                (uint64_t)(pystack < 0 ? 0 : pystack + 1);
+  uint64_t idx;
+  if (u64map_get(&s->by_stack, ck, &idx))
+    return (size_t)idx;
+  struct location loc = {0};
+  struct callsite c;
+  if (stack >= 0 && s->cs && callsite_resolve(s->cs, stack, &c) == 0)
+    loc = callsite_location(&c);
+  char *key = site_key(&loc);
+  size_t i;
+  for (i = 0; i < s->n; i++)
+    if (strcmp(s->v[i].key, key) == 0)
+      break;
+  if (i < s->n) {
+    free(key);
+  } else {
+    GROW(s->v, s->cap, s->n + 1);
+    s->v[i].key = key;
+    s->v[i].loc = loc;
+    s->n++;
+  }
+  u64map_put(&s->by_stack, ck, i);
+  return i;
+}
+
+void groups_init(struct groups *g)
+{
+  memset(g, 0, sizeof *g);
+  u64map_init(&g->idx);
+}
+
+void groups_free(struct groups *g)
+{
+  for (size_t i = 0; i < g->n; i++)
+    free(g->v[i].text);
+  free(g->v);
+  u64map_free(&g->idx);
+  memset(g, 0, sizeof *g);
+}
+
+struct group *groups_get(struct groups *g, size_t site, uint32_t tag,
+                         int64_t seq)
+{
+  uint64_t key = (uint64_t)site << 32 | tag, i;
+  if (u64map_get(&g->idx, key, &i))
+    return &g->v[i];
+  GROW(g->v, g->cap, g->n + 1);
+  struct group *x = &g->v[g->n];
+  memset(x, 0, sizeof *x);
+  x->site = site;
+  x->tag = tag;
+  x->first_seq = seq;
+  x->dir = -1;
+  x->dev_a = x->dev_b = -1;
+  u64map_put(&g->idx, key, g->n);
+  return &g->v[g->n++];
+}
+
+int64_t process_wall_ns(struct report_ctx *ctx)
+{
+  int64_t lo = ctx->sum->proc.start_ns, hi = -1;
+  sqlite3_stmt *st =
+      db_prepare(ctx->db, "SELECT min(start_ns), max(end_ns) FROM calls");
+  if (db_step(ctx->db, st) && !db_null(st, 0)) {
+    int64_t a = db_int(st, 0);
+    hi = db_int(st, 1);
+    if (lo < 0 || a < lo)
+      lo = a;
+  }
+  db_finalize(st);
+  return lo >= 0 && hi > lo ? hi - lo : 0;
+}
+
+const char *api_display(char *buf, size_t len, const char *name)
+{
+  if (!name)
+    name = "?";
+  snprintf(buf, len, "%s", name);
+  char *v = strrchr(buf, '_');
+  if (v && v[1] == 'v' && v[2] && strspn(v + 2, "0123456789") == strlen(v + 2))
+    *v = 0;
+  return buf;
+}
+
+static bool device_side(const struct memmodel *mm, uint64_t addr)
+{
+  const struct alloc *a = addr ? memmodel_find(mm, addr) : NULL;
+  return a && memkind_on_device(a->kind);
+}
+
+bool memkind_on_device(int kind)
+{
+  return kind == CL_MEMKIND_DEVICE || kind == CL_MEMKIND_DEVICE_ASYNC ||
+         kind == CL_MEMKIND_ARRAY || kind == CL_MEMKIND_MANAGED;
+}
+
+int copy_direction(int requested, const struct call_act *ca,
+                   const struct memmodel *mm, uint64_t src, uint64_t dst)
+{
+  if (requested > CL_DIR_UNKNOWN && requested != CL_DIR_DEFAULT)
+    return requested;
+  if (ca->copy_dir > CL_DIR_UNKNOWN && ca->copy_dir != CL_DIR_DEFAULT)
+    return ca->copy_dir;
+  if (!src && !dst)
+    return CL_DIR_UNKNOWN;
+  bool s = device_side(mm, src), t = device_side(mm, dst);
+  return s ? (t ? CL_DIR_DTOD : CL_DIR_DTOH) : (t ? CL_DIR_HTOD : CL_DIR_HTOH);
+}
+
+int copy_host_kind(int dir, const struct call_act *ca,
+                   const struct memmodel *mm, uint64_t src, uint64_t dst)
+{
+  bool from_src;
+  if (dir == CL_DIR_HTOD)
+    from_src = true;
+  else if (dir == CL_DIR_DTOH)
+    from_src = false;
+  else
+    return -1;
+  int k = from_src ? ca->src_kind : ca->dst_kind;
+  if (k > CL_MEMKIND_UNKNOWN)
+    return k;
+  uint64_t addr = from_src ? src : dst;
+  if (!addr)
+    return CL_MEMKIND_UNKNOWN;
+  const struct alloc *a = memmodel_find(mm, addr);
+  return a ? a->kind : CL_MEMKIND_PAGEABLE;
+}
+
+double gbps(int64_t bytes, int64_t ns)
+{
+  return bytes > 0 && ns > 0 ? (double)bytes / (double)ns : 0.0;
+}
+
+void call_stacks(struct cl_db *d, int64_t seq, int64_t *stack,
+                 int64_t *pystack)
+{
+  *stack = *pystack = -1;
+  sqlite3_stmt *st =
+      db_prepare(d, "SELECT stack, pystack FROM calls WHERE seq=?1");
+  sqlite3_bind_int64(st, 1, seq);
+  if (db_step(d, st)) {
+    if (!db_null(st, 0))
+      *stack = db_int(st, 0);
+    if (!db_null(st, 1))
+      *pystack = db_int(st, 1);
+  }
+  db_finalize(st);
+}
+
+static bool legacy_handle(int64_t h)
+{
+  return h == 0 || h == (int64_t)CL_STREAM_LEGACY;
+}
+
+bool sync_covers(const char *kind, bool has_sync_stream, int64_t sync_stream,
+                 bool has_copy_stream, int64_t copy_stream)
+{
+  if (!kind)
+    return false;
+  if (strcmp(kind, "device") == 0 || strcmp(kind, "context") == 0)
+    return true;
+  if (strcmp(kind, "stream") != 0)
+    return false;
+  int64_t a = has_sync_stream ? sync_stream : 0;
+  int64_t b = has_copy_stream ? copy_stream : 0;
+  if (legacy_handle(a) && legacy_handle(b))
+    return true;
+  return a == b;
+}

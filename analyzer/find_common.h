@@ -1,0 +1,104 @@
+/* find_common.h - helpers shared by the transfer and device analyses
+ * (find_transfers.c, find_pinning.c, find_syncs.c, find_devices.c,
+ * find_streams.c): call sites deduplicated by location, per-site groups of
+ * occurrences with their numbers, the process's wall time, API display
+ * names, and the host side of a copy. */
+#ifndef CL_REPORT_FIND_COMMON_H
+#define CL_REPORT_FIND_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "activity.h"
+#include "findings.h"
+#include "memmodel.h"
+#include "report.h"
+#include "u64map.h"
+
+/* Call sites, one per distinct user location: calls with different stacks
+ * that resolve to the same file:line (or module+offset) share a site; calls
+ * whose stack has no user frame (or no stack) share the "unknown" site. */
+struct site {
+  char *key;           /* "file:line:function", "module+0x..", or "" */
+  struct location loc; /* borrowed from the call-site resolver */
+};
+
+struct sites {
+  struct callsites *cs;
+  struct site *v;
+  size_t n, cap;
+  struct u64map by_stack; /* stack id (+ pystack) -> index in v */
+};
+
+void sites_init(struct sites *s, struct callsites *cs);
+void sites_free(struct sites *s);
+/* the site of a call with calls.stack STACK and calls.pystack PYSTACK (each
+ * -1 when NULL).  The one place that turns a call into its user location:
+ * Python frames, once the resolver knows them, come in here. */
+size_t sites_of(struct sites *s, int64_t stack, int64_t pystack);
+
+/* What the analyses add up per (site, tag); the meaning of the counters is
+ * the analysis's own. */
+struct group {
+  size_t site;
+  uint32_t tag;
+  int64_t first_seq;
+  int64_t count, bytes, host_ns;
+  int64_t timed, timed_bytes, gpu_ns; /* occurrences with GPU activity */
+  int64_t count2, host2_ns;           /* a second kind of call (frees, syncs) */
+  int dir;                            /* enum cl_dir, -1 unknown */
+  int64_t dev_a, dev_b;               /* devices, -1 unknown */
+  char *text;                         /* malloc'd detail, or NULL */
+};
+
+struct groups {
+  struct group *v;
+  size_t n, cap;
+  struct u64map idx;
+};
+
+void groups_init(struct groups *g);
+void groups_free(struct groups *g);
+/* the group of (SITE, TAG), created zeroed (first_seq = SEQ, dir = -1,
+ * devices -1) on first use; the pointer is valid until the next call */
+struct group *groups_get(struct groups *g, size_t site, uint32_t tag,
+                         int64_t seq);
+
+/* Wall time of the process as far as it used CUDA: from the earlier of
+ * meta.start_ns and the first call to the end of the last recorded call
+ * (meta.end_ns also counts the recorder's own flush at exit); 0 when
+ * unknown. */
+int64_t process_wall_ns(struct report_ctx *ctx);
+
+/* An API name without CUPTI's version suffix: "cudaMemcpyAsync_v3020" ->
+ * "cudaMemcpyAsync" (into BUF). */
+const char *api_display(char *buf, size_t len, const char *name);
+
+/* Direction of a copy: the one requested, else the GPU's, else from the
+ * memory kinds of its addresses (enum cl_dir). */
+int copy_direction(int requested, const struct call_act *ca,
+                   const struct memmodel *mm, uint64_t src, uint64_t dst);
+/* Memory kind of the host side of a copy of direction DIR (htod: source,
+ * dtoh: destination): the GPU's view, else the memory table (host memory
+ * CUDA did not allocate or register is pageable).  -1 when the copy has no
+ * single host side. */
+int copy_host_kind(int dir, const struct call_act *ca,
+                   const struct memmodel *mm, uint64_t src, uint64_t dst);
+/* true for memory kinds that live on one device */
+bool memkind_on_device(int kind);
+
+/* Does a synchronization (syncs.kind KIND, of stream SYNC_STREAM when it
+ * has one) wait for work issued to stream COPY_STREAM (raw calls.stream;
+ * has_* false when NULL, meaning the legacy default stream)? */
+bool sync_covers(const char *kind, bool has_sync_stream, int64_t sync_stream,
+                 bool has_copy_stream, int64_t copy_stream);
+
+/* bytes per nanosecond as GB/s (decimal); 0 when unknown */
+double gbps(int64_t bytes, int64_t ns);
+
+/* the stack and pystack of call SEQ (-1 when NULL or absent) */
+void call_stacks(struct cl_db *d, int64_t seq, int64_t *stack,
+                 int64_t *pystack);
+
+#endif

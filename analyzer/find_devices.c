@@ -1,0 +1,339 @@
+/* find_devices.c - findings about devices:
+ *
+ *   cross-device-access (error)  a kernel or memset running on device A
+ *       whose pointer (kernel_args, transfers.dst) lies in device memory
+ *       allocated on device B (memory.device), while peer access from A to
+ *       B is not enabled (device_ops peer-enable rows: device = A, peer =
+ *       B; peer-disable and reset-device undo it); and a device-to-device
+ *       copy through a non-peer API (cudaMemcpy*, not cudaMemcpyPeer*)
+ *       between the memory of two devices without peer access in either
+ *       direction.  Grouped per call site and device pair, with the
+ *       allocation's call site as related location.  Managed and host
+ *       memory are reachable from every device and never reported.
+ *   stray-context (warning)  a context created on a device where the
+ *       process did no work (no kernels, copies, memsets, graph launches,
+ *       host functions, prefetches, no device allocations, no GPU
+ *       activity, not the peer of an enabled peer access) while it did
+ *       work on another device: every rank of a multi-process job
+ *       touching device 0 before selecting its own.  Located at the first
+ *       call on that device after the context was created.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyses.h"
+#include "cudalens/format.h"
+#include "demangle.h"
+#include "find_common.h"
+#include "util.h"
+
+#define MAXDEV 64
+
+struct xpass {
+  struct report_ctx *ctx;
+  struct sites sites;
+  struct groups gs;
+  bool peer[MAXDEV][MAXDEV]; /* [A][B]: A may access B's memory */
+  bool peer_any[MAXDEV];     /* A enabled access to an unknown peer */
+};
+
+static bool dev_ok(int64_t d) { return d >= 0 && d < MAXDEV; }
+
+static bool can_access(const struct xpass *p, int64_t a, int64_t b)
+{
+  if (!dev_ok(a) || !dev_ok(b))
+    return true; /* unknown: do not guess */
+  return a == b || p->peer[a][b] || p->peer_any[a];
+}
+
+/* tags: what touched the memory */
+enum { X_KERNEL = 0, X_MEMSET = 1, X_COPY = 2 };
+
+static void hit(struct xpass *p, size_t site, int what, int64_t seq,
+                int64_t dev, const struct alloc *a, const struct call_act *ca,
+                const char *label)
+{
+  uint32_t tag = (uint32_t)what << 16 | (uint32_t)(dev & 0xff) << 8 |
+                 (uint32_t)(a->device & 0xff);
+  struct group *g = groups_get(&p->gs, site, tag, seq);
+  g->count++;
+  g->gpu_ns += ca->gpu_ns;
+  g->dev_a = dev;
+  g->dev_b = a->device;
+  if (!g->text) {
+    g->text = xstrdup(label);
+    g->bytes = (int64_t)a->size;
+    g->count2 = a->seq; /* the allocating call */
+    g->timed_bytes = (int64_t)a->address;
+  }
+}
+
+static char *kernel_label(struct cl_db *d, int64_t name)
+{
+  char *r = NULL;
+  if (name >= 0) {
+    sqlite3_stmt *st = db_prepare(d, "SELECT value FROM strings WHERE id=?1");
+    sqlite3_bind_int64(st, 1, name);
+    if (db_step(d, st) && db_text(st, 0))
+      r = cl_demangle(db_text(st, 0));
+    db_finalize(st);
+  }
+  return r ? r : xstrdup("(unknown kernel)");
+}
+
+static void device_op(struct xpass *p, const char *op, const char *api,
+                      int64_t dev, bool has_peer, int64_t peer)
+{
+  if (!op || !dev_ok(dev))
+    return;
+  if (strcmp(op, "reset-device") == 0) {
+    memset(p->peer[dev], 0, sizeof p->peer[dev]);
+    p->peer_any[dev] = false;
+    return;
+  }
+  bool enable = strcmp(op, "peer-enable") == 0;
+  if (!enable && strcmp(op, "peer-disable") != 0)
+    return;
+  /* the driver's cuCtxEnablePeerAccess names a context, not a device */
+  if (!has_peer || !dev_ok(peer) || (api && strncmp(api, "cuCtx", 5) == 0)) {
+    if (enable)
+      p->peer_any[dev] = true;
+    return;
+  }
+  p->peer[dev][peer] = enable;
+}
+
+enum col {
+  C_SEQ, C_DEV, C_STACK, C_PYSTACK, C_API, C_AOP, C_DIR, C_SRC, C_DST,
+  C_CORR, C_DCORR, C_DOP, C_DDEV, C_DPEER, C_RESULT, C_KNAME
+};
+
+static void scan_access(struct xpass *p)
+{
+  struct cl_db *d = p->ctx->db;
+  struct memmodel mm;
+  memmodel_load(&mm, d);
+  sqlite3_stmt *args = db_prepare(
+      d, "SELECT value FROM kernel_args WHERE seq=?1 ORDER BY param, offset");
+  sqlite3_stmt *st = db_prepare(
+      d, "SELECT c.seq, c.device, c.stack, c.pystack, a.name, a.op,"
+         " t.direction, t.src, t.dst, c.correlation, c.driver_correlation,"
+         " o.op, o.device, o.peer, c.result, k.name"
+         " FROM calls c LEFT JOIN api a ON a.id = c.api"
+         " LEFT JOIN transfers t ON t.seq = c.seq"
+         " LEFT JOIN device_ops o ON o.seq = c.seq"
+         " LEFT JOIN kernels k ON k.seq = c.seq ORDER BY c.seq");
+  while (db_step(d, st)) {
+    int64_t seq = db_int(st, C_SEQ);
+    memmodel_advance(&mm, seq);
+    if (db_int(st, C_RESULT) != 0)
+      continue;
+    if (db_text(st, C_DOP)) {
+      device_op(p, db_text(st, C_DOP), db_text(st, C_API),
+                db_null(st, C_DDEV) ? (db_null(st, C_DEV) ? -1 : db_int(st, C_DEV))
+                                    : db_int(st, C_DDEV),
+                !db_null(st, C_DPEER), db_int(st, C_DPEER));
+      continue;
+    }
+    const char *op = db_text(st, C_AOP);
+    if (!op || db_null(st, C_DEV))
+      continue;
+    int64_t dev = db_int(st, C_DEV);
+    bool kernel = strcmp(op, "kernel") == 0, memset_ = strcmp(op, "memset") == 0,
+         copy = strcmp(op, "copy") == 0;
+    if (!kernel && !memset_ && !copy)
+      continue;
+    const struct alloc *bad = NULL;
+    struct alloc other = {0};
+    if (kernel) {
+      sqlite3_bind_int64(args, 1, seq);
+      while (!bad && db_step(d, args)) {
+        const struct alloc *a = memmodel_find(&mm, (uint64_t)db_int(args, 0));
+        if (a && memkind_on_device(a->kind) && a->kind != CL_MEMKIND_MANAGED &&
+            !can_access(p, dev, a->device))
+          bad = a;
+      }
+      sqlite3_reset(args);
+    } else if (memset_) {
+      const struct alloc *a = memmodel_find(&mm, (uint64_t)db_int(st, C_DST));
+      if (a && memkind_on_device(a->kind) && a->kind != CL_MEMKIND_MANAGED &&
+          !can_access(p, dev, a->device))
+        bad = a;
+    } else {
+      const char *dir = db_text(st, C_DIR);
+      if (dir && strcmp(dir, "peer") == 0)
+        continue;
+      const struct alloc *s = memmodel_find(&mm, (uint64_t)db_int(st, C_SRC));
+      const struct alloc *t = memmodel_find(&mm, (uint64_t)db_int(st, C_DST));
+      if (s && t && memkind_on_device(s->kind) && memkind_on_device(t->kind) &&
+          s->kind != CL_MEMKIND_MANAGED && t->kind != CL_MEMKIND_MANAGED &&
+          s->device != t->device && !can_access(p, s->device, t->device) &&
+          !can_access(p, t->device, s->device)) {
+        /* report the side that is not on the calling device */
+        other = s->device != dev ? *s : *t;
+        bad = &other;
+      }
+    }
+    if (!bad)
+      continue;
+    struct call_act ca;
+    activity_for_call(p->ctx->act, db_null(st, C_CORR) ? -1 : db_int(st, C_CORR),
+                      db_null(st, C_DCORR) ? -1 : db_int(st, C_DCORR), &ca);
+    size_t site = sites_of(&p->sites, db_null(st, C_STACK) ? -1 : db_int(st, C_STACK),
+                           db_null(st, C_PYSTACK) ? -1 : db_int(st, C_PYSTACK));
+    char label[512];
+    if (kernel) {
+      char *k = kernel_label(d, db_null(st, C_KNAME) ? ca.name : db_int(st, C_KNAME));
+      snprintf(label, sizeof label, "kernel %s", k);
+      free(k);
+    } else {
+      char api[64];
+      snprintf(label, sizeof label, "%s",
+               api_display(api, sizeof api, db_text(st, C_API)));
+    }
+    hit(p, site, kernel ? X_KERNEL : memset_ ? X_MEMSET : X_COPY, seq, dev,
+        bad, &ca, label);
+  }
+  db_finalize(st);
+  db_finalize(args);
+  memmodel_free(&mm);
+}
+
+static void report_access(struct xpass *p, struct findings *out)
+{
+  char b1[32], b2[32];
+  for (size_t i = 0; i < p->gs.n; i++) {
+    const struct group *g = &p->gs.v[i];
+    const struct site *s = &p->sites.v[g->site];
+    int what = (int)(g->tag >> 16);
+    struct finding *f;
+    if (what == X_COPY)
+      f = findings_add(out, "cross-device-access", SEV_ERROR, &s->loc,
+                       "%s on device %" PRId64 " copies between memory of"
+                       " devices %" PRId64 " and %" PRId64 " (%s block at"
+                       " %s) without peer access between them: CUDA must"
+                       " stage it through the host or fail",
+                       g->text, g->dev_a, g->dev_a, g->dev_b,
+                       fmt_bytes(b1, sizeof b1, g->bytes),
+                       fmt_hex(b2, sizeof b2, g->timed_bytes));
+    else
+      f = findings_add(out, "cross-device-access", SEV_ERROR, &s->loc,
+                       "%s runs on device %" PRId64 " but uses memory"
+                       " allocated on device %" PRId64 " (%s block at %s)"
+                       " without peer access from device %" PRId64
+                       " to device %" PRId64,
+                       g->text, g->dev_a, g->dev_b,
+                       fmt_bytes(b1, sizeof b1, g->bytes),
+                       fmt_hex(b2, sizeof b2, g->timed_bytes), g->dev_a,
+                       g->dev_b);
+    f->count = (uint64_t)g->count;
+    f->cost_ns = g->gpu_ns;
+    finding_set_extra(f, "device", g->dev_a);
+    finding_set_extra(f, "memory_device", g->dev_b);
+    finding_set_extra(f, "gpu_ns", g->gpu_ns);
+    int64_t stack, pystack;
+    call_stacks(p->ctx->db, g->count2, &stack, &pystack);
+    size_t asite = sites_of(&p->sites, stack, pystack);
+    finding_add_related(f, &p->sites.v[asite].loc,
+                        "the memory was allocated here, on device %" PRId64,
+                        g->dev_b);
+    finding_set_fix(f, "enable peer access first (cudaSetDevice(%" PRId64
+                       "); cudaDeviceEnablePeerAccess(%" PRId64 ", 0)) where"
+                       " cudaDeviceCanAccessPeer allows it, or copy the data"
+                       " to device %" PRId64 " (cudaMemcpyPeerAsync;"
+                       " PyTorch: .to(device))",
+                    g->dev_a, g->dev_b, g->dev_a);
+  }
+}
+
+static void report_stray(struct report_ctx *ctx, struct sites *sites,
+                         struct findings *out)
+{
+  struct cl_db *d = ctx->db;
+  bool used[MAXDEV] = {false}, any_used = false;
+  static const char *const q_used[] = {
+      "SELECT DISTINCT c.device FROM calls c JOIN api a ON a.id = c.api"
+      " WHERE a.op IN ('kernel', 'copy', 'memset', 'graph-launch',"
+      " 'host-func', 'prefetch') AND c.result = 0 AND c.device IS NOT NULL",
+      "SELECT DISTINCT device FROM memory WHERE op = 'alloc'"
+      " AND kind IN ('device', 'device-async', 'managed', 'array')",
+      "SELECT DISTINCT src_device FROM transfers",
+      "SELECT DISTINCT dst_device FROM transfers",
+      "SELECT DISTINCT device FROM activity",
+      "SELECT DISTINCT peer FROM device_ops WHERE op = 'peer-enable'",
+      NULL};
+  for (const char *const *q = q_used; *q; q++) {
+    sqlite3_stmt *st = db_prepare(d, *q);
+    while (db_step(d, st))
+      if (!db_null(st, 0) && dev_ok(db_int(st, 0))) {
+        used[db_int(st, 0)] = true;
+        any_used = true;
+      }
+    db_finalize(st);
+  }
+  if (!any_used)
+    return; /* no work anywhere: nothing to compare with */
+
+  sqlite3_stmt *first = db_prepare(
+      d, "SELECT c.seq, c.stack, c.pystack, a.name FROM calls c"
+         " LEFT JOIN api a ON a.id = c.api"
+         " WHERE c.seq > ?1 AND (c.device = ?2 OR ?3) ORDER BY c.seq LIMIT 1");
+  sqlite3_stmt *st = db_prepare(
+      d, "SELECT device, count(*), min(coalesce(created_seq, 0)) FROM contexts"
+         " WHERE device IS NOT NULL GROUP BY device ORDER BY device");
+  while (db_step(d, st)) {
+    int64_t dev = db_int(st, 0);
+    if (!dev_ok(dev) || used[dev])
+      continue;
+    int64_t created = db_int(st, 2);
+    struct location loc = {0};
+    char api[64] = "a CUDA call";
+    for (int any = 0; any < 2; any++) {
+      sqlite3_bind_int64(first, 1, created);
+      sqlite3_bind_int64(first, 2, dev);
+      sqlite3_bind_int(first, 3, any);
+      bool found = db_step(d, first);
+      if (found) {
+        size_t site = sites_of(sites, db_null(first, 1) ? -1 : db_int(first, 1),
+                               db_null(first, 2) ? -1 : db_int(first, 2));
+        loc = sites->v[site].loc;
+        api_display(api, sizeof api, db_text(first, 3));
+      }
+      sqlite3_reset(first);
+      if (found)
+        break;
+    }
+    int64_t n = db_int(st, 1);
+    struct finding *f = findings_add(
+        out, "stray-context", SEV_WARNING, &loc,
+        "%s created a CUDA context on device %" PRId64 ", where the process"
+        " does no work (no kernels, copies, memsets or device allocations);"
+        " it holds device memory and makes the device busy for other"
+        " processes",
+        api, dev);
+    f->count = (uint64_t)n;
+    finding_set_extra(f, "device", dev);
+    finding_set_fix(f, "select the device first (cudaSetDevice(rank) before"
+                       " any other CUDA call; PyTorch: torch.cuda.set_device("
+                       "local_rank) first), or set CUDA_VISIBLE_DEVICES per"
+                       " process");
+  }
+  db_finalize(st);
+  db_finalize(first);
+}
+
+void analysis_devices(struct report_ctx *ctx, struct findings *out)
+{
+  struct xpass *p = xcalloc(1, sizeof *p);
+  p->ctx = ctx;
+  sites_init(&p->sites, ctx->cs);
+  groups_init(&p->gs);
+  scan_access(p);
+  report_access(p, out);
+  report_stray(ctx, &p->sites, out);
+  groups_free(&p->gs);
+  sites_free(&p->sites);
+  free(p);
+}

@@ -1,0 +1,106 @@
+/* find_pinning.c - the repeated-pinning finding (warning): host memory
+ * pinned (cudaMallocHost, cudaHostAlloc, cudaHostRegister and their driver
+ * forms: memory rows of kind pinned or registered) 10 or more times from
+ * one call site, with the host time spent pinning and, for the releases of
+ * those blocks (cudaFreeHost, cudaHostUnregister, wherever they are
+ * called), unpinning.  Pinning is a system call that maps and locks pages;
+ * done per iteration it often costs more than the copy it was meant to
+ * speed up.  PyTorch: pin_memory() inside the loop. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyses.h"
+#include "cudalens/format.h"
+#include "find_common.h"
+#include "util.h"
+
+#define REPEATED_PINNING_MIN 10
+
+void analysis_pinning(struct report_ctx *ctx, struct findings *out)
+{
+  struct cl_db *d = ctx->db;
+  struct sites sites;
+  struct groups gs;
+  struct u64map live; /* address -> group index + 1 (0: released) */
+  sites_init(&sites, ctx->cs);
+  groups_init(&gs);
+  u64map_init(&live);
+  /* group.count: pins, count2: releases, dev_a: site of the first release */
+  sqlite3_stmt *st = db_prepare(
+      d, "SELECT m.seq, m.op, m.address, m.size, c.start_ns, c.end_ns,"
+         " c.stack, c.pystack, a.name"
+         " FROM memory m JOIN calls c ON c.seq = m.seq"
+         " LEFT JOIN api a ON a.id = c.api"
+         " WHERE m.kind IN ('pinned', 'registered') AND m.address IS NOT NULL"
+         " AND m.address <> 0 ORDER BY m.seq");
+  while (db_step(d, st)) {
+    int64_t seq = db_int(st, 0);
+    bool is_free = strcmp(db_text(st, 1) ? db_text(st, 1) : "", "free") == 0;
+    uint64_t addr = (uint64_t)db_int(st, 2);
+    int64_t ns = db_int(st, 5) - db_int(st, 4);
+    if (ns < 0)
+      ns = 0;
+    size_t site = sites_of(&sites, db_null(st, 6) ? -1 : db_int(st, 6),
+                           db_null(st, 7) ? -1 : db_int(st, 7));
+    char api[64];
+    api_display(api, sizeof api, db_text(st, 8));
+    if (!is_free) {
+      struct group *g = groups_get(&gs, site, 0, seq);
+      g->count++;
+      g->bytes += db_int(st, 3);
+      g->host_ns += ns;
+      if (!g->text)
+        g->text = xstrdup(api);
+      u64map_put(&live, addr, (uint64_t)(g - gs.v) + 1);
+      continue;
+    }
+    uint64_t gi;
+    if (!u64map_get(&live, addr, &gi) || gi == 0)
+      continue; /* pinned before the recording, or not by a pinning call */
+    u64map_put(&live, addr, 0);
+    struct group *g = &gs.v[gi - 1];
+    g->count2++;
+    g->host2_ns += ns;
+    if (g->dev_a < 0) {
+      g->dev_a = (int64_t)site;
+      g->dev_b = seq;
+    }
+  }
+  db_finalize(st);
+
+  char b1[32], b2[32], b3[32];
+  for (size_t i = 0; i < gs.n; i++) {
+    const struct group *g = &gs.v[i];
+    if (g->count < REPEATED_PINNING_MIN)
+      continue;
+    const struct site *s = &sites.v[g->site];
+    char rel[96] = "";
+    if (g->count2)
+      snprintf(rel, sizeof rel, " + %s unpinning (%" PRId64 " releases)",
+               fmt_ns(b3, sizeof b3, g->host2_ns), g->count2);
+    struct finding *f = findings_add(
+        out, "repeated-pinning", SEV_WARNING, &s->loc,
+        "%s pins host memory again and again: %" PRId64 " times, %s in"
+        " total; host time %s pinning%s",
+        g->text, g->count, fmt_bytes(b1, sizeof b1, g->bytes),
+        fmt_ns(b2, sizeof b2, g->host_ns), rel);
+    f->count = (uint64_t)g->count;
+    f->cost_ns = g->host_ns + g->host2_ns;
+    finding_set_extra(f, "bytes", g->bytes);
+    finding_set_extra(f, "pin_ns", g->host_ns);
+    finding_set_extra(f, "unpin_ns", g->host2_ns);
+    finding_set_extra(f, "releases", g->count2);
+    if (g->dev_a >= 0)
+      finding_add_related(f, &sites.v[g->dev_a].loc,
+                          "the pinned memory is released here");
+    finding_set_fix(f, "pin once: allocate (or register) the buffer before"
+                       " the loop and reuse it; PyTorch: keep one pinned"
+                       " tensor and copy_() into it, or DataLoader("
+                       "pin_memory=True)");
+  }
+  u64map_free(&live);
+  groups_free(&gs);
+  sites_free(&sites);
+}

@@ -1,0 +1,779 @@
+/* find_races.c - stream-race and masked-race: walks the recorded calls in
+ * seq order, feeds the happens-before engine (hb_engine.h) with the CUDA
+ * semantics of each call, and turns the unordered pairs of accesses it
+ * reports into findings, one per (kind, earlier call site, later call site)
+ * with a count.
+ *
+ * What orders what (see reference.md and cudalens-report(1)):
+ *  - work in one stream is ordered; cudaEventRecord captures a stream's work
+ *    so far, cudaStreamWaitEvent makes a stream wait for the latest record
+ *    of the event before the wait (seq order);
+ *  - host synchronization that succeeded (syncs.complete = 1: stream,
+ *    event, device, context syncs and queries) makes the calling thread
+ *    know the covered work finished; work that thread issues afterwards
+ *    starts after it.  cudaFree / cudaFreeHost count as a device sync;
+ *  - blocking copies: cudaMemcpy to the host, from pinned memory or between
+ *    host buffers returns when done; from pageable memory to the device it
+ *    syncs its stream first and returns once the data is staged (the device
+ *    write may still be in flight); device-to-device and peer copies and
+ *    cudaMemset do not wait.  cudaMemcpyAsync to pageable memory returns
+ *    when done (an implicit edge, lost once the memory is pinned);
+ *  - the legacy default stream waits for the blocking streams of its device
+ *    and they wait for it (implicit edges, lost with non-blocking streams);
+ *    per-thread default streams are ordinary blocking streams, one per thread;
+ *  - host threads: each thread has its own clock.  A host-side handoff
+ *    (mutex, condition variable, join) cannot be observed, so two
+ *    assumptions keep false reports down: a thread's first recorded call
+ *    knows everything any thread knew then (it was started by a thread that
+ *    had done its setup), and what a thread knew at its last recorded call
+ *    becomes known to every thread (it was joined);
+ *  - stream-ordered allocation: cudaMallocAsync writes the block on its
+ *    stream, cudaFreeAsync writes it again, so a use on another stream not
+ *    ordered after the allocation or before the free is a race;
+ *  - host functions, prefetches and graph launches are ordinary stream
+ *    work without tracked memory; work captured into a graph (between
+ *    capture-begin and capture-end, including streams that join the capture
+ *    through an event) does not run at the call and is ignored.
+ * Memory: copies and memsets touch their exact ranges; a kernel touches the
+ * pointers in its arguments (kernel_args), read-only through a const
+ * pointer parameter (mangle_const.h), else possibly written ("possible"
+ * rather than "definite"). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyses.h"
+#include "cudalens/format.h"
+#include "demangle.h"
+#include "hb_engine.h"
+#include "mangle_const.h"
+#include "memmodel.h"
+#include "streams.h"
+#include "u64map.h"
+#include "util.h"
+
+enum acc_op { ACC_KERNEL, ACC_COPY_SRC, ACC_COPY_DST, ACC_MEMSET, ACC_ALLOC,
+              ACC_FREE };
+
+#define UNTRACKED_BUCKET 1 /* memory outside known allocations */
+#define MAX_PARAMS 64
+
+struct race {
+  const char *kind;
+  unsigned implicit;   /* masked: 1 legacy, 2 pageable, 3 both */
+  struct hb_access prev, cur;
+  int64_t alloc_seq;   /* -1 unknown */
+  uint64_t alloc_addr, alloc_size;
+  int alloc_kind;
+  uint64_t count;
+  int definite;        /* every occurrence was definite */
+};
+
+struct kname {
+  int n;               /* parameters classified, -1 unknown */
+  enum param_class cls[MAX_PARAMS];
+};
+
+struct walk {
+  struct report_ctx *ctx;
+  struct hb_engine *e;
+  struct streams streams;
+  struct memmodel mm;
+  struct u64map stream_ids;  /* instance key -> hb stream */
+  char **stream_desc;        /* per hb stream */
+  int64_t *stream_handle;
+  size_t nstream_desc, capstream_desc;
+  struct u64map threads;     /* tid -> hb thread */
+  struct u64map last_seq;    /* tid -> its last seq */
+  uint32_t released;         /* pseudo-thread: knowledge of ended threads */
+  /* capture: per hb stream, the capture it belongs to (0 none) */
+  uint64_t *capture;
+  size_t ncapture;
+  struct u64map capture_events; /* event handle -> capture id */
+  /* kernel names */
+  struct u64map knames_idx;  /* strings.id -> index */
+  struct kname *knames;
+  size_t nknames, capknames;
+  /* races */
+  struct race *races;
+  size_t nraces, capraces;
+  struct u64map race_idx;    /* hash -> index */
+  /* the access being checked */
+  const struct alloc *cur_alloc;
+  int64_t cur_alloc_seq;
+};
+
+/* ---- streams and threads -------------------------------------------------- */
+
+static uint32_t hb_stream_of(struct walk *w, bool has_handle, int64_t handle,
+                             int64_t device, int64_t seq, const char *api,
+                             int64_t tid)
+{
+  size_t i = streams_lookup(&w->streams, has_handle, handle, device, seq, api);
+  const struct stream *st = &w->streams.v[i];
+  uint64_t key = (uint64_t)(i + 1) << 32;
+  if (st->kind == STREAM_PER_THREAD)
+    key |= (uint32_t)tid;
+  uint64_t id;
+  if (u64map_get(&w->stream_ids, key, &id))
+    return (uint32_t)id;
+  unsigned flags = 0;
+  char buf[32];
+  char *desc;
+  int64_t dev = st->device >= 0 ? st->device : device;
+  switch (st->kind) {
+  case STREAM_LEGACY:
+    flags = HB_STREAM_LEGACY;
+    desc = xasprintf("the legacy default stream (device %" PRId64 ")", dev);
+    break;
+  case STREAM_PER_THREAD:
+    flags = HB_STREAM_BLOCKING;
+    desc = xasprintf("the per-thread default stream of thread %" PRId64, tid);
+    break;
+  default:
+    if (stream_blocking(st))
+      flags = HB_STREAM_BLOCKING; /* unknown flags: assume blocking */
+    desc = xasprintf("stream %s (%s)", fmt_hex(buf, sizeof buf, handle),
+                     st->flags < 0 ? "created before recording"
+                     : stream_blocking(st) ? "blocking" : "non-blocking");
+    break;
+  }
+  uint32_t h = hb_new_stream(w->e, dev, flags);
+  u64map_put(&w->stream_ids, key, h);
+  GROW(w->stream_desc, w->capstream_desc, (size_t)h + 1);
+  w->stream_desc[h] = desc;
+  w->nstream_desc = (size_t)h + 1;
+  if (w->ncapture <= h) {
+    w->capture = xrealloc(w->capture, ((size_t)h + 1) * sizeof *w->capture);
+    memset(w->capture + w->ncapture, 0,
+           ((size_t)h + 1 - w->ncapture) * sizeof *w->capture);
+    w->ncapture = (size_t)h + 1;
+  }
+  return h;
+}
+
+static uint32_t thread_of(struct walk *w, int64_t tid)
+{
+  uint64_t id;
+  if (u64map_get(&w->threads, (uint64_t)tid, &id))
+    return (uint32_t)id;
+  uint32_t t = hb_new_thread(w->e);
+  /* its first call: it was started after what every thread knew */
+  hb_thread_inherit_all(w->e, t);
+  u64map_put(&w->threads, (uint64_t)tid, t);
+  return t;
+}
+
+/* ---- kernels -------------------------------------------------------------- */
+
+static const struct kname *kname_of(struct walk *w, int64_t name_id,
+                                    const char *mangled)
+{
+  uint64_t i;
+  if (name_id >= 0 && u64map_get(&w->knames_idx, (uint64_t)name_id, &i))
+    return &w->knames[i];
+  GROW(w->knames, w->capknames, w->nknames + 1);
+  struct kname *k = &w->knames[w->nknames];
+  k->n = mangled ? mangle_param_classes(mangled, k->cls, MAX_PARAMS) : -1;
+  if (k->n > MAX_PARAMS)
+    k->n = MAX_PARAMS;
+  if (name_id >= 0)
+    u64map_put(&w->knames_idx, (uint64_t)name_id, w->nknames);
+  return &w->knames[w->nknames++];
+}
+
+/* ---- races ---------------------------------------------------------------- */
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h;
+}
+
+static void on_race(void *ud, const struct hb_access *prev,
+                    const struct hb_access *cur, unsigned mask)
+{
+  struct walk *w = ud;
+  const char *kind;
+  unsigned implicit = 0;
+  if (!(mask & 1u)) {
+    kind = "stream-race";
+  } else {
+    kind = "masked-race";
+    if (!(mask & (1u << HB_EDGE_PAGEABLE)))
+      implicit = HB_EDGE_PAGEABLE;
+    else if (!(mask & (1u << HB_EDGE_LEGACY)))
+      implicit = HB_EDGE_LEGACY;
+    else
+      implicit = HB_EDGE_LEGACY | HB_EDGE_PAGEABLE;
+  }
+  int definite = prev->definite && cur->definite;
+  /* group by call sites; without stacks, by the operations */
+  uint64_t h = mix(0, (uint64_t)(kind[0] == 's'));
+  h = mix(h, implicit);
+  h = mix(h, (uint64_t)prev->stack);
+  h = mix(h, (uint64_t)cur->stack);
+  h = mix(h, prev->op);
+  h = mix(h, cur->op);
+  if (prev->stack < 0 || cur->stack < 0) {
+    h = mix(h, (uint64_t)prev->param);
+    h = mix(h, (uint64_t)cur->param);
+  }
+  uint64_t i;
+  if (u64map_get(&w->race_idx, h, &i)) {
+    struct race *r = &w->races[i];
+    r->count++;
+    r->definite &= definite;
+    return;
+  }
+  GROW(w->races, w->capraces, w->nraces + 1);
+  struct race *r = &w->races[w->nraces];
+  memset(r, 0, sizeof *r);
+  r->kind = kind;
+  r->implicit = implicit;
+  r->prev = *prev;
+  r->cur = *cur;
+  r->count = 1;
+  r->definite = definite;
+  r->alloc_seq = -1;
+  if (w->cur_alloc) {
+    r->alloc_seq = w->cur_alloc_seq;
+    r->alloc_addr = w->cur_alloc->address;
+    r->alloc_size = w->cur_alloc->size;
+    r->alloc_kind = w->cur_alloc->kind;
+  }
+  u64map_put(&w->race_idx, h, w->nraces++);
+}
+
+static void access(struct walk *w, const struct hb_access *a)
+{
+  const struct alloc *al = memmodel_find(&w->mm, a->lo);
+  w->cur_alloc = al;
+  w->cur_alloc_seq = al ? al->seq : -1;
+  uint64_t bucket = al ? al->address : UNTRACKED_BUCKET;
+  if (!al && a->point)
+    return; /* a kernel argument outside known memory */
+  hb_access(w->e, bucket, a, on_race, w);
+  w->cur_alloc = NULL;
+}
+
+/* ---- the walk ------------------------------------------------------------- */
+
+enum {
+  C_SEQ, C_OP, C_API, C_TID, C_DEVICE, C_STREAM, C_RESULT, C_STACK, C_CORR,
+  C_DCORR, T_OP, T_DIR, T_DST, T_SRC, T_BYTES, T_ASYNC, M_OP, M_ADDR, M_SIZE,
+  M_STREAM, ER_EVENT, SW_EVENT, SY_KIND, SY_EVENT, SY_COMPLETE, K_NAME,
+  K_MANGLED, EV_HANDLE, T_SRCDEV, T_DSTDEV
+};
+
+static const char WALK_SQL[] =
+    "SELECT c.seq, a.op, a.name, c.tid, c.device, c.stream, c.result,"
+    " c.stack, c.correlation, c.driver_correlation,"
+    " t.op, t.direction, t.dst, t.src, t.bytes, t.async,"
+    " m.op, m.address, m.size, m.stream,"
+    " er.event, sw.event, sy.kind, sy.event, sy.complete,"
+    " k.name, s.value, ev.handle, t.src_device, t.dst_device"
+    " FROM calls c JOIN api a ON a.id = c.api"
+    " LEFT JOIN transfers t ON t.seq = c.seq"
+    " LEFT JOIN memory m ON m.seq = c.seq"
+    " LEFT JOIN event_records er ON er.seq = c.seq"
+    " LEFT JOIN stream_waits sw ON sw.seq = c.seq"
+    " LEFT JOIN syncs sy ON sy.seq = c.seq"
+    " LEFT JOIN kernels k ON k.seq = c.seq"
+    " LEFT JOIN strings s ON s.id = k.name"
+    " LEFT JOIN events ev ON ev.seq = c.seq"
+    " ORDER BY c.seq";
+
+static bool host_kind(int k)
+{
+  return k == CL_MEMKIND_PAGEABLE || k == CL_MEMKIND_PINNED ||
+         k == CL_MEMKIND_REGISTERED;
+}
+
+/* memory kind of a host address: the GPU's view when known, else the
+ * allocation containing it (none: pageable) */
+static int kind_of(const struct walk *w, uint64_t addr, int act_kind)
+{
+  if (act_kind >= 0 && act_kind != CL_MEMKIND_UNKNOWN)
+    return act_kind;
+  const struct alloc *a = memmodel_find(&w->mm, addr);
+  return a ? a->kind : CL_MEMKIND_PAGEABLE;
+}
+
+static bool is_device_addr(const struct walk *w, uint64_t addr)
+{
+  const struct alloc *a = memmodel_find(&w->mm, addr);
+  return a && !host_kind(a->kind);
+}
+
+static void do_copy(struct walk *w, sqlite3_stmt *st, uint32_t t, uint32_t s,
+                    int64_t seq, int64_t stack)
+{
+  const char *op = db_text(st, T_OP);
+  bool memset_op = op && !strcmp(op, "memset");
+  bool async = db_int(st, T_ASYNC) != 0;
+  uint64_t dst = (uint64_t)db_int(st, T_DST), src = (uint64_t)db_int(st, T_SRC);
+  uint64_t bytes = db_null(st, T_BYTES) ? 0 : (uint64_t)db_int(st, T_BYTES);
+  struct call_act ca;
+  activity_for_call(w->ctx->act, db_int(st, C_CORR), db_int(st, C_DCORR), &ca);
+
+  int dir = parse_dir(db_text(st, T_DIR));
+  if (dir < 0 || dir == CL_DIR_DEFAULT || dir == CL_DIR_UNKNOWN) {
+    if (ca.copy_dir > 0 && ca.copy_dir != CL_DIR_DEFAULT)
+      dir = ca.copy_dir;
+    else if (!memset_op) {
+      bool dd = is_device_addr(w, dst), sd = is_device_addr(w, src);
+      dir = dd && sd ? CL_DIR_DTOD : dd ? CL_DIR_HTOD : sd ? CL_DIR_DTOH
+                                                        : CL_DIR_HTOH;
+    }
+  }
+  int src_kind = dir == CL_DIR_HTOD || dir == CL_DIR_HTOH
+                     ? kind_of(w, src, ca.src_kind) : CL_MEMKIND_DEVICE;
+  int dst_kind = memset_op ? (is_device_addr(w, dst) ? CL_MEMKIND_DEVICE
+                                                     : kind_of(w, dst, -1))
+                 : dir == CL_DIR_DTOH || dir == CL_DIR_HTOH
+                     ? kind_of(w, dst, ca.dst_kind) : CL_MEMKIND_DEVICE;
+
+  bool pageable_h2d = !memset_op && dir == CL_DIR_HTOD &&
+                      src_kind == CL_MEMKIND_PAGEABLE;
+  if (!async && pageable_h2d) /* syncs its stream before staging */
+    hb_host_wait_stream(w->e, t, s, HB_EDGE_ALWAYS);
+
+  /* cudaMemcpyPeer: serialized with all work of both devices */
+  bool peer_sync = !async && dir == CL_DIR_PEER;
+  int64_t devs[2] = {db_null(st, T_SRCDEV) ? -1 : db_int(st, T_SRCDEV),
+                     db_null(st, T_DSTDEV) ? -1 : db_int(st, T_DSTDEV)};
+  if (peer_sync)
+    for (int i = 0; i < 2; i++)
+      if (devs[i] >= 0)
+        hb_stream_wait_device(w->e, s, devs[i]);
+
+  uint32_t epoch = hb_issue(w->e, t, s);
+  if (peer_sync)
+    for (int i = 0; i < 2; i++)
+      if (devs[i] >= 0)
+        hb_device_barrier(w->e, devs[i], s);
+  struct hb_access a = {.seq = seq, .stack = stack, .stream = s,
+                        .epoch = epoch, .definite = 1, .param = -1};
+  if (!memset_op && src && bytes) {
+    a.lo = src;
+    a.hi = src + bytes;
+    a.write = 0;
+    a.op = ACC_COPY_SRC;
+    access(w, &a);
+  }
+  if (dst && bytes) {
+    a.lo = dst;
+    a.hi = dst + bytes;
+    a.write = 1;
+    a.op = memset_op ? ACC_MEMSET : ACC_COPY_DST;
+    access(w, &a);
+  }
+
+  if (memset_op) {
+    /* asynchronous to the host unless the target is pinned or managed */
+    if (!async && (host_kind(dst_kind) || dst_kind == CL_MEMKIND_MANAGED))
+      hb_host_wait_stream(w->e, t, s, HB_EDGE_ALWAYS);
+    return;
+  }
+  if (!async) {
+    bool waits = dir == CL_DIR_DTOH || dir == CL_DIR_HTOH ||
+                 (dir == CL_DIR_HTOD && !pageable_h2d) ||
+                 dir == CL_DIR_UNKNOWN || dir < 0;
+    if (waits)
+      hb_host_wait_stream(w->e, t, s, HB_EDGE_ALWAYS);
+  } else if (dir == CL_DIR_DTOH && dst_kind == CL_MEMKIND_PAGEABLE) {
+    /* cudaMemcpyAsync to pageable memory returns when the copy is done;
+     * with pinned memory it would not */
+    hb_host_wait_stream(w->e, t, s, HB_EDGE_PAGEABLE);
+  }
+}
+
+static void do_kernel(struct walk *w, sqlite3_stmt *st, sqlite3_stmt *args,
+                      bool *args_row, uint32_t t, uint32_t s, int64_t seq,
+                      int64_t stack)
+{
+  uint32_t epoch = hb_issue(w->e, t, s);
+  const struct kname *k =
+      kname_of(w, db_null(st, K_NAME) ? -1 : db_int(st, K_NAME),
+               db_text(st, K_MANGLED));
+  while (*args_row && db_int(args, 0) < seq)
+    *args_row = db_step(w->ctx->db, args);
+  for (; *args_row && db_int(args, 0) == seq;
+       *args_row = db_step(w->ctx->db, args)) {
+    int64_t param = db_int(args, 1), offset = db_int(args, 2);
+    uint64_t value = (uint64_t)db_int(args, 3);
+    bool ro = k->n >= 0 && param >= 0 && param < k->n && offset == 0 &&
+              k->cls[param] == PARAM_PTR_CONST;
+    struct hb_access a = {.seq = seq, .stack = stack, .stream = s,
+                          .epoch = epoch, .lo = value, .hi = value,
+                          .point = 1, .write = !ro, .definite = ro,
+                          .op = ACC_KERNEL, .param = (int32_t)param};
+    access(w, &a);
+  }
+}
+
+static void walk(struct walk *w)
+{
+  struct cl_db *d = w->ctx->db;
+  /* each thread's last call, for the join assumption */
+  sqlite3_stmt *st = db_prepare(d, "SELECT tid, max(seq) FROM calls GROUP BY tid");
+  while (db_step(d, st))
+    u64map_put(&w->last_seq, (uint64_t)db_int(st, 0), (uint64_t)db_int(st, 1));
+  db_finalize(st);
+  w->released = hb_new_thread(w->e);
+
+  sqlite3_stmt *args = db_prepare(
+      d, "SELECT seq, param, offset, value FROM kernel_args"
+         " ORDER BY seq, param, offset");
+  bool args_row = db_step(d, args);
+  st = db_prepare(d, WALK_SQL);
+  while (db_step(d, st)) {
+    int64_t seq = db_int(st, C_SEQ);
+    int op = -1;
+    const char *opname = db_text(st, C_OP);
+    for (int i = 0; i < CL_OP_COUNT && opname; i++)
+      if (!strcmp(cl_op_name((enum cl_op)i), opname))
+        op = i;
+    const char *api = db_text(st, C_API);
+    int64_t tid = db_int(st, C_TID);
+    int64_t device = db_null(st, C_DEVICE) ? -1 : db_int(st, C_DEVICE);
+    int64_t stack = db_null(st, C_STACK) ? -1 : db_int(st, C_STACK);
+    bool ok = db_int(st, C_RESULT) == 0;
+    memmodel_advance(&w->mm, seq - 1);
+
+    uint32_t t = thread_of(w, tid);
+    hb_thread_join(w->e, t, w->released);
+    bool has_stream = !db_null(st, C_STREAM);
+    int64_t handle = db_int(st, C_STREAM);
+    uint32_t s = 0;
+    bool stream_op = op == CL_OP_KERNEL || op == CL_OP_COPY ||
+                     op == CL_OP_MEMSET || op == CL_OP_EVENT_RECORD ||
+                     op == CL_OP_STREAM_WAIT_EVENT || op == CL_OP_HOST_FUNC ||
+                     op == CL_OP_GRAPH_LAUNCH || op == CL_OP_PREFETCH ||
+                     op == CL_OP_CAPTURE_BEGIN || op == CL_OP_CAPTURE_END ||
+                     op == CL_OP_SYNC_STREAM || op == CL_OP_QUERY_STREAM ||
+                     ((op == CL_OP_ALLOC || op == CL_OP_FREE) &&
+                      !db_null(st, M_STREAM));
+    if (stream_op)
+      s = hb_stream_of(w, has_stream, handle, device, seq, api, tid);
+    bool captured = stream_op && w->capture[s] != 0;
+
+    if (!ok) {
+      /* failed calls did nothing */
+    } else if (op == CL_OP_CAPTURE_BEGIN) {
+      w->capture[s] = (uint64_t)s + 1;
+    } else if (op == CL_OP_CAPTURE_END) {
+      uint64_t id = w->capture[s];
+      for (size_t i = 0; id && i < w->ncapture; i++)
+        if (w->capture[i] == id)
+          w->capture[i] = 0;
+    } else if (op == CL_OP_EVENT_RECORD) {
+      uint64_t ev = (uint64_t)db_int(st, ER_EVENT);
+      if (captured) {
+        u64map_put(&w->capture_events, ev, w->capture[s]);
+      } else {
+        u64map_put(&w->capture_events, ev, 0);
+        hb_issue(w->e, t, s);
+        hb_event_record(w->e, ev, s);
+      }
+    } else if (op == CL_OP_STREAM_WAIT_EVENT) {
+      uint64_t ev = (uint64_t)db_int(st, SW_EVENT), cap = 0;
+      if (u64map_get(&w->capture_events, ev, &cap) && cap) {
+        w->capture[s] = cap; /* joins the capture */
+      } else if (!captured) {
+        hb_issue(w->e, t, s);
+        hb_stream_wait_event(w->e, s, ev);
+      }
+    } else if (op == CL_OP_EVENT_CREATE) {
+      if (!db_null(st, EV_HANDLE))
+        hb_event_reset(w->e, (uint64_t)db_int(st, EV_HANDLE));
+    } else if (captured) {
+      /* recorded into a graph, not run now */
+    } else if (op == CL_OP_KERNEL) {
+      do_kernel(w, st, args, &args_row, t, s, seq, stack);
+    } else if (op == CL_OP_COPY || op == CL_OP_MEMSET) {
+      if (!db_null(st, T_OP))
+        do_copy(w, st, t, s, seq, stack);
+    } else if (op == CL_OP_HOST_FUNC || op == CL_OP_GRAPH_LAUNCH ||
+               op == CL_OP_PREFETCH) {
+      hb_issue(w->e, t, s);
+    } else if (op == CL_OP_ALLOC && !db_null(st, M_ADDR)) {
+      uint64_t addr = (uint64_t)db_int(st, M_ADDR);
+      uint64_t size = db_null(st, M_SIZE) ? 0 : (uint64_t)db_int(st, M_SIZE);
+      hb_bucket_drop(w->e, addr); /* a new block: fresh history */
+      if (!db_null(st, M_STREAM) && size) {
+        memmodel_advance(&w->mm, seq);
+        uint32_t epoch = hb_issue(w->e, t, s);
+        struct hb_access a = {.seq = seq, .stack = stack, .stream = s,
+                              .epoch = epoch, .lo = addr, .hi = addr + size,
+                              .write = 1, .definite = 1, .op = ACC_ALLOC,
+                              .param = -1};
+        access(w, &a);
+      }
+    } else if (op == CL_OP_FREE && !db_null(st, M_ADDR)) {
+      uint64_t addr = (uint64_t)db_int(st, M_ADDR);
+      if (!db_null(st, M_STREAM)) {
+        const struct alloc *al = memmodel_find(&w->mm, addr);
+        uint64_t size = al ? al->size : (uint64_t)db_int(st, M_SIZE);
+        uint32_t epoch = hb_issue(w->e, t, s);
+        if (size) {
+          struct hb_access a = {.seq = seq, .stack = stack, .stream = s,
+                                .epoch = epoch, .lo = addr, .hi = addr + size,
+                                .write = 1, .definite = 1, .op = ACC_FREE,
+                                .param = -1};
+          access(w, &a);
+        }
+      } else {
+        /* cudaFree and cudaFreeHost wait for the device */
+        hb_host_wait_device(w->e, t, device);
+        hb_bucket_drop(w->e, addr);
+      }
+    } else if (op == CL_OP_SYNC_DEVICE || op == CL_OP_SYNC_CONTEXT ||
+               op == CL_OP_RESET_DEVICE) {
+      hb_host_wait_device(w->e, t, device);
+    } else if (op == CL_OP_SYNC_STREAM || op == CL_OP_QUERY_STREAM) {
+      if (db_int(st, SY_COMPLETE))
+        hb_host_wait_stream(w->e, t, s, HB_EDGE_ALWAYS);
+    } else if (op == CL_OP_SYNC_EVENT || op == CL_OP_QUERY_EVENT) {
+      if (db_int(st, SY_COMPLETE) && !db_null(st, SY_EVENT))
+        hb_host_wait_event(w->e, t, (uint64_t)db_int(st, SY_EVENT));
+    }
+
+    uint64_t last;
+    if (u64map_get(&w->last_seq, (uint64_t)tid, &last) &&
+        (int64_t)last == seq)
+      hb_thread_join(w->e, w->released, t); /* the thread ends: joined */
+  }
+  db_finalize(st);
+  db_finalize(args);
+}
+
+/* ---- findings ------------------------------------------------------------- */
+
+struct opinfo {
+  char *what;   /* "kernel saxpy(float*, ...)", "cudaMemcpyAsync htod of 4 KiB" */
+  int64_t stack;
+};
+
+static void opinfo_load(struct walk *w, sqlite3_stmt *q, int64_t seq,
+                        const struct hb_access *a, struct opinfo *out)
+{
+  sqlite3_reset(q);
+  sqlite3_bind_int64(q, 1, seq);
+  out->what = NULL;
+  out->stack = -1;
+  if (!db_step(w->ctx->db, q))
+    return;
+  char api[128], b1[32];
+  const char *name = db_text(q, 0);
+  snprintf(api, sizeof api, "%s", name ? name : "?");
+  char *v = strstr(api, "_v");
+  if (v && v[2] >= '0' && v[2] <= '9')
+    *v = '\0';
+  out->stack = db_null(q, 1) ? -1 : db_int(q, 1);
+  switch (a->op) {
+  case ACC_KERNEL: {
+    char *dn = cl_demangle(db_text(q, 2));
+    out->what = xasprintf("kernel %s (argument %d)", dn ? dn : "(unnamed)",
+                          (int)a->param);
+    free(dn);
+    break;
+  }
+  case ACC_COPY_SRC:
+  case ACC_COPY_DST:
+    out->what = xasprintf("%s %s of %s (%s side)", api,
+                          db_text(q, 3) ? db_text(q, 3) : "copy",
+                          fmt_bytes(b1, sizeof b1, db_int(q, 4)),
+                          a->op == ACC_COPY_SRC ? "source" : "destination");
+    break;
+  case ACC_MEMSET:
+    out->what = xasprintf("%s of %s", api, fmt_bytes(b1, sizeof b1, db_int(q, 4)));
+    break;
+  case ACC_ALLOC:
+    out->what = xasprintf("%s (the block's allocation)", api);
+    break;
+  default:
+    out->what = xasprintf("%s (the block's release)", api);
+    break;
+  }
+}
+
+static const char *verb(const struct hb_access *a, bool past)
+{
+  if (a->op == ACC_ALLOC)
+    return past ? "allocated" : "allocates";
+  if (a->op == ACC_FREE)
+    return past ? "freed" : "frees";
+  if (!a->write)
+    return past ? "read" : "reads";
+  if (!a->definite)
+    return past ? "may have written" : "may write";
+  return past ? "wrote" : "writes";
+}
+
+static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
+                 struct findings *out)
+{
+  struct opinfo p, c;
+  opinfo_load(w, q, r->prev.seq, &r->prev, &p);
+  opinfo_load(w, q, r->cur.seq, &r->cur, &c);
+  const char *ps = w->stream_desc[r->prev.stream];
+  const char *cs = w->stream_desc[r->cur.stream];
+  char mem[96], b1[32], b2[32];
+  if (r->alloc_seq >= 0)
+    snprintf(mem, sizeof mem, "%s memory at %s",
+             cl_memkind_name((enum cl_memkind)r->alloc_kind),
+             fmt_hex(b1, sizeof b1, (int64_t)(r->cur.point ? r->cur.lo
+                                                           : r->cur.lo)));
+  else
+    snprintf(mem, sizeof mem, "host memory at %s",
+             fmt_hex(b1, sizeof b1, (int64_t)r->cur.lo));
+
+  struct callsite site;
+  callsite_resolve(w->ctx->cs, r->cur.stack, &site);
+  struct location loc = callsite_location(&site);
+  struct finding *f;
+  bool stream_race = r->kind[0] == 's';
+  const char *maybe = r->definite ? "" :
+      " This race is possible, not definite: a kernel receives the pointer"
+      " through a non-const parameter (or inside a struct), so it may only"
+      " read it.";
+  if (stream_race) {
+    f = findings_add(
+        out, r->kind, SEV_ERROR, &loc,
+        "%s on %s %s %s that %s on %s %s, and nothing orders the two: no"
+        " event recorded after the first is waited for by the second's"
+        " stream, and no host synchronization separates them.%s Fix: record"
+        " an event after the first (cudaEventRecord on %s) and make the"
+        " second stream wait for it (cudaStreamWaitEvent) before issuing"
+        " the second; in PyTorch, second_stream.wait_stream(first_stream),"
+        " and tensor.record_stream(second_stream) for memory the second"
+        " stream uses after the first frees it.",
+        c.what, cs, verb(&r->cur, false), mem, p.what, ps,
+        verb(&r->prev, true), maybe, ps);
+  } else {
+    const char *why =
+        r->implicit == HB_EDGE_PAGEABLE
+            ? "a cudaMemcpyAsync to pageable memory in between blocks the"
+              " host until it finishes; once that memory is pinned (as"
+              " cudalens suggests for faster transfers) the copy returns at"
+              " once and these two race"
+        : r->implicit == HB_EDGE_LEGACY
+            ? "the legacy default stream implicitly synchronizes with"
+              " blocking streams; with cudaStreamNonBlocking streams or"
+              " --default-stream per-thread these two race"
+            : "implicit synchronization (the legacy default stream and a"
+              " cudaMemcpyAsync to pageable memory that blocks the host);"
+              " with pinned memory and non-blocking streams these two race";
+    f = findings_add(
+        out, r->kind, SEV_WARNING, &loc,
+        "%s on %s %s %s that %s on %s %s; they are ordered only because %s.%s"
+        " Fix: make the order explicit: cudaEventRecord after the first and"
+        " cudaStreamWaitEvent before the second (PyTorch: wait_stream /"
+        " record_stream), or synchronize the first stream.",
+        c.what, cs, verb(&r->cur, false), mem, p.what, ps,
+        verb(&r->prev, true), why, maybe);
+  }
+  f->count = r->count;
+  finding_set_extra(f, "definite", r->definite);
+  finding_set_extra(f, "first_seq", r->prev.seq);
+  finding_set_extra(f, "second_seq", r->cur.seq);
+  if (!stream_race)
+    finding_set_extra(f, "implicit", r->implicit);
+
+  struct callsite psite;
+  callsite_resolve(w->ctx->cs, r->prev.stack, &psite);
+  struct location ploc = callsite_location(&psite);
+  finding_add_related(f, &ploc, "earlier access: %s on %s %s it (call %" PRId64
+                      ")", p.what, ps, verb(&r->prev, true), r->prev.seq);
+  if (r->alloc_seq >= 0) {
+    sqlite3_reset(q);
+    sqlite3_bind_int64(q, 1, r->alloc_seq);
+    int64_t astack = -1;
+    if (db_step(w->ctx->db, q) && !db_null(q, 1))
+      astack = db_int(q, 1);
+    struct callsite asite;
+    callsite_resolve(w->ctx->cs, astack, &asite);
+    struct location aloc = callsite_location(&asite);
+    finding_add_related(f, &aloc, "the memory: %s allocation of %s at %s"
+                        " (call %" PRId64 ")",
+                        cl_memkind_name((enum cl_memkind)r->alloc_kind),
+                        fmt_bytes(b2, sizeof b2, (int64_t)r->alloc_size),
+                        fmt_hex(b1, sizeof b1, (int64_t)r->alloc_addr),
+                        r->alloc_seq);
+  }
+  free(p.what);
+  free(c.what);
+}
+
+void analysis_races(struct report_ctx *ctx, struct findings *out)
+{
+  struct walk w;
+  memset(&w, 0, sizeof w);
+  w.ctx = ctx;
+  w.e = hb_new();
+  streams_load(&w.streams, ctx->db);
+  memmodel_load(&w.mm, ctx->db);
+  u64map_init(&w.stream_ids);
+  u64map_init(&w.threads);
+  u64map_init(&w.last_seq);
+  u64map_init(&w.capture_events);
+  u64map_init(&w.knames_idx);
+  u64map_init(&w.race_idx);
+
+  walk(&w);
+
+  sqlite3_stmt *q = db_prepare(
+      ctx->db, "SELECT a.name, c.stack, s.value, t.direction, t.bytes"
+               " FROM calls c JOIN api a ON a.id = c.api"
+               " LEFT JOIN kernels k ON k.seq = c.seq"
+               " LEFT JOIN strings s ON s.id = k.name"
+               " LEFT JOIN transfers t ON t.seq = c.seq WHERE c.seq = ?");
+  /* merge groups whose stacks resolve to the same pair of call sites */
+  struct u64map seen;
+  u64map_init(&seen);
+  for (size_t i = 0; i < w.nraces; i++) {
+    struct race *r = &w.races[i];
+    if (!r->count)
+      continue;
+    struct callsite a, b;
+    if (r->prev.stack >= 0 && r->cur.stack >= 0 &&
+        callsite_resolve(ctx->cs, r->prev.stack, &a) == 0 &&
+        callsite_resolve(ctx->cs, r->cur.stack, &b) == 0) {
+      uint64_t h = mix(0, (uint64_t)(r->kind[0] == 's'));
+      h = mix(h, r->implicit);
+      h = mix(h, a.address);
+      h = mix(h, b.address);
+      uint64_t j;
+      if (u64map_get(&seen, h, &j)) {
+        w.races[j].count += r->count;
+        w.races[j].definite &= r->definite;
+        r->count = 0;
+        continue;
+      }
+      u64map_put(&seen, h, i);
+    }
+  }
+  for (size_t i = 0; i < w.nraces; i++)
+    if (w.races[i].count)
+      emit(&w, q, &w.races[i], out);
+  db_finalize(q);
+  u64map_free(&seen);
+
+  for (size_t i = 0; i < w.nstream_desc; i++)
+    free(w.stream_desc[i]);
+  free(w.stream_desc);
+  free(w.capture);
+  free(w.knames);
+  free(w.races);
+  u64map_free(&w.stream_ids);
+  u64map_free(&w.threads);
+  u64map_free(&w.last_seq);
+  u64map_free(&w.capture_events);
+  u64map_free(&w.knames_idx);
+  u64map_free(&w.race_idx);
+  memmodel_free(&w.mm);
+  streams_free(&w.streams);
+  hb_free(w.e);
+}

@@ -1,0 +1,310 @@
+/* find_streams.c - the default-stream-serialization finding (note): work
+ * on the legacy default stream (stream 0) issued while work on blocking
+ * streams of the same device is outstanding, or followed by work on them
+ * while it is outstanding.  The legacy stream waits for all earlier work
+ * of the blocking streams of its device and they wait for it, so the two
+ * cannot overlap.  Blocking streams are streams created without
+ * cudaStreamNonBlocking and the per-thread default stream; streams not
+ * created in the recording are left out (their flags are unknown).
+ *
+ * Outstanding work is tracked per stream in seq order: a stream has
+ * outstanding work from its last kernel, copy, memset, host function,
+ * graph launch or prefetch until a host synchronization covers it
+ * (cudaStreamSynchronize of it or of the legacy stream, a successful
+ * cudaStreamQuery, cudaDeviceSynchronize, cuCtxSynchronize).  A blocking
+ * (non-async) copy on the legacy stream finishes before it returns.
+ * Grouped per call site of the legacy-stream work; the message names the
+ * streams that lost overlap, and the related locations where they were
+ * created. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyses.h"
+#include "cudalens/format.h"
+#include "demangle.h"
+#include "find_common.h"
+#include "streams.h"
+#include "util.h"
+
+#define MAX_LOST 16 /* streams remembered per finding */
+
+struct sgroup {
+  size_t site;
+  int64_t device, count, gpu_ns, first_seq;
+  size_t lost[MAX_LOST];
+  size_t nlost, more;
+  char *label;
+};
+
+struct spass {
+  struct report_ctx *ctx;
+  struct streams ss;
+  struct sites sites;
+  struct sgroup *g;
+  size_t ng, capg;
+  bool *pending; /* per stream instance */
+  size_t cappending;
+  /* per legacy instance: the latest legacy op while the legacy stream has
+   * outstanding work: its group (or SIZE_MAX before it is counted) */
+  struct lastl { bool live, counted; size_t site, group; int64_t gpu_ns;
+                 char *label; int64_t seq; } *last;
+};
+
+static bool blocking_stream(const struct stream *st)
+{
+  if (st->kind == STREAM_PER_THREAD)
+    return true;
+  return st->kind == STREAM_CREATED && st->flags >= 0 && !(st->flags & 1);
+}
+
+static void fit(struct spass *p)
+{
+  if (p->ss.n <= p->cappending && p->pending)
+    return;
+  size_t old = p->cappending, n = p->ss.n * 2 + 8;
+  p->pending = xrealloc(p->pending, n * sizeof *p->pending);
+  p->last = xrealloc(p->last, n * sizeof *p->last);
+  memset(p->pending + old, 0, (n - old) * sizeof *p->pending);
+  memset(p->last + old, 0, (n - old) * sizeof *p->last);
+  p->cappending = n;
+}
+
+static struct sgroup *group_of(struct spass *p, size_t site, int64_t dev,
+                               int64_t seq, const char *label, size_t *gi)
+{
+  for (size_t i = 0; i < p->ng; i++)
+    if (p->g[i].site == site && p->g[i].device == dev) {
+      *gi = i;
+      return &p->g[i];
+    }
+  GROW(p->g, p->capg, p->ng + 1);
+  struct sgroup *g = &p->g[p->ng];
+  memset(g, 0, sizeof *g);
+  g->site = site;
+  g->device = dev;
+  g->first_seq = seq;
+  g->label = xstrdup(label);
+  *gi = p->ng++;
+  return g;
+}
+
+static void lose(struct sgroup *g, size_t stream)
+{
+  for (size_t i = 0; i < g->nlost; i++)
+    if (g->lost[i] == stream)
+      return;
+  if (g->nlost < MAX_LOST)
+    g->lost[g->nlost++] = stream;
+  else
+    g->more++;
+}
+
+/* count the legacy op described by L in its group (once) */
+static struct sgroup *count_legacy(struct spass *p, struct lastl *l,
+                                   int64_t dev)
+{
+  if (l->counted)
+    return &p->g[l->group];
+  size_t gi;
+  struct sgroup *g = group_of(p, l->site, dev, l->seq, l->label, &gi);
+  g->count++;
+  g->gpu_ns += l->gpu_ns;
+  l->counted = true;
+  l->group = gi;
+  return g;
+}
+
+static void clear_device(struct spass *p, int64_t dev)
+{
+  for (size_t i = 0; i < p->ss.n; i++)
+    if (p->ss.v[i].device == dev || dev < 0) {
+      p->pending[i] = false;
+      if (p->last[i].live) {
+        free(p->last[i].label);
+        p->last[i].label = NULL;
+        p->last[i].live = false;
+      }
+    }
+}
+
+enum col {
+  C_SEQ, C_DEV, C_STREAM, C_STACK, C_PYSTACK, C_API, C_OP, C_ASYNC, C_DIR,
+  C_SKIND, C_SSTREAM, C_COMPLETE, C_CORR, C_DCORR, C_KNAME, C_RESULT
+};
+
+static bool work_op(const char *op)
+{
+  static const char *const w[] = {"kernel", "copy", "memset", "host-func",
+                                  "graph-launch", "prefetch", NULL};
+  for (const char *const *x = w; *x; x++)
+    if (strcmp(op, *x) == 0)
+      return true;
+  return false;
+}
+
+static void scan(struct spass *p)
+{
+  struct cl_db *d = p->ctx->db;
+  sqlite3_stmt *kname = db_prepare(d, "SELECT value FROM strings WHERE id=?1");
+  sqlite3_stmt *st = db_prepare(
+      d, "SELECT c.seq, c.device, c.stream, c.stack, c.pystack, a.name, a.op,"
+         " t.async, t.direction, y.kind, y.stream, y.complete, c.correlation,"
+         " c.driver_correlation, k.name, c.result"
+         " FROM calls c JOIN api a ON a.id = c.api"
+         " LEFT JOIN transfers t ON t.seq = c.seq"
+         " LEFT JOIN syncs y ON y.seq = c.seq"
+         " LEFT JOIN kernels k ON k.seq = c.seq ORDER BY c.seq");
+  while (db_step(d, st)) {
+    int64_t seq = db_int(st, C_SEQ);
+    int64_t dev = db_null(st, C_DEV) ? -1 : db_int(st, C_DEV);
+    const char *op = db_text(st, C_OP);
+    const char *skind = db_text(st, C_SKIND);
+    if (skind) {
+      if (strcmp(skind, "device") == 0 || strcmp(skind, "context") == 0) {
+        clear_device(p, dev);
+      } else if ((strcmp(skind, "stream") == 0 ||
+                  strcmp(skind, "stream-query") == 0) &&
+                 db_int(st, C_COMPLETE)) {
+        size_t i = streams_lookup(&p->ss, !db_null(st, C_SSTREAM),
+                                  db_int(st, C_SSTREAM), dev, seq,
+                                  db_text(st, C_API));
+        fit(p);
+        if (p->ss.v[i].kind == STREAM_LEGACY) {
+          clear_device(p, p->ss.v[i].device);
+        } else {
+          p->pending[i] = false;
+        }
+      }
+      continue;
+    }
+    if (!op || !work_op(op) || db_int(st, C_RESULT) != 0)
+      continue;
+    size_t i = streams_lookup(&p->ss, !db_null(st, C_STREAM),
+                              db_int(st, C_STREAM), dev, seq, db_text(st, C_API));
+    fit(p);
+    const struct stream *s = &p->ss.v[i];
+    int64_t sdev = s->device >= 0 ? s->device : dev;
+    if (s->kind == STREAM_LEGACY) {
+      struct call_act ca;
+      activity_for_call(p->ctx->act, db_null(st, C_CORR) ? -1 : db_int(st, C_CORR),
+                        db_null(st, C_DCORR) ? -1 : db_int(st, C_DCORR), &ca);
+      char label[512], api[64];
+      api_display(api, sizeof api, db_text(st, C_API));
+      int64_t kn = db_null(st, C_KNAME) ? ca.name : db_int(st, C_KNAME);
+      if (strcmp(op, "kernel") == 0 && kn >= 0) {
+        sqlite3_bind_int64(kname, 1, kn);
+        char *dm = db_step(d, kname) && db_text(kname, 0)
+                       ? cl_demangle(db_text(kname, 0)) : NULL;
+        sqlite3_reset(kname);
+        snprintf(label, sizeof label, "kernel %s", dm ? dm : "?");
+        free(dm);
+      } else {
+        snprintf(label, sizeof label, "%s", api);
+      }
+      struct lastl *l = &p->last[i];
+      free(l->label);
+      *l = (struct lastl){.live = true, .site = sites_of(&p->sites,
+                              db_null(st, C_STACK) ? -1 : db_int(st, C_STACK),
+                              db_null(st, C_PYSTACK) ? -1 : db_int(st, C_PYSTACK)),
+                          .gpu_ns = ca.gpu_ns, .label = xstrdup(label),
+                          .seq = seq};
+      for (size_t j = 0; j < p->ss.n; j++)
+        if (j != i && p->pending[j] && p->ss.v[j].device == sdev &&
+            blocking_stream(&p->ss.v[j]))
+          lose(count_legacy(p, l, sdev), j);
+      p->pending[i] = true;
+      /* a blocking copy is finished, with everything it waited for */
+      const char *dir = db_text(st, C_DIR);
+      if (strcmp(op, "copy") == 0 && !db_null(st, C_ASYNC) &&
+          !db_int(st, C_ASYNC) && !(dir && strcmp(dir, "dtod") == 0))
+        clear_device(p, sdev);
+      continue;
+    }
+    if (!blocking_stream(s)) {
+      p->pending[i] = true;
+      continue;
+    }
+    for (size_t j = 0; j < p->ss.n; j++)
+      if (p->ss.v[j].kind == STREAM_LEGACY && p->ss.v[j].device == sdev &&
+          p->last[j].live && p->pending[j])
+        lose(count_legacy(p, &p->last[j], sdev), i);
+    p->pending[i] = true;
+  }
+  db_finalize(st);
+  db_finalize(kname);
+}
+
+static void report(struct spass *p, struct findings *out)
+{
+  char b1[32];
+  for (size_t gi = 0; gi < p->ng; gi++) {
+    const struct sgroup *g = &p->g[gi];
+    char names[512] = "";
+    size_t len = 0;
+    for (size_t k = 0; k < g->nlost && len < sizeof names - 40; k++) {
+      const struct stream *s = &p->ss.v[g->lost[k]];
+      char h[32];
+      int n = snprintf(names + len, sizeof names - len, "%s%s",
+                       k ? ", " : "",
+                       s->kind == STREAM_PER_THREAD ? "per-thread default"
+                                                    : fmt_hex(h, sizeof h, s->handle));
+      if (n > 0)
+        len += (size_t)n;
+    }
+    if (g->more && len < sizeof names - 24)
+      snprintf(names + len, sizeof names - len, " and %zu more", g->more);
+    const struct site *site = &p->sites.v[g->site];
+    char timing[64] = "";
+    if (g->gpu_ns > 0)
+      snprintf(timing, sizeof timing, " (GPU time %s)",
+               fmt_ns(b1, sizeof b1, g->gpu_ns));
+    struct finding *f = findings_add(
+        out, "default-stream-serialization", SEV_NOTE, &site->loc,
+        "%s on the legacy default stream of device %" PRId64 " serializes"
+        " with blocking stream%s %s, %" PRId64 " time%s%s: %s lost overlap"
+        " with it",
+        g->label, g->device, g->nlost + g->more == 1 ? "" : "s", names,
+        g->count, g->count == 1 ? "" : "s", timing,
+        g->nlost + g->more == 1 ? "that stream" : "those streams");
+    f->count = (uint64_t)g->count;
+    f->cost_ns = g->gpu_ns;
+    finding_set_extra(f, "device", g->device);
+    finding_set_extra(f, "streams", (int64_t)(g->nlost + g->more));
+    for (size_t k = 0; k < g->nlost && k < 3; k++) {
+      const struct stream *s = &p->ss.v[g->lost[k]];
+      if (s->created_seq < 0)
+        continue;
+      int64_t stack, pystack;
+      call_stacks(p->ctx->db, s->created_seq, &stack, &pystack);
+      char h[32];
+      finding_add_related(f, &p->sites.v[sites_of(&p->sites, stack, pystack)].loc,
+                          "stream %s was created here without"
+                          " cudaStreamNonBlocking",
+                          fmt_hex(h, sizeof h, s->handle));
+    }
+    finding_set_fix(f, "create the streams with cudaStreamCreateWithFlags(&s,"
+                       " cudaStreamNonBlocking), or give this work a stream of"
+                       " its own (or build with --default-stream per-thread)");
+  }
+}
+
+void analysis_streams(struct report_ctx *ctx, struct findings *out)
+{
+  struct spass p = {.ctx = ctx};
+  streams_load(&p.ss, ctx->db);
+  sites_init(&p.sites, ctx->cs);
+  fit(&p);
+  scan(&p);
+  report(&p, out);
+  for (size_t i = 0; i < p.ng; i++)
+    free(p.g[i].label);
+  free(p.g);
+  for (size_t i = 0; i < p.cappending; i++)
+    free(p.last[i].label);
+  free(p.last);
+  free(p.pending);
+  sites_free(&p.sites);
+  streams_free(&p.ss);
+}

@@ -1,0 +1,118 @@
+/* find_syncs.c - the excess-sync finding (note): one call site whose
+ * synchronizations (cudaDeviceSynchronize, cudaStreamSynchronize,
+ * cudaEventSynchronize, cuCtxSynchronize and their forms: syncs rows of
+ * kind device, context, stream or event; queries do not block) were made
+ * at least EXCESS_SYNC_MIN times and kept the host blocked for at least
+ * EXCESS_SYNC_SHARE percent of the process's wall time, not counting
+ * the longest of those calls.  A single synchronization at the end of a
+ * program, however long, is not reported: waiting once for the results is
+ * what it is for.  A synchronization that
+ * immediately follows an async copy it waits for (the thread's next call)
+ * belongs to that copy and is reported as sync-copy by find_transfers.c,
+ * not here. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyses.h"
+#include "cudalens/format.h"
+#include "find_common.h"
+#include "util.h"
+
+#define EXCESS_SYNC_MIN 10
+#define EXCESS_SYNC_SHARE 20 /* percent of wall time */
+
+/* the last call of a thread, as far as pairing needs it */
+struct last {
+  bool async_copy, has_stream;
+  int64_t stream;
+};
+
+void analysis_syncs(struct report_ctx *ctx, struct findings *out)
+{
+  struct cl_db *d = ctx->db;
+  int64_t wall = process_wall_ns(ctx);
+  if (wall <= 0)
+    return;
+  struct sites sites;
+  struct groups gs;
+  struct u64map by_tid;
+  struct last *lasts = NULL;
+  size_t nlast = 0, caplast = 0;
+  sites_init(&sites, ctx->cs);
+  groups_init(&gs);
+  u64map_init(&by_tid);
+
+  sqlite3_stmt *st = db_prepare(
+      d, "SELECT c.seq, c.tid, c.start_ns, c.end_ns, c.stream, c.stack,"
+         " c.pystack, a.name, t.op, t.async, y.kind, y.stream"
+         " FROM calls c LEFT JOIN api a ON a.id = c.api"
+         " LEFT JOIN transfers t ON t.seq = c.seq"
+         " LEFT JOIN syncs y ON y.seq = c.seq ORDER BY c.seq");
+  while (db_step(d, st)) {
+    int64_t seq = db_int(st, 0);
+    uint64_t li;
+    if (!u64map_get(&by_tid, (uint64_t)db_int(st, 1), &li)) {
+      GROW(lasts, caplast, nlast + 1);
+      li = nlast++;
+      memset(&lasts[li], 0, sizeof lasts[li]);
+      u64map_put(&by_tid, (uint64_t)db_int(st, 1), li);
+    }
+    struct last prev = lasts[li];
+    const char *top = db_text(st, 8);
+    lasts[li].async_copy = top && strcmp(top, "copy") == 0 && db_int(st, 9);
+    lasts[li].has_stream = !db_null(st, 4);
+    lasts[li].stream = db_int(st, 4);
+
+    const char *kind = db_text(st, 10);
+    if (!kind || strstr(kind, "query"))
+      continue;
+    if (prev.async_copy && sync_covers(kind, !db_null(st, 11), db_int(st, 11),
+                                       prev.has_stream, prev.stream))
+      continue; /* a blocking copy: sync-copy */
+    int64_t ns = db_int(st, 3) - db_int(st, 2);
+    size_t site = sites_of(&sites, db_null(st, 5) ? -1 : db_int(st, 5),
+                           db_null(st, 6) ? -1 : db_int(st, 6));
+    struct group *g = groups_get(&gs, site, 0, seq);
+    g->count++;
+    g->host_ns += ns > 0 ? ns : 0;
+    if (ns > g->host2_ns)
+      g->host2_ns = ns; /* the longest */
+    if (!g->text) {
+      char api[64];
+      g->text = xstrdup(api_display(api, sizeof api, db_text(st, 7)));
+    }
+  }
+  db_finalize(st);
+
+  char b1[32], b2[32], b3[32];
+  for (size_t i = 0; i < gs.n; i++) {
+    const struct group *g = &gs.v[i];
+    if (g->count < EXCESS_SYNC_MIN ||
+        (g->host_ns - g->host2_ns) * 100 < (int64_t)EXCESS_SYNC_SHARE * wall)
+      continue;
+    const struct site *s = &sites.v[g->site];
+    int64_t permille = g->host_ns * 1000 / wall;
+    struct finding *f = findings_add(
+        out, "excess-sync", SEV_NOTE, &s->loc,
+        "%s kept the host blocked for %s, %" PRId64 ".%" PRId64 "%% of the"
+        " process's %s wall time, in %" PRId64 " calls (%s each on average)",
+        g->text, fmt_ns(b1, sizeof b1, g->host_ns), permille / 10,
+        permille % 10, fmt_ns(b2, sizeof b2, wall), g->count,
+        fmt_ns(b3, sizeof b3, g->host_ns / g->count));
+    f->count = (uint64_t)g->count;
+    f->cost_ns = g->host_ns;
+    finding_set_extra(f, "host_ns", g->host_ns);
+    finding_set_extra(f, "wall_ns", wall);
+    finding_set_extra(f, "share_permille", permille);
+    finding_set_fix(f, "synchronize once when the host needs the results"
+                       " (after the loop), or wait on an event for just the"
+                       " work needed; PyTorch: avoid .item()/.cpu()/print of"
+                       " CUDA tensors inside the loop");
+  }
+  free(lasts);
+  u64map_free(&by_tid);
+  groups_free(&gs);
+  sites_free(&sites);
+}

@@ -1,0 +1,362 @@
+/* find_transfers.c - findings about copies and memsets:
+ *
+ *   pageable-async-copy (warning)  an async copy whose host side is
+ *       pageable memory: CUDA stages it through a pinned buffer, so it is
+ *       not asynchronous.  Per call site and direction: count, bytes, GPU
+ *       time, achieved bandwidth, host time spent in the calls, and the
+ *       bandwidth pinned copies of the same direction reached in the same
+ *       recording.  An async copy that the thread's next call waits for (a
+ *       synchronization of its stream, context or device) is a blocking
+ *       copy (below), not this.
+ *   sync-copy (warning; note for host-to-device copies of 64 KiB or less)
+ *       10 or more blocking copies from one call site: cudaMemcpy-style
+ *       calls between host and device, and async copies immediately
+ *       followed by a synchronization of their stream or device (PyTorch's
+ *       to() without non_blocking).  Reports the host time blocked.
+ *       Device-to-device and peer copies do not block the host and are
+ *       left out.
+ *   sync-memset (note)  10 or more non-stream-ordered memsets from one call
+ *       site.
+ *
+ * One pass over the calls in seq order; the host memory kind of a copy is
+ * taken when the copy is seen (the memory table replayed up to it), the
+ * decision async-or-blocking when the thread's next call is seen. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyses.h"
+#include "cudalens/format.h"
+#include "find_common.h"
+#include "util.h"
+
+#define SYNC_COPY_MIN 10
+#define SYNC_MEMSET_MIN 10
+#define SMALL_HTOD_BYTES (64 * 1024)
+
+/* tags of the sync-copy groups */
+#define TAG_SMALL 1u   /* host-to-device of at most 64 KiB */
+#define TAG_PAIR 2u    /* async copy + synchronization */
+
+/* an async copy whose thread has made no later call yet */
+struct pending {
+  bool used;
+  int64_t seq, host_ns, bytes, stream;
+  bool has_stream;
+  size_t site;
+  int dir, host_kind;
+  struct call_act ca;
+  char api[64];
+};
+
+struct pass {
+  struct report_ctx *ctx;
+  struct sites sites;
+  struct groups pageable, synccopy, syncmemset;
+  struct pending *pend;
+  size_t npend, cappend;
+  struct u64map by_tid; /* tid -> index in pend */
+};
+
+static void add_sync_copy(struct pass *p, size_t site, int64_t seq, int dir,
+                          int64_t bytes, int64_t host_ns, bool pair,
+                          const struct call_act *ca, const char *api)
+{
+  uint32_t tag = (pair ? TAG_PAIR : 0) |
+                 (dir == CL_DIR_HTOD && bytes <= SMALL_HTOD_BYTES ? TAG_SMALL : 0);
+  struct group *g = groups_get(&p->synccopy, site, tag, seq);
+  g->count++;
+  g->bytes += bytes;
+  g->host_ns += host_ns;
+  if (g->dir < 0)
+    g->dir = dir;
+  else if (g->dir != dir)
+    g->dir = CL_DIR_UNKNOWN; /* mixed */
+  if (ca->n) {
+    g->timed++;
+    g->timed_bytes += ca->bytes >= 0 ? ca->bytes : bytes;
+    g->gpu_ns += ca->gpu_ns;
+  }
+  if (!g->text)
+    g->text = xstrdup(api);
+}
+
+/* the thread's next call after an async copy is known: SYNCED tells
+ * whether it waited for the copy (then SYNC_NS is its host time) */
+static void settle(struct pass *p, struct pending *x, bool synced,
+                   int64_t sync_ns, const char *sync_api)
+{
+  if (!x->used)
+    return;
+  x->used = false;
+  if (synced) {
+    if (x->dir == CL_DIR_HTOD || x->dir == CL_DIR_DTOH) {
+      char api[160];
+      snprintf(api, sizeof api, "%s + %s", x->api, sync_api);
+      add_sync_copy(p, x->site, x->seq, x->dir, x->bytes, x->host_ns + sync_ns,
+                    true, &x->ca, api);
+    }
+    return;
+  }
+  if (x->host_kind != CL_MEMKIND_PAGEABLE)
+    return;
+  struct group *g = groups_get(&p->pageable, x->site, (uint32_t)x->dir, x->seq);
+  g->dir = x->dir;
+  g->count++;
+  g->bytes += x->bytes;
+  g->host_ns += x->host_ns;
+  if (x->ca.n) {
+    g->timed++;
+    g->timed_bytes += x->ca.bytes >= 0 ? x->ca.bytes : x->bytes;
+    g->gpu_ns += x->ca.gpu_ns;
+  }
+  if (!g->text)
+    g->text = xstrdup(x->api);
+}
+
+static struct pending *pending_of(struct pass *p, int64_t tid)
+{
+  uint64_t i;
+  if (!u64map_get(&p->by_tid, (uint64_t)tid, &i)) {
+    GROW(p->pend, p->cappend, p->npend + 1);
+    i = p->npend++;
+    memset(&p->pend[i], 0, sizeof p->pend[i]);
+    u64map_put(&p->by_tid, (uint64_t)tid, i);
+  }
+  return &p->pend[i];
+}
+
+enum col {
+  C_SEQ, C_TID, C_START, C_END, C_STREAM, C_CORR, C_DCORR, C_STACK, C_PYSTACK,
+  C_API, C_TOP, C_DIR, C_SRC, C_DST, C_BYTES, C_ASYNC, C_SKIND, C_SSTREAM,
+  C_RESULT
+};
+
+static void scan(struct pass *p)
+{
+  struct cl_db *d = p->ctx->db;
+  struct memmodel mm;
+  memmodel_load(&mm, d);
+  sqlite3_stmt *st = db_prepare(
+      d, "SELECT c.seq, c.tid, c.start_ns, c.end_ns, c.stream, c.correlation,"
+         " c.driver_correlation, c.stack, c.pystack, a.name, t.op,"
+         " t.direction, t.src, t.dst, t.bytes, t.async, y.kind, y.stream,"
+         " c.result"
+         " FROM calls c LEFT JOIN api a ON a.id = c.api"
+         " LEFT JOIN transfers t ON t.seq = c.seq"
+         " LEFT JOIN syncs y ON y.seq = c.seq ORDER BY c.seq");
+  while (db_step(d, st)) {
+    int64_t seq = db_int(st, C_SEQ);
+    memmodel_advance(&mm, seq);
+    int64_t host_ns = db_int(st, C_END) - db_int(st, C_START);
+    if (host_ns < 0)
+      host_ns = 0;
+    char api[64];
+    api_display(api, sizeof api, db_text(st, C_API));
+
+    /* the previous call of this thread may have been an async copy */
+    struct pending *x = pending_of(p, db_int(st, C_TID));
+    if (x->used) {
+      bool synced = sync_covers(db_text(st, C_SKIND), !db_null(st, C_SSTREAM),
+                                db_int(st, C_SSTREAM), x->has_stream, x->stream);
+      settle(p, x, synced, host_ns, api);
+    }
+
+    const char *top = db_text(st, C_TOP);
+    if (!top || db_int(st, C_RESULT) != 0)
+      continue;
+    size_t site = sites_of(&p->sites, db_null(st, C_STACK) ? -1 : db_int(st, C_STACK),
+                           db_null(st, C_PYSTACK) ? -1 : db_int(st, C_PYSTACK));
+    bool async = db_int(st, C_ASYNC) != 0;
+    int64_t bytes = db_null(st, C_BYTES) ? 0 : db_int(st, C_BYTES);
+    if (strcmp(top, "memset") == 0) {
+      if (!async) {
+        struct group *g = groups_get(&p->syncmemset, site, 0, seq);
+        g->count++;
+        g->bytes += bytes;
+        g->host_ns += host_ns;
+        if (!g->text)
+          g->text = xstrdup(api);
+      }
+      continue;
+    }
+    if (strcmp(top, "copy") != 0)
+      continue;
+    struct call_act ca;
+    activity_for_call(p->ctx->act, db_null(st, C_CORR) ? -1 : db_int(st, C_CORR),
+                      db_null(st, C_DCORR) ? -1 : db_int(st, C_DCORR), &ca);
+    uint64_t src = (uint64_t)db_int(st, C_SRC), dst = (uint64_t)db_int(st, C_DST);
+    int dir = copy_direction(parse_dir(db_text(st, C_DIR)), &ca, &mm, src, dst);
+    if (bytes <= 0 && ca.bytes > 0)
+      bytes = ca.bytes;
+    if (!async) {
+      if (dir == CL_DIR_HTOD || dir == CL_DIR_DTOH)
+        add_sync_copy(p, site, seq, dir, bytes, host_ns, false, &ca, api);
+      continue;
+    }
+    x->used = true;
+    x->seq = seq;
+    x->host_ns = host_ns;
+    x->bytes = bytes;
+    x->has_stream = !db_null(st, C_STREAM);
+    x->stream = db_int(st, C_STREAM);
+    x->site = site;
+    x->dir = dir;
+    x->host_kind = copy_host_kind(dir, &ca, &mm, src, dst);
+    x->ca = ca;
+    snprintf(x->api, sizeof x->api, "%s", api);
+  }
+  db_finalize(st);
+  for (size_t i = 0; i < p->npend; i++)
+    settle(p, &p->pend[i], false, 0, "");
+  memmodel_free(&mm);
+}
+
+/* pinned (or registered) copies of direction DIR in the summary */
+static void pinned_rate(const struct summary *s, int dir, int64_t *bytes,
+                        int64_t *ns)
+{
+  *bytes = *ns = 0;
+  if (dir < 0 || dir >= CL_DIR_COUNT)
+    return;
+  const int kinds[] = {CL_MEMKIND_PINNED, CL_MEMKIND_REGISTERED};
+  for (int i = 0; i < 2; i++) {
+    const struct copy_stat *c = &s->copies[dir][kinds[i]];
+    *bytes += c->timed_bytes;
+    *ns += c->gpu_ns;
+  }
+}
+
+static const char *dir_words(int dir)
+{
+  switch (dir) {
+  case CL_DIR_HTOD: return "host-to-device";
+  case CL_DIR_DTOH: return "device-to-host";
+  default: return "host/device";
+  }
+}
+
+static void report_pageable(struct pass *p, struct findings *out)
+{
+  char b1[32], b2[32], b3[32];
+  for (size_t i = 0; i < p->pageable.n; i++) {
+    const struct group *g = &p->pageable.v[i];
+    const struct site *s = &p->sites.v[g->site];
+    char timing[256] = "";
+    double bw = gbps(g->timed_bytes, g->gpu_ns);
+    int64_t pb, pns;
+    pinned_rate(p->ctx->sum, g->dir, &pb, &pns);
+    double pbw = gbps(pb, pns);
+    if (g->timed) {
+      int n = snprintf(timing, sizeof timing, ", GPU time %s at %.2f GB/s",
+                       fmt_ns(b2, sizeof b2, g->gpu_ns), bw);
+      if (pbw > 0 && n > 0 && (size_t)n < sizeof timing)
+        snprintf(timing + n, sizeof timing - (size_t)n,
+                 " (pinned %s copies in this run: %.2f GB/s)",
+                 cl_dir_name((enum cl_dir)g->dir), pbw);
+    }
+    struct finding *f = findings_add(
+        out, "pageable-async-copy", SEV_WARNING, &s->loc,
+        "%s with pageable host memory is staged and not asynchronous:"
+        " %" PRId64 " %s cop%s of %s%s; host blocked %s in the calls",
+        g->text, g->count, dir_words(g->dir), g->count == 1 ? "y" : "ies",
+        fmt_bytes(b1, sizeof b1, g->bytes), timing,
+        fmt_ns(b3, sizeof b3, g->host_ns));
+    f->count = (uint64_t)g->count;
+    f->cost_ns = g->host_ns > g->gpu_ns ? g->host_ns : g->gpu_ns;
+    finding_set_extra(f, "bytes", g->bytes);
+    finding_set_extra(f, "gpu_ns", g->gpu_ns);
+    finding_set_extra(f, "host_ns", g->host_ns);
+    if (bw > 0)
+      finding_set_extra(f, "bandwidth_mbps", (int64_t)(bw * 1000.0));
+    if (pbw > 0)
+      finding_set_extra(f, "pinned_bandwidth_mbps", (int64_t)(pbw * 1000.0));
+    finding_set_fix(f, "allocate the host buffer pinned (cudaMallocHost/"
+                       "cudaHostAlloc, or cudaHostRegister it once), reused"
+                       " across iterations; PyTorch: pin_memory() once"
+                       " outside the loop, then to(device, non_blocking=True)");
+  }
+}
+
+static void report_sync_copies(struct pass *p, struct findings *out)
+{
+  char b1[32], b2[32], b3[32];
+  for (size_t i = 0; i < p->synccopy.n; i++) {
+    const struct group *g = &p->synccopy.v[i];
+    if (g->count < SYNC_COPY_MIN)
+      continue;
+    const struct site *s = &p->sites.v[g->site];
+    bool small = g->tag & TAG_SMALL, pair = g->tag & TAG_PAIR;
+    char timing[128] = "";
+    if (g->timed)
+      snprintf(timing, sizeof timing, ", GPU time %s",
+               fmt_ns(b2, sizeof b2, g->gpu_ns));
+    struct finding *f = findings_add(
+        out, "sync-copy", small ? SEV_NOTE : SEV_WARNING, &s->loc,
+        "%s blocks the host on every %s copy%s: %" PRId64 " copies of %s%s;"
+        " host blocked %s",
+        g->text, g->dir == CL_DIR_HTOD || g->dir == CL_DIR_DTOH
+                     ? dir_words(g->dir) : "host/device",
+        small ? " (each of 64 KiB or less)" : "", g->count,
+        fmt_bytes(b1, sizeof b1, g->bytes), timing,
+        fmt_ns(b3, sizeof b3, g->host_ns));
+    f->count = (uint64_t)g->count;
+    f->cost_ns = g->host_ns;
+    finding_set_extra(f, "bytes", g->bytes);
+    finding_set_extra(f, "gpu_ns", g->gpu_ns);
+    finding_set_extra(f, "host_ns", g->host_ns);
+    if (pair)
+      finding_set_fix(f, "copy from pinned memory with cudaMemcpyAsync and"
+                         " synchronize once when the data is needed (PyTorch:"
+                         " to(device, non_blocking=True) from pinned tensors),"
+                         " or batch the copies into one");
+    else
+      finding_set_fix(f, "batch the copies into one outside the loop, or use"
+                         " cudaMemcpyAsync from pinned memory on a stream and"
+                         " synchronize once");
+  }
+}
+
+static void report_sync_memsets(struct pass *p, struct findings *out)
+{
+  char b1[32], b2[32];
+  for (size_t i = 0; i < p->syncmemset.n; i++) {
+    const struct group *g = &p->syncmemset.v[i];
+    if (g->count < SYNC_MEMSET_MIN)
+      continue;
+    const struct site *s = &p->sites.v[g->site];
+    struct finding *f = findings_add(
+        out, "sync-memset", SEV_NOTE, &s->loc,
+        "%s is not stream-ordered (it runs on the legacy default stream and"
+        " can block the host): %" PRId64 " memsets of %s; host time %s",
+        g->text, g->count, fmt_bytes(b1, sizeof b1, g->bytes),
+        fmt_ns(b2, sizeof b2, g->host_ns));
+    f->count = (uint64_t)g->count;
+    f->cost_ns = g->host_ns;
+    finding_set_extra(f, "bytes", g->bytes);
+    finding_set_extra(f, "host_ns", g->host_ns);
+    finding_set_fix(f, "use cudaMemsetAsync on the stream that uses the"
+                       " memory, or clear it once outside the loop");
+  }
+}
+
+void analysis_transfers(struct report_ctx *ctx, struct findings *out)
+{
+  struct pass p = {.ctx = ctx};
+  sites_init(&p.sites, ctx->cs);
+  groups_init(&p.pageable);
+  groups_init(&p.synccopy);
+  groups_init(&p.syncmemset);
+  u64map_init(&p.by_tid);
+  scan(&p);
+  report_pageable(&p, out);
+  report_sync_copies(&p, out);
+  report_sync_memsets(&p, out);
+  free(p.pend);
+  u64map_free(&p.by_tid);
+  groups_free(&p.pageable);
+  groups_free(&p.synccopy);
+  groups_free(&p.syncmemset);
+  sites_free(&p.sites);
+}

@@ -1,0 +1,84 @@
+# check.sh - sourced by the tests/races/*.test scripts (after tests/lib.sh):
+# runs the catalogue program named after the script under the shim and the
+# simulated CUDA runtime, reports it with `cudalens-report --format=json`,
+# and checks the race findings against the `// expect: KIND` marks of its
+# source: every mark has a finding of that kind located at that line, and
+# there is no other stream-race or masked-race finding.  A program without
+# marks (a correct twin) must have none.  The report is made twice and must
+# be the same (the analysis is deterministic).
+#
+# Also used by tests/gpu/races.sh: RACES_LIB_ONLY=1 only defines
+# races_check; RACES_BIN (the built programs), RACES_SRC (their sources) and
+# RACES_REAL=1 (run against the real CUDA, not the simulator).
+# the race findings of report $1 as "kind line" lines, the line being the
+# location's when it is in source file $2, else "elsewhere"; with jq, or
+# python3 where jq is missing (the GPU machine)
+race_lines() {
+  if command -v jq >/dev/null; then
+    jq -r --arg f "$2" '.findings[]
+        | select(.kind == "stream-race" or .kind == "masked-race")
+        | "\(.kind) \(if ((.location.file // "") | endswith("/" + $f)) or
+                         (.location.file == $f)
+                      then .location.line else "elsewhere" end)"' "$1"
+  else
+    python3 - "$1" "$2" <<'PY'
+import json, sys
+for f in json.load(open(sys.argv[1]))["findings"]:
+    if f["kind"] in ("stream-race", "masked-race"):
+        loc = f.get("location") or {}
+        fn = loc.get("file") or ""
+        ok = fn == sys.argv[2] or fn.endswith("/" + sys.argv[2])
+        line = loc.get("line")
+        print(f["kind"], ("null" if line is None else line) if ok else "elsewhere")
+PY
+  fi
+}
+command -v jq >/dev/null || command -v python3 >/dev/null ||
+  skip "neither jq nor python3"
+RACES_SRC=${RACES_SRC:-$CL_TOP_SRCDIR/tests/races}
+RACES_BIN=${RACES_BIN:-$CL_TOP_BUILDDIR/tests/races}
+
+# races_check NAME: run and check one program
+races_check() {
+  name=$1
+  src=$RACES_SRC/$name.cu
+  [ -f "$src" ] || fail "no source $src"
+  [ -x "$RACES_BIN/$name" ] || skip "$name not built (no nvcc?)"
+  rm -f "$CL_TMP/$name"-*.db
+  if [ -n "${RACES_REAL:-}" ]; then
+    env LD_PRELOAD="$CL_SHIM" CUDALENS_OUTPUT="$CL_TMP/$name-%p.db" \
+      "$RACES_BIN/$name" >"$CL_TMP/$name.out" 2>"$CL_TMP/$name.err"
+  else
+    [ -e "$CL_SIMLIB/libcudart.so.13" ] || skip "simulated runtime not built"
+    env LD_LIBRARY_PATH="$CL_SIMLIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+      LD_PRELOAD="$CL_SHIM" CUDALENS_OUTPUT="$CL_TMP/$name-%p.db" \
+      "$RACES_BIN/$name" >"$CL_TMP/$name.out" 2>"$CL_TMP/$name.err"
+  fi
+  rc=$?
+  [ "$rc" -eq 0 ] || { cat "$CL_TMP/$name.err" >&2; fail "$name exited $rc"; }
+  db=$(ls -t "$CL_TMP/$name"-*.db 2>/dev/null | head -n 1)
+  [ -n "$db" ] || fail "$name: no recording"
+  "$CL_REPORT" --format=json "$db" >"$CL_TMP/$name.json" 2>"$CL_TMP/$name.rerr" ||
+    [ $? -eq 1 ] || { cat "$CL_TMP/$name.rerr" >&2; fail "cudalens-report failed"; }
+  "$CL_REPORT" --format=json "$db" >"$CL_TMP/$name.json2" 2>/dev/null
+  cmp -s "$CL_TMP/$name.json" "$CL_TMP/$name.json2" || fail "$name: two reports differ"
+  # the race findings as "kind line" (line of the location when the file is
+  # this source), sorted and unique
+  race_lines "$CL_TMP/$name.json" "$name.cu" | sort -u >"$CL_TMP/$name.got"
+  grep -n '// expect: ' "$src" |
+    sed -n 's/^\([0-9]*\):.*\/\/ expect: \([a-z-]*\).*/\2 \1/p' |
+    sort -u >"$CL_TMP/$name.want"
+  if ! cmp -s "$CL_TMP/$name.want" "$CL_TMP/$name.got"; then
+    echo "--- expected (kind line) / +++ reported:" >&2
+    diff -u "$CL_TMP/$name.want" "$CL_TMP/$name.got" >&2
+    cat "$CL_TMP/$name.json" >&2
+    fail "$name: race findings differ from the // expect: marks"
+  fi
+  n=$(wc -l <"$CL_TMP/$name.want")
+  echo "ok: $name: $n expected race finding(s), and nothing else"
+}
+
+if [ -z "${RACES_LIB_ONLY:-}" ]; then
+  races_check "$(basename "$0" .test)"
+  exit 0
+fi

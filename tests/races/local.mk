@@ -1,0 +1,89 @@
+# tests/races/local.mk - the race catalogue: small CUDA programs with a
+# missing synchronization between streams (the line cudalens must report is
+# marked `// expect: stream-race` or `// expect: masked-race`) and correct
+# twins (no mark).  Built with $(NVCC) and the shared cudart like the sample
+# apps (tests/apps/local.mk); each NAME.test runs NAME under the shim and
+# the simulated CUDA (tests/sim) and checks `cudalens-report --format=json`
+# against the marks (tests/races/check.sh).  graph_ok needs CUDA graphs,
+# which the simulator lacks: it runs only in tests/gpu/races.sh.
+# Include from Makefile.am:  include tests/races/local.mk
+
+RACE_NAMES = \
+	blocking_legacy callback_ok const_reads_ok device_sync_ok \
+	event_rerecord_ok event_sync_ok event_too_early freeasync_in_use \
+	h2d_event_ok h2d_kernel host_buffer_reuse kernel_d2h mallocasync_ok \
+	mallocasync_use memset_nonblocking multidev_ok neighbours_ok \
+	never_waited nonblocking_legacy pageable_h2d_nonblocking \
+	pageable_masked ptds_threads raw_event_ok raw_kernels struct_event_ok \
+	struct_ptr sync_wrong_stream threads_event_ok threads_shared \
+	wait_wrong_stream war_kernels war_sync_ok waw_memset waw_query_ok
+
+RACE_GPU_ONLY = graph_ok
+# listed in full: automake cannot rewrite substitution references in TESTS
+RACE_TESTS = \
+	tests/races/blocking_legacy.test \
+	tests/races/callback_ok.test \
+	tests/races/const_reads_ok.test \
+	tests/races/device_sync_ok.test \
+	tests/races/event_rerecord_ok.test \
+	tests/races/event_sync_ok.test \
+	tests/races/event_too_early.test \
+	tests/races/freeasync_in_use.test \
+	tests/races/h2d_event_ok.test \
+	tests/races/h2d_kernel.test \
+	tests/races/host_buffer_reuse.test \
+	tests/races/kernel_d2h.test \
+	tests/races/mallocasync_ok.test \
+	tests/races/mallocasync_use.test \
+	tests/races/memset_nonblocking.test \
+	tests/races/multidev_ok.test \
+	tests/races/neighbours_ok.test \
+	tests/races/never_waited.test \
+	tests/races/nonblocking_legacy.test \
+	tests/races/pageable_h2d_nonblocking.test \
+	tests/races/pageable_masked.test \
+	tests/races/ptds_threads.test \
+	tests/races/raw_event_ok.test \
+	tests/races/raw_kernels.test \
+	tests/races/struct_event_ok.test \
+	tests/races/struct_ptr.test \
+	tests/races/sync_wrong_stream.test \
+	tests/races/threads_event_ok.test \
+	tests/races/threads_shared.test \
+	tests/races/wait_wrong_stream.test \
+	tests/races/walk.test \
+	tests/races/war_kernels.test \
+	tests/races/war_sync_ok.test \
+	tests/races/waw_memset.test \
+	tests/races/waw_query_ok.test
+TESTS += $(RACE_TESTS)
+EXTRA_DIST += $(RACE_TESTS) tests/races/check.sh tests/races/races.h \
+	tests/races/walk.sql tests/races/walk.expected \
+	$(RACE_NAMES:%=tests/races/%.cu) $(RACE_GPU_ONLY:%=tests/races/%.cu)
+
+if HAVE_NVCC
+RACE_PROGS = $(RACE_NAMES:%=tests/races/%)
+RACE_NVCCFLAGS = -g -lineinfo -arch=sm_90 --no-compress
+check_DATA += $(RACE_PROGS)
+CLEANFILES += $(RACE_PROGS)
+
+$(RACE_PROGS): tests/races/%: $(srcdir)/tests/races/%.cu $(srcdir)/tests/races/races.h $(srcdir)/tests/apps/common.h
+	@$(MKDIR_P) tests/races
+	$(AM_V_GEN)$(NVCC) $(RACE_NVCCFLAGS) -cudart shared -I$(srcdir)/tests/races \
+		-I$(srcdir)/tests/apps $< -o $@ -lpthread
+endif
+.PHONY: races
+races: $(RACE_PROGS)
+
+# unit test of the happens-before engine and the const-parameter parser
+check_PROGRAMS += tests/races/test_hb
+tests_races_test_hb_SOURCES = tests/races/test_hb.c
+tests_races_test_hb_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/analyzer $(SQLITE_CFLAGS)
+tests_races_test_hb_LDADD = libclreport.la
+TESTS += tests/races/test_hb
+
+# the GPU suite and the analyzer benchmark of the race analysis (not run by
+# make check): tests/gpu/races.sh BUILD_DIR, bench/race_cost.sh BUILD_DIR
+EXTRA_DIST += tests/gpu/races.sh tests/gpu/races_torch/seed_race.py \
+	tests/gpu/races_torch/seed_fixed.py tests/gpu/races_torch/train_prefetch.py \
+	bench/race_synth.sql bench/race_cost.sh

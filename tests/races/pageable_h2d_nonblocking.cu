@@ -1,0 +1,20 @@
+// pageable_h2d_nonblocking.cu - BUG: cudaMemcpy from pageable memory
+// returns once the data is staged, before it reaches the device (CUDA's
+// API synchronization rules); a kernel on a non-blocking stream may read
+// the buffer before the copy lands.  Seen in practice above 256 KiB.
+#include <cstdlib>
+#include "races.h"
+
+int main()
+{
+    cudaStream_t s = nonblocking_stream();
+    float *h = (float *)std::calloc(N, sizeof(float));
+    float *d = dalloc();
+    CHECK(cudaMemcpy(d, h, N * sizeof(float), cudaMemcpyHostToDevice));
+    read_k<<<GRID, 0, s>>>(d, N); // expect: stream-race
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaFree(d));
+    std::free(h);
+    std::printf("pageable_h2d_nonblocking: done\n");
+    return 0;
+}
