@@ -1,7 +1,8 @@
 /* sim_driver_module.c - TEST DOUBLE for CI: modules, functions and kernel
  * launches of the simulated libcuda.so.1.  Kernels do not run (there is no
  * device code); a launch takes ~2 us of simulated GPU time on its stream
- * and produces a CUpti_ActivityKernel10 record (CONCURRENT_KERNEL, or
+ * (CUDALENS_SIM_KERNEL_NS=N: N ns, for tests that need a busy GPU) and
+ * produces a CUpti_ActivityKernel10 record (CONCURRENT_KERNEL, or
  * KERNEL if only that kind is enabled).  Parameter layouts come from the
  * cubin (sim_fatbin.c).
  */
@@ -11,6 +12,18 @@
 #include "sim_driver.h"
 
 static int64_t g_next_grid = 1;
+
+/* simulated GPU time of one launch: CUDALENS_SIM_KERNEL_NS, default 2 us */
+static uint64_t kernel_ns(void)
+{
+    static uint64_t ns;
+    if (!ns) {
+        const char *e = getenv("CUDALENS_SIM_KERNEL_NS");
+        long long v = e ? atoll(e) : 0;
+        ns = v > 0 ? (uint64_t)v : 2000;
+    }
+    return ns;
+}
 
 struct clsim_module *clsimdrv_module_load(const void *image)
 {
@@ -188,7 +201,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
         DRV_RETURN(CUDA_ERROR_INVALID_VALUE);
     if (fn->nparams > 0 && !kernelParams && !extra)
         DRV_RETURN(CUDA_ERROR_INVALID_VALUE);
-    drv_schedule(s, 2000, &st, &en);
+    drv_schedule(s, kernel_ns(), &st, &en);
     CUpti_ActivityKind kind = clsim_activity_wanted(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)
                                   ? CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL
                                   : clsim_activity_wanted(CUPTI_ACTIVITY_KIND_KERNEL)

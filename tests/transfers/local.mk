@@ -1,0 +1,52 @@
+# tests/transfers/local.mk - sample apps for the transfer and device
+# findings of cudalens-report (issue #3): each buggy app marks the line a
+# finding must point at with `// expect: KIND`; each has a fixed twin
+# (NAME_ok.cu) that must give none of those findings.  Built like
+# tests/apps (nvcc, shared cudart, uncompressed device code: reuses
+# APP_NVCCFLAGS of tests/apps/local.mk, so include this fragment after
+# tests/sim/local.mk), run by NAME.test under the shim against the
+# simulated CUDA (tests/transfers/run.sh, check.sh).  `make transfer-apps`
+# builds just the apps; tests/gpu/transfers.sh builds and checks them on a
+# GPU.
+
+TR_BUGGY = pageable_async sync_copy sync_memset repeated_pinning \
+	excess_sync cross_device stray_context default_stream
+TR_APP_NAMES = $(TR_BUGGY) $(TR_BUGGY:%=%_ok)
+# listed in full: automake cannot expand substitution references in TESTS
+TR_TESTS = \
+	tests/transfers/pageable_async.test \
+	tests/transfers/pageable_async_ok.test \
+	tests/transfers/sync_copy.test \
+	tests/transfers/sync_copy_ok.test \
+	tests/transfers/sync_memset.test \
+	tests/transfers/sync_memset_ok.test \
+	tests/transfers/repeated_pinning.test \
+	tests/transfers/repeated_pinning_ok.test \
+	tests/transfers/excess_sync.test \
+	tests/transfers/excess_sync_ok.test \
+	tests/transfers/cross_device.test \
+	tests/transfers/cross_device_ok.test \
+	tests/transfers/stray_context.test \
+	tests/transfers/stray_context_ok.test \
+	tests/transfers/default_stream.test \
+	tests/transfers/default_stream_ok.test
+TESTS += $(TR_TESTS)
+EXTRA_DIST += $(TR_TESTS) $(TR_APP_NAMES:%=tests/transfers/%.cu) \
+	tests/transfers/spin.h tests/transfers/check.sh tests/transfers/run.sh \
+	tests/gpu/transfers.sh tests/gpu/torch_pageable.py \
+	tests/gpu/torch_pinned_once.py tests/gpu/torch_pin_in_loop.py \
+	tests/gpu/torch_register_in_loop.py
+
+if HAVE_NVCC
+TR_APPS = $(TR_APP_NAMES:%=tests/transfers/%)
+check_DATA += $(TR_APPS)
+CLEANFILES += $(TR_APPS)
+
+$(TR_APPS): tests/transfers/%: $(srcdir)/tests/transfers/%.cu \
+		$(srcdir)/tests/transfers/spin.h $(srcdir)/tests/apps/common.h
+	@$(MKDIR_P) tests/transfers
+	$(AM_V_GEN)$(NVCC) $(APP_NVCCFLAGS) -cudart shared -I$(srcdir)/tests/apps \
+		-I$(srcdir)/tests/transfers $< -o $@
+endif
+.PHONY: transfer-apps
+transfer-apps: $(TR_APPS)
