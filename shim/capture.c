@@ -34,6 +34,8 @@ static __thread struct {
   int32_t last_dev;
 } T;
 
+uint64_t cl_start_ns, cl_end_ns;
+
 uint64_t cl_now_ns(void)
 {
   uint64_t t = 0;
@@ -218,10 +220,19 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
       api->op == CL_OP_STREAM_DESTROY || api->op == CL_OP_EVENT_DESTROY ||
       api->op == CL_OP_FREE)
     api->decode(cb->functionParams, &c->a);
+  /* cuCtxEnablePeerAccess names the peer by its context */
+  if (ok && api->op == CL_OP_PEER_ENABLE && c->a.handle)
+    c->a.peer = device_of((CUcontext)(uintptr_t)c->a.handle);
   if (ok && api->op == CL_OP_ALLOC)
     cl_allocmap_add(c->a.dst, c->a.bytes, c->a.memkind, c->a.flags);
-  else if (ok && api->op == CL_OP_FREE)
+  else if (ok && api->op == CL_OP_FREE) {
+    /* cudaFree also frees managed memory: the row takes the allocation's
+     * kind when the allocation was seen */
+    int kind = cl_allocmap_kind(c->a.dst, 1);
+    if (kind != CL_MEMKIND_UNKNOWN)
+      c->a.memkind = (uint8_t)kind;
     cl_allocmap_remove(c->a.dst);
+  }
   if (ok)
     guard_after(api, c);
   cl_ring_commit();

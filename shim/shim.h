@@ -204,6 +204,8 @@ void cl_capture_stop(void) CL_HIDDEN;
 int cl_activity_start(void) CL_HIDDEN;
 void cl_activity_flush(int forced) CL_HIDDEN;
 uint64_t cl_now_ns(void) CL_HIDDEN;
+/* when the shim started and when the program finished (CUPTI's clock) */
+extern uint64_t cl_start_ns, cl_end_ns CL_HIDDEN;
 
 /* ---- kernel parameters and the allocation map (kparams.c) ------------------ */
 void cl_allocmap_add(uint64_t start, uint64_t size, int kind, uint32_t flags)

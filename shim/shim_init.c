@@ -38,6 +38,7 @@ static void finish(void)
 {
   if (!atomic_load(&active) || atomic_exchange(&finished, 1))
     return;
+  cl_end_ns = cl_now_ns(); /* before our own flushing */
   cl_capture_stop();   /* flush CUPTI's activity buffers, unsubscribe */
   cl_writer_stop(1);   /* drain every ring, close the database */
 }
@@ -53,6 +54,7 @@ static void init(void)
     return;
   }
   cl_stack_init();
+  cl_start_ns = cl_now_ns();
   if (cl_capture_start())
     return;
   atomic_store(&active, 1);

@@ -38,11 +38,15 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
   if (next.sa_flags & SA_SIGINFO) {
     next.sa_sigaction(sig, si, uc);
   } else if (next.sa_handler == SIG_DFL || next.sa_handler == SIG_IGN) {
-    /* restore the default action; returning makes the fault happen again */
+    /* restore the default action; returning makes a fault happen again, but
+     * a signal sent by raise() or kill() (si_code <= 0) must be sent again,
+     * or the program would go on after raise(SIGSEGV) */
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
     real_sigaction(sig, &dfl, NULL);
+    if (si->si_code <= 0 && next.sa_handler == SIG_DFL)
+      raise(sig);
   } else {
     next.sa_handler(sig);
   }

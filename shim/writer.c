@@ -99,9 +99,8 @@ static void discard(void)
 static void *writer_main(void *arg)
 {
   (void)arg;
+  /* when it fails, cl_db_open has said why in one line; no second line */
   struct cl_db *db = cl_db_open();
-  if (!db)
-    CL_LOG(CL_LOG_ERROR, "this run is not recorded");
   for (;;) {
     pthread_mutex_lock(&wake_lock);
     if (!wake_flag && !stop_flag) {

@@ -168,7 +168,7 @@ static void write_meta(struct cl_db *db)
   clock_gettime(CLOCK_REALTIME, &ts);
   meta_int(db, "start_realtime_ns",
            (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec);
-  meta_int(db, "start_ns", (long long)cl_now_ns());
+  meta_int(db, "start_ns", (long long)cl_start_ns);
   meta(db, "clean_exit", "0");
   meta(db, "capture", "cupti");
   meta_int(db, "stack_depth", cl_cfg.stack_depth);
@@ -759,7 +759,7 @@ void cl_db_close(struct cl_db *db, int clean)
 {
   if (db->sql) {
     cl_db_begin(db);
-    meta_int(db, "end_ns", (long long)cl_now_ns());
+    meta_int(db, "end_ns", (long long)(cl_end_ns ? cl_end_ns : cl_now_ns()));
     if (clean)
       meta(db, "clean_exit", "1");
     meta_int(db, "last_seq", (long long)atomic_load(&cl_seq));

@@ -5,7 +5,8 @@
 # builds them standalone, shared or static cudart.  Device code stays
 # uncompressed (--no-compress): the sim reads parameter layouts from it.
 
-SIM_APP_NAMES = basic streams pinned kernel_args multidev managed_async threads fork_exec
+SIM_APP_NAMES = basic streams pinned kernel_args multidev managed_async threads fork_exec \
+	pipeline
 SIM_APP_FILES = $(SIM_APP_NAMES:%=tests/apps/%.cu) tests/apps/common.h \
 	tests/apps/driver_api.cpp tests/apps/driver_kernels.cu tests/apps/build.sh
 EXTRA_DIST += $(SIM_APP_FILES)
@@ -33,3 +34,11 @@ tests/apps/driver_api: $(srcdir)/tests/apps/driver_api.cpp tests/apps/driver_ker
 endif
 .PHONY: apps
 apps: $(SIM_APPS)
+
+# `make demo`: the README's Quick start job (tests/demo.sh)
+EXTRA_DIST += tests/demo.sh
+.PHONY: demo
+demo: all sim tests/apps/pipeline
+	@sed 's|@CUDA_HOME@|$(CUDA_HOME)|' $(srcdir)/tests/demo.sh > tests/demo.run
+	@$(SHELL) tests/demo.run $(abs_builddir)
+CLEANFILES += tests/demo.run
