@@ -10,7 +10,14 @@
  * remaining frames the first one with file:line wins; failing that the
  * first with a function name; failing that the first unnamed frame in a
  * non-vendor module (reported as module+0xoffset: its file is gone or
- * changed, or it has no symbol). */
+ * changed, or it has no symbol).
+ *
+ * A call made from Python also has calls.pystack, "file:line:function"
+ * lines innermost first; its Python site is the innermost frame whose file
+ * is not in the torch, nvidia or triton packages, the standard library or
+ * a frozen module.  callsite_location() prefers it when the native site is
+ * missing, has no file:line or is inside the Python installation (ctypes,
+ * libffi, extension modules in site-packages). */
 #include "callsite.h"
 
 #include <stdlib.h>
@@ -26,13 +33,31 @@ struct stack {
   int resolved; /* 0 not yet, 1 site found, -1 none */
 };
 
+/* a recorded Python stack, parsed */
+struct pyframe {
+  char *file;       /* NULL when the line has no ':' */
+  int line;
+  char *function;
+};
+struct pystack {
+  char *text;
+  struct pyframe *f;
+  size_t n;
+  int chosen;       /* index of the user's frame, -1 none */
+};
+
 struct callsites {
   sqlite3 *db;
   sqlite3_stmt *get; /* SELECT frames FROM stacks WHERE id=? */
+  sqlite3_stmt *get_call; /* SELECT stack, pystack FROM calls WHERE seq=? */
+  sqlite3_stmt *get_string; /* SELECT value FROM strings WHERE id=? */
   struct symbolizer *sym;
   struct stack **stacks;
   size_t nstacks, capstacks;
   struct u64map by_id;
+  struct pystack **pystacks;
+  size_t npystacks, cappystacks;
+  struct u64map by_pyid;
 };
 
 /* basename prefixes of libraries that never hold the user's call site */
@@ -68,6 +93,59 @@ bool callsite_vendor_module(const char *path)
   return false;
 }
 
+bool callsite_python_module(const char *path)
+{
+  static const char *const parts[] = {"/site-packages/", "/dist-packages/",
+                                      "/lib-dynload/", "/lib/python3",
+                                      "/lib64/python3", NULL};
+  if (!path)
+    return false;
+  for (const char *const *p = parts; *p; p++)
+    if (strstr(path, *p))
+      return true;
+  return strncmp(path_base(path), "libffi", 6) == 0;
+}
+
+/* "/lib/python3.N/" or "/lib64/python3.N/" not followed by a package
+ * folder: the standard library */
+static bool stdlib_file(const char *file)
+{
+  for (const char *p = file; (p = strstr(p, "/python3.")); p++) {
+    bool lib = (p - file >= 4 && strncmp(p - 4, "/lib", 4) == 0) ||
+               (p - file >= 6 && strncmp(p - 6, "/lib64", 6) == 0);
+    const char *q = p + 9;
+    if (!lib || *q < '0' || *q > '9')
+      continue;
+    while (*q >= '0' && *q <= '9')
+      q++;
+    if (*q != '/')
+      continue;
+    q++;
+    return strncmp(q, "site-packages/", 14) != 0 &&
+           strncmp(q, "dist-packages/", 14) != 0;
+  }
+  return false;
+}
+
+bool callsite_vendor_pyfile(const char *file)
+{
+  static const char *const packages[] = {"torch/", "nvidia/", "triton/",
+                                         NULL};
+  if (!file || !*file || strcmp(file, "?") == 0)
+    return true; /* unknown: not worth showing */
+  if (strncmp(file, "<frozen ", 8) == 0)
+    return true;
+  for (const char *const *p = packages; *p; p++) {
+    size_t len = strlen(*p);
+    if (strncmp(file, *p, len) == 0)
+      return true;
+    for (const char *q = file; (q = strstr(q, *p)); q++)
+      if (q > file && q[-1] == '/')
+        return true;
+  }
+  return stdlib_file(file);
+}
+
 bool callsite_vendor_function(const char *name)
 {
   if (!name || !*name)
@@ -86,9 +164,18 @@ struct callsites *callsites_new(sqlite3 *db)
   cs->db = db;
   cs->sym = symbolizer_new(db);
   u64map_init(&cs->by_id);
+  u64map_init(&cs->by_pyid);
   if (sqlite3_prepare_v2(db, "SELECT frames FROM stacks WHERE id=?1", -1,
                          &cs->get, NULL) != SQLITE_OK)
     cs->get = NULL;
+  if (sqlite3_prepare_v2(db, "SELECT stack, pystack FROM calls WHERE seq=?1",
+                         -1, &cs->get_call, NULL) != SQLITE_OK &&
+      sqlite3_prepare_v2(db, "SELECT stack, NULL FROM calls WHERE seq=?1",
+                         -1, &cs->get_call, NULL) != SQLITE_OK)
+    cs->get_call = NULL;
+  if (sqlite3_prepare_v2(db, "SELECT value FROM strings WHERE id=?1", -1,
+                         &cs->get_string, NULL) != SQLITE_OK)
+    cs->get_string = NULL;
   return cs;
 }
 
@@ -101,8 +188,22 @@ void callsites_free(struct callsites *cs)
     free(cs->stacks[i]);
   }
   free(cs->stacks);
+  for (size_t i = 0; i < cs->npystacks; i++) {
+    struct pystack *p = cs->pystacks[i];
+    for (size_t k = 0; k < p->n; k++) {
+      free(p->f[k].file);
+      free(p->f[k].function);
+    }
+    free(p->f);
+    free(p->text);
+    free(p);
+  }
+  free(cs->pystacks);
   u64map_free(&cs->by_id);
+  u64map_free(&cs->by_pyid);
   sqlite3_finalize(cs->get);
+  sqlite3_finalize(cs->get_call);
+  sqlite3_finalize(cs->get_string);
   symbolizer_free(cs->sym);
   free(cs);
 }
@@ -181,6 +282,7 @@ static void pick(struct stack *s)
   s->resolved = -1;
   memset(&s->site, 0, sizeof s->site);
   s->site.frame = -1;
+  s->site.py_frame = -1;
   if (best < 0)
     return;
   const struct sym_frame *f = s->frames[best];
@@ -204,10 +306,123 @@ int callsite_resolve(struct callsites *cs, int64_t stack_id,
   return s->resolved > 0 ? 0 : -1;
 }
 
+/* one "file:line:function" line; the file may itself hold ':' */
+static void parse_pyframe(const char *s, size_t len, struct pyframe *f)
+{
+  char *line = xcalloc(1, len + 1);
+  memcpy(line, s, len);
+  char *fn = strrchr(line, ':');
+  char *ln = NULL;
+  if (fn) {
+    *fn = 0;
+    ln = strrchr(line, ':');
+  }
+  if (!fn || !ln) {
+    f->file = NULL;
+    f->line = 0;
+    f->function = NULL;
+    free(line);
+    return;
+  }
+  *ln = 0;
+  f->file = xstrdup(line);
+  f->line = atoi(ln + 1);
+  f->function = fn[1] ? xstrdup(fn + 1) : NULL;
+  free(line);
+}
+
+static struct pystack *load_pystack(struct callsites *cs, int64_t id)
+{
+  uint64_t idx;
+  if (u64map_get(&cs->by_pyid, (uint64_t)id, &idx))
+    return cs->pystacks[idx];
+  struct pystack *p = xcalloc(1, sizeof *p);
+  p->chosen = -1;
+  if (cs->get_string) {
+    sqlite3_bind_int64(cs->get_string, 1, id);
+    if (sqlite3_step(cs->get_string) == SQLITE_ROW) {
+      const char *t = (const char *)sqlite3_column_text(cs->get_string, 0);
+      p->text = xstrdup(t ? t : "");
+    }
+    sqlite3_reset(cs->get_string);
+  }
+  size_t cap = 0;
+  for (const char *s = p->text; s && *s;) {
+    const char *e = strchr(s, '\n');
+    size_t len = e ? (size_t)(e - s) : strlen(s);
+    GROW(p->f, cap, p->n + 1);
+    parse_pyframe(s, len, &p->f[p->n]);
+    if (p->chosen < 0 && p->f[p->n].file &&
+        !callsite_vendor_pyfile(p->f[p->n].file))
+      p->chosen = (int)p->n;
+    p->n++;
+    s = e ? e + 1 : s + len;
+  }
+  GROW(cs->pystacks, cs->cappystacks, cs->npystacks + 1);
+  cs->pystacks[cs->npystacks] = p;
+  u64map_put(&cs->by_pyid, (uint64_t)id, cs->npystacks++);
+  return p;
+}
+
+int callsite_resolve_call(struct callsites *cs, int64_t seq,
+                          struct callsite *out)
+{
+  memset(out, 0, sizeof *out);
+  out->frame = -1;
+  out->py_frame = -1;
+  if (!cs->get_call)
+    return -1;
+  int has_stack = 0, has_py = 0;
+  int64_t stack = 0, pystack = 0;
+  sqlite3_bind_int64(cs->get_call, 1, seq);
+  if (sqlite3_step(cs->get_call) == SQLITE_ROW) {
+    has_stack = sqlite3_column_type(cs->get_call, 0) != SQLITE_NULL;
+    stack = sqlite3_column_int64(cs->get_call, 0);
+    has_py = sqlite3_column_type(cs->get_call, 1) != SQLITE_NULL;
+    pystack = sqlite3_column_int64(cs->get_call, 1);
+  }
+  sqlite3_reset(cs->get_call);
+  return callsite_resolve_ids(cs, has_stack ? stack : -1,
+                              has_py ? pystack : -1, out);
+}
+
+int callsite_resolve_ids(struct callsites *cs, int64_t stack,
+                         int64_t pystack, struct callsite *out)
+{
+  memset(out, 0, sizeof *out);
+  out->frame = -1;
+  out->py_frame = -1;
+  int found = 0;
+  if (stack >= 0 && callsite_resolve(cs, stack, out) == 0)
+    found = 1;
+  if (pystack > 0) {
+    const struct pystack *p = load_pystack(cs, pystack);
+    out->py_stack = p->text;
+    if (p->chosen >= 0) {
+      const struct pyframe *f = &p->f[p->chosen];
+      out->py_file = f->file;
+      out->py_line = f->line;
+      out->py_function = f->function;
+      out->py_frame = p->chosen;
+      found = 1;
+    }
+  }
+  return found ? 0 : -1;
+}
+
 struct location callsite_location(const struct callsite *c)
 {
   struct location l = {0};
-  if (!c || c->frame < 0)
+  if (!c)
+    return l;
+  if (c->py_file && c->py_frame >= 0 &&
+      (c->frame < 0 || !c->file || callsite_python_module(c->module))) {
+    l.file = (char *)c->py_file;
+    l.line = c->py_line;
+    l.function = (char *)c->py_function;
+    return l;
+  }
+  if (c->frame < 0)
     return l;
   l.file = (char *)c->file;
   l.line = c->line;

@@ -1,0 +1,52 @@
+# tests/capture/local.mk - end-to-end capture tests (issue #2): every sample
+# app of tests/apps runs under the shim against the simulated CUDA of
+# tests/sim, and its recording is checked for exact contents
+# (tests/capture/<app>.expect, evaluated by tests/dbcheck), call sites
+# (<app>.sites, through tests/capture/callsites) and report text
+# (<app>.report); plus tests of the shim's behaviour around the app (CUPTI
+# held by another tool, return codes, output names, fatal signals,
+# overflow, disabling, the launcher) using tests/capture/behave.cu.  The
+# same expectation files serve the GPU suite (tests/gpu/run-gpu-suite.sh).
+# The .test scripts run through TEST_LOG_COMPILER (tests/local.mk).
+
+# prints `SEQ API FILE:LINE FUNCTION` for every call of a recording
+check_PROGRAMS += tests/capture/callsites
+tests_capture_callsites_SOURCES = tests/capture/callsites.c
+tests_capture_callsites_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/analyzer $(SQLITE_CFLAGS)
+tests_capture_callsites_LDADD = libclreport.la
+
+# listed in full: automake rewrites substitution references in TESTS
+CAPTURE_APP_NAMES = basic streams pinned kernel_args multidev managed_async \
+	threads fork_exec driver_api
+CAPTURE_TESTS = \
+	tests/capture/basic.test \
+	tests/capture/streams.test \
+	tests/capture/pinned.test \
+	tests/capture/kernel_args.test \
+	tests/capture/multidev.test \
+	tests/capture/managed_async.test \
+	tests/capture/threads.test \
+	tests/capture/fork_exec.test \
+	tests/capture/driver_api.test \
+	tests/capture/cupti_busy.test \
+	tests/capture/errors.test \
+	tests/capture/output.test \
+	tests/capture/signals.test \
+	tests/capture/overflow.test \
+	tests/capture/disable.test \
+	tests/capture/launcher.test
+TESTS += $(CAPTURE_TESTS)
+EXTRA_DIST += $(CAPTURE_TESTS) tests/capture/capture.sh tests/capture/ci.sh \
+	tests/capture/behave.cu tests/capture/common.expect \
+	$(CAPTURE_APP_NAMES:%=tests/capture/%.expect) \
+	$(CAPTURE_APP_NAMES:%=tests/capture/%.sites) \
+	$(CAPTURE_APP_NAMES:%=tests/capture/%.report) \
+	tests/gpu/run-gpu-suite.sh tests/gpu/torch_capture.py tests/gpu/torch.expect
+
+if HAVE_NVCC
+check_DATA += tests/capture/behave
+CLEANFILES += tests/capture/behave
+tests/capture/behave: $(srcdir)/tests/capture/behave.cu
+	@$(MKDIR_P) tests/capture
+	$(AM_V_GEN)$(NVCC) -g -lineinfo -arch=sm_90 --no-compress -cudart shared $< -o $@
+endif
