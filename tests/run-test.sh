@@ -7,6 +7,7 @@
 set -u
 script=$1
 shift
+case $script in /*) ;; *) script=$PWD/$script ;; esac # before the cd below
 : "${CL_TOP_BUILDDIR:?run through make check}"
 CL_SHIM=$CL_TOP_BUILDDIR/.libs/libcudalens.so
 CL_SIMLIB=$CL_TOP_BUILDDIR/tests/sim/lib
