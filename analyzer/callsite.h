@@ -2,7 +2,9 @@
  * its stack (stacks.frames, innermost first) that belongs to the user's
  * program rather than to CUDA, vendor, framework or system libraries (or to
  * a statically linked cudart inside the program), symbolized to
- * file:line and function.  Results are cached per stack id. */
+ * file:line and function; for calls made from Python, also the innermost
+ * Python frame of calls.pystack outside the framework and the standard
+ * library.  Results are cached per stack id and per pystack id. */
 #ifndef CL_REPORT_CALLSITE_H
 #define CL_REPORT_CALLSITE_H
 
@@ -22,6 +24,12 @@ struct callsite {
   uint64_t offset;      /* address - module bias ("module+0xoffset") */
   uint64_t address;     /* the recorded return address */
   int frame;            /* index in the stack (0 = innermost), -1: none */
+  /* Python (callsite_resolve_call only; NULL / 0 / -1 otherwise) */
+  const char *py_file;     /* as recorded (co_filename) */
+  int py_line;
+  const char *py_function;
+  int py_frame;            /* index in calls.pystack, -1: none chosen */
+  const char *py_stack;    /* the whole recorded Python stack, or NULL */
 };
 
 struct callsites;
@@ -36,17 +44,38 @@ void callsites_free(struct callsites *cs);
 int callsite_resolve(struct callsites *cs, int64_t stack_id,
                      struct callsite *out);
 
+/* Fill *OUT for the call with calls.seq SEQ: the native site of its stack
+ * as callsite_resolve does, and, when the call came from Python, its
+ * Python site (py_*).  Returns 0 when either site was found, -1 when
+ * neither (or the call is unknown).  Strings live as long as CS. */
+int callsite_resolve_call(struct callsites *cs, int64_t seq,
+                          struct callsite *out);
+/* The same from the ids of calls.stack and calls.pystack, for analyses
+ * that already read them; -1 (NULL) for none (a pystack id of 0 too). */
+int callsite_resolve_ids(struct callsites *cs, int64_t stack_id,
+                         int64_t pystack_id, struct callsite *out);
+
 /* All frames of a stack, innermost first, symbolized; NULL/0 when absent.
  * The array lives as long as CS. */
 const struct sym_frame *const *callsite_stack(struct callsites *cs,
                                               int64_t stack_id, size_t *n);
 
 /* A findings location for a call site (borrowed strings: findings_add and
- * finding_add_related copy them). */
+ * finding_add_related copy them).  The Python site is preferred when there
+ * is one and the native site is missing, has no file:line, or lies in a
+ * Python installation (callsite_python_module): then the call came from
+ * Python code through an extension module, ctypes or libffi. */
 struct location callsite_location(const struct callsite *c);
 
 /* The rules, exposed for tests and for other analyses. */
 bool callsite_vendor_module(const char *path);
 bool callsite_vendor_function(const char *name);
+/* the native object belongs to a Python installation or package:
+ * site-packages, dist-packages, lib-dynload, lib/pythonX.Y, libffi */
+bool callsite_python_module(const char *path);
+/* a Python file that never holds the user's call site: torch/, nvidia/,
+ * triton/ packages, the standard library (lib/pythonX.Y outside
+ * site-packages), <frozen ...> modules */
+bool callsite_vendor_pyfile(const char *file);
 
 #endif

@@ -51,7 +51,7 @@ size_t sites_of(struct sites *s, int64_t stack, int64_t pystack)
     return (size_t)idx;
   struct location loc = {0};
   struct callsite c;
-  if (stack >= 0 && s->cs && callsite_resolve(s->cs, stack, &c) == 0)
+  if (s->cs && callsite_resolve_ids(s->cs, stack, pystack, &c) == 0)
     loc = callsite_location(&c);
   char *key = site_key(&loc);
   size_t i;

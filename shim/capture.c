@@ -19,6 +19,7 @@ struct pending {
   int runtime;            /* runtime domain (1) or top-level driver call (0) */
   uint64_t start_ns;
   uint32_t correlation, driver_correlation;
+  uint32_t pystack;       /* interned Python stack, 0 when none */
   uint8_t nframes, nkargs, kargs_truncated;
   struct cl_karg kargs[CL_MAX_KARGS];
   uint64_t frames[CL_MAX_FRAMES];
@@ -167,6 +168,8 @@ static void api_enter(int runtime, CUpti_CallbackId cbid,
   p->driver_correlation = 0;
   p->nkargs = p->kargs_truncated = 0;
   p->nframes = (uint8_t)cl_stack_capture(p->frames, cl_cfg.stack_depth);
+  /* nested calls share the outermost call's Python stack */
+  p->pystack = d == 0 ? cl_pystack_capture() : T.p[0].pystack;
   p->freed_copy = 0;
   if (idx >= 0 && cl_api_table[idx].op == CL_OP_FREE)
     guard_free(&cl_api_table[idx], cb->functionParams, p);
@@ -207,6 +210,7 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
   c->driver_correlation = p->driver_correlation;
   c->name = api->op == CL_OP_KERNEL ? cl_intern(cb->symbolName) : 0;
   c->tid = cl_gettid();
+  c->pystack = p->pystack;
   c->nframes = p->nframes;
   memcpy(c->frames, p->frames, p->nframes * sizeof *c->frames);
   c->nkargs = p->nkargs;

@@ -10,7 +10,8 @@ struct cl_config cl_cfg = {.output = "cudalens-%p.db",
                            .stack_depth = CL_MAX_FRAMES,
                            .gpu_activity = 1,
                            .buffer_records = 4096,
-                           .flush_ms = 200};
+                           .flush_ms = 200,
+                           .python = 1};
 
 static long env_long(const char *name, long def, long lo, long hi)
 {
@@ -47,6 +48,7 @@ void cl_config_load(void)
     cap <<= 1;
   cl_cfg.buffer_records = cap;
   cl_cfg.flush_ms = (unsigned)env_long("CUDALENS_FLUSH_MS", 200, 10, 60000);
+  cl_cfg.python = (int)env_long("CUDALENS_PYTHON", 1, 0, 1);
   if ((v = getenv("CUDALENS_OVERFLOW")) && *v) {
     if (!strcmp(v, "drop"))
       cl_cfg.overflow_drop = 1;

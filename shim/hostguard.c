@@ -356,6 +356,10 @@ static int on_fault(int sig, siginfo_t *si, void *uc)
   return 1;
 }
 
+void cl_hostguard_atfork_prepare(void) { lock(); }
+void cl_hostguard_atfork_parent(void) { unlock(); }
+void cl_hostguard_atfork_child(void) { unlock(); }
+
 void cl_hostguard_init(void)
 {
   const char *v = getenv("CUDALENS_HOSTGUARD");

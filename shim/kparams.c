@@ -229,8 +229,10 @@ void cl_kparams_atfork_parent(void)
   pthread_rwlock_unlock(&map_lock);
   pthread_mutex_unlock(&layout_lock);
 }
+/* The child's only thread is not the owner the locks remember: they are
+ * made anew rather than unlocked. */
 void cl_kparams_atfork_child(void)
 {
-  pthread_rwlock_unlock(&map_lock);
-  pthread_mutex_unlock(&layout_lock);
+  pthread_rwlock_init(&map_lock, NULL);
+  pthread_mutex_init(&layout_lock, NULL);
 }

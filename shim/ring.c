@@ -133,5 +133,5 @@ void cl_ring_atfork_child(void)
   my_tid = 0;
   if (keep)
     keep->tid = cl_gettid();
-  pthread_mutex_unlock(&registry_lock);
+  pthread_mutex_init(&registry_lock, NULL);
 }

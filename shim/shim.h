@@ -27,6 +27,7 @@ struct cl_config {
   unsigned buffer_records;  /* CUDALENS_BUFFER_RECORDS */
   int overflow_drop;        /* CUDALENS_OVERFLOW=drop */
   unsigned flush_ms;        /* CUDALENS_FLUSH_MS */
+  int python;               /* CUDALENS_PYTHON: record Python stacks */
   char cwd[4096];           /* working directory at start */
 };
 extern struct cl_config cl_cfg CL_HIDDEN;
@@ -196,6 +197,12 @@ struct cl_module {
 int cl_modules_scan(struct cl_module **mods) CL_HIDDEN;
 void cl_modules_free(struct cl_module *mods, int n) CL_HIDDEN;
 
+/* ---- Python call sites (pyframes.c) ---------------------------------------- */
+/* The interned Python stack of the calling thread ("file:line:function"
+ * lines, innermost first, at most 8), or 0 when it runs no Python code.
+ * Safe without the GIL; never calls into Python code. */
+uint32_t cl_pystack_capture(void) CL_HIDDEN;
+
 /* ---- CUPTI binding (cupti_bind.c) and capture (capture.c, activity.c) ------ */
 int cl_cupti_bind(char *why, size_t whysz) CL_HIDDEN;
 int cl_capture_start(void) CL_HIDDEN;       /* subscribe; 0 on success */
@@ -239,6 +246,12 @@ struct cl_host_access {
   uint64_t frames[CL_MAX_FRAMES];
 };
 void cl_hostguard_init(void) CL_HIDDEN;
+void cl_hostguard_atfork_prepare(void) CL_HIDDEN;
+void cl_hostguard_atfork_parent(void) CL_HIDDEN;
+void cl_hostguard_atfork_child(void) CL_HIDDEN;
+void cl_sigwrap_atfork_prepare(void) CL_HIDDEN;
+void cl_sigwrap_atfork_parent(void) CL_HIDDEN;
+void cl_sigwrap_atfork_child(void) CL_HIDDEN;
 void cl_hostguard_copy(uint64_t seq, uint64_t stream, uint64_t tid,
                        int32_t device, int dtoh, uint64_t host, uint64_t bytes)
     CL_HIDDEN;

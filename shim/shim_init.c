@@ -16,10 +16,14 @@ static void atfork_prepare(void)
   cl_ring_atfork_prepare();
   cl_strings_atfork_prepare();
   cl_kparams_atfork_prepare();
+  cl_hostguard_atfork_prepare();
+  cl_sigwrap_atfork_prepare();
 }
 
 static void atfork_parent(void)
 {
+  cl_sigwrap_atfork_parent();
+  cl_hostguard_atfork_parent();
   cl_kparams_atfork_parent();
   cl_strings_atfork_parent();
   cl_ring_atfork_parent();
@@ -28,6 +32,8 @@ static void atfork_parent(void)
 
 static void atfork_child(void)
 {
+  cl_sigwrap_atfork_child();
+  cl_hostguard_atfork_child();
   cl_kparams_atfork_child();
   cl_strings_atfork_child();
   cl_ring_atfork_child();

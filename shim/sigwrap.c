@@ -71,6 +71,10 @@ int cl_sigwrap_install(int (*handler)(int, siginfo_t *, void *))
   return r;
 }
 
+void cl_sigwrap_atfork_prepare(void) { pthread_mutex_lock(&chain_lock); }
+void cl_sigwrap_atfork_parent(void) { pthread_mutex_unlock(&chain_lock); }
+void cl_sigwrap_atfork_child(void) { pthread_mutex_init(&chain_lock, NULL); }
+
 int cl_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
   pthread_once(&bind_once, bind_real);

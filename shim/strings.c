@@ -107,4 +107,4 @@ void cl_strings_drain(uint32_t *watermark,
 
 void cl_strings_atfork_prepare(void) { pthread_mutex_lock(&strings_lock); }
 void cl_strings_atfork_parent(void) { pthread_mutex_unlock(&strings_lock); }
-void cl_strings_atfork_child(void) { pthread_mutex_unlock(&strings_lock); }
+void cl_strings_atfork_child(void) { pthread_mutex_init(&strings_lock, NULL); }

@@ -198,8 +198,8 @@ void cl_writer_atfork_parent(void)
  * closing it here could checkpoint or delete the parent's WAL. */
 void cl_writer_atfork_child(void)
 {
-  pthread_mutex_unlock(&wake_lock);
-  pthread_mutex_unlock(&start_lock);
+  pthread_mutex_init(&wake_lock, NULL);
+  pthread_mutex_init(&start_lock, NULL);
   atomic_store(&started, 0);
   atomic_store(&running, 0);
   atomic_store(&finished, 0);

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cuda_runtime.h>
 
@@ -86,6 +87,23 @@ int main(int argc, char **argv)
         std::printf("exiting %s\n", argv[2]);
         return std::atoi(argv[2]);
     }
-    std::fprintf(stderr, "usage: behave errors|raise TERM|SEGV|fault|sleepkill|launches N|exit CODE\n");
+    if (!std::strcmp(mode, "forkfork")) { // a fork inside a forked child
+        if (work())
+            return 1;
+        pid_t child = fork();
+        if (child == 0) {
+            pid_t grandchild = fork();
+            if (grandchild == 0)
+                _exit(0);
+            int st;
+            waitpid(grandchild, &st, 0);
+            _exit(WIFEXITED(st) ? WEXITSTATUS(st) : 1);
+        }
+        int st;
+        waitpid(child, &st, 0);
+        std::printf("forked twice: %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+        return 0;
+    }
+    std::fprintf(stderr, "usage: behave errors|raise TERM|SEGV|fault|sleepkill|launches N|exit CODE|forkfork\n");
     return 64;
 }

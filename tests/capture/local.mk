@@ -34,7 +34,8 @@ CAPTURE_TESTS = \
 	tests/capture/signals.test \
 	tests/capture/overflow.test \
 	tests/capture/disable.test \
-	tests/capture/launcher.test
+	tests/capture/launcher.test \
+	tests/capture/forkfork.test
 TESTS += $(CAPTURE_TESTS)
 EXTRA_DIST += $(CAPTURE_TESTS) tests/capture/capture.sh tests/capture/ci.sh \
 	tests/capture/behave.cu tests/capture/common.expect \

@@ -66,7 +66,10 @@ check_DATA += $(SIM_LIBDIR)/.stamp
 .PHONY: sim
 sim: $(SIM_LIBDIR)/.stamp
 
-clean-local: clean-sim-lib
+clean-local: clean-sim-lib clean-sim-check
+clean-sim-check:
+	rm -rf tests/sim/check
+.PHONY: clean-sim-check
 clean-sim-lib:
 	-rm -rf $(SIM_LIBDIR)
 .PHONY: clean-sim-lib

@@ -1,0 +1,135 @@
+# pyframes.py - unit test of the recorder's Python frame walker
+# (shim/pyframes.c) through tests/python/pyprobe.c, loaded with ctypes:
+# python3 pyframes.py PATH/libpyprobe.so.  Each probe call below carries a
+# "# at:NAME" marker; the expected line numbers are read from this file.
+import ctypes
+import os
+import sys
+import threading
+
+SRC = os.path.abspath(__file__)
+MARK = {}
+with open(SRC) as f:
+    for i, text in enumerate(f, 1):
+        if "# at:" in text and "MARK" not in text:
+            MARK[text.split("# at:")[1].strip()] = i
+
+lib_released = ctypes.CDLL(sys.argv[1])     # releases the GIL around calls
+lib_held = ctypes.PyDLL(sys.argv[1])        # keeps the GIL
+for lib in (lib_released, lib_held):
+    lib.probe_capture.restype = ctypes.c_uint
+    lib.probe_capture.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
+    lib.probe_capture_in_thread.restype = ctypes.c_uint
+    lib.probe_bench.restype = ctypes.c_double
+    lib.probe_bench.argtypes = [ctypes.c_int]
+
+failures = 0
+
+
+def check(what, cond, detail=""):
+    global failures
+    print(("ok: " if cond else "FAIL: ") + what + (" (" + detail + ")" if detail else ""))
+    if not cond:
+        failures += 1
+
+
+def capture(lib=lib_released):
+    buf = ctypes.create_string_buffer(65536)
+    sid = lib.probe_capture(buf, len(buf))  # at:capture
+    lines = buf.value.decode("utf-8", "replace").split("\n") if sid else []
+    # this helper is the innermost frame
+    if not lines or lines[0] != site("capture", "capture"):
+        check("helper frame first", False, repr(lines[:1]))
+    return sid, lines[1:]
+
+
+def site(name, func):
+    return "%s:%d:%s" % (SRC, MARK[name], func)
+
+
+# 1. nested functions, GIL released and held
+def inner(lib):
+    return capture(lib)  # at:inner
+
+
+def outer(lib):
+    return inner(lib)  # at:outer
+
+
+for lib, how in ((lib_released, "GIL released"), (lib_held, "GIL held")):
+    sid, lines = outer(lib)  # at:top
+    check("nested, " + how, lines[:3] == [site("inner", "inner"), site("outer", "outer"),
+                                          site("top", "<module>")], repr(lines))
+
+# 2. the same site gives the same id; another site another id
+ids = set()
+for _ in range(3):
+    ids.add(inner(lib_released)[0])  # at:loop
+check("same site, same id", len(ids) == 1 and 0 not in ids, repr(ids))
+check("other site, other id", outer(lib_released)[0] not in ids)
+
+
+# 3. a method, a generator, a lambda
+class Model:
+    def forward(self):
+        return capture()  # at:method
+
+
+def gen():
+    yield capture()  # at:gen
+
+
+check("method", Model().forward()[1][0] == site("method", "forward"))
+check("generator", next(gen())[1][0] == site("gen", "gen"), repr(next(gen())[1]))
+lam = lambda: capture()  # at:lambda
+check("lambda", lam()[1][0] == site("lambda", "<lambda>"))
+
+
+# 4. depth: at most 8 frames, innermost first
+def deep(n):
+    if n == 0:
+        return capture()  # at:deep0
+    return deep(n - 1)  # at:deep
+
+
+lines = deep(20)[1]
+check("8 frames", len(lines) == 7, str(len(lines) + 1))  # + the helper
+check("innermost first", lines[0] == site("deep0", "deep") and
+      lines[1:] == [site("deep", "deep")] * 6, repr(lines[:2]))
+
+# 5. another Python thread; a thread that never ran Python
+res = {}
+
+
+def worker():
+    res["t"] = capture()  # at:thread
+
+
+t = threading.Thread(target=worker)
+t.start()
+t.join()
+check("Python thread", res["t"][1][0] == site("thread", "worker"), repr(res["t"][1][:1]))
+check("thread without Python", lib_released.probe_capture_in_thread() == 0)
+
+# 6. code from exec, a non-ASCII function name (read in place or "?")
+ns = {"capture": capture}
+exec(compile("def f():\n    return capture()\n", "<generated>", "exec"), ns)
+check("exec'd code", ns["f"]()[1][0] == "<generated>:2:f", repr(ns["f"]()[1][:1]))
+exec(compile("def f\u00fcnf():\n    return capture()\n", "gen\u00e9r\u00e9.py", "exec"), ns)
+first = ns["f\u00fcnf"]()[1][0]
+check("non-ASCII names", first.split(":")[1] == "2" and
+      first.split(":")[0] in ("gen\u00e9r\u00e9.py", "?") and
+      first.split(":")[2] in ("f\u00fcnf", "?"), repr(first))
+
+# 7. cost of a capture from a repeated site, 6 Python frames deep
+def bench(n):
+    if n:
+        return bench(n - 1)
+    return lib_released.probe_bench(200000)
+
+
+ns_per = bench(4)
+print("capture: %.0f ns per call (repeated site, %d.%d)" % (ns_per, *sys.version_info[:2]))
+check("capture is cheap", ns_per < 20000, "%.0f ns" % ns_per)
+
+sys.exit(1 if failures else 0)
