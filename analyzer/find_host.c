@@ -12,7 +12,7 @@
 
 struct pair {
   const char *kind;
-  int64_t access_stack, copy_stack, copy_seq, address, bytes, stream;
+  int64_t access_stack, access_pystack, copy_seq, address, bytes, stream;
   char direction[16];
   uint64_t count;
 };
@@ -30,8 +30,8 @@ static void emit(struct report_ctx *ctx, struct findings *out,
                  const struct pair *p)
 {
   struct callsite at, copy;
-  callsite_resolve(ctx->cs, p->access_stack, &at);
-  callsite_resolve(ctx->cs, p->copy_stack, &copy);
+  callsite_resolve_ids(ctx->cs, p->access_stack, p->access_pystack, &at);
+  callsite_resolve_call(ctx->cs, p->copy_seq, &copy);
   struct location loc = callsite_location(&at);
   struct location copy_loc = callsite_location(&copy);
   const char *dir = !strcmp(p->direction, "dtoh")   ? "device-to-host"
@@ -65,10 +65,10 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
 {
   sqlite3_stmt *st = db_prepare(
       ctx->db,
-      "SELECT h.kind, h.stack, c.stack, h.copy_seq, h.address, t.bytes,"
-      " t.stream, t.direction FROM host_accesses h"
-      " LEFT JOIN calls c ON c.seq = h.copy_seq"
-      " LEFT JOIN transfers t ON t.seq = h.copy_seq ORDER BY h.seq");
+      "SELECT h.kind, coalesce(h.stack, -1), coalesce(h.pystack, -1),"
+      " h.copy_seq, h.address, t.bytes, t.stream, t.direction"
+      " FROM host_accesses h LEFT JOIN transfers t ON t.seq = h.copy_seq"
+      " ORDER BY h.seq");
   struct pair *v = NULL;
   size_t n = 0, cap = 0;
   while (db_step(ctx->db, st)) {
@@ -87,7 +87,7 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
     size_t i;
     for (i = 0; i < n; i++)
       if (v[i].kind == p.kind && v[i].access_stack == p.access_stack &&
-          v[i].copy_stack == p.copy_stack)
+          v[i].access_pystack == p.access_pystack)
         break;
     if (i < n) {
       v[i].count++;

@@ -631,7 +631,7 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
              fmt_hex(b1, sizeof b1, (int64_t)r->cur.lo));
 
   struct callsite site;
-  callsite_resolve(w->ctx->cs, r->cur.stack, &site);
+  callsite_resolve_call(w->ctx->cs, r->cur.seq, &site); /* Python too */
   struct location loc = callsite_location(&site);
   struct finding *f;
   bool stream_race = r->kind[0] == 's';
@@ -683,18 +683,13 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
     finding_set_extra(f, "implicit", r->implicit);
 
   struct callsite psite;
-  callsite_resolve(w->ctx->cs, r->prev.stack, &psite);
+  callsite_resolve_call(w->ctx->cs, r->prev.seq, &psite);
   struct location ploc = callsite_location(&psite);
   finding_add_related(f, &ploc, "earlier access: %s on %s %s it (call %" PRId64
                       ")", p.what, ps, verb(&r->prev, true), r->prev.seq);
   if (r->alloc_seq >= 0) {
-    sqlite3_reset(q);
-    sqlite3_bind_int64(q, 1, r->alloc_seq);
-    int64_t astack = -1;
-    if (db_step(w->ctx->db, q) && !db_null(q, 1))
-      astack = db_int(q, 1);
     struct callsite asite;
-    callsite_resolve(w->ctx->cs, astack, &asite);
+    callsite_resolve_call(w->ctx->cs, r->alloc_seq, &asite);
     struct location aloc = callsite_location(&asite);
     finding_add_related(f, &aloc, "the memory: %s allocation of %s at %s"
                         " (call %" PRId64 ")",
@@ -739,12 +734,14 @@ void analysis_races(struct report_ctx *ctx, struct findings *out)
       continue;
     struct callsite a, b;
     if (r->prev.stack >= 0 && r->cur.stack >= 0 &&
-        callsite_resolve(ctx->cs, r->prev.stack, &a) == 0 &&
-        callsite_resolve(ctx->cs, r->cur.stack, &b) == 0) {
+        callsite_resolve_call(ctx->cs, r->prev.seq, &a) == 0 &&
+        callsite_resolve_call(ctx->cs, r->cur.seq, &b) == 0) {
       uint64_t h = mix(0, (uint64_t)(r->kind[0] == 's'));
       h = mix(h, r->implicit);
       h = mix(h, a.address);
       h = mix(h, b.address);
+      h = mix(h, (uint64_t)a.py_line); /* Python callers share native sites */
+      h = mix(h, (uint64_t)b.py_line);
       uint64_t j;
       if (u64map_get(&seen, h, &j)) {
         w.races[j].count += r->count;

@@ -124,7 +124,7 @@ const char CL_SCHEMA_SQL[] =
      * copy_seq: the copy's call */
     "CREATE TABLE host_accesses(seq INTEGER PRIMARY KEY, tid INTEGER NOT NULL,"
     " kind TEXT NOT NULL, address INTEGER NOT NULL, copy_seq INTEGER,"
-    " stack INTEGER);\n"
+    " stack INTEGER, pystack INTEGER);\n"
     /* anything not recorded, by reason; absent means nothing was lost */
     "CREATE TABLE drops(reason TEXT PRIMARY KEY, count INTEGER NOT NULL);\n"
     "CREATE TABLE threads(tid INTEGER PRIMARY KEY, name TEXT);\n"

@@ -242,7 +242,8 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
   cl_ring_commit();
   if (p->freed_copy) /* after the free's own record, in seq order */
     cl_hostguard_record("free", cl_next_seq(), p->freed_addr, p->freed_copy,
-                        p->frames, p->nframes);
+                        p->frames, p->nframes,
+                        p->pystack);
 }
 
 static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)

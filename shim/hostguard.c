@@ -286,7 +286,8 @@ uint64_t cl_hostguard_free(uint64_t addr)
 }
 
 void cl_hostguard_record(const char *kind, uint64_t seq, uint64_t addr,
-                         uint64_t copy_seq, const uint64_t *frames, int n)
+                         uint64_t copy_seq, const uint64_t *frames, int n,
+                         uint32_t pystack)
 {
   struct cl_host_access *a = access_reserve();
   if (!a)
@@ -296,6 +297,7 @@ void cl_hostguard_record(const char *kind, uint64_t seq, uint64_t addr,
   a->kind = kind;
   a->address = addr;
   a->copy_seq = copy_seq;
+  a->pystack = pystack;
   a->nframes = (uint8_t)n;
   memcpy(a->frames, frames, (size_t)n * sizeof *frames);
   access_publish(a); /* the writer picks it up at its next pass */
@@ -350,8 +352,12 @@ static int on_fault(int sig, siginfo_t *si, void *uc)
     frames[0] = ip + 1; /* the report looks up address - 1 */
     struct unwind u = {frames + 1, 0, CL_MAX_FRAMES - 1, ip, 0};
     _Unwind_Backtrace(step, &u);
+    /* Not async-signal-safe in general, like the unwinding above: both are
+     * called only for the program's own synchronous access to a protected
+     * page, never while this thread is inside the shim or the allocator. */
+    uint32_t py = cl_pystack_capture();
     cl_hostguard_record(write ? "write" : "read", cl_next_seq(), addr, copy,
-                        frames, 1 + u.n);
+                        frames, 1 + u.n, py);
   }
   return 1;
 }

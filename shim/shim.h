@@ -241,7 +241,7 @@ int cl_sigwrap_install(int (*handler)(int, siginfo_t *, void *)) CL_HIDDEN;
 struct cl_host_access {
   uint64_t seq, address, copy_seq;
   const char *kind;      /* "read", "write" or "free" (string literals) */
-  uint32_t tid;
+  uint32_t tid, pystack;
   uint8_t nframes;
   uint64_t frames[CL_MAX_FRAMES];
 };
@@ -259,8 +259,8 @@ void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
                        uint64_t tid, uint64_t event, uint64_t seq) CL_HIDDEN;
 uint64_t cl_hostguard_free(uint64_t addr) CL_HIDDEN;
 void cl_hostguard_record(const char *kind, uint64_t seq, uint64_t addr,
-                         uint64_t copy_seq, const uint64_t *frames, int n)
-    CL_HIDDEN;
+                         uint64_t copy_seq, const uint64_t *frames, int n,
+                         uint32_t pystack) CL_HIDDEN;
 void cl_hostguard_drain(void (*fn)(const struct cl_host_access *, void *),
                         void *arg, uint64_t *lost) CL_HIDDEN;
 

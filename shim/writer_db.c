@@ -42,7 +42,7 @@
   X(thread, "INSERT OR IGNORE INTO threads VALUES(?,?)")                       \
   X(drop, "INSERT INTO drops VALUES(?,?) ON CONFLICT(reason) DO UPDATE SET "   \
           "count=count+excluded.count")                                        \
-  X(host_access, "INSERT INTO host_accesses VALUES(?,?,?,?,?,?)")             \
+  X(host_access, "INSERT INTO host_accesses VALUES(?,?,?,?,?,?,?)")           \
   X(meta, "INSERT OR REPLACE INTO meta VALUES(?,?)")
 
 struct stack_entry {
@@ -737,6 +737,7 @@ static void put_host_access(const struct cl_host_access *h, void *arg)
   I64(st, 4, h->address);
   opt(st, 5, h->copy_seq != 0, h->copy_seq);
   opt(st, 6, stack != 0, stack);
+  opt(st, 7, h->pystack != 0, h->pystack);
   run(st);
 }
 
