@@ -208,6 +208,14 @@ static void on_race(void *ud, const struct hb_access *prev,
       implicit = HB_EDGE_LEGACY | HB_EDGE_PAGEABLE;
   }
   int definite = prev->definite && cur->definite;
+  /* The same kernel launched on several streams with the same pointer in
+   * the same non-const parameter (and place inside it) is the common pattern of a read-only input
+   * shared by concurrent launches (NVIDIA's simpleStreams); without a
+   * definite write on either side it is not reported. */
+  if (!prev->definite && !cur->definite && prev->op == ACC_KERNEL &&
+      cur->op == ACC_KERNEL && prev->kernel && prev->kernel == cur->kernel &&
+      prev->param == cur->param && prev->offset == cur->offset)
+    return;
   /* group by call sites; without stacks, by the operations */
   uint64_t h = mix(0, (uint64_t)(kind[0] == 's'));
   h = mix(h, implicit);
@@ -408,7 +416,9 @@ static void do_kernel(struct walk *w, sqlite3_stmt *st, sqlite3_stmt *args,
     struct hb_access a = {.seq = seq, .stack = stack, .stream = s,
                           .epoch = epoch, .lo = value, .hi = value,
                           .point = 1, .write = !ro, .definite = ro,
-                          .op = ACC_KERNEL, .param = (int32_t)param};
+                          .op = ACC_KERNEL, .param = (int32_t)param,
+                          .kernel = db_null(st, K_NAME) ? 0 : db_int(st, K_NAME),
+                          .offset = (int32_t)offset};
     access(w, &a);
   }
 }

@@ -65,6 +65,8 @@ struct hb_access {
   uint8_t definite; /* the read/write is known, not a guess */
   uint8_t op;       /* caller's tag (kind of operation) */
   int32_t param;    /* caller's tag (kernel parameter), -1 when none */
+  int64_t kernel;   /* caller's tag (kernel name: strings.id), 0 when none */
+  int32_t offset;   /* caller's tag (byte offset inside the parameter) */
 };
 
 /* called for a pair of conflicting accesses (at least one writes) on

@@ -108,6 +108,20 @@ static void guard_free(const struct cl_api *api, const void *params,
   p->freed_copy = cl_hostguard_free(a.dst);
 }
 
+/* A host function may run before its enqueueing call returns (as soon as
+ * the stream's earlier work is done): what came before it is released at
+ * the call's entry. */
+static void guard_host_func(const struct cl_api *api, const void *params)
+{
+  struct cl_args a;
+  memset(&a, 0, sizeof a);
+  api->decode(params, &a);
+  uint64_t stream = a.stream == CL_STREAM_LEGACY ? 0 : a.stream;
+  if (stream == 0 && (api->flags & CL_PTSZ))
+    stream = CL_STREAM_PER_THREAD;
+  cl_hostguard_sync(CL_OP_HOST_FUNC, -1, stream, cl_gettid(), 0, UINT64_MAX);
+}
+
 static void guard_after(const struct cl_api *api, const struct cl_call *c)
 {
   const struct cl_args *a = &c->a;
@@ -130,6 +144,9 @@ static void guard_after(const struct cl_api *api, const struct cl_call *c)
   case CL_OP_MEMSET:
     if (!async)
       cl_hostguard_sync(CL_OP_COPY, c->device, stream, c->tid, 0, c->seq);
+    break;
+  case CL_OP_CAPTURE_BEGIN: case CL_OP_CAPTURE_END:
+    cl_hostguard_capture(api->op == CL_OP_CAPTURE_BEGIN);
     break;
   case CL_OP_EVENT_RECORD: case CL_OP_SYNC_DEVICE: case CL_OP_SYNC_CONTEXT:
   case CL_OP_SYNC_STREAM: case CL_OP_SYNC_EVENT: case CL_OP_QUERY_STREAM:
@@ -173,6 +190,8 @@ static void api_enter(int runtime, CUpti_CallbackId cbid,
   p->freed_copy = 0;
   if (idx >= 0 && cl_api_table[idx].op == CL_OP_FREE)
     guard_free(&cl_api_table[idx], cb->functionParams, p);
+  if (idx >= 0 && cl_api_table[idx].op == CL_OP_HOST_FUNC)
+    guard_host_func(&cl_api_table[idx], cb->functionParams);
   if (!runtime && idx >= 0)
     scan_launch(cb, cl_api_table[idx].op, cbid, p);
   p->start_ns = cl_now_ns();

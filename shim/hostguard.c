@@ -176,10 +176,22 @@ static void release(struct guard *g)
   reprotect(g->lo, g->hi);
 }
 
+/* copies issued while a stream is being captured into a graph only
+ * describe work: they are not in flight */
+static _Atomic int capturing;
+
+void cl_hostguard_capture(int begin)
+{
+  if (begin)
+    atomic_fetch_add(&capturing, 1);
+  else if (atomic_load(&capturing) > 0)
+    atomic_fetch_sub(&capturing, 1);
+}
+
 void cl_hostguard_copy(uint64_t seq, uint64_t stream, uint64_t tid,
                        int32_t device, int dtoh, uint64_t host, uint64_t bytes)
 {
-  if (!enabled || !bytes)
+  if (!enabled || !bytes || atomic_load(&capturing) > 0)
     return;
   int kind = cl_allocmap_kind(host, bytes);
   if (kind != CL_MEMKIND_PINNED && kind != CL_MEMKIND_REGISTERED)
@@ -247,6 +259,12 @@ void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
       /* the legacy default stream waits for the blocking streams too: lift
        * them all rather than risk a false report */
       covered = stream == 0 ? g->device == device : same_stream(g, stream, tid);
+      break;
+    case CL_OP_HOST_FUNC:
+      /* a host function runs once the work before it in its stream is
+       * done, and may hand the memory to any thread (NVIDIA's
+       * simpleCallback): what came before it counts as synchronized */
+      covered = same_stream(g, stream, tid) && g->copy_seq < seq;
       break;
     case CL_OP_SYNC_EVENT: case CL_OP_QUERY_EVENT:
       for (int e = 0; e < MAX_EVENTS; e++)

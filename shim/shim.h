@@ -258,6 +258,7 @@ void cl_hostguard_copy(uint64_t seq, uint64_t stream, uint64_t tid,
 void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
                        uint64_t tid, uint64_t event, uint64_t seq) CL_HIDDEN;
 uint64_t cl_hostguard_free(uint64_t addr) CL_HIDDEN;
+void cl_hostguard_capture(int begin) CL_HIDDEN;
 void cl_hostguard_record(const char *kind, uint64_t seq, uint64_t addr,
                          uint64_t copy_seq, const uint64_t *frames, int n,
                          uint32_t pystack) CL_HIDDEN;
