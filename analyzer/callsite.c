@@ -252,7 +252,7 @@ static bool device_stub(const struct sym_frame *f)
 
 static void pick(struct stack *s)
 {
-  int tier_best = 0, best = -1;
+  int tier_best = 0, best = -1, outer = -1;
   for (size_t i = 0; i < s->n; i++) {
     const struct sym_frame *f = s->frames[i];
     if (!f->module || callsite_vendor_module(f->module))
@@ -262,7 +262,14 @@ static void pick(struct stack *s)
      * host-side function (named like the kernel, at its __global__ line):
      * the launch site is the frame after both */
     if (device_stub(f)) {
-      if (i + 1 < s->n && !device_stub(s->frames[i + 1]))
+      /* the kernel's host function: its own frame, or (optimized) inlined
+       * into the caller, whose line is then the inline's call site */
+      const struct sym_frame *next = i + 1 < s->n ? s->frames[i + 1] : NULL;
+      if (next && !device_stub(next) && next->outer_file) {
+        outer = i + 1;
+        break;
+      }
+      if (next && !device_stub(next))
         i++;
       continue;
     }
@@ -283,11 +290,13 @@ static void pick(struct stack *s)
   memset(&s->site, 0, sizeof s->site);
   s->site.frame = -1;
   s->site.py_frame = -1;
+  if (outer >= 0)
+    best = outer;
   if (best < 0)
     return;
   const struct sym_frame *f = s->frames[best];
-  s->site.file = f->file;
-  s->site.line = f->line;
+  s->site.file = best == outer ? f->outer_file : f->file;
+  s->site.line = best == outer ? f->outer_line : f->line;
   s->site.function = f->function;
   s->site.module = f->module;
   s->site.offset = f->offset;

@@ -5,6 +5,8 @@
  * gives frames with only module+offset. */
 #include "symbolize.h"
 
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +80,7 @@ void symbolizer_free(struct symbolizer *s)
   for (size_t i = 0; i < s->nframes; i++) {
     free((char *)s->frames[i]->function);
     free((char *)s->frames[i]->file);
+    free((char *)s->frames[i]->outer_file);
     free(s->frames[i]);
   }
   free(s->frames);
@@ -134,6 +137,38 @@ static void open_module(struct module *m)
   m->state = 1;
 }
 
+/* The call site, in the enclosing real function, of the outermost inlined
+ * function at A (DW_AT_call_file/DW_AT_call_line of that
+ * DW_TAG_inlined_subroutine). */
+static void outer_site(struct module *m, Dwarf_Addr a, struct sym_frame *f)
+{
+  Dwarf_Addr bias;
+  Dwarf_Die *cu = dwfl_module_addrdie(m->mod, a, &bias);
+  if (!cu)
+    return;
+  Dwarf_Die *scopes = NULL;
+  int n = dwarf_getscopes(cu, a - bias, &scopes);
+  Dwarf_Die *outer = NULL;
+  for (int i = 0; i < n; i++)
+    if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine)
+      outer = &scopes[i]; /* scopes go from innermost to outermost */
+  Dwarf_Attribute attr;
+  Dwarf_Word line = 0, fileidx = 0;
+  Dwarf_Files *files;
+  size_t nfiles;
+  if (outer &&
+      dwarf_formudata(dwarf_attr(outer, DW_AT_call_line, &attr), &line) == 0 &&
+      dwarf_formudata(dwarf_attr(outer, DW_AT_call_file, &attr), &fileidx) == 0 &&
+      dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && fileidx < nfiles) {
+    const char *file = dwarf_filesrc(files, fileidx, NULL, NULL);
+    if (file && line > 0) {
+      f->outer_file = xstrdup(file);
+      f->outer_line = (int)line;
+    }
+  }
+  free(scopes);
+}
+
 static void lookup(struct module *m, struct sym_frame *f)
 {
   Dwarf_Addr a = f->address - 1;
@@ -152,6 +187,7 @@ static void lookup(struct module *m, struct sym_frame *f)
       f->line = lineno;
     }
   }
+  outer_site(m, a, f);
 }
 
 const struct sym_frame *symbolize(struct symbolizer *s, uint64_t addr)

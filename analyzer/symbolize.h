@@ -17,6 +17,10 @@ struct sym_frame {
   const char *function; /* demangled symbol, NULL if none */
   const char *file;     /* source file, NULL if no line info */
   int line;
+  /* where the code at file:line was inlined into `function` (the call site
+   * of the outermost inlined function); NULL / 0 when not inlined */
+  const char *outer_file;
+  int outer_line;
 };
 
 struct symbolizer;

@@ -42,3 +42,12 @@ demo: all sim tests/apps/pipeline
 	@sed 's|@CUDA_HOME@|$(CUDA_HOME)|' $(srcdir)/tests/demo.sh > tests/demo.run
 	@$(SHELL) tests/demo.run $(abs_builddir)
 CLEANFILES += tests/demo.run
+
+# the demo app built optimized: launch sites through inlined kernel stubs
+if HAVE_NVCC
+check_DATA += tests/apps/pipeline_O2
+CLEANFILES += tests/apps/pipeline_O2
+tests/apps/pipeline_O2: $(srcdir)/tests/apps/pipeline.cu $(srcdir)/tests/apps/common.h
+	@$(MKDIR_P) tests/apps
+	$(AM_V_GEN)$(NVCC) -O2 $(APP_NVCCFLAGS) -cudart shared -I$(srcdir)/tests/apps $< -o $@
+endif

@@ -35,7 +35,8 @@ CAPTURE_TESTS = \
 	tests/capture/overflow.test \
 	tests/capture/disable.test \
 	tests/capture/launcher.test \
-	tests/capture/forkfork.test
+	tests/capture/forkfork.test \
+	tests/capture/optimized_launch.test
 TESTS += $(CAPTURE_TESTS)
 EXTRA_DIST += $(CAPTURE_TESTS) tests/capture/capture.sh tests/capture/ci.sh \
 	tests/capture/behave.cu tests/capture/common.expect \
