@@ -7,7 +7,7 @@ import os
 import sys
 import threading
 
-SRC = os.path.abspath(__file__)
+SRC = __file__  # as the interpreter records it in co_filename (not normalized)
 MARK = {}
 with open(SRC) as f:
     for i, text in enumerate(f, 1):
