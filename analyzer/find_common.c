@@ -129,31 +129,6 @@ const char *api_display(char *buf, size_t len, const char *name)
   return buf;
 }
 
-static bool device_side(const struct memmodel *mm, uint64_t addr)
-{
-  const struct alloc *a = addr ? memmodel_find(mm, addr) : NULL;
-  return a && memkind_on_device(a->kind);
-}
-
-bool memkind_on_device(int kind)
-{
-  return kind == CL_MEMKIND_DEVICE || kind == CL_MEMKIND_DEVICE_ASYNC ||
-         kind == CL_MEMKIND_ARRAY || kind == CL_MEMKIND_MANAGED;
-}
-
-int copy_direction(int requested, const struct call_act *ca,
-                   const struct memmodel *mm, uint64_t src, uint64_t dst)
-{
-  if (requested > CL_DIR_UNKNOWN && requested != CL_DIR_DEFAULT)
-    return requested;
-  if (ca->copy_dir > CL_DIR_UNKNOWN && ca->copy_dir != CL_DIR_DEFAULT)
-    return ca->copy_dir;
-  if (!src && !dst)
-    return CL_DIR_UNKNOWN;
-  bool s = device_side(mm, src), t = device_side(mm, dst);
-  return s ? (t ? CL_DIR_DTOD : CL_DIR_DTOH) : (t ? CL_DIR_HTOD : CL_DIR_HTOH);
-}
-
 int copy_host_kind(int dir, const struct call_act *ca,
                    const struct memmodel *mm, uint64_t src, uint64_t dst)
 {

@@ -1,6 +1,7 @@
 /* memmodel.c - replays the memory table: a sorted array of live
  * allocations with binary search; a free removes the allocation that
- * starts at its address. */
+ * starts at its address.  Also what the memory kinds say about a copy
+ * (which side is on the device, its direction). */
 #include "memmodel.h"
 
 #include <stdlib.h>
@@ -86,4 +87,29 @@ const struct alloc *memmodel_find(const struct memmodel *m, uint64_t addr)
   if (addr >= a->address && addr - a->address < (a->size ? a->size : 1))
     return a;
   return NULL;
+}
+
+static bool device_side(const struct memmodel *mm, uint64_t addr)
+{
+  const struct alloc *a = addr ? memmodel_find(mm, addr) : NULL;
+  return a && memkind_on_device(a->kind);
+}
+
+bool memkind_on_device(int kind)
+{
+  return kind == CL_MEMKIND_DEVICE || kind == CL_MEMKIND_DEVICE_ASYNC ||
+         kind == CL_MEMKIND_ARRAY || kind == CL_MEMKIND_MANAGED;
+}
+
+int copy_direction(int requested, const struct call_act *ca,
+                   const struct memmodel *mm, uint64_t src, uint64_t dst)
+{
+  if (requested > CL_DIR_UNKNOWN && requested != CL_DIR_DEFAULT)
+    return requested;
+  if (ca->copy_dir > CL_DIR_UNKNOWN && ca->copy_dir != CL_DIR_DEFAULT)
+    return ca->copy_dir;
+  if (!src && !dst)
+    return CL_DIR_UNKNOWN;
+  bool s = device_side(mm, src), t = device_side(mm, dst);
+  return s ? (t ? CL_DIR_DTOD : CL_DIR_DTOH) : (t ? CL_DIR_HTOD : CL_DIR_HTOH);
 }

@@ -4,6 +4,7 @@
 #ifndef CL_REPORT_MEMMODEL_H
 #define CL_REPORT_MEMMODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,5 +37,14 @@ void memmodel_free(struct memmodel *m);
 void memmodel_advance(struct memmodel *m, int64_t seq);
 /* the live allocation containing ADDR, or NULL */
 const struct alloc *memmodel_find(const struct memmodel *m, uint64_t addr);
+
+/* true for memory kinds that live on one device */
+bool memkind_on_device(int kind);
+
+/* Direction of a copy: the one requested, else the GPU's, else from the
+ * memory kinds of its addresses (enum cl_dir). */
+struct call_act;
+int copy_direction(int requested, const struct call_act *ca,
+                   const struct memmodel *mm, uint64_t src, uint64_t dst);
 
 #endif

@@ -129,28 +129,6 @@ static int stream_op_of(const char *op, bool *needs_handle)
   return -1;
 }
 
-static bool device_side(const struct memmodel *mm, uint64_t addr)
-{
-  const struct alloc *a = addr ? memmodel_find(mm, addr) : NULL;
-  if (!a)
-    return false;
-  return a->kind == CL_MEMKIND_DEVICE || a->kind == CL_MEMKIND_DEVICE_ASYNC ||
-         a->kind == CL_MEMKIND_ARRAY || a->kind == CL_MEMKIND_MANAGED;
-}
-
-static int resolve_dir(int requested, const struct call_act *ca,
-                       const struct memmodel *mm, uint64_t src, uint64_t dst)
-{
-  if (requested > CL_DIR_UNKNOWN && requested != CL_DIR_DEFAULT)
-    return requested;
-  if (ca->copy_dir > CL_DIR_UNKNOWN && ca->copy_dir != CL_DIR_DEFAULT)
-    return ca->copy_dir;
-  if (!src && !dst)
-    return CL_DIR_UNKNOWN;
-  bool s = device_side(mm, src), t = device_side(mm, dst);
-  return s ? (t ? CL_DIR_DTOD : CL_DIR_DTOH) : (t ? CL_DIR_HTOD : CL_DIR_HTOH);
-}
-
 static int host_kind(int dir, const struct call_act *ca,
                      const struct memmodel *mm, uint64_t src, uint64_t dst)
 {
@@ -248,7 +226,7 @@ static void calls_pass(struct summary *s, struct cl_db *d,
       continue;
     }
     uint64_t src = (uint64_t)db_int(st, 9), dst = (uint64_t)db_int(st, 10);
-    int dir = resolve_dir(parse_dir(db_text(st, 7)), &ca, &mm, src, dst);
+    int dir = copy_direction(parse_dir(db_text(st, 7)), &ca, &mm, src, dst);
     int hk = host_kind(dir, &ca, &mm, src, dst);
     int64_t bytes = !db_null(st, 8) ? db_int(st, 8) : ca.bytes > 0 ? ca.bytes : 0;
     struct copy_stat *c = &s->copies[dir][hk];

@@ -27,6 +27,20 @@ static void put(const struct cl_activity *a)
   cl_ring_commit();
 }
 
+/* the fields CUpti_ActivityMemcpy6 and CUpti_ActivityMemcpyPtoP4 share */
+#define CL_COPY_FIELDS(a, m)                                                   \
+  do {                                                                         \
+    (a).copy_kind = (m)->copyKind;                                             \
+    (a).src_kind = (m)->srcKind;                                               \
+    (a).dst_kind = (m)->dstKind;                                               \
+    (a).bytes = (m)->bytes;                                                    \
+    (a).start_ns = (m)->start;                                                 \
+    (a).end_ns = (m)->end;                                                     \
+    (a).device = (m)->deviceId;                                                \
+    (a).context = (m)->contextId;                                              \
+    (a).stream_id = (m)->streamId;                                             \
+  } while (0)
+
 static void convert(const CUpti_Activity *rec)
 {
   struct cl_activity a = {0};
@@ -34,15 +48,7 @@ static void convert(const CUpti_Activity *rec)
   case CUPTI_ACTIVITY_KIND_MEMCPY: {
     const CUpti_ActivityMemcpy6 *m = (const void *)rec;
     a.kind = CL_ACT_MEMCPY;
-    a.copy_kind = m->copyKind;
-    a.src_kind = m->srcKind;
-    a.dst_kind = m->dstKind;
-    a.bytes = m->bytes;
-    a.start_ns = m->start;
-    a.end_ns = m->end;
-    a.device = m->deviceId;
-    a.context = m->contextId;
-    a.stream_id = m->streamId;
+    CL_COPY_FIELDS(a, m);
     /* the runtime call's id when a runtime call issued it */
     a.correlation = m->runtimeCorrelationId ? m->runtimeCorrelationId
                                             : m->correlationId;
@@ -52,15 +58,7 @@ static void convert(const CUpti_Activity *rec)
   case CUPTI_ACTIVITY_KIND_MEMCPY2: {
     const CUpti_ActivityMemcpyPtoP4 *m = (const void *)rec;
     a.kind = CL_ACT_P2P;
-    a.copy_kind = m->copyKind;
-    a.src_kind = m->srcKind;
-    a.dst_kind = m->dstKind;
-    a.bytes = m->bytes;
-    a.start_ns = m->start;
-    a.end_ns = m->end;
-    a.device = m->deviceId;
-    a.context = m->contextId;
-    a.stream_id = m->streamId;
+    CL_COPY_FIELDS(a, m);
     a.correlation = m->correlationId;
     a.src_device = (int32_t)m->srcDeviceId;
     a.dst_device = (int32_t)m->dstDeviceId;

@@ -2,19 +2,8 @@
 // CUDA programs; each prints a checksum so that runs with and without
 // cudalens can be compared).
 #pragma once
-#include <cstdio>
-#include <cstdlib>
-#include <cuda_runtime.h>
+#include "../apps/common.h" // CHECK
 
-#define CHECK(call)                                                            \
-    do {                                                                       \
-        cudaError_t e_ = (call);                                               \
-        if (e_ != cudaSuccess) {                                               \
-            std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, \
-                         #call, cudaGetErrorString(e_));                       \
-            std::exit(1);                                                      \
-        }                                                                      \
-    } while (0)
 
 static const size_t N = 1 << 20; // 4 MiB of floats: many whole pages
 

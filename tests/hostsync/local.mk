@@ -20,7 +20,8 @@ if HAVE_NVCC
 HOSTSYNC_APPS = $(HOSTSYNC_NAMES:%=tests/hostsync/%)
 check_DATA += $(HOSTSYNC_APPS)
 CLEANFILES += $(HOSTSYNC_APPS)
-$(HOSTSYNC_APPS): tests/hostsync/%: $(srcdir)/tests/hostsync/%.cu $(srcdir)/tests/hostsync/common.h
+$(HOSTSYNC_APPS): tests/hostsync/%: $(srcdir)/tests/hostsync/%.cu $(srcdir)/tests/hostsync/common.h \
+		$(srcdir)/tests/apps/common.h
 	@$(MKDIR_P) tests/hostsync
 	$(AM_V_GEN)$(NVCC) -g -lineinfo -arch=sm_90 --no-compress -cudart shared $< -o $@ -lpthread
 endif
