@@ -213,9 +213,13 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
   if (p->api < 0)
     return;
   const struct cl_api *api = &cl_api_table[p->api];
+  /* a record that cannot be kept (counted as dropped) is still decoded: the
+   * allocation map and the host-access check must follow every call */
+  static __thread struct cl_record scratch;
   struct cl_record *r = cl_ring_reserve();
-  if (!r)
-    return;
+  int keep = r != NULL;
+  if (!keep)
+    r = &scratch;
   r->type = CL_REC_CALL;
   struct cl_call *c = &r->u.call;
   c->seq = cl_next_seq();
@@ -258,7 +262,8 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
   }
   if (ok)
     guard_after(api, c);
-  cl_ring_commit();
+  if (keep)
+    cl_ring_commit();
   if (p->freed_copy) /* after the free's own record, in seq order */
     cl_hostguard_record("free", cl_next_seq(), p->freed_addr, p->freed_copy,
                         p->frames, p->nframes,
