@@ -19,7 +19,7 @@ static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size,
 
 static void put(const struct cl_activity *a)
 {
-  struct cl_record *r = cl_ring_reserve();
+  struct cl_record *r = cl_ring_reserve(CL_REC_ACTIVITY);
   if (!r)
     return;
   r->type = CL_REC_ACTIVITY;
@@ -100,7 +100,7 @@ static void convert(const CUpti_Activity *rec)
 
 static void drop(const char *reason, uint64_t n)
 {
-  struct cl_record *r = cl_ring_reserve();
+  struct cl_record *r = cl_ring_reserve(CL_REC_DROP);
   if (!r)
     return;
   r->type = CL_REC_DROP;

@@ -216,7 +216,7 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
   /* a record that cannot be kept (counted as dropped) is still decoded: the
    * allocation map and the host-access check must follow every call */
   static __thread struct cl_record scratch;
-  struct cl_record *r = cl_ring_reserve();
+  struct cl_record *r = cl_ring_reserve(CL_REC_CALL);
   int keep = r != NULL;
   if (!keep)
     r = &scratch;
@@ -284,7 +284,7 @@ static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
     T.last_ctx = NULL;
   if (created && dev >= 0)
     cl_device_describe(dev);
-  struct cl_record *r = cl_ring_reserve();
+  struct cl_record *r = cl_ring_reserve(CL_REC_CONTEXT);
   if (!r)
     return;
   r->type = CL_REC_CONTEXT;

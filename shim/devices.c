@@ -22,7 +22,7 @@ void cl_device_describe(int ordinal)
       cl_driver_sym("cuDeviceGetAttribute");
   CUresult (*mem)(size_t *, CUdevice) = cl_driver_sym("cuDeviceTotalMem_v2");
   CUresult (*pci)(char *, int, CUdevice) = cl_driver_sym("cuDeviceGetPCIBusId");
-  struct cl_record *r = cl_ring_reserve();
+  struct cl_record *r = cl_ring_reserve(CL_REC_DEVICE);
   if (!r)
     return;
   r->type = CL_REC_DEVICE;

@@ -51,7 +51,7 @@ static struct cl_ring *ring_new(void)
   return r;
 }
 
-struct cl_record *cl_ring_reserve(void)
+struct cl_record *cl_ring_reserve(enum cl_rec_type type)
 {
   struct cl_ring *r = my_ring;
   if (!r && !(r = my_ring = ring_new()))
@@ -64,7 +64,8 @@ struct cl_record *cl_ring_reserve(void)
       break;
     /* full: wait for the writer, unless told to drop or it cannot drain */
     if (cl_cfg.overflow_drop || !cl_writer_running() || cl_writer_is_self()) {
-      atomic_fetch_add_explicit(&r->dropped, 1, memory_order_relaxed);
+      atomic_fetch_add_explicit(&r->dropped[type == CL_REC_ACTIVITY], 1,
+                                memory_order_relaxed);
       return NULL;
     }
     cl_writer_wake();
@@ -85,7 +86,7 @@ void cl_ring_commit(void)
     cl_writer_wake();
 }
 
-static _Atomic uint64_t orphan_dropped; /* drop counts of freed rings */
+static _Atomic uint64_t orphan_dropped[2]; /* drop counts of freed rings */
 
 void cl_ring_foreach(void (*fn)(struct cl_ring *, void *), void *arg)
 {
@@ -95,7 +96,8 @@ void cl_ring_foreach(void (*fn)(struct cl_ring *, void *), void *arg)
     /* a dead owner writes nothing more: once drained, the ring goes */
     if (atomic_load_explicit(&r->dead, memory_order_acquire) &&
         atomic_load(&r->head) == atomic_load(&r->tail)) {
-      atomic_fetch_add(&orphan_dropped, atomic_load(&r->dropped));
+      atomic_fetch_add(&orphan_dropped[0], atomic_load(&r->dropped[0]));
+      atomic_fetch_add(&orphan_dropped[1], atomic_load(&r->dropped[1]));
       *pp = r->next;
       free(r);
       continue;
@@ -106,9 +108,10 @@ void cl_ring_foreach(void (*fn)(struct cl_ring *, void *), void *arg)
   pthread_mutex_unlock(&registry_lock);
 }
 
-uint64_t cl_ring_take_orphan_drops(void)
+void cl_ring_take_orphan_drops(uint64_t lost[2])
 {
-  return atomic_exchange(&orphan_dropped, 0);
+  lost[0] = atomic_exchange(&orphan_dropped[0], 0);
+  lost[1] = atomic_exchange(&orphan_dropped[1], 0);
 }
 
 void cl_ring_atfork_prepare(void) { pthread_mutex_lock(&registry_lock); }
@@ -128,7 +131,8 @@ void cl_ring_atfork_child(void)
   if (keep) {
     keep->next = NULL;
     atomic_store(&keep->head, atomic_load(&keep->tail));
-    atomic_store(&keep->dropped, 0);
+    atomic_store(&keep->dropped[0], 0);
+    atomic_store(&keep->dropped[1], 0);
   }
   my_tid = 0;
   if (keep)

@@ -130,21 +130,23 @@ struct cl_ring {
   struct cl_ring *next;          /* registry list, under the registry lock */
   _Atomic uint64_t head;         /* next slot the writer reads */
   _Atomic uint64_t tail;         /* next slot the owner fills */
-  _Atomic uint64_t dropped;      /* records lost (CUDALENS_OVERFLOW=drop) */
+  /* records lost (CUDALENS_OVERFLOW=drop): [0] calls and the rest,
+   * [1] GPU activity records */
+  _Atomic uint64_t dropped[2];
   _Atomic int dead;              /* owner thread exited */
   uint32_t tid;
   unsigned capacity;             /* power of two */
   struct cl_record slots[];
 };
-/* Reserve the next slot of this thread's ring, or NULL (record dropped and
- * counted).  Fill it, then cl_ring_commit(). */
-struct cl_record *cl_ring_reserve(void) CL_HIDDEN;
+/* Reserve the next slot of this thread's ring for a record of TYPE, or NULL
+ * (record dropped and counted).  Fill it, then cl_ring_commit(). */
+struct cl_record *cl_ring_reserve(enum cl_rec_type type) CL_HIDDEN;
 void cl_ring_commit(void) CL_HIDDEN;
 /* Hand every ring to fn (under the registry lock) after freeing the drained
  * rings of exited threads; their drop counts are kept for
  * cl_ring_take_orphan_drops(). */
 void cl_ring_foreach(void (*fn)(struct cl_ring *, void *), void *arg) CL_HIDDEN;
-uint64_t cl_ring_take_orphan_drops(void) CL_HIDDEN;
+void cl_ring_take_orphan_drops(uint64_t lost[2]) CL_HIDDEN;
 uint32_t cl_gettid(void) CL_HIDDEN;
 void cl_ring_atfork_prepare(void) CL_HIDDEN;
 void cl_ring_atfork_parent(void) CL_HIDDEN;

@@ -57,6 +57,14 @@ static void collect(struct cl_ring *r, void *arg)
     s->rings[s->n++] = r;
 }
 
+static void count_drops(struct cl_db *db, uint64_t calls, uint64_t activity)
+{
+  if (calls)
+    cl_db_drop(db, "ring-full", calls);
+  if (activity)
+    cl_db_drop(db, "ring-full-activity", activity);
+}
+
 static void drain(struct cl_db *db)
 {
   static struct snapshot snap; /* only the writer thread uses it */
@@ -74,14 +82,13 @@ static void drain(struct cl_db *db)
         atomic_store_explicit(&r->head, head + 1, memory_order_release);
     }
     atomic_store_explicit(&r->head, head, memory_order_release);
-    uint64_t lost = atomic_exchange(&r->dropped, 0);
-    if (lost)
-      cl_db_drop(db, "ring-full", lost);
+    count_drops(db, atomic_exchange(&r->dropped[0], 0),
+                atomic_exchange(&r->dropped[1], 0));
   }
   cl_db_put_host_accesses(db);
-  uint64_t lost = cl_ring_take_orphan_drops();
-  if (lost)
-    cl_db_drop(db, "ring-full", lost);
+  uint64_t lost[2];
+  cl_ring_take_orphan_drops(lost);
+  count_drops(db, lost[0], lost[1]);
   cl_db_commit(db);
 }
 

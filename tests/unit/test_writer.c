@@ -35,7 +35,7 @@ static void *producer(void *arg)
 {
   int memcpy_api = api_index("cudaMemcpyAsync_v3020");
   for (int i = 0; i < PER_THREAD; i++) {
-    struct cl_record *r = cl_ring_reserve();
+    struct cl_record *r = cl_ring_reserve(CL_REC_CALL);
     if (!r)
       continue;
     r->type = CL_REC_CALL;
