@@ -116,18 +116,14 @@ static void guard_host_func(const struct cl_api *api, const void *params)
   struct cl_args a;
   memset(&a, 0, sizeof a);
   api->decode(params, &a);
-  uint64_t stream = a.stream == CL_STREAM_LEGACY ? 0 : a.stream;
-  if (stream == 0 && (api->flags & CL_PTSZ))
-    stream = CL_STREAM_PER_THREAD;
-  cl_hostguard_sync(CL_OP_HOST_FUNC, -1, stream, cl_gettid(), 0, UINT64_MAX);
+  cl_hostguard_sync(CL_OP_HOST_FUNC, -1, cl_stream_of(api, a.stream),
+                    cl_gettid(), 0, UINT64_MAX);
 }
 
 static void guard_after(const struct cl_api *api, const struct cl_call *c)
 {
   const struct cl_args *a = &c->a;
-  uint64_t stream = a->stream == CL_STREAM_LEGACY ? 0 : a->stream;
-  if (stream == 0 && (api->flags & CL_PTSZ))
-    stream = CL_STREAM_PER_THREAD;
+  uint64_t stream = cl_stream_of(api, a->stream);
   int async = (api->flags & CL_ASYNC) != 0;
   switch (api->op) {
   case CL_OP_COPY:
@@ -347,7 +343,7 @@ int cl_capture_start(void)
   return 0;
 }
 
-void cl_capture_flush(void)
+static void cl_capture_flush(void)
 {
   if (atomic_load(&subscribed) && cl_cfg.gpu_activity)
     cl_activity_flush(1);

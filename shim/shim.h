@@ -208,7 +208,6 @@ uint32_t cl_pystack_capture(void) CL_HIDDEN;
 /* ---- CUPTI binding (cupti_bind.c) and capture (capture.c, activity.c) ------ */
 int cl_cupti_bind(char *why, size_t whysz) CL_HIDDEN;
 int cl_capture_start(void) CL_HIDDEN;       /* subscribe; 0 on success */
-void cl_capture_flush(void) CL_HIDDEN;      /* flush CUPTI activity buffers */
 void cl_capture_stop(void) CL_HIDDEN;
 int cl_activity_start(void) CL_HIDDEN;
 void cl_activity_flush(int forced) CL_HIDDEN;
@@ -282,5 +281,18 @@ extern const struct cl_api cl_api_table[] CL_HIDDEN;
 extern const unsigned cl_api_count CL_HIDDEN;
 /* Table index of (domain, cbid), or -1. */
 int cl_api_lookup(int domain, unsigned cbid) CL_HIDDEN;
+
+/* The stream a call names, as recorded: 0 for the legacy default stream
+ * (handle 0, or cudaStreamLegacy), CL_STREAM_PER_THREAD for the per-thread
+ * default stream (cudaStreamPerThread, or 0 through a _ptsz/_ptds entry
+ * point), else the handle. */
+static inline uint64_t cl_stream_of(const struct cl_api *api, uint64_t s)
+{
+  if (s == CL_STREAM_LEGACY)
+    return 0;
+  if (s == 0 && (api->flags & CL_PTSZ))
+    return CL_STREAM_PER_THREAD;
+  return s;
+}
 
 #endif

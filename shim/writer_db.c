@@ -434,15 +434,6 @@ static void note_thread(struct cl_db *db, uint32_t tid)
 }
 
 /* ---- one record ---------------------------------------------------------------- */
-/* 0: legacy default stream, 2: per-thread default stream, else the handle */
-static uint64_t normal_stream(uint64_t s, unsigned flags)
-{
-  if (s == CL_STREAM_LEGACY)
-    return 0;
-  if (s == 0 && (flags & CL_PTSZ))
-    return CL_STREAM_PER_THREAD;
-  return s;
-}
 
 static int has_stream(enum cl_op op, unsigned flags)
 {
@@ -479,7 +470,7 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
   const struct cl_args *a = &c->a;
   enum cl_op op = api->op;
   int ok = c->result == 0, streamed = has_stream(op, api->flags);
-  uint64_t stream = normal_stream(a->stream, api->flags);
+  uint64_t stream = cl_stream_of(api, a->stream);
   int dev_known = c->device >= 0;
   note_thread(db, c->tid);
   uint32_t stack = stack_id(db, c->frames, c->nframes);
