@@ -1,12 +1,10 @@
 /* test_callsite.c - unit test of the call-site resolver (analyzer/
  * callsite.c, symbolize.c): captures its own return addresses, describes
- * its loaded objects with dl_iterate_phdr (as the recorder does) in an
+ * its loaded objects with the recorder's own scan (cl_modules_scan) in an
  * in-memory recording, and checks that the user's frame is chosen and
  * symbolized to function and file:line; also the vendor rules, the
  * fallbacks for a missing or changed module, and demangling. */
 #define _GNU_SOURCE
-#include <elf.h>
-#include <link.h>
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +13,7 @@
 #include <unistd.h>
 
 #include "callsite.h"
+#include "shim/shim.h" /* cl_modules_scan: the recorder's list of loaded objects */
 #include "cudalens/format.h"
 #include "demangle.h"
 #include "output.h"
@@ -59,82 +58,36 @@ __attribute__((noinline, noclone)) static int user_site(struct cap *c)
   return line;
 }
 
-/* ---- the modules table, as the recorder would write it ---------------- */
-struct mods {
-  sqlite3 *db;
-  int corrupt_exe_build_id;
-};
-
-static void build_id_hex(struct dl_phdr_info *info, char *out, size_t len)
+/* ---- the modules table, as the recorder writes it (its own scan) ------- */
+static void write_modules(sqlite3 *db, int corrupt_exe_build_id)
 {
-  out[0] = 0;
-  for (int i = 0; i < info->dlpi_phnum; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type != PT_NOTE)
-      continue;
-    const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
-    const char *end = p + ph->p_memsz;
-    while (p + sizeof(ElfW(Nhdr)) <= end) {
-      const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
-      const char *name = p + sizeof *n;
-      const unsigned char *desc =
-          (const unsigned char *)name + ((n->n_namesz + 3) & ~3u);
-      if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
-          memcmp(name, "GNU", 4) == 0) {
-        size_t o = 0;
-        for (unsigned k = 0; k < n->n_descsz && o + 3 < len; k++)
-          o += (size_t)snprintf(out + o, len - o, "%02x", desc[k]);
-        return;
-      }
-      p = (const char *)desc + ((n->n_descsz + 3) & ~3u);
-    }
-  }
-}
-
-static int add_module(struct dl_phdr_info *info, size_t size, void *arg)
-{
-  (void)size;
-  struct mods *m = arg;
-  char path[4096];
-  int is_exe = !info->dlpi_name || !info->dlpi_name[0];
-  if (is_exe) {
-    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-    if (n <= 0)
-      return 0;
-    path[n] = 0;
-  } else {
-    snprintf(path, sizeof path, "%s", info->dlpi_name);
-  }
-  uint64_t lo = UINT64_MAX, hi = 0;
-  for (int i = 0; i < info->dlpi_phnum; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type != PT_LOAD)
-      continue;
-    uint64_t s = info->dlpi_addr + ph->p_vaddr;
-    if (s < lo)
-      lo = s;
-    if (s + ph->p_memsz > hi)
-      hi = s + ph->p_memsz;
-  }
-  if (lo >= hi)
-    return 0;
-  char bid[256];
-  build_id_hex(info, bid, sizeof bid);
-  if (is_exe && m->corrupt_exe_build_id)
-    snprintf(bid, sizeof bid, "00112233445566778899aabbccddeeff00112233");
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  exe[n > 0 ? n : 0] = 0;
+  struct cl_module *mods;
+  int count = cl_modules_scan(&mods);
   sqlite3_stmt *st;
-  sqlite3_prepare_v2(m->db,
+  sqlite3_prepare_v2(db,
                      "INSERT INTO modules(path,start,end,bias,build_id)"
                      " VALUES(?,?,?,?,?)", -1, &st, NULL);
-  sqlite3_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_int64(st, 2, (int64_t)lo);
-  sqlite3_bind_int64(st, 3, (int64_t)hi);
-  sqlite3_bind_int64(st, 4, (int64_t)info->dlpi_addr);
-  if (bid[0])
-    sqlite3_bind_text(st, 5, bid, -1, SQLITE_TRANSIENT);
-  sqlite3_step(st);
+  for (int i = 0; i < count; i++) {
+    const struct cl_module *m = &mods[i];
+    const char *bid = m->build_id;
+    if (corrupt_exe_build_id && !strcmp(m->path, exe))
+      bid = "00112233445566778899aabbccddeeff00112233";
+    sqlite3_bind_text(st, 1, m->path, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, (int64_t)m->start);
+    sqlite3_bind_int64(st, 3, (int64_t)m->end);
+    sqlite3_bind_int64(st, 4, (int64_t)m->bias);
+    if (bid[0])
+      sqlite3_bind_text(st, 5, bid, -1, SQLITE_TRANSIENT);
+    else
+      sqlite3_bind_null(st, 5);
+    sqlite3_step(st);
+    sqlite3_reset(st);
+  }
   sqlite3_finalize(st);
-  return 0;
+  cl_modules_free(mods, count);
 }
 
 static sqlite3 *make_db(int corrupt)
@@ -145,8 +98,7 @@ static sqlite3 *make_db(int corrupt)
     fprintf(stderr, "schema: %s\n", sqlite3_errmsg(db));
     exit(1);
   }
-  struct mods m = {db, corrupt};
-  dl_iterate_phdr(add_module, &m);
+  write_modules(db, corrupt);
   /* objects that are gone: a vendor library and a user library */
   sqlite3_exec(db,
                "INSERT INTO modules(path,start,end,bias) VALUES"
