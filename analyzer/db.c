@@ -154,6 +154,18 @@ static int check_header(const char *path, char **err)
 }
 
 /* every table and column of CL_SCHEMA_SQL must be in the recording */
+/* the schema version that added TABLE (1: there from the start) */
+static int table_since(const char *table)
+{
+  static const struct { const char *table; int since; } added[] = {
+      {"thread_edges", 2},
+  };
+  for (size_t i = 0; table && i < sizeof added / sizeof added[0]; i++)
+    if (strcmp(added[i].table, table) == 0)
+      return added[i].since;
+  return 1;
+}
+
 static int check_schema(struct cl_db *d, char **err)
 {
   sqlite3 *ref;
@@ -184,6 +196,8 @@ static int check_schema(struct cl_db *d, char **err)
   while (rc == 0 && sqlite3_step(cols) == SQLITE_ROW) {
     const char *t = (const char *)sqlite3_column_text(cols, 0);
     const char *c = (const char *)sqlite3_column_text(cols, 1);
+    if (table_since(t) > d->version)
+      continue; /* older recordings lack it; readers check db_has_table */
     sqlite3_bind_text(has, 1, t, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(has, 2, c, -1, SQLITE_TRANSIENT);
     if (sqlite3_step(has) != SQLITE_ROW || sqlite3_column_int(has, 0) == 0) {
@@ -313,6 +327,16 @@ bool db_step(struct cl_db *d, sqlite3_stmt *st)
   if (rc == SQLITE_DONE)
     return false;
   db_fatal(d, "query failed");
+}
+
+bool db_has_table(struct cl_db *d, const char *name)
+{
+  sqlite3_stmt *st = db_prepare(d, "SELECT 1 FROM sqlite_master"
+                                   " WHERE type='table' AND name=?1");
+  sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+  bool has = db_step(d, st);
+  db_finalize(st);
+  return has;
 }
 
 void db_finalize(sqlite3_stmt *st)

@@ -33,6 +33,10 @@ const char *db_text(sqlite3_stmt *st, int col);
 int64_t db_int(sqlite3_stmt *st, int col);
 bool db_null(sqlite3_stmt *st, int col);
 
+/* does the recording have table NAME?  (Tables added after schema 1 are
+ * absent from older recordings.) */
+bool db_has_table(struct cl_db *d, const char *name);
+
 /* meta.value for KEY, malloc'd, or NULL when absent */
 char *db_meta(struct cl_db *d, const char *key);
 

@@ -44,6 +44,7 @@
 
 #include "analyses.h"
 #include "cudalens/format.h"
+#include "cudalens/semantics.h"
 #include "demangle.h"
 #include "hb_engine.h"
 #include "mangle_const.h"
@@ -58,9 +59,15 @@ enum acc_op { ACC_KERNEL, ACC_COPY_SRC, ACC_COPY_DST, ACC_MEMSET, ACC_ALLOC,
 #define UNTRACKED_BUCKET 1 /* memory outside known allocations */
 #define MAX_PARAMS 64
 
+/* the kinds of finding this analysis makes (cudalens-report(1)) */
+enum race_kind { RK_STREAM, RK_MASKED, RK_STAGED, RK_HANDOFF, RK_SHARED_ARG };
+static const char *const race_kind_names[] = {
+    "stream-race", "masked-race", "staged-copy-race", "thread-handoff-race",
+    "shared-argument-race"};
+
 struct race {
-  const char *kind;
-  unsigned implicit;   /* masked: 1 legacy, 2 pageable, 3 both */
+  enum race_kind kind;
+  unsigned implicit;   /* masked: 1 legacy, 2 unpromised, 3 both */
   struct hb_access prev, cur;
   int64_t alloc_seq;   /* -1 unknown */
   uint64_t alloc_addr, alloc_size;
@@ -84,8 +91,6 @@ struct walk {
   int64_t *stream_handle;
   size_t nstream_desc, capstream_desc;
   struct u64map threads;     /* tid -> hb thread */
-  struct u64map last_seq;    /* tid -> its last seq */
-  uint32_t released;         /* pseudo-thread: knowledge of ended threads */
   /* capture: per hb stream, the capture it belongs to (0 none) */
   uint64_t *capture;
   size_t ncapture;
@@ -141,6 +146,8 @@ static uint32_t hb_stream_of(struct walk *w, bool has_handle, int64_t handle,
   uint32_t h = hb_new_stream(w->e, dev, flags);
   u64map_put(&w->stream_ids, key, h);
   GROW(w->stream_desc, w->capstream_desc, (size_t)h + 1);
+  for (size_t i = w->nstream_desc; i < h; i++)
+    w->stream_desc[i] = NULL; /* host pseudo-streams (hb_host_issue) */
   w->stream_desc[h] = desc;
   w->nstream_desc = (size_t)h + 1;
   if (w->ncapture <= h) {
@@ -158,8 +165,6 @@ static uint32_t thread_of(struct walk *w, int64_t tid)
   if (u64map_get(&w->threads, (uint64_t)tid, &id))
     return (uint32_t)id;
   uint32_t t = hb_new_thread(w->e);
-  /* its first call: it was started after what every thread knew */
-  hb_thread_inherit_all(w->e, t);
   u64map_put(&w->threads, (uint64_t)tid, t);
   return t;
 }
@@ -191,33 +196,46 @@ static uint64_t mix(uint64_t h, uint64_t v)
 }
 
 static void on_race(void *ud, const struct hb_access *prev,
-                    const struct hb_access *cur, unsigned mask)
+                    const struct hb_access *cur, unsigned mask,
+                    unsigned handoff)
 {
   struct walk *w = ud;
-  const char *kind;
+  enum race_kind kind;
   unsigned implicit = 0;
   if (!(mask & 1u)) {
-    kind = "stream-race";
+    /* unordered by the documented semantics: an error, unless a host
+     * handoff cudalens cannot see may order it */
+    kind = handoff & 1u ? RK_HANDOFF : RK_STREAM;
   } else {
-    kind = "masked-race";
-    if (!(mask & (1u << HB_EDGE_PAGEABLE)))
-      implicit = HB_EDGE_PAGEABLE;
-    else if (!(mask & (1u << HB_EDGE_LEGACY)))
+    /* which implicit edges it needs, granting unseen host handoffs: a pair
+     * that a handoff could order without them is not reported */
+    if (!(handoff & (1u << HB_EDGE_UNPROMISED)))
+      implicit = HB_EDGE_UNPROMISED;
+    else if (!(handoff & (1u << HB_EDGE_LEGACY)))
       implicit = HB_EDGE_LEGACY;
+    else if (!(handoff & (1u << (HB_EDGE_LEGACY | HB_EDGE_UNPROMISED))))
+      implicit = HB_EDGE_LEGACY | HB_EDGE_UNPROMISED;
     else
-      implicit = HB_EDGE_LEGACY | HB_EDGE_PAGEABLE;
+      return;
+    /* the device write of a blocking copy from pageable memory, ordered
+     * only by the copy having finished in practice: the staging rule */
+    kind = implicit == HB_EDGE_UNPROMISED && prev->op == ACC_COPY_DST &&
+                   prev->rule == CL_RULE_SYNC_HTOD_PAGEABLE
+               ? RK_STAGED : RK_MASKED;
   }
   int definite = prev->definite && cur->definite;
   /* The same kernel launched on several streams with the same pointer in
-   * the same non-const parameter (and place inside it) is the common pattern of a read-only input
-   * shared by concurrent launches (NVIDIA's simpleStreams); without a
-   * definite write on either side it is not reported. */
-  if (!prev->definite && !cur->definite && prev->op == ACC_KERNEL &&
-      cur->op == ACC_KERNEL && prev->kernel && prev->kernel == cur->kernel &&
-      prev->param == cur->param && prev->offset == cur->offset)
-    return;
+   * the same non-const parameter (and place inside it) is a race if the
+   * kernel writes through it, and the common pattern of a read-only input
+   * shared by concurrent launches (NVIDIA's simpleStreams) if it does not:
+   * without a definite write on either side it is a warning of its own. */
+  if (kind == RK_STREAM && !prev->definite && !cur->definite &&
+      prev->op == ACC_KERNEL && cur->op == ACC_KERNEL && prev->kernel &&
+      prev->kernel == cur->kernel && prev->param == cur->param &&
+      prev->offset == cur->offset)
+    kind = RK_SHARED_ARG;
   /* group by call sites; without stacks, by the operations */
-  uint64_t h = mix(0, (uint64_t)(kind[0] == 's'));
+  uint64_t h = mix(0, (uint64_t)kind);
   h = mix(h, implicit);
   h = mix(h, (uint64_t)prev->stack);
   h = mix(h, (uint64_t)cur->stack);
@@ -292,12 +310,6 @@ static const char WALK_SQL[] =
     " LEFT JOIN events ev ON ev.seq = c.seq"
     " ORDER BY c.seq";
 
-static bool host_kind(int k)
-{
-  return k == CL_MEMKIND_PAGEABLE || k == CL_MEMKIND_PINNED ||
-         k == CL_MEMKIND_REGISTERED;
-}
-
 /* memory kind of a host address: the GPU's view when known, else the
  * allocation containing it (none: pageable) */
 static int kind_of(const struct walk *w, uint64_t addr, int act_kind)
@@ -308,10 +320,19 @@ static int kind_of(const struct walk *w, uint64_t addr, int act_kind)
   return a ? a->kind : CL_MEMKIND_PAGEABLE;
 }
 
-static bool is_device_addr(const struct walk *w, uint64_t addr)
+/* what the calling thread knows when a copy or memset returns, from its
+ * rule (include/cudalens/ops.def, section 2) */
+static void host_learns(struct walk *w, const struct cl_copy_rule *rule,
+                        uint32_t t, uint32_t s, const int64_t devs[2])
 {
-  const struct alloc *a = memmodel_find(&w->mm, addr);
-  return a && !host_kind(a->kind);
+  enum hb_edge edge = rule->edge == CL_EDGE_UNPROMISED ? HB_EDGE_UNPROMISED
+                                                       : HB_EDGE_ALWAYS;
+  if (rule->after == CL_AFTER_DONE)
+    hb_host_wait_stream(w->e, t, s, edge);
+  else if (rule->after == CL_AFTER_DEVICES)
+    for (int i = 0; i < 2; i++)
+      if (devs[i] >= 0)
+        hb_device_barrier(w->e, devs[i], s);
 }
 
 static void do_copy(struct walk *w, sqlite3_stmt *st, uint32_t t, uint32_t s,
@@ -325,51 +346,45 @@ static void do_copy(struct walk *w, sqlite3_stmt *st, uint32_t t, uint32_t s,
   struct call_act ca;
   activity_for_call(w->ctx->act, db_int(st, C_CORR), db_int(st, C_DCORR), &ca);
 
-  int dir = parse_dir(db_text(st, T_DIR));
-  if (dir < 0 || dir == CL_DIR_DEFAULT || dir == CL_DIR_UNKNOWN) {
-    if (ca.copy_dir > 0 && ca.copy_dir != CL_DIR_DEFAULT)
-      dir = ca.copy_dir;
-    else if (!memset_op) {
-      bool dd = is_device_addr(w, dst), sd = is_device_addr(w, src);
-      dir = dd && sd ? CL_DIR_DTOD : dd ? CL_DIR_HTOD : sd ? CL_DIR_DTOH
-                                                        : CL_DIR_HTOH;
-    }
-  }
-  int src_kind = dir == CL_DIR_HTOD || dir == CL_DIR_HTOH
-                     ? kind_of(w, src, ca.src_kind) : CL_MEMKIND_DEVICE;
-  int dst_kind = memset_op ? (is_device_addr(w, dst) ? CL_MEMKIND_DEVICE
-                                                     : kind_of(w, dst, -1))
-                 : dir == CL_DIR_DTOH || dir == CL_DIR_HTOH
-                     ? kind_of(w, dst, ca.dst_kind) : CL_MEMKIND_DEVICE;
+  int dir = memset_op ? CL_DIR_UNKNOWN
+                      : copy_direction(parse_dir(db_text(st, T_DIR)), &ca,
+                                       &w->mm, src, dst);
+  /* the memory kind the rule looks at: the host side of a copy, the target
+   * of a memset */
+  int kind = memset_op ? kind_of(w, dst, -1)
+             : dir == CL_DIR_HTOD || dir == CL_DIR_HTOH ? kind_of(w, src, ca.src_kind)
+             : dir == CL_DIR_DTOH ? kind_of(w, dst, ca.dst_kind)
+             : CL_MEMKIND_DEVICE;
+  const struct cl_copy_rule *rule = cl_copy_rule(memset_op, async, dir, kind);
 
-  bool pageable_h2d = !memset_op && dir == CL_DIR_HTOD &&
-                      src_kind == CL_MEMKIND_PAGEABLE;
-  if (!async && pageable_h2d) /* syncs its stream before staging */
+  if (rule->host_waits_before)
     hb_host_wait_stream(w->e, t, s, HB_EDGE_ALWAYS);
-
-  /* cudaMemcpyPeer: serialized with all work of both devices */
-  bool peer_sync = !async && dir == CL_DIR_PEER;
   int64_t devs[2] = {db_null(st, T_SRCDEV) ? -1 : db_int(st, T_SRCDEV),
                      db_null(st, T_DSTDEV) ? -1 : db_int(st, T_DSTDEV)};
-  if (peer_sync)
+  if (rule->after == CL_AFTER_DEVICES)
     for (int i = 0; i < 2; i++)
       if (devs[i] >= 0)
         hb_stream_wait_device(w->e, s, devs[i]);
 
-  uint32_t epoch = hb_issue(w->e, t, s);
-  if (peer_sync)
-    for (int i = 0; i < 2; i++)
-      if (devs[i] >= 0)
-        hb_device_barrier(w->e, devs[i], s);
-  struct hb_access a = {.seq = seq, .stack = stack, .stream = s,
-                        .epoch = epoch, .definite = 1, .param = -1};
+  struct hb_access a = {.seq = seq, .stack = stack, .definite = 1,
+                        .param = -1, .rule = (uint8_t)rule->id};
+  uint32_t epoch = 0;
   if (!memset_op && src && bytes) {
+    if (rule->source_by_host) {
+      /* the calling thread reads the source before the call returns */
+      a.epoch = hb_host_issue(w->e, t, &a.stream);
+    } else {
+      a.stream = s;
+      a.epoch = epoch = hb_issue(w->e, t, s);
+    }
     a.lo = src;
     a.hi = src + bytes;
     a.write = 0;
     a.op = ACC_COPY_SRC;
     access(w, &a);
   }
+  a.stream = s;
+  a.epoch = epoch ? epoch : hb_issue(w->e, t, s);
   if (dst && bytes) {
     a.lo = dst;
     a.hi = dst + bytes;
@@ -377,24 +392,7 @@ static void do_copy(struct walk *w, sqlite3_stmt *st, uint32_t t, uint32_t s,
     a.op = memset_op ? ACC_MEMSET : ACC_COPY_DST;
     access(w, &a);
   }
-
-  if (memset_op) {
-    /* asynchronous to the host unless the target is pinned or managed */
-    if (!async && (host_kind(dst_kind) || dst_kind == CL_MEMKIND_MANAGED))
-      hb_host_wait_stream(w->e, t, s, HB_EDGE_ALWAYS);
-    return;
-  }
-  if (!async) {
-    bool waits = dir == CL_DIR_DTOH || dir == CL_DIR_HTOH ||
-                 (dir == CL_DIR_HTOD && !pageable_h2d) ||
-                 dir == CL_DIR_UNKNOWN || dir < 0;
-    if (waits)
-      hb_host_wait_stream(w->e, t, s, HB_EDGE_ALWAYS);
-  } else if (dir == CL_DIR_DTOH && dst_kind == CL_MEMKIND_PAGEABLE) {
-    /* cudaMemcpyAsync to pageable memory returns when the copy is done;
-     * with pinned memory it would not */
-    hb_host_wait_stream(w->e, t, s, HB_EDGE_PAGEABLE);
-  }
+  host_learns(w, rule, t, s, devs);
 }
 
 static void do_kernel(struct walk *w, sqlite3_stmt *st, sqlite3_stmt *args,
@@ -423,21 +421,38 @@ static void do_kernel(struct walk *w, sqlite3_stmt *st, sqlite3_stmt *args,
   }
 }
 
+static enum hb_edge edge_of(const struct cl_op_sem *sem)
+{
+  return sem->edge == CL_EDGE_UNPROMISED ? HB_EDGE_UNPROMISED : HB_EDGE_ALWAYS;
+}
+
+/* host-thread edges (thread_edges, schema 2) with seq below SEQ */
+static void thread_edges_upto(struct walk *w, sqlite3_stmt *te, bool *row,
+                              int64_t seq)
+{
+  for (; *row && db_int(te, 0) < seq; *row = db_step(w->ctx->db, te)) {
+    const char *kind = db_text(te, 1);
+    uint32_t a = thread_of(w, db_int(te, 2)), b = thread_of(w, db_int(te, 3));
+    if (kind && !strcmp(kind, "create"))
+      hb_thread_join(w->e, b, a); /* the new thread knows what its creator did */
+    else if (kind && !strcmp(kind, "join"))
+      hb_thread_join(w->e, a, b); /* the joiner knows what the joined did */
+  }
+}
+
 static void walk(struct walk *w)
 {
   struct cl_db *d = w->ctx->db;
-  /* each thread's last call, for the join assumption */
-  sqlite3_stmt *st = db_prepare(d, "SELECT tid, max(seq) FROM calls GROUP BY tid");
-  while (db_step(d, st))
-    u64map_put(&w->last_seq, (uint64_t)db_int(st, 0), (uint64_t)db_int(st, 1));
-  db_finalize(st);
-  w->released = hb_new_thread(w->e);
-
+  sqlite3_stmt *te = db_has_table(d, "thread_edges")
+      ? db_prepare(d, "SELECT seq, kind, tid, other FROM thread_edges"
+                      " ORDER BY seq")
+      : NULL;
+  bool te_row = te && db_step(d, te);
   sqlite3_stmt *args = db_prepare(
       d, "SELECT seq, param, offset, value FROM kernel_args"
          " ORDER BY seq, param, offset");
   bool args_row = db_step(d, args);
-  st = db_prepare(d, WALK_SQL);
+  sqlite3_stmt *st = db_prepare(d, WALK_SQL);
   while (db_step(d, st)) {
     int64_t seq = db_int(st, C_SEQ);
     int op = -1;
@@ -451,23 +466,18 @@ static void walk(struct walk *w)
     int64_t stack = db_null(st, C_STACK) ? -1 : db_int(st, C_STACK);
     bool ok = db_int(st, C_RESULT) == 0;
     memmodel_advance(&w->mm, seq - 1);
+    thread_edges_upto(w, te, &te_row, seq);
 
     uint32_t t = thread_of(w, tid);
-    hb_thread_join(w->e, t, w->released);
     bool has_stream = !db_null(st, C_STREAM);
     int64_t handle = db_int(st, C_STREAM);
     uint32_t s = 0;
-    bool stream_op = op == CL_OP_KERNEL || op == CL_OP_COPY ||
-                     op == CL_OP_MEMSET || op == CL_OP_EVENT_RECORD ||
-                     op == CL_OP_STREAM_WAIT_EVENT || op == CL_OP_HOST_FUNC ||
-                     op == CL_OP_GRAPH_LAUNCH || op == CL_OP_PREFETCH ||
-                     op == CL_OP_CAPTURE_BEGIN || op == CL_OP_CAPTURE_END ||
-                     op == CL_OP_SYNC_STREAM || op == CL_OP_QUERY_STREAM ||
-                     ((op == CL_OP_ALLOC || op == CL_OP_FREE) &&
-                      !db_null(st, M_STREAM));
-    if (stream_op)
+    const struct cl_op_sem *sem = cl_op_sem((enum cl_op)op);
+    bool stream_op = cl_op_is_stream_work((enum cl_op)op, !db_null(st, M_STREAM));
+    if (stream_op || sem->host == CL_HOST_STREAM)
       s = hb_stream_of(w, has_stream, handle, device, seq, api, tid);
-    bool captured = stream_op && w->capture[s] != 0;
+    bool captured = (stream_op || sem->host == CL_HOST_STREAM) &&
+                    w->capture[s] != 0;
 
     if (!ok) {
       /* failed calls did nothing */
@@ -535,28 +545,23 @@ static void walk(struct walk *w)
           access(w, &a);
         }
       } else {
-        /* cudaFree and cudaFreeHost wait for the device */
-        hb_host_wait_device(w->e, t, device);
+        /* cudaFree / cudaFreeHost: synchronize in practice (ops.def) */
+        hb_host_wait_device(w->e, t, device, edge_of(sem));
         hb_bucket_drop(w->e, addr);
       }
-    } else if (op == CL_OP_SYNC_DEVICE || op == CL_OP_SYNC_CONTEXT ||
-               op == CL_OP_RESET_DEVICE) {
-      hb_host_wait_device(w->e, t, device);
-    } else if (op == CL_OP_SYNC_STREAM || op == CL_OP_QUERY_STREAM) {
+    } else if (sem->host == CL_HOST_DEVICE) {
+      hb_host_wait_device(w->e, t, device, edge_of(sem));
+    } else if (sem->host == CL_HOST_STREAM) {
       if (db_int(st, SY_COMPLETE))
-        hb_host_wait_stream(w->e, t, s, HB_EDGE_ALWAYS);
-    } else if (op == CL_OP_SYNC_EVENT || op == CL_OP_QUERY_EVENT) {
+        hb_host_wait_stream(w->e, t, s, edge_of(sem));
+    } else if (sem->host == CL_HOST_EVENT) {
       if (db_int(st, SY_COMPLETE) && !db_null(st, SY_EVENT))
         hb_host_wait_event(w->e, t, (uint64_t)db_int(st, SY_EVENT));
     }
-
-    uint64_t last;
-    if (u64map_get(&w->last_seq, (uint64_t)tid, &last) &&
-        (int64_t)last == seq)
-      hb_thread_join(w->e, w->released, t); /* the thread ends: joined */
   }
   db_finalize(st);
   db_finalize(args);
+  db_finalize(te);
 }
 
 /* ---- findings ------------------------------------------------------------- */
@@ -618,8 +623,16 @@ static const char *verb(const struct hb_access *a, bool past)
   if (!a->write)
     return past ? "read" : "reads";
   if (!a->definite)
-    return past ? "may have written" : "may write";
+    return past ? "read or wrote" : "reads or writes";
   return past ? "wrote" : "writes";
+}
+
+/* a stream of the engine, as the report names it */
+static const char *stream_name(const struct walk *w, uint32_t id)
+{
+  if (id < w->nstream_desc && w->stream_desc[id])
+    return w->stream_desc[id];
+  return "the host (before the call returned)";
 }
 
 static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
@@ -628,14 +641,13 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
   struct opinfo p, c;
   opinfo_load(w, q, r->prev.seq, &r->prev, &p);
   opinfo_load(w, q, r->cur.seq, &r->cur, &c);
-  const char *ps = w->stream_desc[r->prev.stream];
-  const char *cs = w->stream_desc[r->cur.stream];
+  const char *ps = stream_name(w, r->prev.stream);
+  const char *cs = stream_name(w, r->cur.stream);
   char mem[96], b1[32], b2[32];
   if (r->alloc_seq >= 0)
     snprintf(mem, sizeof mem, "%s memory at %s",
              cl_memkind_name((enum cl_memkind)r->alloc_kind),
-             fmt_hex(b1, sizeof b1, (int64_t)(r->cur.point ? r->cur.lo
-                                                           : r->cur.lo)));
+             fmt_hex(b1, sizeof b1, (int64_t)r->cur.lo));
   else
     snprintf(mem, sizeof mem, "host memory at %s",
              fmt_hex(b1, sizeof b1, (int64_t)r->cur.lo));
@@ -644,52 +656,107 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
   callsite_resolve_call(w->ctx->cs, r->cur.seq, &site); /* Python too */
   struct location loc = callsite_location(&site);
   struct finding *f;
-  bool stream_race = r->kind[0] == 's';
-  const char *maybe = r->definite ? "" :
-      " This race is possible, not definite: a kernel receives the pointer"
-      " through a non-const parameter (or inside a struct), so it may only"
-      " read it.";
-  if (stream_race) {
+  /* which access of the pair is certain, when one is a guess */
+  char maybe[160] = "";
+  if (!r->definite) {
+    const struct hb_access *sure = r->prev.definite ? &r->prev
+                                 : r->cur.definite ? &r->cur : NULL;
+    snprintf(maybe, sizeof maybe,
+             " A kernel gets the pointer through a non-const parameter (or"
+             " inside a struct), so it may only read it; %s.",
+             sure ? (sure == &r->prev ? "the earlier access is certain"
+                                      : "the later access is certain")
+                  : "neither access is certain");
+  }
+  const char *name = race_kind_names[r->kind];
+  const char *fix =
+      "record an event after the first (cudaEventRecord on its stream) and"
+      " make the second stream wait for it (cudaStreamWaitEvent) before"
+      " issuing the second; in PyTorch, second_stream.wait_stream("
+      "first_stream), and tensor.record_stream(second_stream) for memory the"
+      " second stream uses after the first frees it";
+  switch (r->kind) {
+  case RK_STREAM:
     f = findings_add(
-        out, r->kind, SEV_ERROR, &loc,
+        out, name, SEV_ERROR, &loc,
         "%s on %s %s %s that %s on %s %s, and nothing orders the two: no"
         " event recorded after the first is waited for by the second's"
-        " stream, and no host synchronization separates them.%s Fix: record"
-        " an event after the first (cudaEventRecord on %s) and make the"
-        " second stream wait for it (cudaStreamWaitEvent) before issuing"
-        " the second; in PyTorch, second_stream.wait_stream(first_stream),"
-        " and tensor.record_stream(second_stream) for memory the second"
-        " stream uses after the first frees it.",
+        " stream, and no host thread knew the first had finished when the"
+        " second was issued.%s",
         c.what, cs, verb(&r->cur, false), mem, p.what, ps,
-        verb(&r->prev, true), maybe, ps);
-  } else {
+        verb(&r->prev, true), maybe);
+    break;
+  case RK_HANDOFF:
+    f = findings_add(
+        out, name, SEV_WARNING, &loc,
+        "%s on %s %s %s that %s on %s %s, issued by another host thread."
+        " A thread knew the first had finished before the second was issued,"
+        " but cudalens saw nothing ordering the two threads after that (it"
+        " records thread creation and join, not mutexes, condition variables"
+        " or queues): this is correct only if the second thread waited for"
+        " the first.%s",
+        c.what, cs, verb(&r->cur, false), mem, p.what, ps,
+        verb(&r->prev, true), maybe);
+    fix = "make the order visible to CUDA: cudaEventRecord after the first"
+          " and cudaStreamWaitEvent on the second stream before the second";
+    break;
+  case RK_SHARED_ARG:
+    f = findings_add(
+        out, name, SEV_WARNING, &loc,
+        "%s on %s and %s on %s receive the same pointer (%s) in the same"
+        " non-const parameter, and nothing orders the two launches. If the"
+        " kernel writes through it, this is a race; if it only reads it (a"
+        " shared input), declare the parameter const and cudalens will know.",
+        c.what, cs, p.what, ps, mem);
+    break;
+  case RK_STAGED:
+    f = findings_add(
+        out, name, SEV_WARNING, &loc,
+        "%s on %s %s %s that %s on %s %s from pageable memory. A blocking"
+        " copy from pageable memory returns once the source is staged, and"
+        " \"the DMA to final destination may not have completed\" (CUDA"
+        " Runtime API, API synchronization behavior), so nothing promises"
+        " the copy finished before this access.%s",
+        c.what, cs, verb(&r->cur, false), mem, p.what, ps,
+        verb(&r->prev, true), maybe);
+    fix = "synchronize the copy's stream (cudaStreamSynchronize) or record"
+          " an event after the copy and make this stream wait for it"
+          " (cudaStreamWaitEvent); or copy from pinned memory, which"
+          " completes before cudaMemcpy returns";
+    break;
+  default: {
     const char *why =
-        r->implicit == HB_EDGE_PAGEABLE
-            ? "a cudaMemcpyAsync to pageable memory in between blocks the"
-              " host until it finishes; once that memory is pinned (as"
-              " cudalens suggests for faster transfers) the copy returns at"
-              " once and these two race"
+        r->implicit == HB_EDGE_UNPROMISED
+            ? "of behaviour CUDA shows but does not promise (a"
+              " cudaMemcpyAsync to pageable memory that blocked the host,"
+              " which the documentation says \"might be synchronous\", or a"
+              " cudaFree, which synchronizes in practice); with pinned"
+              " memory, or without the free, these two race"
         : r->implicit == HB_EDGE_LEGACY
             ? "the legacy default stream implicitly synchronizes with"
               " blocking streams; with cudaStreamNonBlocking streams or"
               " --default-stream per-thread these two race"
-            : "implicit synchronization (the legacy default stream and a"
-              " cudaMemcpyAsync to pageable memory that blocks the host);"
-              " with pinned memory and non-blocking streams these two race";
+            : "of implicit synchronization (the legacy default stream, and a"
+              " copy or free that synchronizes in practice); with pinned"
+              " memory and non-blocking streams these two race";
     f = findings_add(
-        out, r->kind, SEV_WARNING, &loc,
-        "%s on %s %s %s that %s on %s %s; they are ordered only because %s.%s"
-        " Fix: make the order explicit: cudaEventRecord after the first and"
-        " cudaStreamWaitEvent before the second (PyTorch: wait_stream /"
-        " record_stream), or synchronize the first stream.",
+        out, name, SEV_WARNING, &loc,
+        "%s on %s %s %s that %s on %s %s; they are ordered only because"
+        " %s.%s",
         c.what, cs, verb(&r->cur, false), mem, p.what, ps,
         verb(&r->prev, true), why, maybe);
+    fix = "make the order explicit: cudaEventRecord after the first and"
+          " cudaStreamWaitEvent before the second (PyTorch: wait_stream /"
+          " record_stream), or synchronize the first stream";
+    break;
   }
+  }
+  finding_set_fix(f, "%s", fix);
   f->count = r->count;
   finding_set_extra(f, "definite", r->definite);
   finding_set_extra(f, "first_seq", r->prev.seq);
   finding_set_extra(f, "second_seq", r->cur.seq);
-  if (!stream_race)
+  if (r->kind == RK_MASKED || r->kind == RK_STAGED)
     finding_set_extra(f, "implicit", r->implicit);
 
   struct callsite psite;
@@ -722,7 +789,6 @@ void analysis_races(struct report_ctx *ctx, struct findings *out)
   memmodel_load(&w.mm, ctx->db);
   u64map_init(&w.stream_ids);
   u64map_init(&w.threads);
-  u64map_init(&w.last_seq);
   u64map_init(&w.capture_events);
   u64map_init(&w.knames_idx);
   u64map_init(&w.race_idx);
@@ -746,7 +812,7 @@ void analysis_races(struct report_ctx *ctx, struct findings *out)
     if (r->prev.stack >= 0 && r->cur.stack >= 0 &&
         callsite_resolve_call(ctx->cs, r->prev.seq, &a) == 0 &&
         callsite_resolve_call(ctx->cs, r->cur.seq, &b) == 0) {
-      uint64_t h = mix(0, (uint64_t)(r->kind[0] == 's'));
+      uint64_t h = mix(0, (uint64_t)r->kind);
       h = mix(h, r->implicit);
       h = mix(h, a.address);
       h = mix(h, b.address);
@@ -776,7 +842,6 @@ void analysis_races(struct report_ctx *ctx, struct findings *out)
   free(w.races);
   u64map_free(&w.stream_ids);
   u64map_free(&w.threads);
-  u64map_free(&w.last_seq);
   u64map_free(&w.capture_events);
   u64map_free(&w.knames_idx);
   u64map_free(&w.race_idx);

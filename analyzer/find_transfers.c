@@ -5,9 +5,10 @@
  *       not asynchronous.  Per call site and direction: count, bytes, GPU
  *       time, achieved bandwidth, host time spent in the calls, and the
  *       bandwidth pinned copies of the same direction reached in the same
- *       recording.  An async copy that the thread's next call waits for (a
- *       synchronization of its stream, context or device) is a blocking
- *       copy (below), not this.
+ *       recording.  An async copy that the thread's next call, made from
+ *       the same call site, waits for (a synchronization of its stream,
+ *       context or device: PyTorch's to()) is a blocking copy (below),
+ *       not this.
  *   sync-copy (warning; note for host-to-device copies of 64 KiB or less)
  *       10 or more blocking copies from one call site: cudaMemcpy-style
  *       calls between host and device, and async copies immediately
@@ -83,7 +84,10 @@ static void add_sync_copy(struct pass *p, size_t site, int64_t seq, int dir,
 }
 
 /* the thread's next call after an async copy is known: SYNCED tells
- * whether it waited for the copy (then SYNC_NS is its host time) */
+ * whether it waited for the copy from the same call site (then SYNC_NS is
+ * its host time): one blocking operation such as PyTorch's to().  A
+ * synchronization at another line does not make the copy the program
+ * asked to be asynchronous a blocking one. */
 static void settle(struct pass *p, struct pending *x, bool synced,
                    int64_t sync_ns, const char *sync_api)
 {
@@ -160,6 +164,10 @@ static void scan(struct pass *p)
     if (x->used) {
       bool synced = sync_covers(db_text(st, C_SKIND), !db_null(st, C_SSTREAM),
                                 db_int(st, C_SSTREAM), x->has_stream, x->stream);
+      if (synced)
+        synced = x->site ==
+                 sites_of(&p->sites, db_null(st, C_STACK) ? -1 : db_int(st, C_STACK),
+                          db_null(st, C_PYSTACK) ? -1 : db_int(st, C_PYSTACK));
       settle(p, x, synced, host_ns, api);
     }
 

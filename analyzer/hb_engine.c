@@ -23,6 +23,7 @@ struct hstream {
 
 struct hthread {
   struct vc c[HB_MODELS];
+  uint32_t host_stream; /* +1; 0 until the thread touches memory itself */
 };
 
 struct hevent {
@@ -169,6 +170,27 @@ size_t hb_nstreams(const struct hb_engine *e)
   return e->nstreams;
 }
 
+uint32_t hb_host_issue(struct hb_engine *e, uint32_t thread, uint32_t *stream)
+{
+  if (!e->threads[thread].host_stream) {
+    uint32_t h = hb_new_stream(e, -2, HB_STREAM_HOST);
+    e->threads[thread].host_stream = h + 1;
+  }
+  uint32_t h = e->threads[thread].host_stream - 1;
+  struct hstream *s = &e->streams[h];
+  struct hthread *t = &e->threads[thread];
+  uint32_t epoch = vc_get(&s->c[0], h) + 1;
+  for (unsigned m = 0; m < HB_MODELS; m++) {
+    vc_copy(&s->c[m], &t->c[m]);
+    vc_reserve(&s->c[m], h + 1);
+    s->c[m].v[h] = epoch;
+    vc_reserve(&t->c[m], h + 1);
+    t->c[m].v[h] = epoch; /* program order: the thread knows it is done */
+  }
+  *stream = h;
+  return epoch;
+}
+
 uint32_t hb_issue(struct hb_engine *e, uint32_t thread, uint32_t stream)
 {
   struct hstream *s = &e->streams[stream];
@@ -300,22 +322,19 @@ void hb_host_wait_event(struct hb_engine *e, uint32_t thread, uint64_t event)
     vc_join(&e->threads[thread].c[m], &ev->c[m]);
 }
 
-void hb_host_wait_device(struct hb_engine *e, uint32_t thread, int64_t device)
+void hb_host_wait_device(struct hb_engine *e, uint32_t thread, int64_t device,
+                         enum hb_edge edge)
 {
   for (size_t i = 0; i < e->nstreams; i++) {
     const struct hstream *s = &e->streams[i];
+    if (s->flags & HB_STREAM_HOST)
+      continue;
     if (device >= 0 && s->device >= 0 && s->device != device)
       continue;
     for (unsigned m = 0; m < HB_MODELS; m++)
-      vc_join(&e->threads[thread].c[m], &s->c[m]);
+      if (in_model(m, edge))
+        vc_join(&e->threads[thread].c[m], &s->c[m]);
   }
-}
-
-void hb_thread_inherit_all(struct hb_engine *e, uint32_t thread)
-{
-  for (size_t i = 0; i < e->nthreads; i++)
-    if (i != thread)
-      hb_thread_join(e, thread, (uint32_t)i);
 }
 
 void hb_thread_join(struct hb_engine *e, uint32_t thread, uint32_t from)
@@ -370,6 +389,18 @@ static bool overlaps(const struct shentry *x, const struct hb_access *a)
   return x->lo < a->hi && a->lo < x->hi;
 }
 
+/* bit m: some host thread knows, in model m, that (STREAM, EPOCH) is done */
+static unsigned known_by_a_thread(const struct hb_engine *e, uint32_t stream,
+                                  uint32_t epoch)
+{
+  unsigned mask = 0;
+  for (size_t t = 0; t < e->nthreads; t++)
+    for (unsigned m = 0; m < HB_MODELS; m++)
+      if (vc_get(&e->threads[t].c[m], stream) >= epoch)
+        mask |= 1u << m;
+  return mask;
+}
+
 static void check_pair(struct hb_engine *e, const struct hb_access *prev,
                        const struct hb_access *cur, hb_race_fn fn, void *ud)
 {
@@ -377,7 +408,8 @@ static void check_pair(struct hb_engine *e, const struct hb_access *prev,
     return;
   unsigned mask = hb_ordered(e, prev->stream, prev->epoch, cur->stream);
   if (mask != HB_ALL_MODELS)
-    fn(ud, prev, cur, mask);
+    fn(ud, prev, cur, mask,
+       mask | known_by_a_thread(e, prev->stream, prev->epoch));
 }
 
 static void check_entry(struct hb_engine *e, const struct shentry *x,

@@ -17,10 +17,22 @@
  * model m leaves out the edges whose class bit is set in m.  Model 0 is
  * the full CUDA semantics; model HB_EDGE_LEGACY leaves out the legacy
  * default stream's implicit synchronization with blocking streams; model
- * HB_EDGE_PAGEABLE leaves out the host blocking of async copies that touch
- * pageable memory; model 3 leaves out both.  A pair ordered in model 0 but
- * not in another is ordered only by an implicit synchronization (a
- * "masked" race).
+ * HB_EDGE_UNPROMISED leaves out the orderings CUDA shows in practice but
+ * does not promise (include/cudalens/ops.def: a blocking copy from pageable
+ * memory finished on return, an async copy to pageable memory blocking,
+ * cudaFree synchronizing); model 3 leaves out both.  A pair ordered in
+ * model 0 but not in another is ordered only by an implicit or unpromised
+ * synchronization (reported as a warning, never an error).
+ *
+ * Host threads.  Each thread has a clock (what it knows to be finished)
+ * and, when it touches memory itself (the source of a blocking copy from
+ * pageable memory, read before the call returns), a host pseudo-stream
+ * whose operations are ordered with the thread's program order.  Threads
+ * are ordered by the edges the caller feeds (thread creation and join);
+ * a pair not ordered that way but ordered if the second thread had learned
+ * everything some thread knew when the second access was issued (a host
+ * handoff cudalens cannot see: mutex, condition variable, queue) is passed
+ * to the race callback with its `handoff` mask set.
  *
  * Memory.  Accesses are grouped in buckets (the caller passes one key per
  * allocation) and keyed inside a bucket either by a point (a kernel
@@ -44,12 +56,13 @@
 enum hb_edge {
   HB_EDGE_ALWAYS = 0,
   HB_EDGE_LEGACY = 1,   /* legacy default stream <-> blocking streams */
-  HB_EDGE_PAGEABLE = 2  /* host blocked by an async copy of pageable memory */
+  HB_EDGE_UNPROMISED = 2 /* happens in practice, not promised by the docs */
 };
 
 /* stream flags */
 #define HB_STREAM_LEGACY 1u   /* the legacy default stream of its device */
 #define HB_STREAM_BLOCKING 2u /* synchronizes with the legacy default stream */
+#define HB_STREAM_HOST 4u     /* a host thread's own accesses */
 
 struct hb_engine;
 
@@ -64,6 +77,7 @@ struct hb_access {
   uint8_t write;    /* writes (or may write) */
   uint8_t definite; /* the read/write is known, not a guess */
   uint8_t op;       /* caller's tag (kind of operation) */
+  uint8_t rule;     /* caller's tag (the copy rule, semantics.h) */
   int32_t param;    /* caller's tag (kernel parameter), -1 when none */
   int64_t kernel;   /* caller's tag (kernel name: strings.id), 0 when none */
   int32_t offset;   /* caller's tag (byte offset inside the parameter) */
@@ -71,9 +85,12 @@ struct hb_access {
 
 /* called for a pair of conflicting accesses (at least one writes) on
  * different streams that is not ordered in every model: bit m of HBMASK is
- * set when PREV happens before CUR in model m */
+ * set when PREV happens before CUR in model m; bit m of HANDOFF when it
+ * would, had CUR's thread learned what some host thread knew when CUR was
+ * issued */
 typedef void (*hb_race_fn)(void *ud, const struct hb_access *prev,
-                           const struct hb_access *cur, unsigned hbmask);
+                           const struct hb_access *cur, unsigned hbmask,
+                           unsigned handoff);
 
 struct hb_engine *hb_new(void);
 void hb_free(struct hb_engine *e);
@@ -83,6 +100,11 @@ uint32_t hb_new_stream(struct hb_engine *e, int64_t device, unsigned flags);
 /* a new host thread; returns its id */
 uint32_t hb_new_thread(struct hb_engine *e);
 size_t hb_nstreams(const struct hb_engine *e);
+
+/* THREAD touches host memory itself (now, before its call returns):
+ * returns its host pseudo-stream (in *STREAM) and the access's epoch; later
+ * work the thread issues is ordered after it */
+uint32_t hb_host_issue(struct hb_engine *e, uint32_t thread, uint32_t *stream);
 
 /* THREAD puts an operation into STREAM: the stream first waits for what
  * the thread knows to be finished and for the legacy-stream implicit
@@ -108,10 +130,9 @@ void hb_event_reset(struct hb_engine *e, uint64_t event);
 void hb_host_wait_stream(struct hb_engine *e, uint32_t thread,
                          uint32_t stream, enum hb_edge edge);
 void hb_host_wait_event(struct hb_engine *e, uint32_t thread, uint64_t event);
-/* every stream of DEVICE (-1: of every device) */
-void hb_host_wait_device(struct hb_engine *e, uint32_t thread, int64_t device);
-/* THREAD learns what every thread knows (thread start) */
-void hb_thread_inherit_all(struct hb_engine *e, uint32_t thread);
+/* every stream of DEVICE (-1: of every device), an edge of class EDGE */
+void hb_host_wait_device(struct hb_engine *e, uint32_t thread, int64_t device,
+                         enum hb_edge edge);
 /* THREAD learns what FROM knows */
 void hb_thread_join(struct hb_engine *e, uint32_t thread, uint32_t from);
 

@@ -128,6 +128,11 @@ const char CL_SCHEMA_SQL[] =
     /* anything not recorded, by reason; absent means nothing was lost */
     "CREATE TABLE drops(reason TEXT PRIMARY KEY, count INTEGER NOT NULL);\n"
     "CREATE TABLE threads(tid INTEGER PRIMARY KEY, name TEXT);\n"
+    /* host-thread ordering (since schema 2): kind create (thread tid
+     * created thread other; seq is when pthread_create was called) or join
+     * (thread tid joined thread other) */
+    "CREATE TABLE thread_edges(seq INTEGER PRIMARY KEY, kind TEXT NOT NULL,"
+    " tid INTEGER NOT NULL, other INTEGER NOT NULL);\n"
     /* convenience: calls with their API name and operation class */
     "CREATE VIEW ops AS SELECT c.*, a.name AS api_name, a.op AS op"
     " FROM calls c JOIN api a ON a.id = c.api;\n"

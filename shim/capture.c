@@ -212,6 +212,7 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
   /* a record that cannot be kept (counted as dropped) is still decoded: the
    * allocation map and the host-access check must follow every call */
   static __thread struct cl_record scratch;
+  cl_threads_before_record();
   struct cl_record *r = cl_ring_reserve(CL_REC_CALL);
   int keep = r != NULL;
   if (!keep)
@@ -356,4 +357,9 @@ void cl_capture_stop(void)
   cl_capture_flush();
   atomic_store(&subscribed, 0);
   cl_cupti.cuptiUnsubscribe(subscriber);
+}
+
+int cl_capture_recording(void)
+{
+  return atomic_load(&subscribed);
 }

@@ -106,6 +106,16 @@ enum cl_rec_type {
   CL_REC_CONTEXT,
   CL_REC_DEVICE,
   CL_REC_DROP,           /* drop.count records of reason drop.reason lost */
+  CL_REC_THREAD,         /* a host thread created or joined (threads.c) */
+};
+
+enum cl_thread_edge { CL_THREAD_CREATE, CL_THREAD_JOIN };
+
+/* thread_edges row: TID created (or joined) thread OTHER at SEQ */
+struct cl_thread_rec {
+  uint64_t seq;
+  uint32_t tid, other;
+  uint8_t kind;          /* enum cl_thread_edge */
 };
 
 struct cl_drop_rec {
@@ -121,6 +131,7 @@ struct cl_record {
     struct cl_context_rec ctx;
     struct cl_device_rec dev;
     struct cl_drop_rec drop;
+    struct cl_thread_rec thread;
   } u;
 };
 
@@ -148,6 +159,11 @@ void cl_ring_commit(void) CL_HIDDEN;
 void cl_ring_foreach(void (*fn)(struct cl_ring *, void *), void *arg) CL_HIDDEN;
 void cl_ring_take_orphan_drops(uint64_t lost[2]) CL_HIDDEN;
 uint32_t cl_gettid(void) CL_HIDDEN;
+
+/* ---- host threads (threads.c) --------------------------------------------- */
+/* Write this thread's pending create edge, if any; called before the
+ * thread's first record. */
+void cl_threads_before_record(void) CL_HIDDEN;
 void cl_ring_atfork_prepare(void) CL_HIDDEN;
 void cl_ring_atfork_parent(void) CL_HIDDEN;
 void cl_ring_atfork_child(void) CL_HIDDEN;
@@ -209,6 +225,7 @@ uint32_t cl_pystack_capture(void) CL_HIDDEN;
 int cl_cupti_bind(char *why, size_t whysz) CL_HIDDEN;
 int cl_capture_start(void) CL_HIDDEN;       /* subscribe; 0 on success */
 void cl_capture_stop(void) CL_HIDDEN;
+int cl_capture_recording(void) CL_HIDDEN;   /* subscribed now? */
 int cl_activity_start(void) CL_HIDDEN;
 void cl_activity_flush(int forced) CL_HIDDEN;
 uint64_t cl_now_ns(void) CL_HIDDEN;

@@ -43,6 +43,7 @@
   X(drop, "INSERT INTO drops VALUES(?,?) ON CONFLICT(reason) DO UPDATE SET "   \
           "count=count+excluded.count")                                        \
   X(host_access, "INSERT INTO host_accesses VALUES(?,?,?,?,?,?,?)")           \
+  X(thread_edge, "INSERT OR IGNORE INTO thread_edges VALUES(?,?,?,?)")        \
   X(meta, "INSERT OR REPLACE INTO meta VALUES(?,?)")
 
 struct stack_entry {
@@ -713,6 +714,17 @@ void cl_db_put(struct cl_db *db, const struct cl_record *r)
   case CL_REC_DROP:
     cl_db_drop(db, r->u.drop.reason, r->u.drop.count);
     break;
+  case CL_REC_THREAD: {
+    const struct cl_thread_rec *t = &r->u.thread;
+    sqlite3_stmt *st = db->thread_edge;
+    note_thread(db, t->tid);
+    I64(st, 1, t->seq);
+    TXT(st, 2, t->kind == CL_THREAD_JOIN ? "join" : "create");
+    I64(st, 3, t->tid);
+    I64(st, 4, t->other);
+    run(st);
+    break;
+  }
   }
 }
 

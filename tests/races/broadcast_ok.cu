@@ -1,6 +1,8 @@
 // broadcast_ok.cu - CORRECT: the same kernel on several streams reads one
 // shared input through a non-const pointer (as NVIDIA's simpleStreams does
-// with its factor array); each stream writes its own output.
+// with its factor array); each stream writes its own output.  Not an
+// error: cudalens cannot tell a read from a write through a non-const
+// pointer, so it warns (shared-argument-race) and suggests const.
 // expect-none: stream-race
 #include "races.h"
 
@@ -25,7 +27,7 @@ int main()
         out[i] = dalloc();
     }
     for (int i = 0; i < streams; i++)
-        scale_by<<<GRID, 0, s[i]>>>(out[i], factor, N);
+        scale_by<<<GRID, 0, s[i]>>>(out[i], factor, N); // expect: shared-argument-race
     CHECK(cudaDeviceSynchronize());
     for (int i = 0; i < streams; i++)
         CHECK(cudaFree(out[i]));

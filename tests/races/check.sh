@@ -1,9 +1,9 @@
 # check.sh - sourced by the tests/races/*.test scripts (after tests/lib.sh):
 # runs the catalogue program named after the script under the shim and the
 # simulated CUDA runtime, reports it with `cudalens-report --format=json`,
-# and checks the race findings against the `// expect: KIND` marks of its
-# source: every mark has a finding of that kind located at that line, and
-# there is no other stream-race or masked-race finding.  A program without
+# and checks the race findings (every kind ending in -race) against the
+# `// expect: KIND` marks of its source: every mark has a finding of that
+# kind located at that line, and there is no other race finding.  A program without
 # marks (a correct twin) must have none.  The report is made twice and must
 # be the same (the analysis is deterministic).
 #
@@ -16,7 +16,7 @@
 race_lines() {
   if command -v jq >/dev/null; then
     jq -r --arg f "$2" '.findings[]
-        | select(.kind == "stream-race" or .kind == "masked-race")
+        | select(.kind | endswith("-race"))
         | "\(.kind) \(if ((.location.file // "") | endswith("/" + $f)) or
                          (.location.file == $f)
                       then .location.line else "elsewhere" end)"' "$1"
@@ -24,7 +24,7 @@ race_lines() {
     python3 - "$1" "$2" <<'PY'
 import json, sys
 for f in json.load(open(sys.argv[1]))["findings"]:
-    if f["kind"] in ("stream-race", "masked-race"):
+    if f["kind"].endswith("-race"):
         loc = f.get("location") or {}
         fn = loc.get("file") or ""
         ok = fn == sys.argv[2] or fn.endswith("/" + sys.argv[2])

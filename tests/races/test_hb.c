@@ -12,16 +12,18 @@
 
 struct seen {
   int n;
-  unsigned mask;
+  unsigned mask, handoff;
   int64_t prev_seq, cur_seq;
 };
 
 static void on_race(void *ud, const struct hb_access *prev,
-                    const struct hb_access *cur, unsigned mask)
+                    const struct hb_access *cur, unsigned mask,
+                    unsigned handoff)
 {
   struct seen *s = ud;
   s->n++;
   s->mask = mask;
+  s->handoff = handoff;
   s->prev_seq = prev->seq;
   s->cur_seq = cur->seq;
 }
@@ -120,13 +122,13 @@ static void test_host(void)
   CHECK(s.n == 1);
   /* ... until it learns what a knows */
   s.n = 0;
-  hb_host_wait_device(e, a, 0);
+  hb_host_wait_device(e, a, 0, HB_EDGE_ALWAYS);
   hb_thread_join(e, b, a);
   acc(e, b, s3, 0x3000, 0, 1, &s);
   CHECK(s.n == 0);
   /* device sync covers only that device */
   acc(e, a, s3, 0x4000, 0, 1, &s);
-  hb_host_wait_device(e, a, 0);
+  hb_host_wait_device(e, a, 0, HB_EDGE_ALWAYS);
   acc(e, a, s1, 0x4000, 0, 1, &s);
   CHECK(s.n == 1);
   hb_free(e);
@@ -145,7 +147,7 @@ static void test_models(void)
   acc(e, t, legacy, 0x1000, 0, 1, &s);
   acc(e, t, blk, 0x1000, 0, 0, &s);
   CHECK(s.n == 1);
-  CHECK(s.mask == (1u << 0 | 1u << HB_EDGE_PAGEABLE));
+  CHECK(s.mask == (1u << 0 | 1u << HB_EDGE_UNPROMISED));
   /* blocking -> legacy likewise */
   s.n = 0;
   acc(e, t, legacy, 0x1000, 0, 1, &s);
@@ -161,7 +163,7 @@ static void test_models(void)
   /* a pageable-copy edge: ordered except in the models without it */
   s.n = 0;
   acc(e, t, nb, 0x5000, 0, 1, &s);
-  hb_host_wait_stream(e, t, nb, HB_EDGE_PAGEABLE);
+  hb_host_wait_stream(e, t, nb, HB_EDGE_UNPROMISED);
   acc(e, t, other, 0x5000, 0, 1, &s);
   CHECK(s.n == 1);
   CHECK(s.mask == (1u << 0 | 1u << HB_EDGE_LEGACY));
@@ -181,6 +183,49 @@ static void test_barrier(void)
   hb_device_barrier(e, 1, b);
   acc(e, t, c, 0x1000, 0, 1, &s);
   CHECK(s.n == 0);
+  hb_free(e);
+}
+
+/* threads: no ordering is assumed between them; a pair one thread knew
+ * finished before the other issued its access is a possible handoff */
+static void test_threads(void)
+{
+  struct hb_engine *e = hb_new();
+  uint32_t a = hb_new_thread(e), b = hb_new_thread(e);
+  uint32_t sa = hb_new_stream(e, 0, 0), sb = hb_new_stream(e, 0, 0);
+  struct seen s = {0};
+  acc(e, a, sa, 0x1000, 0, 1, &s);
+  acc(e, b, sb, 0x1000, 0, 0, &s); /* nobody knew: no handoff possible */
+  CHECK(s.n == 1 && s.mask == 0 && s.handoff == 0);
+  hb_host_wait_stream(e, a, sa, HB_EDGE_ALWAYS);
+  acc(e, b, sb, 0x1000, 0, 1, &s); /* a knew: a handoff may order it */
+  CHECK(s.n == 2 && s.mask == 0 && (s.handoff & 1u));
+  /* a join makes it ordered */
+  uint32_t c = hb_new_thread(e);
+  hb_thread_join(e, c, a);
+  s.n = 0;
+  acc(e, c, hb_new_stream(e, 0, 0), 0x1000, 0, 0, &s);
+  CHECK(s.n == 1 && s.prev_seq == next_seq - 1); /* races only b's write */
+  hb_free(e);
+}
+
+/* a host access (the source of a blocking pageable copy) is ordered before
+ * the work its thread issues later, and after the work it knew finished */
+static void test_host_issue(void)
+{
+  struct hb_engine *e = hb_new();
+  uint32_t t = hb_new_thread(e), s1 = hb_new_stream(e, 0, 0);
+  struct seen s = {0};
+  struct hb_access h = {.seq = ++next_seq, .stack = -1, .lo = 0x1000,
+                        .hi = 0x1100, .definite = 1, .param = -1};
+  h.epoch = hb_host_issue(e, t, &h.stream);
+  CHECK(h.stream != s1);
+  hb_access(e, 0x1000, &h, on_race, &s);
+  acc(e, t, s1, 0x1000, 0x100, 1, &s); /* later stream write: ordered */
+  CHECK(s.n == 0);
+  uint32_t u = hb_new_thread(e);
+  acc(e, u, hb_new_stream(e, 0, 0), 0x1000, 0x100, 1, &s);
+  CHECK(s.n == 1);
   hb_free(e);
 }
 
@@ -222,6 +267,8 @@ int main(void)
   test_events();
   test_host();
   test_models();
+  test_threads();
+  test_host_issue();
   test_barrier();
   test_mangle();
   if (!unit_failures)

@@ -69,6 +69,10 @@ INSERT INTO calls VALUES
   (22, 13, 4242, 1024600000, 1024700000, 0, 0, 1, NULL, 22, NULL, NULL, NULL),
   (23, 16, 4243, 1025000000, 1025300000, 0, 0, 1, 2, 108, 1108, NULL, NULL);
 
+-- the main thread created the worker after its cudaDeviceSynchronize
+-- (a real recording takes a seq of its own for the edge)
+INSERT INTO thread_edges VALUES (22, 'create', 4242, 4243);
+
 INSERT INTO streams VALUES
   (1, 0x5555a0001000, 0, 1, 0, NULL),
   (2, 0x5555a0002000, 0, 0, -1, NULL);

@@ -11,7 +11,7 @@
 
 TR_BUGGY = pageable_async sync_copy sync_memset repeated_pinning \
 	excess_sync cross_device stray_context default_stream
-TR_APP_NAMES = $(TR_BUGGY) $(TR_BUGGY:%=%_ok)
+TR_APP_NAMES = $(TR_BUGGY) $(TR_BUGGY:%=%_ok) pageable_async_both
 # listed in full: automake cannot expand substitution references in TESTS
 TR_TESTS = \
 	tests/transfers/pageable_async.test \
@@ -29,7 +29,8 @@ TR_TESTS = \
 	tests/transfers/stray_context.test \
 	tests/transfers/stray_context_ok.test \
 	tests/transfers/default_stream.test \
-	tests/transfers/default_stream_ok.test
+	tests/transfers/default_stream_ok.test \
+	tests/transfers/pageable_async_both.test
 TESTS += $(TR_TESTS)
 EXTRA_DIST += $(TR_TESTS) $(TR_APP_NAMES:%=tests/transfers/%.cu) \
 	tests/transfers/spin.h tests/transfers/check.sh tests/transfers/run.sh \

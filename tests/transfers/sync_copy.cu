@@ -1,8 +1,10 @@
 // sync_copy.cu - BUGGY sample for `sync-copy`: per iteration a blocking
-// cudaMemcpy of the input, and the PyTorch-style "cudaMemcpyAsync then
-// cudaStreamSynchronize" of the result (what tensor.to(device) without
-// non_blocking does).  Each blocks the host until the copy is done, so the
-// host never runs ahead of the GPU.  Twin: sync_copy_ok.cu.
+// cudaMemcpy of the input.  The result is copied with cudaMemcpyAsync and
+// the stream synchronized on the next line: the copy at that line is
+// asynchronous as asked (pinned memory), so it is not a sync-copy; the
+// PyTorch-style pair (tensor.to(device) without non_blocking) is one only
+// when copy and synchronization come from the same line
+// (tests/gpu/torch_*.py).  Twin: sync_copy_ok.cu.
 #include "spin.h"
 
 int main()
@@ -21,7 +23,7 @@ int main()
         CHECK(cudaMemcpy(d, in, bytes, cudaMemcpyHostToDevice)); // expect: sync-copy
         scale<<<blocks_for(n), 256, 0, s>>>(d, n, 2.0f);
         CHECK(cudaGetLastError());
-        CHECK(cudaMemcpyAsync(out + (size_t)i * n, d, bytes, cudaMemcpyDeviceToHost, s)); // expect: sync-copy
+        CHECK(cudaMemcpyAsync(out + (size_t)i * n, d, bytes, cudaMemcpyDeviceToHost, s));
         CHECK(cudaStreamSynchronize(s));
     }
     CHECK(cudaFreeHost(in));

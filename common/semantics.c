@@ -1,0 +1,112 @@
+/* semantics.c - lookups into include/cudalens/ops.def, the table of CUDA's
+ * ordering semantics (see cudalens/semantics.h). */
+#include "cudalens/semantics.h"
+
+#include <stddef.h>
+
+static const struct cl_op_sem no_sem = {CL_WORK_NONE, CL_HOST_NONE,
+                                        CL_EDGE_DOC, NULL};
+
+const struct cl_op_sem *cl_op_sem(enum cl_op op)
+{
+  static const struct { enum cl_op op; struct cl_op_sem sem; } rows[] = {
+#define CL_OP_SEM(op, work, host, edge, doc)                                   \
+  {CL_OP_##op, {CL_WORK_##work, CL_HOST_##host, CL_EDGE_##edge, doc}},
+#include "cudalens/ops.def"
+  };
+  if ((unsigned)op >= CL_OP_COUNT)
+    return &no_sem;
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+    if (rows[i].op == op)
+      return &rows[i].sem;
+  return &no_sem;
+}
+
+bool cl_op_is_stream_work(enum cl_op op, bool has_stream)
+{
+  const struct cl_op_sem *s = cl_op_sem(op);
+  return s->work == CL_WORK_STREAM || (s->work == CL_WORK_HANDLE && has_stream);
+}
+
+bool cl_memkind_is_host(enum cl_memkind k)
+{
+  return k == CL_MEMKIND_PAGEABLE || k == CL_MEMKIND_PINNED ||
+         k == CL_MEMKIND_REGISTERED;
+}
+
+enum cl_memclass cl_memclass_of(enum cl_memkind k)
+{
+  switch (k) {
+  case CL_MEMKIND_PAGEABLE: return CL_MC_PAGEABLE;
+  case CL_MEMKIND_PINNED:
+  case CL_MEMKIND_REGISTERED: return CL_MC_PINNED;
+  case CL_MEMKIND_MANAGED: return CL_MC_MANAGED;
+  case CL_MEMKIND_DEVICE:
+  case CL_MEMKIND_DEVICE_ASYNC:
+  case CL_MEMKIND_ARRAY: return CL_MC_DEVICE;
+  default: return CL_MC_ANY; /* unknown */
+  }
+}
+
+/* section 2, as data */
+enum { M_SYNC = 1, M_ASYNC = 2, M_ANY = 3 };
+enum { OP_COPY, OP_MEMSET };
+#define MODE_SYNC M_SYNC
+#define MODE_ASYNC M_ASYNC
+#define MODE_ANY M_ANY
+#define DIR_ANY (-1)
+#define DIR_HTOD CL_DIR_HTOD
+#define DIR_DTOH CL_DIR_DTOH
+#define DIR_DTOD CL_DIR_DTOD
+#define DIR_HTOH CL_DIR_HTOH
+#define DIR_PEER CL_DIR_PEER
+#define KIND_PAGEABLE CL_MC_PAGEABLE
+#define KIND_PINNED CL_MC_PINNED
+#define KIND_MANAGED CL_MC_MANAGED
+#define KIND_DEVICE CL_MC_DEVICE
+#define KIND_ANY CL_MC_ANY
+#define BEFORE_NONE false
+#define BEFORE_STREAM true
+#define SOURCE_STREAM false
+#define SOURCE_HOST true
+
+struct row {
+  int op, mode, dir, kind;
+  struct cl_copy_rule rule;
+};
+
+static const struct row copy_rows[] = {
+#define CL_COPY_RULE(id, op, mode, dir, kind, before, source, after, edge, doc) \
+  {OP_##op, MODE_##mode, DIR_##dir, KIND_##kind,                               \
+   {CL_RULE_##id, #id, BEFORE_##before, SOURCE_##source,                   \
+    CL_AFTER_##after, CL_EDGE_##edge, doc}},
+#include "cudalens/ops.def"
+};
+
+const struct cl_copy_rule *cl_copy_rule(bool is_memset, bool async, int dir,
+                                        int host_kind)
+{
+  int op = is_memset ? OP_MEMSET : OP_COPY;
+  int mode = async ? M_ASYNC : M_SYNC;
+  int kind = cl_memclass_of((enum cl_memkind)host_kind);
+  const struct row *last = NULL;
+  for (size_t i = 0; i < sizeof copy_rows / sizeof copy_rows[0]; i++) {
+    const struct row *r = &copy_rows[i];
+    if (r->op != op || !(r->mode & mode))
+      continue;
+    last = r;
+    if ((r->dir == DIR_ANY || r->dir == dir) &&
+        (r->kind == KIND_ANY || r->kind == kind))
+      return &r->rule;
+  }
+  return &last->rule; /* the table ends each op with a catch-all row */
+}
+
+const char *cl_order_doc(enum cl_order_rule_id id)
+{
+  static const char *const docs[] = {
+#define CL_ORDER_RULE(id, edge, doc) doc,
+#include "cudalens/ops.def"
+  };
+  return (unsigned)id < CL_ORDER_COUNT ? docs[id] : "";
+}

@@ -1,0 +1,33 @@
+# tests/semantics/local.mk - the conformance catalogue of the ordering
+# table (include/cudalens/ops.def): for rules of the table, a program with
+# the bug (its line marked `// expect: KIND`) and its correct twin (no
+# mark), built like the race catalogue and checked with the same script
+# (tests/races/check.sh): the race findings must be exactly the marks.
+# Include from Makefile.am:  include tests/semantics/local.mk
+
+SEM_NAMES = \
+	memset_managed_ok memset_pinned_ok pageable_source_reuse_ok \
+	pageable_staged pageable_staged_ok threads_two_writers threads_join_ok
+# listed in full: automake cannot rewrite substitution references in TESTS
+SEM_TESTS = \
+	tests/semantics/memset_managed_ok.test \
+	tests/semantics/memset_pinned_ok.test \
+	tests/semantics/pageable_source_reuse_ok.test \
+	tests/semantics/pageable_staged.test \
+	tests/semantics/pageable_staged_ok.test \
+	tests/semantics/threads_two_writers.test \
+	tests/semantics/threads_join_ok.test
+TESTS += $(SEM_TESTS)
+EXTRA_DIST += $(SEM_TESTS) $(SEM_NAMES:%=tests/semantics/%.cu) \
+	tests/semantics/pageable_async_both.cu
+
+if HAVE_NVCC
+SEM_PROGS = $(SEM_NAMES:%=tests/semantics/%)
+check_DATA += $(SEM_PROGS)
+CLEANFILES += $(SEM_PROGS)
+
+$(SEM_PROGS): tests/semantics/%: $(srcdir)/tests/semantics/%.cu $(srcdir)/tests/races/races.h $(srcdir)/tests/apps/common.h
+	@$(MKDIR_P) tests/semantics
+	$(AM_V_GEN)$(NVCC) $(RACE_NVCCFLAGS) -cudart shared -I$(srcdir)/tests/races \
+		-I$(srcdir)/tests/apps $< -o $@ -lpthread
+endif
