@@ -236,7 +236,12 @@ void cl_device_describe(int ordinal) CL_HIDDEN;
 
 /* ---- signals (signals.c, sigwrap.c) ---------------------------------------- */
 void cl_signals_install(void) CL_HIDDEN;
+/* SIGSEGV goes to handler first (nonzero: it was the shim's own fault),
+ * whatever the program installs; 0 on success */
 int cl_sigwrap_install(int (*handler)(int, siginfo_t *, void *)) CL_HIDDEN;
+/* While the program leaves sig to the default action, flush(sig) runs
+ * before it; 0 when sig was taken */
+int cl_sigwrap_flush_on(int sig, void (*flush)(int)) CL_HIDDEN;
 
 /* ---- host accesses to memory of in-flight copies (hostguard.c) -------------- */
 struct cl_host_access {
