@@ -36,19 +36,7 @@ static void (*before_death)(int);
 /* siginterrupt() state, as the C library keeps it for signal() */
 static _Atomic unsigned char no_restart[NSIG];
 
-/* ---- the real functions, bound on first use -------------------------------- */
-#define REAL_AS(type, name)                                                    \
-  ({                                                                           \
-    static type fn_;                                                           \
-    type f_ = __atomic_load_n(&fn_, __ATOMIC_RELAXED);                         \
-    if (!f_) {                                                                 \
-      f_ = (type)dlsym(RTLD_NEXT, #name);                                      \
-      __atomic_store_n(&fn_, f_, __ATOMIC_RELAXED);                            \
-    }                                                                          \
-    f_;                                                                        \
-  })
-#define REAL(name) REAL_AS(__typeof__(name) *, name)
-/* (deprecated in the C library's headers, so named by type) */
+/* the real functions (deprecated in the C library's headers: named by type) */
 typedef sighandler_t (*handler_fn)(int, sighandler_t);
 typedef int (*int_fn)(int, int);
 typedef int (*sig_fn)(int);
@@ -56,7 +44,7 @@ typedef int (*sig_fn)(int);
 static int real_sigaction(int sig, const struct sigaction *act,
                           struct sigaction *old)
 {
-  return REAL(sigaction)(sig, act, old);
+  return CL_REAL(sigaction)(sig, act, old);
 }
 
 /* ---- the table: a sequence lock, signal-safe for readers ------------------
@@ -291,7 +279,7 @@ int cl_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 static sighandler_t bsd_signal_of(int sig, sighandler_t h)
 {
   if (h == SIG_ERR || !is_managed(sig))
-    return REAL(signal)(sig, h);
+    return CL_REAL(signal)(sig, h);
   struct sigaction sa, old;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = h;
@@ -306,7 +294,7 @@ static sighandler_t bsd_signal_of(int sig, sighandler_t h)
 static sighandler_t sysv_signal_of(int sig, sighandler_t h)
 {
   if (h == SIG_ERR || !is_managed(sig))
-    return REAL(sysv_signal)(sig, h);
+    return CL_REAL(sysv_signal)(sig, h);
   struct sigaction sa, old;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = h;
@@ -322,7 +310,7 @@ static int siginterrupt_of(int sig, int flag)
   if (sig > 0 && sig < NSIG)
     atomic_store(&no_restart[sig], flag != 0);
   if (!is_managed(sig))
-    return REAL_AS(int_fn, siginterrupt)(sig, flag);
+    return CL_REAL_AS(int_fn, siginterrupt)(sig, flag);
   struct sigaction sa;
   if (cl_sigaction(sig, NULL, &sa))
     return -1;
@@ -336,7 +324,7 @@ static int siginterrupt_of(int sig, int flag)
 static sighandler_t sigset_of(int sig, sighandler_t h)
 {
   if (!is_managed(sig))
-    return REAL_AS(handler_fn, sigset)(sig, h);
+    return CL_REAL_AS(handler_fn, sigset)(sig, h);
   sigset_t one, old;
   sigemptyset(&one);
   sigaddset(&one, sig);
@@ -363,7 +351,7 @@ static sighandler_t sigset_of(int sig, sighandler_t h)
 static int sigignore_of(int sig)
 {
   if (!is_managed(sig))
-    return REAL_AS(sig_fn, sigignore)(sig);
+    return CL_REAL_AS(sig_fn, sigignore)(sig);
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = SIG_IGN;
