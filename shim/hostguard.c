@@ -13,7 +13,13 @@
  *
  * Only whole pages inside the copy's byte range are protected, so accesses
  * outside the range are never reported; a fault by code inside the CUDA
- * libraries lifts the protection without a report. */
+ * libraries lifts the protection without a report.
+ *
+ * The kernel does not fault on a protected page: a system call reading or
+ * filling one fails with EFAULT instead.  syscalls.c lifts the protection
+ * over a call's buffers while it runs (cl_hostguard_lift), and when it is
+ * over (cl_hostguard_settle) the copies whose pages it transferred are
+ * reported, like a fault, and released; the others are protected again. */
 #define _GNU_SOURCE
 #include <link.h>
 #include <signal.h>
@@ -34,11 +40,27 @@ struct guard {
   uint64_t start, end;    /* the copy's host bytes */
   uint64_t copy_seq, stream, tid;
   int32_t device;
+  uint64_t birth;         /* order of creation */
 };
 static struct guard guards[MAX_GUARDS];
 static atomic_flag guard_lock = ATOMIC_FLAG_INIT;
+static __thread int holding; /* this thread holds guard_lock */
 static uint64_t page_size;
 static int enabled;
+static uint64_t births;
+
+/* active guards, and the span of their pages: what a system call checks
+ * before anything else (written under the lock) */
+_Atomic unsigned cl_hostguard_armed;
+static _Atomic uint64_t armed_lo = UINT64_MAX, armed_hi;
+
+/* ranges lifted for system calls in progress (syscalls.c) */
+#define MAX_LIFTS 64
+static struct lift {
+  int used, kernel_writes;
+  uint64_t lo, hi;        /* pages */
+  uint64_t births;        /* guards born later are not this call's business */
+} lifts[MAX_LIFTS];
 
 /* events: the stream and order of their latest record */
 #define MAX_EVENTS 1024
@@ -50,9 +72,11 @@ static void lock(void)
 {
   while (atomic_flag_test_and_set_explicit(&guard_lock, memory_order_acquire))
     ;
+  holding = 1;
 }
 static void unlock(void)
 {
+  holding = 0;
   atomic_flag_clear_explicit(&guard_lock, memory_order_release);
 }
 
@@ -132,24 +156,32 @@ static int in_vendor(uint64_t ip)
 
 /* ---- protection ---------------------------------------------------------- */
 /* Re-apply the protection [lo, hi) should have given the active guards (the
- * most restrictive one wins), one mprotect per stretch of equal protection;
- * caller holds the lock. */
-#define MAX_CUTS (2 * MAX_GUARDS + 2)
+ * most restrictive one wins) and the lifts of system calls in progress, one
+ * mprotect per stretch of equal protection; caller holds the lock. */
+#define MAX_CUTS (2 * MAX_GUARDS + 2 * MAX_LIFTS + 2)
+static void add_cuts(uint64_t *cut, int *ncut, uint64_t lo, uint64_t hi,
+                     uint64_t a, uint64_t b)
+{
+  if (b <= lo || a >= hi)
+    return;
+  if (a > lo)
+    cut[(*ncut)++] = a;
+  if (b < hi)
+    cut[(*ncut)++] = b;
+}
+
 static void reprotect(uint64_t lo, uint64_t hi)
 {
   uint64_t cut[MAX_CUTS];
   int ncut = 0;
   cut[ncut++] = lo;
   cut[ncut++] = hi;
-  for (int i = 0; i < MAX_GUARDS; i++) {
-    struct guard *g = &guards[i];
-    if (!g->active || g->hi <= lo || g->lo >= hi)
-      continue;
-    if (g->lo > lo)
-      cut[ncut++] = g->lo;
-    if (g->hi < hi)
-      cut[ncut++] = g->hi;
-  }
+  for (int i = 0; i < MAX_GUARDS; i++)
+    if (guards[i].active)
+      add_cuts(cut, &ncut, lo, hi, guards[i].lo, guards[i].hi);
+  for (int i = 0; i < MAX_LIFTS; i++)
+    if (lifts[i].used)
+      add_cuts(cut, &ncut, lo, hi, lifts[i].lo, lifts[i].hi);
   for (int i = 1; i < ncut; i++) /* insertion sort: usually a few cuts */
     for (int j = i; j > 0 && cut[j] < cut[j - 1]; j--) {
       uint64_t t = cut[j];
@@ -166,6 +198,9 @@ static void reprotect(uint64_t lo, uint64_t hi)
       if (g->active && a >= g->lo && a < g->hi)
         prot = g->readonly && prot != PROT_NONE ? PROT_READ : PROT_NONE;
     }
+    for (int i = 0; i < MAX_LIFTS && prot != (PROT_READ | PROT_WRITE); i++)
+      if (lifts[i].used && a >= lifts[i].lo && a < lifts[i].hi)
+        prot = lifts[i].kernel_writes ? PROT_READ | PROT_WRITE : PROT_READ;
     mprotect((void *)(uintptr_t)a, b - a, prot);
   }
 }
@@ -174,6 +209,10 @@ static void release(struct guard *g)
 {
   g->active = 0;
   reprotect(g->lo, g->hi);
+  if (atomic_fetch_sub(&cl_hostguard_armed, 1) == 1) {
+    atomic_store(&armed_lo, UINT64_MAX);
+    atomic_store(&armed_hi, 0);
+  }
 }
 
 /* copies issued while a stream is being captured into a graph only
@@ -209,7 +248,12 @@ void cl_hostguard_copy(uint64_t seq, uint64_t stream, uint64_t tid,
       g = &guards[i];
   if (g) {
     *g = (struct guard){1, !dtoh, lo, hi, host, host + bytes, seq,
-                        stream, tid, device};
+                        stream, tid, device, ++births};
+    atomic_fetch_add(&cl_hostguard_armed, 1);
+    if (lo < atomic_load(&armed_lo))
+      atomic_store(&armed_lo, lo);
+    if (hi > atomic_load(&armed_hi))
+      atomic_store(&armed_hi, hi);
     reprotect(lo, hi);
   }
   unlock();
@@ -351,6 +395,18 @@ static int on_fault(int sig, siginfo_t *si, void *uc)
   uint64_t addr = (uint64_t)(uintptr_t)si->si_addr;
   uint64_t ip = (uint64_t)ctx->uc_mcontext.gregs[REG_RIP];
   int write = (ctx->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+  if (holding) {
+    /* a handler of the program, run while this thread was inside the
+     * shim's lock, touched a page: not waiting for ourselves, let this
+     * page go, unreported, if it is one of ours */
+    int ours = 0;
+    for (int i = 0; i < MAX_GUARDS && !ours; i++)
+      ours = guards[i].active && addr >= guards[i].lo && addr < guards[i].hi;
+    if (ours)
+      mprotect((void *)(uintptr_t)(addr & ~(page_size - 1)), page_size,
+               PROT_READ | PROT_WRITE);
+    return ours;
+  }
   lock();
   struct guard *g = NULL;
   for (int i = 0; i < MAX_GUARDS && !g; i++)
@@ -380,9 +436,112 @@ static int on_fault(int sig, siginfo_t *si, void *uc)
   return 1;
 }
 
+/* ---- system calls (syscalls.c) -------------------------------------------- */
+static int in_the_way(const struct guard *g, uint64_t lo, uint64_t hi,
+                      int kernel_writes)
+{
+  return g->active && g->lo < hi && g->hi > lo &&
+         (kernel_writes || !g->readonly);
+}
+
+int cl_hostguard_lift(uint64_t addr, uint64_t len, int kernel_writes)
+{
+  if (!len || holding || addr + len < addr)
+    return 0; /* see on_fault: no waiting for ourselves */
+  uint64_t lo = addr & ~(page_size - 1);
+  uint64_t hi = (addr + len + page_size - 1) & ~(page_size - 1);
+  if (hi <= atomic_load(&armed_lo) || lo >= atomic_load(&armed_hi))
+    return 0;
+  int token = 0, found = 0;
+  lock();
+  for (int i = 0; i < MAX_GUARDS && !found; i++)
+    found = in_the_way(&guards[i], lo, hi, kernel_writes);
+  if (found) {
+    for (int i = 0; i < MAX_LIFTS && !token; i++)
+      if (!lifts[i].used) {
+        lifts[i] = (struct lift){1, kernel_writes, lo, hi, births};
+        token = i + 1;
+      }
+    if (token) { /* only the pages of copies: never anything else */
+      for (int i = 0; i < MAX_GUARDS; i++)
+        if (in_the_way(&guards[i], lo, hi, kernel_writes))
+          reprotect(lo > guards[i].lo ? lo : guards[i].lo,
+                    hi < guards[i].hi ? hi : guards[i].hi);
+    } else { /* too many calls at once: these copies go unchecked */
+      for (int i = 0; i < MAX_GUARDS; i++)
+        if (in_the_way(&guards[i], lo, hi, kernel_writes))
+          release(&guards[i]);
+    }
+  }
+  unlock();
+  return token;
+}
+
+/* The first byte of [g->lo, g->hi) among the first done bytes of iov, or
+ * 0 when they do not reach the guard's pages. */
+static uint64_t touched(const struct guard *g, const struct iovec *iov,
+                        int iovcnt, uint64_t done)
+{
+  for (int i = 0; i < iovcnt && done; i++) {
+    uint64_t a = (uint64_t)(uintptr_t)iov[i].iov_base;
+    uint64_t n = iov[i].iov_len < done ? iov[i].iov_len : done;
+    done -= n;
+    if (n && a < g->hi && a + n > g->lo)
+      return a > g->lo ? a : g->lo;
+  }
+  return 0;
+}
+
+void cl_hostguard_settle(int token, const struct iovec *iov, int iovcnt,
+                         uint64_t done)
+{
+  if (token <= 0 || token > MAX_LIFTS)
+    return;
+  struct {
+    uint64_t address, copy_seq;
+  } hit[8];
+  int nhit = 0;
+  lock();
+  struct lift l = lifts[token - 1];
+  lifts[token - 1].used = 0;
+  for (int i = 0; i < MAX_GUARDS; i++) {
+    struct guard *g = &guards[i];
+    if (!g->active || g->hi <= l.lo || g->lo >= l.hi)
+      continue;
+    uint64_t at = g->birth <= l.births && (l.kernel_writes || !g->readonly)
+                      ? touched(g, iov, iovcnt, done)
+                      : 0;
+    if (!at) { /* protected again */
+      reprotect(l.lo > g->lo ? l.lo : g->lo, l.hi < g->hi ? l.hi : g->hi);
+      continue;
+    }
+    if (nhit < (int)(sizeof hit / sizeof hit[0])) {
+      hit[nhit].address = at;
+      hit[nhit].copy_seq = g->copy_seq;
+      nhit++;
+    }
+    release(g);
+  }
+  unlock();
+  if (!nhit)
+    return;
+  uint64_t frames[CL_MAX_FRAMES];
+  int n = cl_stack_capture(frames, CL_MAX_FRAMES);
+  uint32_t py = cl_pystack_capture();
+  for (int i = 0; i < nhit; i++)
+    cl_hostguard_record(l.kernel_writes ? "write" : "read", cl_next_seq(),
+                        hit[i].address, hit[i].copy_seq, frames, n, py);
+}
+
 void cl_hostguard_atfork_prepare(void) { lock(); }
 void cl_hostguard_atfork_parent(void) { unlock(); }
-void cl_hostguard_atfork_child(void) { unlock(); }
+void cl_hostguard_atfork_child(void)
+{
+  /* the system calls of the parent's other threads are not the child's */
+  for (int i = 0; i < MAX_LIFTS; i++)
+    lifts[i].used = 0;
+  unlock();
+}
 
 void cl_hostguard_init(void)
 {

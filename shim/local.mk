@@ -10,7 +10,7 @@ libclshim_la_SOURCES = \
 	shim/stack.c shim/modules.c shim/pyframes.c \
 	shim/ring.c shim/strings.c shim/writer.c shim/writer_db.c \
 	shim/outpath.c shim/signals.c shim/sigwrap.c shim/hostguard.c \
-	shim/threads.c \
+	shim/threads.c shim/syscalls.c \
 	common/format.c common/semantics.c
 libclshim_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(SQLITE_CFLAGS)
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 
 #include "cudalens/format.h"
 
@@ -251,9 +252,30 @@ void cl_kparams_atfork_child(void) CL_HIDDEN;
 void *cl_driver_sym(const char *name) CL_HIDDEN;
 void cl_device_describe(int ordinal) CL_HIDDEN;
 
+/* ---- the functions the shim wraps (sigwrap.c, syscalls.c) ------------------- */
+/* The next definition of name (the C library's, or another preloaded
+ * wrapper's) as a pointer of the given type, looked up on first use; the
+ * caller includes <dlfcn.h> with _GNU_SOURCE. */
+#define CL_REAL_AS(type, name)                                                 \
+  ({                                                                           \
+    static type cl_fn_;                                                        \
+    type cl_f_ = __atomic_load_n(&cl_fn_, __ATOMIC_RELAXED);                   \
+    if (!cl_f_) {                                                              \
+      cl_f_ = (type)dlsym(RTLD_NEXT, #name);                                   \
+      __atomic_store_n(&cl_fn_, cl_f_, __ATOMIC_RELAXED);                      \
+    }                                                                          \
+    cl_f_;                                                                     \
+  })
+#define CL_REAL(name) CL_REAL_AS(__typeof__(name) *, name)
+
 /* ---- signals (signals.c, sigwrap.c) ---------------------------------------- */
 void cl_signals_install(void) CL_HIDDEN;
+/* SIGSEGV goes to handler first (nonzero: it was the shim's own fault),
+ * whatever the program installs; 0 on success */
 int cl_sigwrap_install(int (*handler)(int, siginfo_t *, void *)) CL_HIDDEN;
+/* While the program leaves sig to the default action, flush(sig) runs
+ * before it; 0 when sig was taken */
+int cl_sigwrap_flush_on(int sig, void (*flush)(int)) CL_HIDDEN;
 
 /* ---- host accesses to memory of in-flight copies (hostguard.c) -------------- */
 struct cl_host_access {
@@ -282,6 +304,17 @@ void cl_hostguard_record(const char *kind, uint64_t seq, uint64_t addr,
                          uint32_t pystack) CL_HIDDEN;
 void cl_hostguard_drain(void (*fn)(const struct cl_host_access *, void *),
                         void *arg, uint64_t *lost) CL_HIDDEN;
+/* System calls on host memory (syscalls.c): the number of copies whose pages
+ * are protected now; a call about to have the kernel read (kernel_writes 0)
+ * or fill buffers within [addr, addr + len) lifts the protection over them,
+ * getting a token (0: nothing was in the way), and settles it afterwards
+ * with its buffers and the number of bytes transferred: copies whose pages
+ * they touched are reported and released, the others protected again. */
+extern _Atomic unsigned cl_hostguard_armed CL_HIDDEN;
+int cl_hostguard_lift(uint64_t addr, uint64_t len, int kernel_writes)
+    CL_HIDDEN;
+void cl_hostguard_settle(int token, const struct iovec *iov, int iovcnt,
+                         uint64_t done) CL_HIDDEN;
 
 /* ---- the API table (decode.c), generated from api.def ---------------------- */
 struct cl_api {

@@ -1,119 +1,402 @@
-/* sigwrap.c - keeps the shim's SIGSEGV handler first in line while the
- * host-access check (hostguard.c) is on.  The program's own handlers (Python's
- * faulthandler, a JVM, the program's) are not replaced: sigaction() and
- * signal() are wrapped so that a handler the program installs for SIGSEGV is
- * kept as the next in the chain, and every fault that is not ours is passed
- * to it exactly as the kernel delivered it.  Each exported wrapper is a
- * one-line forward into a cl_ function; the real functions are bound once. */
+/* sigwrap.c - the signals the shim handles itself, kept invisible to the
+ * program.  Two users take signals over: the fatal-signal flush (signals.c)
+ * takes each fatal signal whose action is the default one, and the host-access
+ * check (hostguard.c) takes SIGSEGV for good.  For such a signal the kernel
+ * runs dispatch(), and the program sees and gets what it would without the
+ * shim: sigaction() and the other exported wrappers report and change the
+ * program's view (SIG_DFL while only the shim is there), and dispatch()
+ * carries out that view exactly: the default action (after the flush), SIG_IGN,
+ * or the program's handler with its sa_flags and sa_mask (SA_SIGINFO,
+ * SA_RESETHAND, SA_NODEFER, SA_ONSTACK and SA_RESTART are applied by the
+ * kernel itself, through the flags the dispatcher is installed with, or
+ * emulated).  A fatal signal the program installs a handler for is given to
+ * it outright (the kernel runs its handler), and taken back when the program
+ * restores SIG_DFL.  Signals nobody took go straight to the C library. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "shim.h"
 
-typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
-static sigaction_fn real_sigaction;
-static pthread_once_t bind_once = PTHREAD_ONCE_INIT;
-static pthread_mutex_t chain_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct sigaction chained; /* the program's SIGSEGV handler */
+/* what the shim does with one signal; changed under the table lock */
+struct slot {
+  unsigned char owned;       /* dispatch() is the kernel's action now */
+  unsigned char keep;        /* stays owned whatever the program installs */
+  unsigned char flush;       /* flush before the default action kills */
+  struct sigaction view;     /* the action the program would read back */
+};
+static struct slot slots[NSIG];
+static _Atomic unsigned char managed[NSIG]; /* taken by keep or flush */
 static int (*fault_handler)(int, siginfo_t *, void *);
-static _Atomic int installed;
+static void (*before_death)(int);
+/* siginterrupt() state, as the C library keeps it for signal() */
+static _Atomic unsigned char no_restart[NSIG];
 
-static void bind_real(void)
+/* the real functions (deprecated in the C library's headers: named by type) */
+typedef sighandler_t (*handler_fn)(int, sighandler_t);
+typedef int (*int_fn)(int, int);
+typedef int (*sig_fn)(int);
+
+static int real_sigaction(int sig, const struct sigaction *act,
+                          struct sigaction *old)
 {
-  real_sigaction = (sigaction_fn)dlsym(RTLD_NEXT, "sigaction");
+  return CL_REAL(sigaction)(sig, act, old);
 }
 
-static void on_segv(int sig, siginfo_t *si, void *uc)
+/* ---- the table: a sequence lock, signal-safe for readers ------------------
+ * Writers block every signal while they hold it, so a handler never waits
+ * for its own thread. */
+static _Atomic unsigned table_gen;
+static sigset_t fork_mask; /* the forking thread's mask, across fork */
+
+static void table_lock(sigset_t *saved)
 {
-  int saved = errno;
-  if (fault_handler && fault_handler(sig, si, uc)) {
-    errno = saved;
-    return; /* ours: the access runs again, now allowed */
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, saved);
+  for (;;) {
+    unsigned g = atomic_load_explicit(&table_gen, memory_order_relaxed);
+    if (!(g & 1) &&
+        atomic_compare_exchange_weak_explicit(&table_gen, &g, g + 1,
+                                              memory_order_acquire,
+                                              memory_order_relaxed))
+      return;
+    sched_yield();
   }
-  errno = saved;
-  struct sigaction next = chained;
-  if (next.sa_flags & SA_SIGINFO) {
-    next.sa_sigaction(sig, si, uc);
-  } else if (next.sa_handler == SIG_DFL || next.sa_handler == SIG_IGN) {
-    /* restore the default action; returning makes a fault happen again, but
-     * a signal sent by raise() or kill() (si_code <= 0) must be sent again,
-     * or the program would go on after raise(SIGSEGV) */
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    real_sigaction(sig, &dfl, NULL);
-    if (si->si_code <= 0 && next.sa_handler == SIG_DFL)
-      raise(sig);
+}
+
+static void table_unlock(const sigset_t *saved)
+{
+  atomic_fetch_add_explicit(&table_gen, 1, memory_order_release);
+  pthread_sigmask(SIG_SETMASK, saved, NULL);
+}
+
+static struct slot slot_read(int sig)
+{
+  for (;;) {
+    unsigned g = atomic_load_explicit(&table_gen, memory_order_acquire);
+    if (g & 1) {
+      sched_yield();
+      continue;
+    }
+    struct slot s = slots[sig];
+    atomic_thread_fence(memory_order_acquire);
+    if (atomic_load_explicit(&table_gen, memory_order_relaxed) == g)
+      return s;
+  }
+}
+
+void cl_sigwrap_atfork_prepare(void)
+{
+  sigset_t saved;
+  table_lock(&saved);
+  fork_mask = saved;
+}
+void cl_sigwrap_atfork_parent(void) { table_unlock(&fork_mask); }
+void cl_sigwrap_atfork_child(void) { table_unlock(&fork_mask); }
+
+/* ---- installing ------------------------------------------------------------ */
+static void dispatch(int sig, siginfo_t *si, void *uc);
+
+/* Make dispatch() the kernel's action for sig, applying what the program
+ * asked for in act (mask and flags, but SA_RESETHAND, which dispatch()
+ * emulates), and set the view to what the program would read back then
+ * (or to *as_is, the action found when the shim took the signal over);
+ * table locked. */
+static int own(int sig, struct slot *s, const struct sigaction *act,
+               const struct sigaction *as_is)
+{
+  struct sigaction sa = *act, back;
+  sa.sa_sigaction = dispatch;
+  sa.sa_flags = (act->sa_flags & ~SA_RESETHAND) | SA_SIGINFO;
+  if (real_sigaction(sig, &sa, NULL))
+    return -1;
+  if (as_is) {
+    back = *as_is;
   } else {
-    next.sa_handler(sig);
+    /* the kernel's (and the C library's) reading of mask and flags */
+    if (real_sigaction(sig, NULL, &back))
+      back = sa;
+    back.sa_handler = act->sa_handler;
+    back.sa_flags = (back.sa_flags & ~(SA_SIGINFO | SA_RESETHAND)) |
+                    (act->sa_flags & (SA_SIGINFO | SA_RESETHAND));
   }
+  s->view = back;
+  s->owned = 1;
+  return 0;
+}
+
+/* Take sig over: for good (keep), or while the program leaves the default
+ * action (flush); 0 when taken. */
+static int take(int sig, int keep, int flush)
+{
+  if (sig <= 0 || sig >= NSIG)
+    return -1;
+  sigset_t saved;
+  table_lock(&saved);
+  struct slot *s = &slots[sig];
+  int r = 0;
+  if (!s->owned) {
+    struct sigaction cur;
+    r = real_sigaction(sig, NULL, &cur);
+    if (!r && (keep || (cur.sa_handler == SIG_DFL &&
+                        !(cur.sa_flags & SA_SIGINFO))))
+      r = own(sig, s, &cur, &cur);
+    else if (!r)
+      r = -1; /* the program handles it: leave it alone */
+  }
+  if (!r) {
+    s->keep |= keep;
+    s->flush |= flush;
+    atomic_store(&managed[sig], 1);
+  }
+  table_unlock(&saved);
+  return r;
 }
 
 int cl_sigwrap_install(int (*handler)(int, siginfo_t *, void *))
 {
-  pthread_once(&bind_once, bind_real);
-  if (!real_sigaction)
-    return -1;
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_sigaction = on_segv;
-  sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
-  sigemptyset(&sa.sa_mask);
-  pthread_mutex_lock(&chain_lock);
-  fault_handler = handler;
-  int r = real_sigaction(SIGSEGV, &sa, &chained);
-  if (r == 0)
-    atomic_store(&installed, 1);
-  pthread_mutex_unlock(&chain_lock);
-  return r;
+  fault_handler = handler; /* before it can run */
+  return take(SIGSEGV, 1, 0);
 }
 
-void cl_sigwrap_atfork_prepare(void) { pthread_mutex_lock(&chain_lock); }
-void cl_sigwrap_atfork_parent(void) { pthread_mutex_unlock(&chain_lock); }
-void cl_sigwrap_atfork_child(void) { pthread_mutex_init(&chain_lock, NULL); }
+int cl_sigwrap_flush_on(int sig, void (*flush)(int))
+{
+  before_death = flush;
+  return take(sig, 0, 1);
+}
+
+/* ---- delivery -------------------------------------------------------------- */
+/* A fault the kernel forces: it kills whatever the action unless handled. */
+static int forced(int sig, const siginfo_t *si)
+{
+  return si->si_code > 0 && (sig == SIGSEGV || sig == SIGBUS ||
+                             sig == SIGFPE || sig == SIGILL);
+}
+
+/* The default action (all the signals taken end the process): the flush,
+ * then the same signal, with the same siginfo, is delivered again to the
+ * default action once this handler returns. */
+static void die(int sig, siginfo_t *si, int flush)
+{
+  if (!forced(sig, si) && getpid() == 1)
+    return; /* the init of a PID namespace ignores such signals */
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, NULL);
+  if (flush && before_death)
+    before_death(sig);
+  struct sigaction dfl;
+  memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  real_sigaction(sig, &dfl, NULL);
+  if (syscall(SYS_rt_tgsigqueueinfo, getpid(), (pid_t)syscall(SYS_gettid),
+              sig, si))
+    raise(sig);
+  /* when this handler returns, the mask of the interrupted code comes back
+   * and the pending signal kills the process there */
+}
+
+static void reset_view(int sig)
+{
+  sigset_t saved;
+  table_lock(&saved);
+  slots[sig].view.sa_handler = SIG_DFL; /* as the kernel does: flags stay */
+  table_unlock(&saved);
+}
+
+static void dispatch(int sig, siginfo_t *si, void *uc)
+{
+  int saved = errno;
+  if (sig == SIGSEGV && fault_handler && fault_handler(sig, si, uc)) {
+    errno = saved;
+    return; /* the shim's own fault: the access runs again, now allowed */
+  }
+  struct slot s = slot_read(sig);
+  void (*h)(int) = s.view.sa_handler;
+  if (h == SIG_IGN && !forced(sig, si)) {
+    errno = saved;
+    return;
+  }
+  if (h == SIG_IGN || h == SIG_DFL) {
+    die(sig, si, s.flush);
+    errno = saved;
+    return;
+  }
+  if (s.view.sa_flags & SA_RESETHAND)
+    reset_view(sig);
+  errno = saved; /* the program's handler sees, and may change, errno */
+  if (s.view.sa_flags & SA_SIGINFO)
+    s.view.sa_sigaction(sig, si, uc);
+  else
+    h(sig);
+}
+
+/* ---- the program's side ---------------------------------------------------- */
+static int is_managed(int sig)
+{
+  return sig > 0 && sig < NSIG && atomic_load_explicit(&managed[sig],
+                                                        memory_order_acquire);
+}
 
 int cl_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
-  pthread_once(&bind_once, bind_real);
-  if (!real_sigaction) {
-    errno = ENOSYS;
-    return -1;
-  }
-  if (sig != SIGSEGV || !atomic_load(&installed))
+  if (!is_managed(sig))
     return real_sigaction(sig, act, old);
-  pthread_mutex_lock(&chain_lock);
-  if (old)
-    *old = chained;
+  struct sigaction want, prev;
   if (act)
-    chained = *act;
-  pthread_mutex_unlock(&chain_lock);
-  return 0;
+    want = *act; /* the program's memory is read with signals unblocked */
+  sigset_t saved;
+  table_lock(&saved);
+  struct slot *s = &slots[sig];
+  int r = 0;
+  if (s->owned)
+    prev = s->view;
+  else
+    r = real_sigaction(sig, NULL, &prev);
+  if (!r && act) {
+    if (s->keep || (s->flush && want.sa_handler == SIG_DFL)) {
+      r = own(sig, s, &want, NULL);
+    } else {
+      r = real_sigaction(sig, &want, NULL);
+      if (!r) {
+        s->owned = 0;
+        s->view = want; /* for a signal dispatch() got just before */
+      }
+    }
+  }
+  table_unlock(&saved);
+  if (!r && old)
+    *old = prev;
+  return r;
 }
 
-sighandler_t cl_signal(int sig, sighandler_t handler)
+/* signal(), with the C library's BSD semantics */
+static sighandler_t bsd_signal_of(int sig, sighandler_t h)
 {
+  if (h == SIG_ERR || !is_managed(sig))
+    return CL_REAL(signal)(sig, h);
   struct sigaction sa, old;
   memset(&sa, 0, sizeof sa);
-  sa.sa_handler = handler;
-  sa.sa_flags = SA_RESTART; /* BSD semantics, as glibc's signal() */
+  sa.sa_handler = h;
   sigemptyset(&sa.sa_mask);
+  sigaddset(&sa.sa_mask, sig);
+  sa.sa_flags = atomic_load(&no_restart[sig]) ? 0 : SA_RESTART;
   if (cl_sigaction(sig, &sa, &old))
     return SIG_ERR;
   return old.sa_handler;
 }
 
-/* the wrappers the shim exports on purpose */
-__attribute__((visibility("default"))) int
-sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+static sighandler_t sysv_signal_of(int sig, sighandler_t h)
+{
+  if (h == SIG_ERR || !is_managed(sig))
+    return CL_REAL(sysv_signal)(sig, h);
+  struct sigaction sa, old;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = h;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+  if (cl_sigaction(sig, &sa, &old))
+    return SIG_ERR;
+  return old.sa_handler;
+}
+
+static int siginterrupt_of(int sig, int flag)
+{
+  if (sig > 0 && sig < NSIG)
+    atomic_store(&no_restart[sig], flag != 0);
+  if (!is_managed(sig))
+    return CL_REAL_AS(int_fn, siginterrupt)(sig, flag);
+  struct sigaction sa;
+  if (cl_sigaction(sig, NULL, &sa))
+    return -1;
+  if (flag)
+    sa.sa_flags &= ~SA_RESTART;
+  else
+    sa.sa_flags |= SA_RESTART;
+  return cl_sigaction(sig, &sa, NULL);
+}
+
+static sighandler_t sigset_of(int sig, sighandler_t h)
+{
+  if (!is_managed(sig))
+    return CL_REAL_AS(handler_fn, sigset)(sig, h);
+  sigset_t one, old;
+  sigemptyset(&one);
+  sigaddset(&one, sig);
+  struct sigaction sa, prev;
+  if (h == SIG_HOLD) {
+    if (sigprocmask(SIG_BLOCK, &one, &old) < 0)
+      return SIG_ERR;
+    if (sigismember(&old, sig))
+      return SIG_HOLD;
+    if (cl_sigaction(sig, NULL, &prev) < 0)
+      return SIG_ERR;
+    return prev.sa_handler;
+  }
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = h;
+  sigemptyset(&sa.sa_mask);
+  if (cl_sigaction(sig, &sa, &prev) < 0)
+    return SIG_ERR;
+  if (sigprocmask(SIG_UNBLOCK, &one, &old) < 0)
+    return SIG_ERR;
+  return sigismember(&old, sig) ? SIG_HOLD : prev.sa_handler;
+}
+
+static int sigignore_of(int sig)
+{
+  if (!is_managed(sig))
+    return CL_REAL_AS(sig_fn, sigignore)(sig);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = SIG_IGN;
+  sigemptyset(&sa.sa_mask);
+  return cl_sigaction(sig, &sa, NULL);
+}
+
+/* ---- the wrappers the shim exports on purpose ------------------------------ */
+#define EXPORT __attribute__((visibility("default")))
+EXPORT int sigaction(int sig, const struct sigaction *act,
+                     struct sigaction *old)
 {
   return cl_sigaction(sig, act, old);
 }
-
-__attribute__((visibility("default"))) sighandler_t signal(int sig,
-                                                            sighandler_t h)
+EXPORT int __sigaction(int sig, const struct sigaction *act,
+                       struct sigaction *old)
 {
-  return cl_signal(sig, h);
+  return cl_sigaction(sig, act, old);
 }
+EXPORT sighandler_t signal(int sig, sighandler_t h)
+{
+  return bsd_signal_of(sig, h);
+}
+EXPORT sighandler_t bsd_signal(int sig, sighandler_t h)
+{
+  return bsd_signal_of(sig, h);
+}
+EXPORT sighandler_t ssignal(int sig, sighandler_t h)
+{
+  return bsd_signal_of(sig, h);
+}
+EXPORT sighandler_t sysv_signal(int sig, sighandler_t h)
+{
+  return sysv_signal_of(sig, h);
+}
+EXPORT sighandler_t __sysv_signal(int sig, sighandler_t h)
+{
+  return sysv_signal_of(sig, h);
+}
+EXPORT int siginterrupt(int sig, int flag)
+{
+  return siginterrupt_of(sig, flag);
+}
+EXPORT sighandler_t sigset(int sig, sighandler_t h)
+{
+  return sigset_of(sig, h);
+}
+EXPORT int sigignore(int sig) { return sigignore_of(sig); }

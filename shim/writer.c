@@ -164,8 +164,10 @@ void cl_writer_ensure_started(void)
   pthread_mutex_unlock(&start_lock);
 }
 
-/* Drain and close.  From a signal handler (clean == 0) it cannot join, so it
- * waits for the writer to finish for at most two seconds. */
+/* Drain and close.  From a signal handler (clean == 0) it cannot join: it
+ * wakes the writer once no thread holds wake_lock (signalling is then safe:
+ * every other signaller holds it, and the writer takes no signals) and waits
+ * until the database is closed, at most 5 s (a writer that cannot go on). */
 void cl_writer_stop(int clean)
 {
   if (!atomic_load(&started) || !atomic_load(&running) || cl_writer_is_self())
@@ -179,10 +181,13 @@ void cl_writer_stop(int clean)
     pthread_join(writer_thread, NULL);
     return;
   }
-  /* async-signal context: no locks; the writer sees stop_flag at its next
-   * wake-up, at most CUDALENS_FLUSH_MS later */
   stop_flag = 1;
-  for (int i = 0; i < 400 && !atomic_load(&finished); i++) {
+  for (int i = 0, woken = 0; i < 1000 && !atomic_load(&finished); i++) {
+    if (!woken && !pthread_mutex_trylock(&wake_lock)) {
+      pthread_cond_signal(&wake_cond);
+      pthread_mutex_unlock(&wake_lock);
+      woken = 1;
+    }
     struct timespec ts = {0, 5000000};
     nanosleep(&ts, NULL);
   }

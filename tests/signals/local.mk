@@ -1,0 +1,14 @@
+# tests/signals/local.mk - the shim never changes what a program sees or
+# does with signals (issue 13): tests/signals/sigprobe, a program that loads
+# the (simulated) CUDA runtime with dlopen, runs natively and under the shim
+# with the same output and exit status; Python's KeyboardInterrupt; the
+# flush at a fatal signal with a long CUDALENS_FLUSH_MS.
+check_PROGRAMS += tests/signals/sigprobe
+tests_signals_sigprobe_SOURCES = tests/signals/sigprobe.c
+tests_signals_sigprobe_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
+tests_signals_sigprobe_LDADD = $(SQLITE_LIBS) -ldl -lpthread
+
+SIGNALS_TESTS = tests/signals/view.test tests/signals/segv.test \
+	tests/signals/pysigint.test tests/signals/flush.test
+TESTS += $(SIGNALS_TESTS)
+EXTRA_DIST += $(SIGNALS_TESTS) tests/signals/siglib.sh

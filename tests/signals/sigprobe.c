@@ -1,0 +1,329 @@
+/* sigprobe.c - a program that uses CUDA (libcudart.so.13, loaded with dlopen
+ * as Python and frameworks do) and then exercises signal dispositions, for
+ * tests/signals: each mode prints what it observes, so that a run under the
+ * shim can be compared with a native one (output and exit status).
+ *
+ *   sigprobe query       what sigaction() and friends report and keep
+ *   sigprobe resethand   SA_RESETHAND handlers (SIGSEGV fault, raised SIGINT)
+ *   sigprobe ign-raise   SIGSEGV ignored, then raise(SIGSEGV): goes on
+ *   sigprobe ign-fault   SIGSEGV ignored, then a fault: dies of SIGSEGV
+ *   sigprobe handlers    SIGSEGV handlers: SA_SIGINFO, sa_mask, SA_NODEFER,
+ *                        SA_ONSTACK, signal(), errno, a handler that returns
+ *   sigprobe term        CUDA work in a thread, which wakes the writer as it
+ *                        exits; under the shim, waits until those calls are
+ *                        in the recording (the writer then sleeps for its
+ *                        flush interval); CUDA work, then raise(SIGTERM)
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* siginterrupt() is exercised on purpose */
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
+static void *rt;
+
+/* cudaMalloc, a copy to the device, cudaDeviceSynchronize */
+static void cuda_work(void)
+{
+  rt = dlopen("libcudart.so.13", RTLD_NOW);
+  if (!rt) {
+    fprintf(stderr, "sigprobe: %s\n", dlerror());
+    exit(2);
+  }
+  int (*malloc_)(void **, size_t) =
+      (int (*)(void **, size_t))dlsym(rt, "cudaMalloc");
+  int (*memcpy_)(void *, const void *, size_t, int) =
+      (int (*)(void *, const void *, size_t, int))dlsym(rt, "cudaMemcpy");
+  int (*sync_)(void) = (int (*)(void))dlsym(rt, "cudaDeviceSynchronize");
+  void *d = NULL;
+  char h[256] = {0};
+  if (!malloc_ || !memcpy_ || !sync_ || malloc_(&d, sizeof h) ||
+      memcpy_(d, h, sizeof h, 1) || sync_()) {
+    fprintf(stderr, "sigprobe: CUDA calls failed\n");
+    exit(2);
+  }
+}
+
+static void say(const char *s)
+{
+  ssize_t r = write(1, s, strlen(s));
+  (void)r;
+}
+
+static const char *kind(void (*h)(int))
+{
+  return h == SIG_DFL ? "SIG_DFL" : h == SIG_IGN ? "SIG_IGN" : "handler";
+}
+
+static void show(const char *what, int sig)
+{
+  struct sigaction sa;
+  memset(&sa, 0x5a, sizeof sa);
+  if (sigaction(sig, NULL, &sa)) {
+    printf("%s: sigaction failed: %s\n", what, strerror(errno));
+    return;
+  }
+  unsigned long long mask = 0;
+  for (int s = 1; s <= 64; s++)
+    if (sigismember(&sa.sa_mask, s) == 1)
+      mask |= 1ull << (s - 1);
+  printf("%s: %s flags=%#x mask=%#llx\n", what, kind(sa.sa_handler),
+         (unsigned)sa.sa_flags, mask);
+}
+
+static void nothing(int sig) { (void)sig; }
+
+static int query(void)
+{
+  static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
+                             SIGTERM, SIGINT, SIGQUIT, SIGUSR1};
+  char name[32];
+  for (unsigned i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+    snprintf(name, sizeof name, "initial %s", sigabbrev_np(sigs[i]));
+    show(name, sigs[i]);
+  }
+  for (int sig = SIGINT; sig; sig = sig == SIGINT ? SIGSEGV : 0) {
+    const char *n = sigabbrev_np(sig);
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = nothing;
+    sigfillset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART | SA_RESETHAND | SA_ONSTACK | 0x100;
+    memset(&old, 0x5a, sizeof old);
+    sigaction(sig, &sa, &old);
+    printf("%s: sigaction replaced %s flags=%#x\n", n, kind(old.sa_handler),
+           (unsigned)old.sa_flags);
+    snprintf(name, sizeof name, "%s after sigaction", n);
+    show(name, sig);
+    printf("%s: signal(SIG_DFL) replaced %s\n", n,
+           kind(signal(sig, SIG_DFL)));
+    snprintf(name, sizeof name, "%s after signal", n);
+    show(name, sig);
+    printf("%s: sysv_signal(SIG_IGN) replaced %s\n", n,
+           kind(sysv_signal(sig, SIG_IGN)));
+    snprintf(name, sizeof name, "%s after sysv_signal", n);
+    show(name, sig);
+    siginterrupt(sig, 1);
+    snprintf(name, sizeof name, "%s after siginterrupt", n);
+    show(name, sig);
+    printf("%s: signal(handler) replaced %s\n", n, kind(signal(sig, nothing)));
+    snprintf(name, sizeof name, "%s after signal", n);
+    show(name, sig);
+    siginterrupt(sig, 0);
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;
+    sigaction(sig, &sa, NULL);
+    snprintf(name, sizeof name, "%s restored", n);
+    show(name, sig);
+  }
+  return 0;
+}
+
+/* ---- SA_RESETHAND ---------------------------------------------------------- */
+static volatile sig_atomic_t calls;
+
+static void once(int sig)
+{
+  char buf[96];
+  struct sigaction now;
+  sigaction(sig, NULL, &now);
+  snprintf(buf, sizeof buf, "handler %d for %s, now %s\n", (int)++calls,
+           sigabbrev_np(sig), kind(now.sa_handler));
+  say(buf);
+  if (calls >= 3) { /* a handler that is not reset runs again and again */
+    say("handler not reset\n");
+    _exit(3);
+  }
+}
+
+static int resethand(const char *which)
+{
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = once;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  if (!strcmp(which, "INT")) {
+    sigaction(SIGINT, &sa, NULL);
+    raise(SIGINT);
+    say("raising SIGINT again\n");
+    raise(SIGINT);
+    return 4;
+  }
+  sigaction(SIGSEGV, &sa, NULL);
+  say("faulting\n");
+  *(volatile int *)NULL = 1; /* the handler returns: the access runs again */
+  return 4;
+}
+
+static int ignored(int fault)
+{
+  printf("signal(SIGSEGV, SIG_IGN) replaced %s\n",
+         kind(signal(SIGSEGV, SIG_IGN)));
+  fflush(stdout);
+  if (fault) {
+    *(volatile int *)NULL = 1;
+    return 4;
+  }
+  raise(SIGSEGV);
+  printf("raise(SIGSEGV) returned, SIGSEGV ignored\n");
+  return 0;
+}
+
+/* ---- handlers -------------------------------------------------------------- */
+static sigjmp_buf back;
+static char *bad;         /* a PROT_NONE page */
+static char *alt_lo, *alt_hi;
+static char line[512];
+
+static void describe(int sig, siginfo_t *si)
+{
+  sigset_t cur;
+  pthread_sigmask(SIG_BLOCK, NULL, &cur);
+  char here;
+  snprintf(line, sizeof line,
+           "sig=%s siginfo=%s code=%d addr=%s blocked: SEGV=%d USR1=%d "
+           "USR2=%d on-altstack=%d",
+           sigabbrev_np(sig), si ? "yes" : "no", si ? si->si_code : 0,
+           !si ? "-" : si->si_addr == bad + 8 ? "the page" : "other",
+           sigismember(&cur, SIGSEGV), sigismember(&cur, SIGUSR1),
+           sigismember(&cur, SIGUSR2), &here >= alt_lo && &here < alt_hi);
+}
+
+static void with_info(int sig, siginfo_t *si, void *uc)
+{
+  (void)uc;
+  describe(sig, si);
+  siglongjmp(back, 1);
+}
+
+static void plain(int sig)
+{
+  describe(sig, NULL);
+  calls++;
+  errno = 42; /* seen by the interrupted code */
+}
+
+static void fault_with(const char *what, int flags, int usr1)
+{
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = with_info;
+  sa.sa_flags = SA_SIGINFO | flags;
+  sigemptyset(&sa.sa_mask);
+  if (usr1)
+    sigaddset(&sa.sa_mask, SIGUSR1);
+  sigaction(SIGSEGV, &sa, NULL);
+  line[0] = 0;
+  if (!sigsetjmp(back, 1))
+    bad[8] = 1;
+  printf("%s: %s\n", what, line);
+}
+
+static int handlers(void)
+{
+  bad = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (bad == MAP_FAILED)
+    return 2;
+  fault_with("SA_SIGINFO, sa_mask USR1", 0, 1);
+  fault_with("SA_SIGINFO|SA_NODEFER", SA_NODEFER, 0);
+  stack_t ss = {.ss_sp = malloc(1 << 16), .ss_size = 1 << 16};
+  alt_lo = ss.ss_sp;
+  alt_hi = alt_lo + ss.ss_size;
+  sigaltstack(&ss, NULL);
+  fault_with("SA_SIGINFO|SA_ONSTACK", SA_ONSTACK, 0);
+  signal(SIGSEGV, plain);
+  errno = 0;
+  raise(SIGSEGV);
+  printf("signal(), raised: %s; errno after it %d\n", line, errno);
+  raise(SIGSEGV);
+  printf("raised again: handler ran %d times\n", (int)calls);
+  return 0;
+}
+
+/* ---- a fatal signal after CUDA work ---------------------------------------- */
+static void *worker(void *arg)
+{
+  (void)arg;
+  cuda_work();
+  return NULL;
+}
+
+/* Under the shim (CUDALENS_OUTPUT set), wait until the recording holds n
+ * calls: the writer has drained once and sleeps again. */
+static void wait_for_calls(int n)
+{
+  const char *pat = getenv("CUDALENS_OUTPUT");
+  char path[4096];
+  if (!pat || !getenv("LD_PRELOAD"))
+    return;
+  const char *p = strstr(pat, "%p");
+  if (!p)
+    return;
+  snprintf(path, sizeof path, "%.*s%d%s", (int)(p - pat), pat, (int)getpid(),
+           p + 2);
+  for (int i = 0; i < 6000; i++) { /* a minute at most, not a hang */
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    int have = 0;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(db, "SELECT count(*) FROM calls", -1, &st, NULL) ==
+            SQLITE_OK) {
+      if (sqlite3_step(st) == SQLITE_ROW)
+        have = sqlite3_column_int(st, 0);
+      sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    if (have >= n)
+      return;
+    struct timespec ts = {0, 10000000};
+    nanosleep(&ts, NULL);
+  }
+  printf("the recording never got %d calls\n", n);
+}
+
+static int term(void)
+{
+  pthread_t t;
+  if (pthread_create(&t, NULL, worker, NULL) || pthread_join(t, NULL))
+    return 2;
+  wait_for_calls(3);
+  cuda_work();
+  printf("raising SIGTERM\n");
+  fflush(stdout);
+  raise(SIGTERM);
+  return 4;
+}
+
+int main(int argc, char **argv)
+{
+  const char *mode = argc > 1 ? argv[1] : "";
+  setvbuf(stdout, NULL, _IOLBF, 0);
+  if (!strcmp(mode, "term"))
+    return term();
+  cuda_work();
+  if (!strcmp(mode, "query"))
+    return query();
+  if (!strcmp(mode, "resethand") && argc > 2)
+    return resethand(argv[2]);
+  if (!strcmp(mode, "ign-raise"))
+    return ignored(0);
+  if (!strcmp(mode, "ign-fault"))
+    return ignored(1);
+  if (!strcmp(mode, "handlers"))
+    return handlers();
+  fprintf(stderr, "usage: sigprobe query|resethand SEGV|INT|ign-raise|"
+                  "ign-fault|handlers|term\n");
+  return 64;
+}
