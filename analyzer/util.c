@@ -1,10 +1,15 @@
-/* util.c - checked allocation and the formatting helpers of util.h. */
+/* util.c - checked allocation, the formatting helpers and the safe file
+ * opening of util.h. */
 #define _GNU_SOURCE /* vasprintf */
 #include "util.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void oom(void)
 {
@@ -112,4 +117,47 @@ const char *path_base(const char *path)
     return "";
   const char *s = strrchr(path, '/');
   return s ? s + 1 : path;
+}
+
+int open_regular_file(const char *path, unsigned *mode)
+{
+  struct stat st;
+  if (stat(path, &st) < 0)
+    return -1;
+  if (mode)
+    *mode = (unsigned)st.st_mode;
+  if (!S_ISREG(st.st_mode))
+    return OPEN_NOT_REGULAR; /* not even opened */
+  /* O_NONBLOCK: should the file have been replaced by a FIFO since */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  int rc = fd;
+  if (fstat(fd, &st) < 0)
+    rc = -1;
+  else if (!S_ISREG(st.st_mode))
+    rc = OPEN_NOT_REGULAR;
+  if (rc < 0) {
+    int saved = errno;
+    close(fd);
+    if (mode)
+      *mode = (unsigned)st.st_mode;
+    errno = saved;
+  }
+  return rc;
+}
+
+const char *file_type_name(unsigned mode)
+{
+  if (S_ISDIR(mode))
+    return "a directory";
+  if (S_ISFIFO(mode))
+    return "a FIFO";
+  if (S_ISCHR(mode))
+    return "a character device";
+  if (S_ISBLK(mode))
+    return "a block device";
+  if (S_ISSOCK(mode))
+    return "a socket";
+  return S_ISREG(mode) ? "a regular file" : "not a regular file";
 }

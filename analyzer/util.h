@@ -1,5 +1,6 @@
 /* util.h - small helpers shared by the analyzer: checked allocation, a
- * growable string buffer, and human-readable formatting of times and sizes. */
+ * growable array, human-readable formatting of times and sizes, and opening
+ * only regular files. */
 #ifndef CL_REPORT_UTIL_H
 #define CL_REPORT_UTIL_H
 
@@ -25,5 +26,14 @@ const char *fmt_hex(char *buf, size_t len, int64_t v);
 
 /* the basename of a path (a pointer into it) */
 const char *path_base(const char *path);
+
+/* Open PATH read-only when it is a regular file (symbolic links followed),
+ * never opening a FIFO, device or socket, whose open or read could block or
+ * act.  Returns the descriptor; -1 with errno set; or OPEN_NOT_REGULAR with
+ * *mode (when not NULL) the file's st_mode. */
+#define OPEN_NOT_REGULAR (-2)
+int open_regular_file(const char *path, unsigned *mode);
+/* "a directory", "a FIFO", "a character device", ...: what MODE is */
+const char *file_type_name(unsigned mode);
 
 #endif

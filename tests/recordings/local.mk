@@ -26,7 +26,8 @@ RECORDING_TESTS = \
 	tests/recordings/failon.rtest \
 	tests/recordings/escape.rtest \
 	tests/recordings/callsite.rtest \
-	tests/recordings/transfers.rtest
+	tests/recordings/transfers.rtest \
+	tests/recordings/hostile.rtest
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
 RTEST_LOG_COMPILER = env \
