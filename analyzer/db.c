@@ -362,10 +362,10 @@ void db_close(struct cl_db *d)
 
 void db_fatal(struct cl_db *d, const char *what)
 {
-  fprintf(stderr, "cudalens-report: %s: %s: %s\n", d->path, what,
-          d->db ? sqlite3_errmsg(d->db) : "no database");
+  char *msg = xasprintf("%s: %s: %s", d->path, what,
+                        d->db ? sqlite3_errmsg(d->db) : "no database");
   remove_copy();
-  exit(2);
+  fatal("%s", msg);
 }
 
 sqlite3_stmt *db_prepare(struct cl_db *d, const char *sql)

@@ -27,7 +27,8 @@ RECORDING_TESTS = \
 	tests/recordings/escape.rtest \
 	tests/recordings/callsite.rtest \
 	tests/recordings/transfers.rtest \
-	tests/recordings/hostile.rtest
+	tests/recordings/hostile.rtest \
+	tests/recordings/errescape.rtest
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
 RTEST_LOG_COMPILER = env \
