@@ -9,6 +9,9 @@
  * private temporary directory and read the copy (recovering the WAL there,
  * never touching the user's files); (3) otherwise open with immutable=1,
  * which needs no locks or -shm and is safe because there is no WAL to miss.
+ * A recording is untrusted input: only regular files are opened (a FIFO
+ * would block), and nothing of its schema but its tables is used (see
+ * harden()).
  */
 #include "db.h"
 
@@ -43,7 +46,7 @@ static void remove_copy(void)
 
 static int copy_file(const char *from, const char *to)
 {
-  int in = open(from, O_RDONLY | O_CLOEXEC);
+  int in = open_regular_file(from, NULL);
   if (in < 0)
     return -1;
   int out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -84,6 +87,43 @@ static char *immutable_uri(const char *path)
   return u;
 }
 
+/* The authorizer of a recording's connection: the analyzer's own queries
+ * only, nothing that runs on behalf of a view or trigger of the recording
+ * (whose SQL is the recording's: a view named like a table can recurse
+ * forever). */
+static int deny_schema_code(void *unused, int action, const char *a,
+                            const char *b, const char *db,
+                            const char *view_or_trigger)
+{
+  (void)unused, (void)action, (void)a, (void)b, (void)db;
+  return view_or_trigger ? SQLITE_DENY : SQLITE_OK;
+}
+
+/* a recording is untrusted input ("Defense Against The Dark Arts" in the
+ * SQLite documentation) */
+static void harden(sqlite3 *db)
+{
+  sqlite3_set_authorizer(db, deny_schema_code, NULL);
+#ifdef SQLITE_DBCONFIG_DEFENSIVE
+  sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+#endif
+#ifdef SQLITE_DBCONFIG_TRUSTED_SCHEMA
+  sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+#endif
+}
+
+/* TABLE of the reference schema (a plain identifier) is a table of DB: a
+ * query on it does not go through a view */
+static bool is_table(sqlite3 *db, const char *table)
+{
+  char *sql = xasprintf("SELECT 1 FROM main.\"%s\"", table);
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+  sqlite3_finalize(st);
+  free(sql);
+  return rc == SQLITE_OK || sqlite3_errcode(db) != SQLITE_AUTH;
+}
+
 /* open FILE (or URI) read-only and read the schema; 0 on success */
 static int try_open(sqlite3 **db, const char *file, int flags, char **err)
 {
@@ -91,6 +131,7 @@ static int try_open(sqlite3 **db, const char *file, int flags, char **err)
   int rc = sqlite3_open_v2(file, db, SQLITE_OPEN_READONLY | flags, NULL);
   if (rc == SQLITE_OK) {
     sqlite3_busy_timeout(*db, 2000);
+    harden(*db);
     rc = sqlite3_exec(*db, "SELECT count(*) FROM sqlite_master", NULL, NULL,
                       NULL);
   }
@@ -128,16 +169,12 @@ static int open_copy(struct cl_db *d, char **why)
 
 static int check_header(const char *path, char **err)
 {
-  struct stat st;
-  if (stat(path, &st) < 0) {
-    *err = xasprintf("%s: %s", path, strerror(errno));
+  unsigned mode;
+  int fd = open_regular_file(path, &mode);
+  if (fd == OPEN_NOT_REGULAR) {
+    *err = xasprintf("%s: is %s, not a recording", path, file_type_name(mode));
     return -1;
   }
-  if (S_ISDIR(st.st_mode)) {
-    *err = xasprintf("%s: is a directory, not a recording", path);
-    return -1;
-  }
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     *err = xasprintf("%s: %s", path, strerror(errno));
     return -1;
@@ -153,7 +190,6 @@ static int check_header(const char *path, char **err)
   return 0;
 }
 
-/* every table and column of CL_SCHEMA_SQL must be in the recording */
 /* the schema version that added TABLE (1: there from the start) */
 static int table_since(const char *table)
 {
@@ -166,6 +202,29 @@ static int table_since(const char *table)
   return 1;
 }
 
+/* SQLite opens the -wal, -shm and -journal files it finds next to a
+ * database (a read-only reader too: to read the log, or to look for a hot
+ * journal); one that is a FIFO would block it forever, a device could act */
+static int check_companions(const char *path, char **err)
+{
+  static const char *const suffixes[] = {"-wal", "-shm", "-journal"};
+  for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
+    char *p = xasprintf("%s%s", path, suffixes[i]);
+    struct stat st;
+    if (stat(p, &st) == 0 && !S_ISREG(st.st_mode)) {
+      *err = xasprintf("%s: is %s, not a regular file", p,
+                       file_type_name((unsigned)st.st_mode));
+      free(p);
+      return -1;
+    }
+    free(p);
+  }
+  return 0;
+}
+
+/* every table and column of CL_SCHEMA_SQL must be in the recording, each
+ * table a real table (a view in its place, which could run anything, is
+ * refused by the authorizer of harden()) */
 static int check_schema(struct cl_db *d, char **err)
 {
   sqlite3 *ref;
@@ -193,11 +252,22 @@ static int check_schema(struct cl_db *d, char **err)
     return -1;
   }
   int rc = 0;
+  char *checked = NULL; /* the last table found to be a table */
   while (rc == 0 && sqlite3_step(cols) == SQLITE_ROW) {
     const char *t = (const char *)sqlite3_column_text(cols, 0);
     const char *c = (const char *)sqlite3_column_text(cols, 1);
     if (table_since(t) > d->version)
       continue; /* older recordings lack it; readers check db_has_table */
+    if (!checked || strcmp(checked, t) != 0) {
+      free(checked);
+      checked = xstrdup(t);
+      if (!is_table(d->db, t)) {
+        *err = xasprintf("%s: damaged cudalens recording: '%s' is not a table",
+                         d->path, t);
+        rc = -1;
+        break;
+      }
+    }
     sqlite3_bind_text(has, 1, t, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(has, 2, c, -1, SQLITE_TRANSIENT);
     if (sqlite3_step(has) != SQLITE_ROW || sqlite3_column_int(has, 0) == 0) {
@@ -207,6 +277,7 @@ static int check_schema(struct cl_db *d, char **err)
     }
     sqlite3_reset(has);
   }
+  free(checked);
   sqlite3_finalize(has);
   sqlite3_finalize(cols);
   sqlite3_close(ref);
@@ -218,7 +289,7 @@ int db_open(struct cl_db *d, const char *path, char **err)
   memset(d, 0, sizeof *d);
   d->path = path;
   *err = NULL;
-  if (check_header(path, err) < 0)
+  if (check_header(path, err) < 0 || check_companions(path, err) < 0)
     return -1;
 
   char *why = NULL;
@@ -305,10 +376,10 @@ void db_close(struct cl_db *d)
 
 void db_fatal(struct cl_db *d, const char *what)
 {
-  fprintf(stderr, "cudalens-report: %s: %s: %s\n", d->path, what,
-          d->db ? sqlite3_errmsg(d->db) : "no database");
+  char *msg = xasprintf("%s: %s: %s", d->path, what,
+                        d->db ? sqlite3_errmsg(d->db) : "no database");
   remove_copy();
-  exit(2);
+  fatal("%s", msg);
 }
 
 sqlite3_stmt *db_prepare(struct cl_db *d, const char *sql)

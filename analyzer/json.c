@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "util.h"
+
 void json_init(struct json *j, FILE *f)
 {
   memset(j, 0, sizeof *j);
@@ -57,32 +59,6 @@ void json_end_object(struct json *j) { close_(j, '}'); }
 void json_begin_array(struct json *j) { open_(j, '['); }
 void json_end_array(struct json *j) { close_(j, ']'); }
 
-/* length of the valid UTF-8 sequence at S, or 0 */
-static int utf8_len(const unsigned char *s)
-{
-  int n;
-  unsigned min;
-  unsigned cp;
-  if (s[0] < 0x80)
-    return 1;
-  else if ((s[0] & 0xe0) == 0xc0)
-    n = 2, min = 0x80, cp = s[0] & 0x1f;
-  else if ((s[0] & 0xf0) == 0xe0)
-    n = 3, min = 0x800, cp = s[0] & 0x0f;
-  else if ((s[0] & 0xf8) == 0xf0)
-    n = 4, min = 0x10000, cp = s[0] & 0x07;
-  else
-    return 0;
-  for (int i = 1; i < n; i++) {
-    if ((s[i] & 0xc0) != 0x80)
-      return 0;
-    cp = cp << 6 | (s[i] & 0x3f);
-  }
-  if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-    return 0;
-  return n;
-}
-
 void json_write_escaped(FILE *f, const char *str)
 {
   const unsigned char *s = (const unsigned char *)str;
@@ -104,10 +80,15 @@ void json_write_escaped(FILE *f, const char *str)
       s++;
       continue;
     }
-    int n = utf8_len(s);
+    int n = utf8_len((const char *)s);
     if (n == 0) {
       fputs("\\ufffd", f);
       s++;
+      continue;
+    }
+    if (n == 2 && s[0] == 0xc2 && s[1] < 0xa0) {
+      fprintf(f, "\\u%04x", s[1]); /* C1 control (U+0080-U+009F) */
+      s += 2;
       continue;
     }
     fwrite(s, 1, (size_t)n, f);

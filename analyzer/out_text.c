@@ -3,25 +3,20 @@
  * by its related locations and its fix; then the summary: process, devices,
  * streams, copies, kernels, synchronization. */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "output.h"
 #include "util.h"
 
-/* STR with control characters shown as \xNN */
+/* STR with control characters and bytes that are not UTF-8 shown as \xNN */
 static void put(FILE *f, const char *s)
 {
   if (!s) {
     fputs("?", f);
     return;
   }
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c < 0x20 || c == 0x7f)
-      fprintf(f, "\\x%02x", c);
-    else
-      fputc(c, f);
-  }
+  fput_escaped(f, s);
 }
 
 /* an argument, shell-quoted when it needs to be */
@@ -32,16 +27,20 @@ static void put_arg(FILE *f, const char *a)
     put(f, a);
     return;
   }
-  fputc('\'', f);
+  char *quoted = xmalloc(strlen(a) * 4 + 3), *q = quoted;
+  *q++ = '\'';
   for (; *a; a++) {
     if (*a == '\'') {
-      fputs("'\\''", f);
+      memcpy(q, "'\\''", 4);
+      q += 4;
     } else {
-      char one[2] = {*a, 0};
-      put(f, one);
+      *q++ = *a;
     }
   }
-  fputc('\'', f);
+  *q++ = '\'';
+  *q = 0;
+  put(f, quoted);
+  free(quoted);
 }
 
 const char *location_text(char *buf, size_t len, const struct location *loc)

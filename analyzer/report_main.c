@@ -52,11 +52,7 @@ static void fail(const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
-  fputs("cudalens-report: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  exit(2);
+  vfatal(fmt, ap);
 }
 
 static void parse_options(int argc, char **argv, struct options *o)

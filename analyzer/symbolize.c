@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "demangle.h"
 #include "u64map.h"
@@ -120,13 +121,21 @@ static void open_module(struct module *m)
   m->state = -1;
   if (!m->path || m->path[0] != '/')
     return; /* [vdso], anonymous or relative: nothing to read */
-  m->dwfl = dwfl_begin(&offline_callbacks);
-  if (!m->dwfl)
+  /* the recording names the file: never a FIFO or device */
+  int fd = open_regular_file(m->path, NULL);
+  if (fd < 0)
     return;
+  m->dwfl = dwfl_begin(&offline_callbacks);
+  if (!m->dwfl) {
+    close(fd);
+    return;
+  }
   dwfl_report_begin(m->dwfl);
   /* add_p_vaddr: BASE is the load bias, as dl_iterate_phdr's dlpi_addr */
-  m->mod = dwfl_report_elf(m->dwfl, path_base(m->path), m->path, -1, m->bias,
+  m->mod = dwfl_report_elf(m->dwfl, path_base(m->path), m->path, fd, m->bias,
                            true);
+  if (!m->mod)
+    close(fd); /* consumed only on success */
   dwfl_report_end(m->dwfl, NULL, NULL);
   if (!m->mod || !build_id_matches(m->mod, m->build_id)) {
     dwfl_end(m->dwfl);

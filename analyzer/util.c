@@ -1,10 +1,16 @@
-/* util.c - checked allocation and the formatting helpers of util.h. */
+/* util.c - checked allocation, fatal errors, escaping, the formatting
+ * helpers and the safe file opening of util.h. */
 #define _GNU_SOURCE /* vasprintf */
 #include "util.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void oom(void)
 {
@@ -54,6 +60,69 @@ char *xasprintf(const char *fmt, ...)
   if (r < 0)
     oom();
   return s;
+}
+
+void vfatal(const char *fmt, va_list ap)
+{
+  char *msg = NULL;
+  if (vasprintf(&msg, fmt, ap) < 0)
+    msg = NULL;
+  fputs("cudalens-report: ", stderr);
+  fput_escaped(stderr, msg ? msg : fmt);
+  fputc('\n', stderr);
+  free(msg);
+  exit(2);
+}
+
+void fatal(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vfatal(fmt, ap);
+}
+
+int utf8_len(const char *str)
+{
+  const unsigned char *s = (const unsigned char *)str;
+  int n;
+  unsigned min;
+  unsigned cp;
+  if (s[0] < 0x80)
+    return 1;
+  else if ((s[0] & 0xe0) == 0xc0)
+    n = 2, min = 0x80, cp = s[0] & 0x1f;
+  else if ((s[0] & 0xf0) == 0xe0)
+    n = 3, min = 0x800, cp = s[0] & 0x0f;
+  else if ((s[0] & 0xf8) == 0xf0)
+    n = 4, min = 0x10000, cp = s[0] & 0x07;
+  else
+    return 0;
+  for (int i = 1; i < n; i++) {
+    if ((s[i] & 0xc0) != 0x80)
+      return 0;
+    cp = cp << 6 | (s[i] & 0x3f);
+  }
+  if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+    return 0;
+  return n;
+}
+
+void fput_escaped(FILE *f, const char *str)
+{
+  const unsigned char *s = (const unsigned char *)str;
+  while (*s) {
+    int n = utf8_len((const char *)s);
+    bool control = n == 1 ? *s < 0x20 || *s == 0x7f
+                          : n == 2 && s[0] == 0xc2 && s[1] < 0xa0;
+    if (n == 0 || control) {
+      for (int i = 0; i < (n ? n : 1); i++)
+        fprintf(f, "\\x%02x", s[i]);
+      s += n ? n : 1;
+    } else {
+      fwrite(s, 1, (size_t)n, f);
+      s += n;
+    }
+  }
 }
 
 void grow_array(void **v, size_t *cap, size_t need, size_t elem)
@@ -112,4 +181,47 @@ const char *path_base(const char *path)
     return "";
   const char *s = strrchr(path, '/');
   return s ? s + 1 : path;
+}
+
+int open_regular_file(const char *path, unsigned *mode)
+{
+  struct stat st;
+  if (stat(path, &st) < 0)
+    return -1;
+  if (mode)
+    *mode = (unsigned)st.st_mode;
+  if (!S_ISREG(st.st_mode))
+    return OPEN_NOT_REGULAR; /* not even opened */
+  /* O_NONBLOCK: should the file have been replaced by a FIFO since */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  int rc = fd;
+  if (fstat(fd, &st) < 0)
+    rc = -1;
+  else if (!S_ISREG(st.st_mode))
+    rc = OPEN_NOT_REGULAR;
+  if (rc < 0) {
+    int saved = errno;
+    close(fd);
+    if (mode)
+      *mode = (unsigned)st.st_mode;
+    errno = saved;
+  }
+  return rc;
+}
+
+const char *file_type_name(unsigned mode)
+{
+  if (S_ISDIR(mode))
+    return "a directory";
+  if (S_ISFIFO(mode))
+    return "a FIFO";
+  if (S_ISCHR(mode))
+    return "a character device";
+  if (S_ISBLK(mode))
+    return "a block device";
+  if (S_ISSOCK(mode))
+    return "a socket";
+  return S_ISREG(mode) ? "a regular file" : "not a regular file";
 }

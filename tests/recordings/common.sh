@@ -27,12 +27,14 @@ build() {
 }
 
 # report STATUS ARGS...: run cudalens-report, check the exit status;
-# stdout in $tmp/out, stderr in $tmp/err
+# stdout in $tmp/out, stderr in $tmp/err.  A report still running after
+# CL_HANG_LIMIT seconds (default 120) hangs: killed, exit 124, a failure.
 report() {
   want=$1
   shift
-  "$CL_REPORT" "$@" >"$tmp/out" 2>"$tmp/err"
+  timeout -s KILL "${CL_HANG_LIMIT:-120}" "$CL_REPORT" "$@" >"$tmp/out" 2>"$tmp/err"
   got=$?
+  [ "$got" != 137 ] || got="124 (killed after ${CL_HANG_LIMIT:-120} s: a hang)"
   if [ "$got" != "$want" ]; then
     echo "--- stderr:" >&2
     cat "$tmp/err" >&2

@@ -26,7 +26,9 @@ RECORDING_TESTS = \
 	tests/recordings/failon.rtest \
 	tests/recordings/escape.rtest \
 	tests/recordings/callsite.rtest \
-	tests/recordings/transfers.rtest
+	tests/recordings/transfers.rtest \
+	tests/recordings/hostile.rtest \
+	tests/recordings/errescape.rtest
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
 RTEST_LOG_COMPILER = env \
