@@ -19,8 +19,9 @@ const char *cl_cupti_error(CUptiResult r)
   return s;
 }
 
-int cl_cupti_bind(char *why, size_t whysz)
+int cl_cupti_bind(const struct cl_cuda_found *f, char *why, size_t whysz)
 {
+  (void)f;
   const char *tried[3];
   int ntried = 0;
   void *h = NULL;

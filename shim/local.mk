@@ -5,7 +5,7 @@ noinst_LTLIBRARIES += libclshim.la
 libclshim_la_SOURCES = \
 	shim/shim.h shim/cupti.h shim/writer_db.h \
 	shim/config.c shim/log.c \
-	shim/cupti_bind.c shim/capture.c shim/decode.c shim/activity.c \
+	shim/cupti_bind.c shim/cudaload.c shim/capture.c shim/decode.c shim/activity.c \
 	shim/kparams.c shim/driver.c shim/devices.c \
 	shim/stack.c shim/modules.c shim/pyframes.c \
 	shim/ring.c shim/strings.c shim/writer.c shim/writer_db.c \
@@ -15,7 +15,7 @@ libclshim_la_SOURCES = \
 libclshim_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(SQLITE_CFLAGS)
 
 lib_LTLIBRARIES += libcudalens.la
-libcudalens_la_SOURCES = shim/shim_init.c
+libcudalens_la_SOURCES = shim/shim_init.c shim/dlhook.c
 libcudalens_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 libcudalens_la_LDFLAGS = -module -avoid-version -shared -no-undefined
 libcudalens_la_LIBADD = libclshim.la $(SQLITE_LIBS) -ldl -lpthread

@@ -222,8 +222,28 @@ void cl_modules_free(struct cl_module *mods, int n) CL_HIDDEN;
  * Safe without the GIL; never calls into Python code. */
 uint32_t cl_pystack_capture(void) CL_HIDDEN;
 
+/* ---- CUDA in the process (cudaload.c, dlhook.c, shim_init.c) --------------- */
+struct cl_cuda_found {
+  char runtime[4096];    /* path of the loaded libcudart.so.N, "" when none */
+  int runtime_major;     /* N, 0 when unknown */
+  int driver;            /* libcuda.so.1 is loaded */
+};
+/* 1 when objects were loaded since the last scan and CUDA is among the
+ * loaded ones (f says which). */
+int cl_cuda_scan(struct cl_cuda_found *f) CL_HIDDEN;
+/* 1 for the driver (libcuda.so[.1]), 2 for a runtime (libcudart.so[.N]) */
+int cl_cuda_lib_kind(const char *path) CL_HIDDEN;
+/* N of a libcudart.so.N path (following a libcudart.so link), or 0 */
+int cl_cuda_runtime_major(const char *path) CL_HIDDEN;
+/* The shim waits for CUDA to be loaded (not started, not disabled). */
+int cl_shim_waiting(void) CL_HIDDEN;
+/* Starts recording if CUDA was loaded since the last look; 1 if this call
+ * started (or failed to start) it.  Never blocks. */
+int cl_cuda_maybe_loaded(void) CL_HIDDEN;
+
 /* ---- CUPTI binding (cupti_bind.c) and capture (capture.c, activity.c) ------ */
-int cl_cupti_bind(char *why, size_t whysz) CL_HIDDEN;
+int cl_cupti_bind(const struct cl_cuda_found *f, char *why, size_t whysz)
+    CL_HIDDEN;
 int cl_capture_start(void) CL_HIDDEN;       /* subscribe; 0 on success */
 void cl_capture_stop(void) CL_HIDDEN;
 int cl_capture_recording(void) CL_HIDDEN;   /* subscribed now? */

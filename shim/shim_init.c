@@ -1,13 +1,22 @@
-/* shim_init.c - libcudalens.so's life cycle: configuration and CUPTI
- * subscription once from the library constructor (under pthread_once), the
- * fork handlers that take every lock of the shim (listed in one place), and
- * the final flush at exit.  The library exports no symbols of its own. */
+/* shim_init.c - libcudalens.so's life cycle: configuration from the library
+ * constructor, CUPTI subscription when CUDA is first loaded into the process
+ * (already at start-up, or later through dlopen(): dlhook.c calls
+ * cl_cuda_maybe_loaded), the fork handlers that take every lock of the shim
+ * (listed in one place), and the final flush at exit.  A process that never
+ * loads CUDA gets no CUPTI, no file and no message.  The library exports no
+ * symbols of its own but its wrappers. */
 #include <stdlib.h>
+#include <time.h>
 
 #include "shim.h"
 
-static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static pthread_once_t config_once = PTHREAD_ONCE_INIT;
 static _Atomic int active, finished;
+/* waiting for CUDA, starting (one thread subscribes), done (recording, or
+ * not: disabled or CUPTI unavailable) */
+enum { WAITING, STARTING, DONE };
+static _Atomic int state = WAITING;
+static struct timespec loaded_at; /* when the shim was configured */
 
 /* Every lock of the shim, in the order fork takes them. */
 static void atfork_prepare(void)
@@ -49,18 +58,35 @@ static void finish(void)
   cl_writer_stop(1);   /* drain every ring, close the database */
 }
 
-static void init(void)
+static void configure(void)
 {
+  clock_gettime(CLOCK_MONOTONIC, &loaded_at);
   cl_config_load();
   if (cl_cfg.disable)
-    return;
+    atomic_store(&state, DONE);
+}
+
+/* The shim's start time on CUPTI's clock: when it was loaded, not when CUDA
+ * appeared (a Python program may import for seconds before). */
+static uint64_t load_time_ns(void)
+{
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  int64_t since = (int64_t)(now.tv_sec - loaded_at.tv_sec) * 1000000000 +
+                  (now.tv_nsec - loaded_at.tv_nsec);
+  uint64_t t = cl_now_ns();
+  return since > 0 && (uint64_t)since < t ? t - (uint64_t)since : t;
+}
+
+static void start(const struct cl_cuda_found *f)
+{
   char why[1024];
-  if (cl_cupti_bind(why, sizeof why)) {
+  if (cl_cupti_bind(f, why, sizeof why)) {
     CL_LOG(CL_LOG_ERROR, "%s; this run is not recorded", why);
     return;
   }
   cl_stack_init();
-  cl_start_ns = cl_now_ns();
+  cl_start_ns = load_time_ns();
   if (cl_capture_start())
     return;
   atomic_store(&active, 1);
@@ -71,9 +97,31 @@ static void init(void)
   CL_LOG(CL_LOG_INFO, "capturing through CUPTI");
 }
 
-__attribute__((constructor)) static void cl_constructor(void)
+int cl_shim_waiting(void) { return atomic_load(&state) == WAITING; }
+
+/* The thread that sees CUDA first subscribes, before its dlopen() returns.
+ * Another thread that finds the start under way does not wait for it (it
+ * might hold the loader's lock that the start needs). */
+int cl_cuda_maybe_loaded(void)
 {
-  pthread_once(&init_once, init);
+  if (atomic_load(&state) != WAITING)
+    return 0;
+  pthread_once(&config_once, configure);
+  struct cl_cuda_found f;
+  int expect = WAITING;
+  if (!cl_cuda_scan(&f) ||
+      !atomic_compare_exchange_strong(&state, &expect, STARTING))
+    return 0;
+  CL_LOG(CL_LOG_DEBUG, "CUDA is loaded (runtime %s, driver %s)",
+         f.runtime[0] ? f.runtime : "static or none", f.driver ? "yes" : "no");
+  start(&f);
+  atomic_store(&state, DONE);
+  return 1;
 }
 
+__attribute__((constructor)) static void cl_constructor(void)
+{
+  pthread_once(&config_once, configure);
+  cl_cuda_maybe_loaded();
+}
 __attribute__((destructor)) static void cl_destructor(void) { finish(); }

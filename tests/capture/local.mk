@@ -36,7 +36,9 @@ CAPTURE_TESTS = \
 	tests/capture/disable.test \
 	tests/capture/launcher.test \
 	tests/capture/forkfork.test \
-	tests/capture/optimized_launch.test
+	tests/capture/optimized_launch.test \
+	tests/capture/quiet.test \
+	tests/capture/lateload.test
 TESTS += $(CAPTURE_TESTS)
 EXTRA_DIST += $(CAPTURE_TESTS) tests/capture/capture.sh tests/capture/ci.sh \
 	tests/capture/behave.cu tests/capture/common.expect \
@@ -52,3 +54,19 @@ tests/capture/behave: $(srcdir)/tests/capture/behave.cu
 	@$(MKDIR_P) tests/capture
 	$(AM_V_GEN)$(NVCC) -g -lineinfo -arch=sm_90 --no-compress -cudart shared $< -o $@
 endif
+
+# a program that loads the CUDA runtime after start-up (dlopen by name, by
+# path, from another thread, through a plugin, through its own RUNPATH)
+check_PROGRAMS += tests/capture/lateload tests/capture/lateload-rp
+tests_capture_lateload_SOURCES = tests/capture/lateload.c
+tests_capture_lateload_LDFLAGS = -export-dynamic
+tests_capture_lateload_LDADD = -ldl -lpthread
+tests_capture_lateload_rp_SOURCES = tests/capture/lateload.c
+tests_capture_lateload_rp_LDFLAGS = -export-dynamic \
+	-Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN'
+tests_capture_lateload_rp_LDADD = -ldl -lpthread
+check_LTLIBRARIES += tests/capture/liblateplugin.la
+tests_capture_liblateplugin_la_SOURCES = tests/capture/lateplugin.c
+tests_capture_liblateplugin_la_LDFLAGS = -shared -module -avoid-version \
+	-rpath $(abs_builddir)/tests/capture
+tests_capture_liblateplugin_la_LIBADD = tests/sim/libcudart.la
