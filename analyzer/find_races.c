@@ -675,28 +675,30 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
       " issuing the second; in PyTorch, second_stream.wait_stream("
       "first_stream), and tensor.record_stream(second_stream) for memory the"
       " second stream uses after the first frees it";
+  /* "<later> on <stream> reads <memory> that <earlier> on <stream> wrote" */
+  char *pair = xasprintf("%s on %s %s %s that %s on %s %s", c.what, cs,
+                         verb(&r->cur, false), mem, p.what, ps,
+                         verb(&r->prev, true));
   switch (r->kind) {
   case RK_STREAM:
     f = findings_add(
         out, name, SEV_ERROR, &loc,
-        "%s on %s %s %s that %s on %s %s, and nothing orders the two: no"
+        "%s, and nothing orders the two: no"
         " event recorded after the first is waited for by the second's"
         " stream, and no host thread knew the first had finished when the"
         " second was issued.%s",
-        c.what, cs, verb(&r->cur, false), mem, p.what, ps,
-        verb(&r->prev, true), maybe);
+        pair, maybe);
     break;
   case RK_HANDOFF:
     f = findings_add(
         out, name, SEV_WARNING, &loc,
-        "%s on %s %s %s that %s on %s %s, issued by another host thread."
+        "%s, issued by another host thread."
         " A thread knew the first had finished before the second was issued,"
         " but cudalens saw nothing ordering the two threads after that (it"
         " records thread creation and join, not mutexes, condition variables"
         " or queues): this is correct only if the second thread waited for"
         " the first.%s",
-        c.what, cs, verb(&r->cur, false), mem, p.what, ps,
-        verb(&r->prev, true), maybe);
+        pair, maybe);
     fix = "make the order visible to CUDA: cudaEventRecord after the first"
           " and cudaStreamWaitEvent on the second stream before the second";
     break;
@@ -712,13 +714,12 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
   case RK_STAGED:
     f = findings_add(
         out, name, SEV_WARNING, &loc,
-        "%s on %s %s %s that %s on %s %s from pageable memory. A blocking"
+        "%s from pageable memory. A blocking"
         " copy from pageable memory returns once the source is staged, and"
         " \"the DMA to final destination may not have completed\" (CUDA"
         " Runtime API, API synchronization behavior), so nothing promises"
         " the copy finished before this access.%s",
-        c.what, cs, verb(&r->cur, false), mem, p.what, ps,
-        verb(&r->prev, true), maybe);
+        pair, maybe);
     fix = "synchronize the copy's stream (cudaStreamSynchronize) or record"
           " an event after the copy and make this stream wait for it"
           " (cudaStreamWaitEvent); or copy from pinned memory, which"
@@ -741,10 +742,7 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
               " memory and non-blocking streams these two race";
     f = findings_add(
         out, name, SEV_WARNING, &loc,
-        "%s on %s %s %s that %s on %s %s; they are ordered only because"
-        " %s.%s",
-        c.what, cs, verb(&r->cur, false), mem, p.what, ps,
-        verb(&r->prev, true), why, maybe);
+        "%s; they are ordered only because %s.%s", pair, why, maybe);
     fix = "make the order explicit: cudaEventRecord after the first and"
           " cudaStreamWaitEvent before the second (PyTorch: wait_stream /"
           " record_stream), or synchronize the first stream";
@@ -752,6 +750,7 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
   }
   }
   finding_set_fix(f, "%s", fix);
+  free(pair);
   f->count = r->count;
   finding_set_extra(f, "definite", r->definite);
   finding_set_extra(f, "first_seq", r->prev.seq);
