@@ -58,7 +58,7 @@ static int fds(const char *dir)
 {
     if (work())
         return 1;
-    usleep(100000); /* a recorder has opened its files by now */
+    usleep(500000); /* a recorder has opened its files by now */
     char path[4096];
     std::snprintf(path, sizeof path, "%s/first", dir);
     int first = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
