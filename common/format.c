@@ -45,7 +45,7 @@ const char CL_INDEX_SQL[] =
 const char CL_SCHEMA_SQL[] =
     /* key/value facts about the process: format, cudalens_version, pid,
      * ppid, hostname, exe, cmdline (JSON array), cuda_visible_devices,
-     * start_ns, end_ns, clean_exit, cupti_version, capture */
+     * start_ns, end_ns, end, clean_exit, cupti_version, capture */
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);\n"
     /* the CUDA APIs cudalens understands (include/cudalens/api.def) */
     "CREATE TABLE api(id INTEGER PRIMARY KEY, name TEXT NOT NULL,"

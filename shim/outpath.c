@@ -1,9 +1,13 @@
 /* outpath.c - turns the CUDALENS_OUTPUT pattern into a file name (%p pid,
- * %h host, %q{VAR} environment variable, %% percent) and creates that file
- * exclusively, never following a symlink and never overwriting: when the
- * name is taken it tries NAME.1.db, NAME.2.db, ... */
+ * %h host, %q{VAR} environment variable, %% percent; a variable's value
+ * cannot lead out of the pattern's folder) and creates that file
+ * exclusively, readable by its owner only (it holds the command line),
+ * never following a symlink and never overwriting: when the name is taken
+ * it tries NAME.1.db, NAME.2.db, ... */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,25 +15,46 @@
 
 #include "shim.h"
 
-static int put(char *out, size_t outsz, size_t *n, const char *s, size_t len)
+static int put(char *out, size_t outsz, size_t *n, const char *s, size_t len,
+               unsigned char *from_var, int from_env)
 {
   if (*n + len >= outsz)
     return -1;
-  memcpy(out + *n, s, len);
+  for (size_t i = 0; i < len; i++) {
+    /* a '/' in a variable's value would make a folder of it */
+    out[*n + i] = from_env && s[i] == '/' ? '_' : s[i];
+    from_var[*n + i] = (unsigned char)from_env;
+  }
   *n += len;
   out[*n] = 0;
   return 0;
+}
+
+/* A "." or ".." component made with a variable's value becomes "_" or
+ * "__": the value cannot lead out of the pattern's folder. */
+static void no_dot_components(char *out, const unsigned char *from_var)
+{
+  for (char *c = out, *end; *c; c = *end ? end + 1 : end) {
+    end = strchrnul(c, '/');
+    size_t len = (size_t)(end - c);
+    if ((len == 1 || len == 2) && !strncmp(c, "..", len))
+      for (size_t i = 0; i < len; i++)
+        if (from_var[c - out + (ptrdiff_t)i])
+          c[i] = '_';
+  }
 }
 
 int cl_outpath_expand(const char *pattern, pid_t pid, char *out, size_t outsz,
                       char *err, size_t errsz)
 {
   size_t n = 0;
+  unsigned char from_var[outsz];
   out[0] = 0;
   for (const char *p = pattern; *p; p++) {
     char buf[256];
     const char *s = buf;
     size_t len;
+    int from_env = 0;
     if (*p != '%') {
       s = p;
       len = 1;
@@ -67,6 +92,7 @@ int cl_outpath_expand(const char *pattern, pid_t pid, char *out, size_t outsz,
         if (!s)
           s = "";
         len = strlen(s);
+        from_env = 1;
         p = close;
         break;
       }
@@ -78,7 +104,7 @@ int cl_outpath_expand(const char *pattern, pid_t pid, char *out, size_t outsz,
         return -1;
       }
     }
-    if (put(out, outsz, &n, s, len)) {
+    if (put(out, outsz, &n, s, len, from_var, from_env)) {
       snprintf(err, errsz, "output path too long: '%s'", pattern);
       return -1;
     }
@@ -87,6 +113,7 @@ int cl_outpath_expand(const char *pattern, pid_t pid, char *out, size_t outsz,
     snprintf(err, errsz, "empty output path");
     return -1;
   }
+  no_dot_components(out, from_var);
   return 0;
 }
 
@@ -114,7 +141,7 @@ int cl_outpath_create(const char *path, char *chosen, size_t chosensz,
       break;
     }
     int fd = open(chosen, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                  0644);
+                  0600);
     if (fd >= 0)
       return fd;
     if (errno != EEXIST) {

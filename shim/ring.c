@@ -2,7 +2,8 @@
  * writer thread.  Each thread that produces records owns one ring (single
  * producer); the writer drains them all (single consumer).  A full ring makes
  * the producer wait for the writer (CUDALENS_OVERFLOW=block, the default) or
- * drops the record and counts it (drop); never silently. */
+ * drops the record and counts it (drop); never silently, nor when a
+ * thread's ring cannot be allocated. */
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -51,11 +52,23 @@ static struct cl_ring *ring_new(void)
   return r;
 }
 
+static _Atomic uint64_t unbuffered; /* records of threads without a ring */
+
 struct cl_record *cl_ring_reserve(enum cl_rec_type type)
 {
+  if (cl_writer_inherited()) {
+    /* a forked child before its own first CUDA call: GPU activity and drop
+     * counts that CUPTI delivers now are its parent's, recorded there */
+    if (type == CL_REC_ACTIVITY || type == CL_REC_DROP)
+      return NULL;
+    cl_writer_adopt();
+  }
   struct cl_ring *r = my_ring;
-  if (!r && !(r = my_ring = ring_new()))
+  if (!r && !(r = my_ring = ring_new())) {
+    atomic_fetch_add_explicit(&unbuffered, 1, memory_order_relaxed);
+    cl_writer_ensure_started(); /* to count it */
     return NULL;
+  }
   cl_writer_ensure_started();
   uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
   for (unsigned spins = 0;; spins++) {
@@ -114,6 +127,8 @@ void cl_ring_take_orphan_drops(uint64_t lost[2])
   lost[1] = atomic_exchange(&orphan_dropped[1], 0);
 }
 
+uint64_t cl_ring_take_unbuffered(void) { return atomic_exchange(&unbuffered, 0); }
+
 void cl_ring_atfork_prepare(void) { pthread_mutex_lock(&registry_lock); }
 void cl_ring_atfork_parent(void) { pthread_mutex_unlock(&registry_lock); }
 
@@ -134,6 +149,7 @@ void cl_ring_atfork_child(void)
     atomic_store(&keep->dropped[0], 0);
     atomic_store(&keep->dropped[1], 0);
   }
+  atomic_store(&unbuffered, 0);
   my_tid = 0;
   if (keep)
     keep->tid = cl_gettid();

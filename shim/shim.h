@@ -159,6 +159,8 @@ void cl_ring_commit(void) CL_HIDDEN;
  * cl_ring_take_orphan_drops(). */
 void cl_ring_foreach(void (*fn)(struct cl_ring *, void *), void *arg) CL_HIDDEN;
 void cl_ring_take_orphan_drops(uint64_t lost[2]) CL_HIDDEN;
+/* records lost because their thread's ring could not be allocated */
+uint64_t cl_ring_take_unbuffered(void) CL_HIDDEN;
 uint32_t cl_gettid(void) CL_HIDDEN;
 
 /* ---- host threads (threads.c) --------------------------------------------- */
@@ -188,8 +190,24 @@ static inline uint64_t cl_next_seq(void)
 void cl_writer_ensure_started(void) CL_HIDDEN; /* lazily, on first record */
 int cl_writer_running(void) CL_HIDDEN;
 void cl_writer_wake(void) CL_HIDDEN;
-void cl_writer_stop(int clean) CL_HIDDEN;     /* drain, close the database */
+/* End the recording: the writer drains every ring and closes the database,
+ * noting how the process ended (meta end) and, with clean, that everything
+ * was written.  Waits only while the writer makes progress, and never joins
+ * unless clean; async-signal-safe when clean == 0.  No writer starts after. */
+void cl_writer_end(const char *end, int clean) CL_HIDDEN;
+void cl_writer_stop(int clean) CL_HIDDEN; /* end "exit" or "signal" */
 int cl_writer_is_self(void) CL_HIDDEN;
+/* a writer of this very process (not of a parent, nor one a vfork child
+ * shares) is running */
+int cl_writer_recording_here(void) CL_HIDDEN;
+/* Around an exec: the database is written out and closed (end "exec");
+ * pass suspend's result to resume when the exec failed. */
+int cl_writer_suspend(void) CL_HIDDEN;
+void cl_writer_resume(int suspended_by_caller) CL_HIDDEN;
+/* A forked child that has not made a CUDA call of its own: everything it
+ * holds is its parent's.  adopt: it now records on its own. */
+int cl_writer_inherited(void) CL_HIDDEN;
+void cl_writer_adopt(void) CL_HIDDEN;
 void cl_writer_atfork_prepare(void) CL_HIDDEN;
 void cl_writer_atfork_parent(void) CL_HIDDEN;
 void cl_writer_atfork_child(void) CL_HIDDEN;

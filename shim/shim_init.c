@@ -53,6 +53,12 @@ static void finish(void)
 {
   if (!atomic_load(&active) || atomic_exchange(&finished, 1))
     return;
+  if (cl_writer_inherited()) {
+    /* a forked child that made no CUDA call: what CUPTI holds is its
+     * parent's, and nothing of its own is recorded */
+    cl_writer_end("exit", 1);
+    return;
+  }
   cl_end_ns = cl_now_ns(); /* before our own flushing */
   cl_capture_stop();   /* flush CUPTI's activity buffers, unsubscribe */
   cl_writer_stop(1);   /* drain every ring, close the database */

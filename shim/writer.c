@@ -2,12 +2,16 @@
  * first record (so processes that never touch CUDA leave no file), creates the
  * file named by CUDALENS_OUTPUT, and every CUDALENS_FLUSH_MS (or sooner, when
  * a ring fills) drains every thread's ring into SQLite in one transaction.
- * The application's threads never wait on SQLite. */
+ * The application's threads never wait on SQLite.  The end of the process
+ * (exit, a fatal signal, _exit, an exec) waits for the writer to write what
+ * it holds only as long as the writer makes progress.  A forked child has
+ * none of its parent's recording: fork waits until the writer is out of
+ * SQLite, and the child starts a recording of its own at its first CUDA
+ * call, without what it inherited. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
+#include <semaphore.h>
 #include <signal.h>
-#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,15 +20,34 @@
 #include "shim.h"
 #include "writer_db.h"
 
+/* how long the end of the process waits for a writer that does nothing */
+#define STALL_NS (5ull * 1000000000ull)
+
 _Atomic uint64_t cl_seq;
 
 static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_mutex_t wake_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t wake_cond;
+/* held by the writer while it is inside SQLite, and by fork() */
+static pthread_mutex_t db_lock = PTHREAD_MUTEX_INITIALIZER;
+static sem_t wake_sem;          /* sem_post is async-signal-safe */
 static _Atomic int started;     /* a writer was started in this process */
 static _Atomic int running;     /* it is draining rings */
-static _Atomic int finished;    /* it closed the database */
-static int wake_flag, stop_flag, stop_clean;
+static _Atomic int opened;      /* it has tried to open the database */
+static _Atomic int recording;   /* it has one to write to */
+static _Atomic int finished;    /* it has ended */
+static _Atomic int joined;
+static _Atomic int closed;      /* the recording has ended: no new writer */
+static _Atomic int inherited;   /* a forked child, no CUDA call of its own yet */
+static _Atomic int ending;      /* the first cl_writer_end() set these: */
+static const char *_Atomic stop_end;
+static _Atomic int stop_clean;
+static _Atomic int stop_req;
+static _Atomic int suspend_req; /* exec wrappers in flight */
+static _Atomic int suspended;   /* the database is closed for an exec */
+static _Atomic uint64_t passes; /* loops of the writer */
+static uint64_t fork_ns;        /* when the last fork happened */
+static uint64_t inherited_before_ns; /* GPU activity older is the parent's */
+static pid_t owner_pid;         /* the process this state belongs to (not a
+                                   vfork child sharing it) */
 static pthread_t writer_thread;
 
 int cl_writer_running(void) { return atomic_load(&running); }
@@ -32,15 +55,16 @@ int cl_writer_is_self(void)
 {
   return atomic_load(&started) && pthread_equal(pthread_self(), writer_thread);
 }
+int cl_writer_inherited(void)
+{
+  return atomic_load_explicit(&inherited, memory_order_relaxed);
+}
+void cl_writer_adopt(void) { atomic_store(&inherited, 0); }
 
 void cl_writer_wake(void)
 {
-  if (!atomic_load_explicit(&running, memory_order_relaxed))
-    return;
-  pthread_mutex_lock(&wake_lock);
-  wake_flag = 1;
-  pthread_cond_signal(&wake_cond);
-  pthread_mutex_unlock(&wake_lock);
+  if (atomic_load_explicit(&running, memory_order_relaxed))
+    sem_post(&wake_sem);
 }
 
 /* ---- one pass: every ring's committed records, in one transaction -------- */
@@ -65,18 +89,27 @@ static void count_drops(struct cl_db *db, uint64_t calls, uint64_t activity)
     cl_db_drop(db, "ring-full-activity", activity);
 }
 
+/* records of the parent's GPU work that a forked child's CUPTI delivers */
+static int inherited_record(const struct cl_record *r)
+{
+  return r->type == CL_REC_ACTIVITY && r->u.act.start_ns < inherited_before_ns;
+}
+
 static void drain(struct cl_db *db)
 {
   static struct snapshot snap; /* only the writer thread uses it */
+  if (cl_db_begin(db))
+    return;
   snap.n = 0;
   cl_ring_foreach(collect, &snap);
-  cl_db_begin(db);
   for (int i = 0; i < snap.n; i++) {
     struct cl_ring *r = snap.rings[i];
     uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
     uint64_t tail = atomic_load_explicit(&r->tail, memory_order_acquire);
     for (; head != tail; head++) {
-      cl_db_put(db, &r->slots[head & (r->capacity - 1)]);
+      const struct cl_record *rec = &r->slots[head & (r->capacity - 1)];
+      if (!inherited_record(rec))
+        cl_db_put(db, rec);
       /* free the slot early so a blocked producer can go on */
       if ((head & 255) == 255)
         atomic_store_explicit(&r->head, head + 1, memory_order_release);
@@ -89,6 +122,9 @@ static void drain(struct cl_db *db)
   uint64_t lost[2];
   cl_ring_take_orphan_drops(lost);
   count_drops(db, lost[0], lost[1]);
+  uint64_t unbuffered = cl_ring_take_unbuffered();
+  if (unbuffered)
+    cl_db_drop(db, "no-buffer", unbuffered);
   cl_db_commit(db);
 }
 
@@ -101,38 +137,73 @@ static void discard(void)
   cl_ring_foreach(collect, &snap);
   for (int i = 0; i < snap.n; i++)
     atomic_store(&snap.rings[i]->head, atomic_load(&snap.rings[i]->tail));
+  cl_ring_take_unbuffered();
+}
+
+static void wait_for_work(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  uint64_t ns = (uint64_t)ts.tv_nsec + (uint64_t)cl_cfg.flush_ms * 1000000;
+  ts.tv_sec += (time_t)(ns / 1000000000);
+  ts.tv_nsec = (long)(ns % 1000000000);
+  while (sem_clockwait(&wake_sem, CLOCK_MONOTONIC, &ts) && errno == EINTR)
+    ;
+  while (!sem_trywait(&wake_sem))
+    ; /* wake-ups that came meanwhile are served by this pass */
+}
+
+/* A database that failed (it said so) is given up: from now on records are
+ * discarded. */
+static struct cl_db *unless_failed(struct cl_db *db)
+{
+  if (db && cl_db_failed(db)) {
+    cl_db_close(db, NULL, 0);
+    atomic_store(&recording, 0);
+    return NULL;
+  }
+  return db;
 }
 
 static void *writer_main(void *arg)
 {
   (void)arg;
+  pthread_mutex_lock(&db_lock);
   /* when it fails, cl_db_open has said why in one line; no second line */
   struct cl_db *db = cl_db_open();
-  for (;;) {
-    pthread_mutex_lock(&wake_lock);
-    if (!wake_flag && !stop_flag) {
-      struct timespec ts;
-      clock_gettime(CLOCK_MONOTONIC, &ts);
-      uint64_t ns = (uint64_t)ts.tv_nsec + (uint64_t)cl_cfg.flush_ms * 1000000;
-      ts.tv_sec += (time_t)(ns / 1000000000);
-      ts.tv_nsec = (long)(ns % 1000000000);
-      pthread_cond_timedwait(&wake_cond, &wake_lock, &ts);
+  pthread_mutex_unlock(&db_lock);
+  atomic_store(&recording, db != NULL);
+  atomic_store(&opened, 1);
+  for (int stopping = 0; !stopping;) {
+    wait_for_work();
+    stopping = atomic_load(&stop_req);
+    int suspend = !stopping && atomic_load(&suspend_req) > 0;
+    if (stopping) /* producers with a full ring stop waiting for us */
+      atomic_store(&running, 0);
+    pthread_mutex_lock(&db_lock);
+    if (db && atomic_load(&suspended) && !suspend) {
+      cl_db_resume(db); /* the exec failed; on with the same file */
+      atomic_store(&suspended, 0);
+      db = unless_failed(db);
     }
-    wake_flag = 0;
-    int stopping = stop_flag;
-    pthread_mutex_unlock(&wake_lock);
-    if (db)
+    if (db && !atomic_load(&suspended)) {
       drain(db);
-    else
+      db = unless_failed(db);
+    }
+    if (db && stopping) {
+      cl_db_close(db, atomic_load(&stop_end), atomic_load(&stop_clean));
+      db = NULL;
+    } else if (db && suspend && !atomic_load(&suspended)) {
+      cl_db_suspend(db, "exec");
+      db = unless_failed(db);
+      atomic_store(&suspended, db != NULL);
+    }
+    pthread_mutex_unlock(&db_lock);
+    if (!db)
       discard();
-    if (stopping)
-      break;
+    atomic_fetch_add(&passes, 1);
   }
-  atomic_store(&running, 0);
-  if (db) {
-    drain(db); /* what came in while we were stopping */
-    cl_db_close(db, stop_clean);
-  }
+  atomic_store(&recording, 0);
   atomic_store(&finished, 1);
   return NULL;
 }
@@ -142,12 +213,9 @@ void cl_writer_ensure_started(void)
   if (atomic_load_explicit(&started, memory_order_acquire))
     return;
   pthread_mutex_lock(&start_lock);
-  if (!atomic_load(&started)) {
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&wake_cond, &ca);
-    pthread_condattr_destroy(&ca);
+  if (!atomic_load(&started) && !atomic_load(&closed)) {
+    sem_init(&wake_sem, 0, 0);
+    owner_pid = getpid();
     /* the writer takes none of the program's signals */
     sigset_t all, old;
     sigfillset(&all);
@@ -155,6 +223,7 @@ void cl_writer_ensure_started(void)
     atomic_store(&running, 1);
     if (pthread_create(&writer_thread, NULL, writer_main, NULL)) {
       atomic_store(&running, 0);
+      atomic_store(&finished, 1);
       CL_LOG(CL_LOG_ERROR, "cannot start the writer thread: %s; this run is "
                            "not recorded", strerror(errno));
     }
@@ -164,57 +233,123 @@ void cl_writer_ensure_started(void)
   pthread_mutex_unlock(&start_lock);
 }
 
-/* Drain and close.  From a signal handler (clean == 0) it cannot join: it
- * wakes the writer once no thread holds wake_lock (signalling is then safe:
- * every other signaller holds it, and the writer takes no signals) and waits
- * until the database is closed, at most 5 s (a writer that cannot go on). */
-void cl_writer_stop(int clean)
+/* ---- waiting for the writer (async-signal-safe) --------------------------- */
+static int here(void)
 {
-  if (!atomic_load(&started) || !atomic_load(&running) || cl_writer_is_self())
-    return;
-  if (clean) {
-    pthread_mutex_lock(&wake_lock);
-    stop_flag = 1;
-    stop_clean = 1;
-    pthread_cond_signal(&wake_cond);
-    pthread_mutex_unlock(&wake_lock);
-    pthread_join(writer_thread, NULL);
-    return;
-  }
-  stop_flag = 1;
-  for (int i = 0, woken = 0; i < 1000 && !atomic_load(&finished); i++) {
-    if (!woken && !pthread_mutex_trylock(&wake_lock)) {
-      pthread_cond_signal(&wake_cond);
-      pthread_mutex_unlock(&wake_lock);
-      woken = 1;
-    }
-    struct timespec ts = {0, 5000000};
-    nanosleep(&ts, NULL);
-  }
+  return atomic_load(&started) && !atomic_load(&finished) &&
+         owner_pid == getpid() && !cl_writer_is_self();
 }
 
+static uint64_t now_ns(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Until done() holds, as long as the writer makes progress: 0, or -1 when
+ * it did nothing for STALL_NS. */
+static int wait_for_writer(int (*done)(void))
+{
+  uint64_t seen = cl_db_progress() + atomic_load(&passes), since = now_ns();
+  while (!done()) {
+    struct timespec ts = {0, 500000};
+    nanosleep(&ts, NULL);
+    uint64_t p = cl_db_progress() + atomic_load(&passes), t = now_ns();
+    if (p != seen) {
+      seen = p;
+      since = t;
+    } else if (t - since >= STALL_NS) {
+      CL_LOG(CL_LOG_ERROR, "the writer did nothing for %llu s: going on "
+                           "without it; the recording may lack its end",
+             STALL_NS / 1000000000ull);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static int writer_finished(void) { return atomic_load(&finished); }
+
+void cl_writer_end(const char *end, int clean)
+{
+  if (owner_pid != getpid())
+    return; /* not started here, or a vfork child: touch nothing */
+  atomic_store(&closed, 1);
+  if (!here())
+    return;
+  if (!atomic_exchange(&ending, 1)) {
+    atomic_store(&stop_end, end);
+    atomic_store(&stop_clean, clean);
+    atomic_store(&stop_req, 1);
+  }
+  sem_post(&wake_sem);
+  if (!wait_for_writer(writer_finished) && clean &&
+      !atomic_exchange(&joined, 1))
+    pthread_join(writer_thread, NULL);
+}
+
+void cl_writer_stop(int clean) { cl_writer_end(clean ? "exit" : "signal", clean); }
+
+static int writer_suspended(void)
+{
+  return (atomic_load(&opened) &&
+          (atomic_load(&suspended) || !atomic_load(&recording))) ||
+         atomic_load(&finished);
+}
+
+int cl_writer_suspend(void)
+{
+  if (!here())
+    return 0;
+  atomic_fetch_add(&suspend_req, 1);
+  sem_post(&wake_sem);
+  wait_for_writer(writer_suspended);
+  return 1;
+}
+
+void cl_writer_resume(int suspended_by_caller)
+{
+  if (suspended_by_caller && atomic_fetch_sub(&suspend_req, 1) == 1)
+    sem_post(&wake_sem);
+}
+
+int cl_writer_recording_here(void) { return here(); }
+
+/* ---- fork ------------------------------------------------------------------- */
 void cl_writer_atfork_prepare(void)
 {
   pthread_mutex_lock(&start_lock);
-  pthread_mutex_lock(&wake_lock);
+  pthread_mutex_lock(&db_lock); /* the child gets SQLite in a usable state */
+  fork_ns = cl_now_ns();
 }
 
 void cl_writer_atfork_parent(void)
 {
-  pthread_mutex_unlock(&wake_lock);
+  pthread_mutex_unlock(&db_lock);
   pthread_mutex_unlock(&start_lock);
 }
 
-/* The child has no writer thread; its first record starts one, with a
- * database of its own.  The parent's connection is forgotten, not closed:
- * closing it here could checkpoint or delete the parent's WAL. */
+/* The child has no writer thread and nothing of its own to record yet: what
+ * CUPTI still holds of the parent's work is the parent's.  Its first CUDA
+ * call starts a writer with a database of its own. */
 void cl_writer_atfork_child(void)
 {
-  pthread_mutex_init(&wake_lock, NULL);
+  pthread_mutex_init(&db_lock, NULL);
   pthread_mutex_init(&start_lock, NULL);
   atomic_store(&started, 0);
   atomic_store(&running, 0);
+  atomic_store(&opened, 0);
+  atomic_store(&recording, 0);
   atomic_store(&finished, 0);
-  wake_flag = stop_flag = stop_clean = 0;
+  atomic_store(&joined, 0);
+  atomic_store(&closed, 0);
+  atomic_store(&ending, 0);
+  atomic_store(&stop_req, 0);
+  atomic_store(&suspend_req, 0);
+  atomic_store(&suspended, 0);
+  atomic_store(&inherited, 1);
+  inherited_before_ns = fork_ns;
+  owner_pid = getpid();
   cl_db_forget_after_fork();
 }

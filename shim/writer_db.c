@@ -2,13 +2,17 @@
  * schema of common/format.c, describes the process in `meta`, and turns each
  * record into rows (a call into `calls` plus the row of its operation class).
  * Call stacks are stored once each; the modules they point into are listed
- * as they are first seen.  Runs only on the writer thread. */
+ * as they are first seen.  The first error that is not about one row ends
+ * the recording, with one line saying so.  Runs only on the writer thread. */
 #define _GNU_SOURCE
 #include <cupti.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sqlite3.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -64,19 +68,75 @@ struct cl_db {
   int nmods;
   uint32_t *tids;
   uint32_t ntids, captids;
-  char path[4096];
+  int failed;                 /* recording ended by an error: write nothing */
+  char path[4096];            /* as named by CUDALENS_OUTPUT */
+  char sqlpath[PATH_MAX];     /* the same file, through no symbolic link */
 };
 
 /* the connection a forked child must not touch */
 static struct cl_db *current;
 
-/* ---- binding helpers ------------------------------------------------------- */
-static void run(sqlite3_stmt *st)
+/* how far the writer got: statements run, for cl_db_progress() */
+static _Atomic uint64_t progress;
+
+uint64_t cl_db_progress(void)
 {
-  int rc = sqlite3_step(st);
-  if (rc != SQLITE_DONE)
-    CL_LOG(CL_LOG_WARN, "database insert failed: %s",
-           sqlite3_errmsg(sqlite3_db_handle(st)));
+  return atomic_load_explicit(&progress, memory_order_relaxed);
+}
+
+static int tick(void *arg)
+{
+  (void)arg;
+  atomic_fetch_add_explicit(&progress, 1, memory_order_relaxed);
+  return 0;
+}
+
+/* ---- errors ----------------------------------------------------------------- */
+__attribute__((format(printf, 2, 3))) static void fail(struct cl_db *db,
+                                                       const char *fmt, ...)
+{
+  if (db->failed)
+    return;
+  db->failed = 1;
+  char why[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, sizeof why, fmt, ap);
+  va_end(ap);
+  CL_LOG(CL_LOG_ERROR, "recording to '%s' stopped: %s; the rest of this run "
+                       "is not recorded", db->path, why);
+}
+
+/* A result of SQLite: errors about one row cost that row; any other (I/O,
+ * a full disk, a file that is gone or changed) ends the recording. */
+static int check(struct cl_db *db, int rc, const char *what)
+{
+  if (rc == SQLITE_OK || rc == SQLITE_DONE || rc == SQLITE_ROW)
+    return 0;
+  switch (rc & 0xff) {
+  case SQLITE_CONSTRAINT: case SQLITE_MISMATCH: case SQLITE_TOOBIG:
+  case SQLITE_RANGE:
+    CL_LOG(CL_LOG_WARN, "%s failed: %s", what, sqlite3_errmsg(db->sql));
+    return 0;
+  default:
+    fail(db, "%s failed: %s", what, sqlite3_errmsg(db->sql));
+    return -1;
+  }
+}
+
+static void exec_sql(struct cl_db *db, const char *sql, const char *what)
+{
+  if (!db->failed)
+    check(db, sqlite3_exec(db->sql, sql, NULL, NULL, NULL), what);
+}
+
+/* ---- binding helpers ------------------------------------------------------- */
+static void run(struct cl_db *db, sqlite3_stmt *st)
+{
+  if (!db->failed) {
+    check(db, sqlite3_step(st), "database insert");
+    atomic_fetch_add_explicit(&progress, 1, memory_order_relaxed);
+  }
   sqlite3_reset(st);
 }
 #define I64(st, i, v) sqlite3_bind_int64(st, i, (sqlite3_int64)(v))
@@ -94,7 +154,7 @@ static void meta(struct cl_db *db, const char *key, const char *value)
 {
   TXT(db->meta, 1, key);
   TXT(db->meta, 2, value);
-  run(db->meta);
+  run(db, db->meta);
 }
 
 static void meta_int(struct cl_db *db, const char *key, long long v)
@@ -189,16 +249,17 @@ static void write_api_table(struct cl_db *db)
     TXT(st, 3, e->domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "runtime" : "driver");
     I64(st, 4, e->cbid);
     TXT(st, 5, cl_op_name(e->op));
-    run(st);
+    run(db, st);
   }
   sqlite3_finalize(st);
 }
 
+/* The launcher's manifest: appended to, never through a symbolic link. */
 static void announce(const char *path)
 {
   if (!cl_cfg.manifest)
     return;
-  int fd = open(cl_cfg.manifest, O_WRONLY | O_APPEND | O_CLOEXEC);
+  int fd = open(cl_cfg.manifest, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0)
     return;
   char line[4200];
@@ -210,9 +271,103 @@ static void announce(const char *path)
   close(fd);
 }
 
+/* PATH with its directory resolved: SQLite's NOFOLLOW refuses a symbolic
+ * link anywhere in the name, while only the last component (the file just
+ * created) must not be one. */
+static int resolve_dir(const char *path, char *out, size_t outsz)
+{
+  const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+  char dir[4096] = ".", real[PATH_MAX];
+  size_t dl = !slash ? 0 : slash == path ? 1 : (size_t)(slash - path);
+  if (dl >= sizeof dir)
+    return -1;
+  if (dl) {
+    memcpy(dir, path, dl);
+    dir[dl] = 0;
+  }
+  if (!realpath(dir, real))
+    return -1;
+  int n = snprintf(out, outsz, "%s/%s", strcmp(real, "/") ? real : "", name);
+  return n < 0 || (size_t)n >= outsz ? -1 : 0;
+}
+
+static void disconnect(struct cl_db *db, int one_file)
+{
+#define CL_STMT_FINALIZE(name, text)                                           \
+  sqlite3_finalize(db->name);                                                  \
+  db->name = NULL;
+  CL_STATEMENTS(CL_STMT_FINALIZE)
+#undef CL_STMT_FINALIZE
+  /* one self-contained file from here on: readers need no -wal/-shm (a
+   * reader holding it open keeps the WAL, which is no loss) */
+  if (one_file && !db->failed)
+    sqlite3_exec(db->sql, "PRAGMA journal_mode=DELETE", NULL, NULL, NULL);
+  if (sqlite3_close(db->sql) != SQLITE_OK)
+    CL_LOG(CL_LOG_WARN, "closing '%s' failed", db->path);
+  db->sql = NULL;
+}
+
+/* Open the connection (creating the schema when create is set) and prepare
+ * the statements; 0, or -1 having said why. */
+static int connect(struct cl_db *db, int create)
+{
+  if (sqlite3_open_v2(db->sqlpath, &db->sql,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW |
+                          SQLITE_OPEN_NOMUTEX,
+                      "unix") != SQLITE_OK) {
+    CL_LOG(CL_LOG_ERROR, "cannot open '%s': %s", db->path,
+           db->sql ? sqlite3_errmsg(db->sql) : "out of memory");
+    sqlite3_close(db->sql);
+    db->sql = NULL;
+    return -1;
+  }
+  sqlite3_progress_handler(db->sql, 1000, tick, NULL);
+  char *msg = NULL;
+  char pragmas[256];
+  snprintf(pragmas, sizeof pragmas,
+           /* no fsync: the file must survive the process, not the OS */
+           "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; "
+           "PRAGMA wal_autocheckpoint=16384; PRAGMA cache_size=-16384; "
+           "PRAGMA user_version=%d;",
+           CL_SCHEMA_VERSION);
+  if (sqlite3_exec(db->sql, pragmas, NULL, NULL, &msg) ||
+      (create && sqlite3_exec(db->sql, CL_SCHEMA_SQL, NULL, NULL, &msg))) {
+    CL_LOG(CL_LOG_ERROR, "cannot create the schema in '%s': %s", db->path,
+           msg ? msg : sqlite3_errmsg(db->sql));
+    sqlite3_free(msg);
+    sqlite3_close(db->sql);
+    db->sql = NULL;
+    return -1;
+  }
+#define CL_STMT_PREPARE(name, text)                                            \
+  if (sqlite3_prepare_v3(db->sql, text, -1, SQLITE_PREPARE_PERSISTENT,         \
+                         &db->name, NULL)) {                                   \
+    CL_LOG(CL_LOG_ERROR, "internal error preparing '%s': %s", text,           \
+           sqlite3_errmsg(db->sql));                                           \
+    disconnect(db, 0);                                                         \
+    return -1;                                                                 \
+  }
+  CL_STATEMENTS(CL_STMT_PREPARE)
+#undef CL_STMT_PREPARE
+  return 0;
+}
+
+/* A file cl_outpath_create made (still open as fd) that did not become a
+ * recording goes again, unless something else now has its name. */
+static void remove_stub(const char *path, int fd)
+{
+  struct stat made, now;
+  if (!fstat(fd, &made) && !lstat(path, &now) && made.st_dev == now.st_dev &&
+      made.st_ino == now.st_ino)
+    unlink(path);
+}
+
 struct cl_db *cl_db_open(void)
 {
   char expanded[4096], path[4096], err[512];
+  if (cl_dbfd_install())
+    CL_LOG(CL_LOG_WARN, "cannot move the recording's descriptors away from "
+                        "the program's");
   if (cl_outpath_expand(cl_cfg.output, getpid(), expanded, sizeof expanded, err,
                         sizeof err)) {
     CL_LOG(CL_LOG_ERROR, "CUDALENS_OUTPUT: %s", err);
@@ -227,53 +382,33 @@ struct cl_db *cl_db_open(void)
     }
     strcpy(expanded, abs);
   }
-  int fd = cl_outpath_create(expanded, path, sizeof path, err, sizeof err);
+  int fd = cl_dbfd_move(
+      cl_outpath_create(expanded, path, sizeof path, err, sizeof err));
   if (fd < 0) {
     CL_LOG(CL_LOG_ERROR, "%s", err);
     return NULL;
   }
-  close(fd);
   struct cl_db *db = calloc(1, sizeof *db);
-  if (!db)
+  if (!db) {
+    remove_stub(path, fd);
+    close(fd);
     return NULL;
+  }
   strcpy(db->path, path);
-  if (sqlite3_open_v2(path, &db->sql,
-                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW |
-                          SQLITE_OPEN_NOMUTEX,
-                      NULL) != SQLITE_OK) {
-    CL_LOG(CL_LOG_ERROR, "cannot open '%s': %s", path,
-           db->sql ? sqlite3_errmsg(db->sql) : "out of memory");
-    sqlite3_close(db->sql);
+  if (resolve_dir(path, db->sqlpath, sizeof db->sqlpath)) {
+    CL_LOG(CL_LOG_ERROR, "cannot resolve the folder of '%s'", path);
+    remove_stub(path, fd);
+    close(fd);
     free(db);
     return NULL;
   }
-  char *msg = NULL;
-  char pragmas[256];
-  snprintf(pragmas, sizeof pragmas,
-           /* no fsync: the file must survive the process, not the OS */
-           "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; "
-           "PRAGMA wal_autocheckpoint=16384; PRAGMA cache_size=-16384; "
-           "PRAGMA user_version=%d;",
-           CL_SCHEMA_VERSION);
-  if (sqlite3_exec(db->sql, pragmas, NULL, NULL, &msg) ||
-      sqlite3_exec(db->sql, CL_SCHEMA_SQL, NULL, NULL, &msg)) {
-    CL_LOG(CL_LOG_ERROR, "cannot create the schema in '%s': %s", path,
-           msg ? msg : "?");
-    sqlite3_free(msg);
-    sqlite3_close(db->sql);
+  if (connect(db, 1)) {
+    remove_stub(path, fd);
+    close(fd);
     free(db);
     return NULL;
   }
-#define CL_STMT_PREPARE(name, text)                                            \
-  if (sqlite3_prepare_v3(db->sql, text, -1, SQLITE_PREPARE_PERSISTENT,         \
-                         &db->name, NULL)) {                                   \
-    CL_LOG(CL_LOG_ERROR, "internal error preparing '%s': %s", text,           \
-           sqlite3_errmsg(db->sql));                                           \
-    cl_db_close(db, 0);                                                        \
-    return NULL;                                                               \
-  }
-  CL_STATEMENTS(CL_STMT_PREPARE)
-#undef CL_STMT_PREPARE
+  close(fd);
   cl_db_begin(db);
   write_meta(db);
   write_api_table(db);
@@ -284,22 +419,32 @@ struct cl_db *cl_db_open(void)
   return db;
 }
 
-void cl_db_begin(struct cl_db *db) { sqlite3_exec(db->sql, "BEGIN", 0, 0, 0); }
+int cl_db_begin(struct cl_db *db)
+{
+  char why[256];
+  if (!db->failed && cl_dbfd_check(why, sizeof why))
+    fail(db, "%s", why);
+  exec_sql(db, "BEGIN", "starting a transaction");
+  return db->failed ? -1 : 0;
+}
 
 static void put_string(uint32_t id, const char *s, void *arg)
 {
   struct cl_db *db = arg;
   I64(db->string, 1, id);
   TXT(db->string, 2, s);
-  run(db->string);
+  run(db, db->string);
 }
 
-void cl_db_commit(struct cl_db *db)
+int cl_db_commit(struct cl_db *db)
 {
-  cl_strings_drain(&db->strings_written, put_string, db);
-  if (sqlite3_exec(db->sql, "COMMIT", 0, 0, 0) != SQLITE_OK)
-    CL_LOG(CL_LOG_WARN, "database commit failed: %s", sqlite3_errmsg(db->sql));
+  if (!db->failed)
+    cl_strings_drain(&db->strings_written, put_string, db);
+  exec_sql(db, "COMMIT", "database commit");
+  return db->failed ? -1 : 0;
 }
+
+int cl_db_failed(const struct cl_db *db) { return db->failed; }
 
 /* ---- call stacks and modules ------------------------------------------------- */
 static uint64_t hash_frames(const uint64_t *f, unsigned n)
@@ -338,7 +483,7 @@ static void refresh_modules(struct cl_db *db)
       TXT(db->module, 6, mods[i].build_id);
     else
       NUL(db->module, 6);
-    run(db->module);
+    run(db, db->module);
   }
   /* keep the newest view: modules unloaded since are still in the table */
   cl_modules_free(db->mods, db->nmods);
@@ -392,7 +537,7 @@ static uint32_t stack_id(struct cl_db *db, const uint64_t *frames, unsigned n)
       blob[i * 8 + b] = (unsigned char)(frames[i] >> (8 * b));
   I64(db->stack, 1, id);
   sqlite3_bind_blob(db->stack, 2, blob, (int)(n * 8), SQLITE_TRANSIENT);
-  run(db->stack);
+  run(db, db->stack);
   for (unsigned i = 0; i < n; i++)
     if (!known_address(db, frames[i])) {
       refresh_modules(db);
@@ -431,7 +576,7 @@ static void note_thread(struct cl_db *db, uint32_t tid)
     TXT(db->thread, 2, name);
   else
     NUL(db->thread, 2);
-  run(db->thread);
+  run(db, db->thread);
 }
 
 /* ---- one record ---------------------------------------------------------------- */
@@ -490,7 +635,7 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
   opt(st, 11, c->driver_correlation != 0, c->driver_correlation);
   opt(st, 12, stack != 0, stack);
   opt(st, 13, c->pystack != 0, c->pystack);
-  run(st);
+  run(db, st);
 
   const char *sk = sync_kind(op);
   if (sk) { /* recorded whether or not it succeeded: complete says */
@@ -500,7 +645,7 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
     opt(st, 3, op == CL_OP_SYNC_STREAM || op == CL_OP_QUERY_STREAM, stream);
     opt(st, 4, op == CL_OP_SYNC_EVENT || op == CL_OP_QUERY_EVENT, a->event);
     I64(st, 5, ok);
-    run(st);
+    run(db, st);
     return;
   }
   if (!ok)
@@ -517,7 +662,7 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
     opt(st, 6, dev_known, (uint64_t)(int64_t)c->device);
     opt(st, 7, op == CL_OP_ALLOC, a->flags);
     opt(st, 8, streamed, stream);
-    run(st);
+    run(db, st);
     break;
   case CL_OP_COPY:
   case CL_OP_MEMSET: {
@@ -537,7 +682,7 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
     I64(st, 9, stream);
     opt(st, 10, peer || dev_known, peer ? (uint64_t)(int64_t)a->peer : (uint64_t)(int64_t)c->device);
     opt(st, 11, peer || dev_known, peer ? (uint64_t)(int64_t)a->device : (uint64_t)(int64_t)c->device);
-    run(st);
+    run(db, st);
     break;
   }
   case CL_OP_KERNEL:
@@ -550,14 +695,14 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
     }
     I64(st, 9, a->shmem);
     I64(st, 10, stream);
-    run(st);
+    run(db, st);
     for (unsigned i = 0; i < c->nkargs; i++) {
       st = db->karg;
       I64(st, 1, c->seq);
       I64(st, 2, c->kargs[i].param);
       I64(st, 3, c->kargs[i].offset);
       I64(st, 4, c->kargs[i].value);
-      run(st);
+      run(db, st);
     }
     if (c->kargs_truncated)
       cl_db_drop(db, "kernel-args-beyond-16", 1);
@@ -569,7 +714,7 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
     opt(st, 3, dev_known, (uint64_t)(int64_t)c->device);
     I64(st, 4, a->flags);
     I64(st, 5, a->priority);
-    run(st);
+    run(db, st);
     break;
   case CL_OP_EVENT_CREATE:
     st = db->event;
@@ -577,28 +722,28 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
     I64(st, 2, a->event);
     I64(st, 3, a->flags);
     opt(st, 4, dev_known, (uint64_t)(int64_t)c->device);
-    run(st);
+    run(db, st);
     break;
   case CL_OP_STREAM_DESTROY:
   case CL_OP_EVENT_DESTROY:
     st = op == CL_OP_STREAM_DESTROY ? db->stream_gone : db->event_gone;
     I64(st, 1, c->seq);
     I64(st, 2, op == CL_OP_STREAM_DESTROY ? a->stream : a->event);
-    run(st);
+    run(db, st);
     break;
   case CL_OP_EVENT_RECORD:
     st = db->event_record;
     I64(st, 1, c->seq);
     I64(st, 2, a->event);
     I64(st, 3, stream);
-    run(st);
+    run(db, st);
     break;
   case CL_OP_STREAM_WAIT_EVENT:
     st = db->stream_wait;
     I64(st, 1, c->seq);
     I64(st, 2, stream);
     I64(st, 3, a->event);
-    run(st);
+    run(db, st);
     break;
   case CL_OP_SET_DEVICE: case CL_OP_SET_CONTEXT: case CL_OP_RESET_DEVICE:
   case CL_OP_PEER_ENABLE: case CL_OP_PEER_DISABLE:
@@ -611,7 +756,7 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
       opt(st, 3, dev_known, (uint64_t)(int64_t)c->device);
     opt(st, 4, op == CL_OP_PEER_ENABLE || op == CL_OP_PEER_DISABLE,
         (uint64_t)(int64_t)a->peer);
-    run(st);
+    run(db, st);
     break;
   case CL_OP_HOST_FUNC: case CL_OP_GRAPH_LAUNCH: case CL_OP_CAPTURE_BEGIN:
   case CL_OP_CAPTURE_END: case CL_OP_PREFETCH:
@@ -620,7 +765,7 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
     TXT(st, 2, cl_op_name(op));
     I64(st, 3, stream);
     I64(st, 4, op == CL_OP_PREFETCH ? a->dst : a->handle);
-    run(st);
+    run(db, st);
     break;
   default:
     break;
@@ -671,7 +816,7 @@ static void put_activity(struct cl_db *db, const struct cl_activity *x)
   opt(st, 12, x->src_device >= 0, (uint64_t)(int64_t)x->src_device);
   opt(st, 13, x->dst_device >= 0, (uint64_t)(int64_t)x->dst_device);
   opt(st, 14, x->name != 0, x->name);
-  run(st);
+  run(db, st);
 }
 
 void cl_db_put(struct cl_db *db, const struct cl_record *r)
@@ -695,7 +840,7 @@ void cl_db_put(struct cl_db *db, const struct cl_record *r)
       I64(st, 3, c->handle);
       I64(st, 4, c->seq);
     }
-    run(st);
+    run(db, st);
     break;
   }
   case CL_REC_DEVICE: {
@@ -708,7 +853,7 @@ void cl_db_put(struct cl_db *db, const struct cl_record *r)
     opt(st, 5, d->cc_major >= 0, (uint64_t)(int64_t)d->cc_major);
     opt(st, 6, d->cc_minor >= 0, (uint64_t)(int64_t)d->cc_minor);
     opt(st, 7, d->total_mem != 0, d->total_mem);
-    run(st);
+    run(db, st);
     break;
   }
   case CL_REC_DROP:
@@ -722,7 +867,7 @@ void cl_db_put(struct cl_db *db, const struct cl_record *r)
     TXT(st, 2, t->kind == CL_THREAD_JOIN ? "join" : "create");
     I64(st, 3, t->tid);
     I64(st, 4, t->other);
-    run(st);
+    run(db, st);
     break;
   }
   }
@@ -741,7 +886,7 @@ static void put_host_access(const struct cl_host_access *h, void *arg)
   opt(st, 5, h->copy_seq != 0, h->copy_seq);
   opt(st, 6, stack != 0, stack);
   opt(st, 7, h->pystack != 0, h->pystack);
-  run(st);
+  run(db, st);
 }
 
 void cl_db_put_host_accesses(struct cl_db *db)
@@ -756,27 +901,52 @@ void cl_db_drop(struct cl_db *db, const char *reason, uint64_t n)
 {
   TXT(db->drop, 1, reason);
   I64(db->drop, 2, n);
-  run(db->drop);
+  run(db, db->drop);
 }
 
-void cl_db_close(struct cl_db *db, int clean)
+static void write_end(struct cl_db *db, const char *end, int clean)
 {
-  if (db->sql) {
-    cl_db_begin(db);
-    meta_int(db, "end_ns", (long long)(cl_end_ns ? cl_end_ns : cl_now_ns()));
-    if (clean)
-      meta(db, "clean_exit", "1");
-    meta_int(db, "last_seq", (long long)atomic_load(&cl_seq));
-    sqlite3_exec(db->sql, CL_INDEX_SQL, NULL, NULL, NULL);
-    cl_db_commit(db);
-#define CL_STMT_FINALIZE(name, text) sqlite3_finalize(db->name);
-    CL_STATEMENTS(CL_STMT_FINALIZE)
-#undef CL_STMT_FINALIZE
-    /* one self-contained file from here on: readers need no -wal/-shm */
-    if (clean)
-      sqlite3_exec(db->sql, "PRAGMA journal_mode=DELETE", NULL, NULL, NULL);
-    if (sqlite3_close(db->sql) != SQLITE_OK)
-      CL_LOG(CL_LOG_WARN, "closing '%s' failed", db->path);
+  cl_db_begin(db);
+  meta_int(db, "end_ns", (long long)(cl_end_ns ? cl_end_ns : cl_now_ns()));
+  meta(db, "end", end);
+  meta(db, "clean_exit", clean ? "1" : "0");
+  meta_int(db, "last_seq", (long long)atomic_load(&cl_seq));
+  exec_sql(db, CL_INDEX_SQL, "indexing");
+  cl_db_commit(db);
+}
+
+int cl_db_suspend(struct cl_db *db, const char *end)
+{
+  write_end(db, end, 1);
+  if (db->failed)
+    return -1;
+  disconnect(db, 1);
+  return 0;
+}
+
+int cl_db_resume(struct cl_db *db)
+{
+  if (connect(db, 0)) {
+    db->failed = 1; /* connect said why */
+    return -1;
+  }
+  cl_db_begin(db);
+  meta(db, "clean_exit", "0");
+  exec_sql(db, "DELETE FROM meta WHERE key IN ('end', 'end_ns', 'last_seq')",
+       "reopening the recording");
+  return cl_db_commit(db);
+}
+
+void cl_db_close(struct cl_db *db, const char *end, int clean)
+{
+  if (db->sql && !db->failed)
+    write_end(db, end, clean);
+  if (db->sql && !db->failed) {
+    disconnect(db, 1);
+  } else if (db->sql) {
+    /* the connection is left as it is: closing it would write to
+     * descriptors that may now be the program's; ours are closed */
+    cl_dbfd_release();
   }
   if (current == db)
     current = NULL;
@@ -788,4 +958,11 @@ void cl_db_close(struct cl_db *db, int clean)
   free(db);
 }
 
-void cl_db_forget_after_fork(void) { current = NULL; }
+/* The child of fork() never uses its parent's connection: forgotten, not
+ * closed (closing could checkpoint or delete the parent's WAL); the child's
+ * copies of its descriptors are closed. */
+void cl_db_forget_after_fork(void)
+{
+  current = NULL;
+  cl_dbfd_release();
+}

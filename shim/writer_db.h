@@ -1,5 +1,6 @@
 /* writer_db.h - the SQLite side of the writer thread (writer_db.c): create the
- * recording, turn records into rows, close it.  Used only by writer.c. */
+ * recording, turn records into rows, close it; and the recording's
+ * descriptors (dbfd.c).  Used only by the writer. */
 #ifndef CUDALENS_WRITER_DB_H
 #define CUDALENS_WRITER_DB_H
 
@@ -7,12 +8,33 @@
 
 struct cl_db;
 struct cl_db *cl_db_open(void) CL_HIDDEN;
-void cl_db_begin(struct cl_db *db) CL_HIDDEN;
+/* begin and commit: 0, or -1 once the recording has failed (said once) */
+int cl_db_begin(struct cl_db *db) CL_HIDDEN;
 void cl_db_put(struct cl_db *db, const struct cl_record *r) CL_HIDDEN;
 void cl_db_drop(struct cl_db *db, const char *reason, uint64_t n) CL_HIDDEN;
 void cl_db_put_host_accesses(struct cl_db *db) CL_HIDDEN;
-void cl_db_commit(struct cl_db *db) CL_HIDDEN;
-void cl_db_close(struct cl_db *db, int clean) CL_HIDDEN;
+int cl_db_commit(struct cl_db *db) CL_HIDDEN;
+int cl_db_failed(const struct cl_db *db) CL_HIDDEN;
+/* Close, noting how the process ended (meta end: "exit", "signal", "_exit",
+ * ...) and whether everything was written (meta clean_exit). */
+void cl_db_close(struct cl_db *db, const char *end, int clean) CL_HIDDEN;
+/* Before an exec: write the end, close the connection but keep db; after an
+ * exec that failed, open it again and go on.  0, or -1 (failed). */
+int cl_db_suspend(struct cl_db *db, const char *end) CL_HIDDEN;
+int cl_db_resume(struct cl_db *db) CL_HIDDEN;
 void cl_db_forget_after_fork(void) CL_HIDDEN;
+/* A counter that moves while the writer works in SQLite. */
+uint64_t cl_db_progress(void) CL_HIDDEN;
+
+/* dbfd.c: the recording's descriptors, far above the program's.  Install on
+ * the writer thread before it opens the recording (-1: not possible, the
+ * files get SQLite's usual descriptors). */
+int cl_dbfd_install(void) CL_HIDDEN;
+/* fd moved above the program's range (close-on-exec), or -1. */
+int cl_dbfd_move(int fd) CL_HIDDEN;
+/* -1 with why when the program closed or replaced one of them. */
+int cl_dbfd_check(char *why, size_t whysz) CL_HIDDEN;
+/* Close those that are still the recording's; forget them all. */
+void cl_dbfd_release(void) CL_HIDDEN;
 
 #endif

@@ -11,6 +11,7 @@ CAP_DBCHECK=$CL_TOP_BUILDDIR/tests/dbcheck
 CAP_CALLSITES=$CL_TOP_BUILDDIR/tests/capture/callsites
 CAP_REPORT=$CL_REPORT
 CAP_BEHAVE=$CL_TOP_BUILDDIR/tests/capture/behave
+CAP_HOSTILE=$CL_TOP_BUILDDIR/tests/capture/hostile
 . "$CAP_DIR/capture.sh"
 
 # cap_need PROGRAM...: skip unless the programs and the sim are built

@@ -5,7 +5,9 @@
 # (<app>.sites, through tests/capture/callsites) and report text
 # (<app>.report); plus tests of the shim's behaviour around the app (CUPTI
 # held by another tool, return codes, output names, fatal signals,
-# overflow, disabling, the launcher) using tests/capture/behave.cu.  The
+# overflow, disabling, the launcher) using tests/capture/behave.cu, and of
+# programs hostile to a recorder (their own descriptors, fork storms,
+# _exit, exec chains) using tests/capture/hostile.cu.  The
 # same expectation files serve the GPU suite (tests/gpu/run-gpu-suite.sh).
 # The .test scripts run through TEST_LOG_COMPILER (tests/local.mk).
 
@@ -38,21 +40,31 @@ CAPTURE_TESTS = \
 	tests/capture/forkfork.test \
 	tests/capture/optimized_launch.test \
 	tests/capture/quiet.test \
-	tests/capture/lateload.test
+	tests/capture/lateload.test \
+	tests/capture/fds.test \
+	tests/capture/forkstorm.test \
+	tests/capture/closefds.test \
+	tests/capture/abrupt.test \
+	tests/capture/exec.test \
+	tests/capture/nobuffer.test \
+	tests/capture/output_dirs.test
 TESTS += $(CAPTURE_TESTS)
 EXTRA_DIST += $(CAPTURE_TESTS) tests/capture/capture.sh tests/capture/ci.sh \
-	tests/capture/behave.cu tests/capture/common.expect \
+	tests/capture/behave.cu tests/capture/hostile.cu tests/capture/common.expect \
 	$(CAPTURE_APP_NAMES:%=tests/capture/%.expect) \
 	$(CAPTURE_APP_NAMES:%=tests/capture/%.sites) \
 	$(CAPTURE_APP_NAMES:%=tests/capture/%.report) \
 	tests/gpu/run-gpu-suite.sh tests/gpu/torch_capture.py tests/gpu/torch.expect
 
 if HAVE_NVCC
-check_DATA += tests/capture/behave
-CLEANFILES += tests/capture/behave
+check_DATA += tests/capture/behave tests/capture/hostile
+CLEANFILES += tests/capture/behave tests/capture/hostile
 tests/capture/behave: $(srcdir)/tests/capture/behave.cu
 	@$(MKDIR_P) tests/capture
 	$(AM_V_GEN)$(NVCC) -g -lineinfo -arch=sm_90 --no-compress -cudart shared $< -o $@
+tests/capture/hostile: $(srcdir)/tests/capture/hostile.cu
+	@$(MKDIR_P) tests/capture
+	$(AM_V_GEN)$(NVCC) -g -lineinfo -arch=sm_90 --no-compress -cudart shared $< -o $@ -lpthread
 endif
 
 # a program that loads the CUDA runtime after start-up (dlopen by name, by

@@ -1,5 +1,6 @@
-/* test_outpath.c - unit test of the output path pattern (%p %h %q{VAR} %%)
- * and of exclusive creation: never overwrite, never follow a symlink. */
+/* test_outpath.c - unit test of the output path pattern (%p %h %q{VAR} %%;
+ * a variable cannot lead out of the pattern's folder) and of exclusive
+ * creation: never overwrite, never follow a symlink, owner-only. */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -26,6 +27,26 @@ int main(void)
   CHECK(cl_outpath_expand("r%q{CL_TEST_UNSET_VAR}.db", 1, out, sizeof out, err,
                           sizeof err) == 0);
   CHECK_STR(out, "r.db");
+  /* a value makes no folder and no "." or ".." component; the pattern's own
+   * components are kept */
+  setenv("CL_TEST_PATHLIKE", "../up/x", 1);
+  CHECK(cl_outpath_expand("out/%q{CL_TEST_PATHLIKE}.db", 1, out, sizeof out,
+                          err, sizeof err) == 0);
+  CHECK_STR(out, "out/.._up_x.db");
+  setenv("CL_TEST_DOTS", "..", 1);
+  CHECK(cl_outpath_expand("out/%q{CL_TEST_DOTS}/r.db", 1, out, sizeof out, err,
+                          sizeof err) == 0);
+  CHECK_STR(out, "out/__/r.db");
+  CHECK(cl_outpath_expand("%q{CL_TEST_DOTS}", 1, out, sizeof out, err,
+                          sizeof err) == 0);
+  CHECK_STR(out, "__");
+  setenv("CL_TEST_DOT", ".", 1);
+  CHECK(cl_outpath_expand("out/.%q{CL_TEST_DOT}/r.db", 1, out, sizeof out, err,
+                          sizeof err) == 0);
+  CHECK_STR(out, "out/._/r.db");
+  CHECK(cl_outpath_expand("../%q{CL_TEST_DOT}x/./%p.db", 5, out, sizeof out,
+                          err, sizeof err) == 0);
+  CHECK_STR(out, "../.x/./5.db");
   CHECK(cl_outpath_expand("bad%x", 1, out, sizeof out, err, sizeof err) == -1);
   CHECK(strstr(err, "%x") != NULL);
   CHECK(cl_outpath_expand("bad%q{", 1, out, sizeof out, err, sizeof err) == -1);
@@ -44,6 +65,15 @@ int main(void)
   CHECK(fd >= 0);
   CHECK_STR(chosen, path);
   close(fd);
+  /* it holds the command line: the owner's only, whatever the umask */
+  struct stat st;
+  mode_t mask = umask(0);
+  CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600);
+  unlink(path);
+  fd = cl_outpath_create(path, chosen, sizeof chosen, err, sizeof err);
+  umask(mask);
+  CHECK(fd >= 0 && fstat(fd, &st) == 0 && (st.st_mode & 0777) == 0600);
+  close(fd);
   fd = cl_outpath_create(path, chosen, sizeof chosen, err, sizeof err);
   CHECK(fd >= 0);
   snprintf(want, sizeof want, "%s/a.1.db", dir);
@@ -59,7 +89,6 @@ int main(void)
   snprintf(want, sizeof want, "%s/l.1.db", dir);
   CHECK_STR(chosen, want);
   close(fd);
-  struct stat st;
   CHECK(stat(target, &st) == -1 && errno == ENOENT);
   /* an unwritable place gives an error message */
   fd = cl_outpath_create("/proc/cl-no/x.db", chosen, sizeof chosen, err,

@@ -1,0 +1,159 @@
+/* exitwrap.c - the ends of a process that exit(3) does not see: _exit() and
+ * _Exit() (wrapped), quick_exit() (a handler of its own) and the exec family
+ * (wrapped: execve, execv, execvp, execvpe, execl, execle, execlp,
+ * fexecve).  Before the process image goes, the writer writes out what the
+ * threads recorded; before an exec also what CUPTI still holds, and the
+ * recording is closed complete (an exec that fails reopens it).  A process
+ * that records nothing, a vfork child among them, goes straight to the real
+ * function, bound when the library is loaded (before anything can vfork). */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cupti.h"
+
+typedef int (*execve_fn)(const char *, char *const[], char *const[]);
+typedef int (*execv_fn)(const char *, char *const[]);
+typedef int (*fexecve_fn)(int, char *const[], char *const[]);
+typedef void (*exit_fn)(int);
+
+static struct {
+  execve_fn execve, execvpe;
+  execv_fn execv, execvp;
+  fexecve_fn fexecve;
+  exit_fn exit_, Exit_;
+} real;
+
+static void on_quick_exit(void) { cl_writer_end("quick_exit", 0); }
+
+__attribute__((constructor)) static void bind_real(void)
+{
+  real.execve = (execve_fn)dlsym(RTLD_NEXT, "execve");
+  real.execvpe = (execve_fn)dlsym(RTLD_NEXT, "execvpe");
+  real.execv = (execv_fn)dlsym(RTLD_NEXT, "execv");
+  real.execvp = (execv_fn)dlsym(RTLD_NEXT, "execvp");
+  real.fexecve = (fexecve_fn)dlsym(RTLD_NEXT, "fexecve");
+  real.exit_ = (exit_fn)dlsym(RTLD_NEXT, "_exit");
+  real.Exit_ = (exit_fn)dlsym(RTLD_NEXT, "_Exit");
+  at_quick_exit(on_quick_exit); /* runs after the program's handlers */
+}
+
+/* ---- exec ------------------------------------------------------------------- */
+static int before_exec(void)
+{
+  if (!cl_writer_recording_here())
+    return 0;
+  if (cl_cupti.cuptiActivityFlushAll)
+    cl_activity_flush(1);
+  return cl_writer_suspend();
+}
+
+static int after_exec(int suspended, int r)
+{
+  int err = errno;
+  cl_writer_resume(suspended);
+  errno = err;
+  return r;
+}
+
+static int no_function(void)
+{
+  errno = ENOSYS;
+  return -1;
+}
+
+#define CL_EXPORT __attribute__((visibility("default")))
+
+CL_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+{
+  int s = before_exec();
+  return after_exec(s, real.execve ? real.execve(path, argv, envp)
+                                   : no_function());
+}
+
+CL_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+  int s = before_exec();
+  return after_exec(s, real.execvpe ? real.execvpe(file, argv, envp)
+                                    : no_function());
+}
+
+CL_EXPORT int execv(const char *path, char *const argv[])
+{
+  int s = before_exec();
+  return after_exec(s, real.execv ? real.execv(path, argv) : no_function());
+}
+
+CL_EXPORT int execvp(const char *file, char *const argv[])
+{
+  int s = before_exec();
+  return after_exec(s, real.execvp ? real.execvp(file, argv) : no_function());
+}
+
+CL_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
+{
+  int s = before_exec();
+  return after_exec(s, real.fexecve ? real.fexecve(fd, argv, envp)
+                                    : no_function());
+}
+
+/* The list forms collect their arguments as glibc does and call the vector
+ * forms above.  With envp, the environment follows the terminating NULL. */
+#define CL_COLLECT_ARGS(arg0, ap, argv, envp_out)                              \
+  size_t n_ = 1;                                                               \
+  va_start(ap, arg0);                                                          \
+  while (va_arg(ap, const char *))                                             \
+    n_++;                                                                      \
+  va_end(ap);                                                                  \
+  char *argv[n_ + 1];                                                          \
+  argv[0] = (char *)arg0;                                                      \
+  va_start(ap, arg0);                                                          \
+  for (size_t i_ = 1; i_ <= n_; i_++)                                          \
+    argv[i_] = va_arg(ap, char *);                                             \
+  envp_out;                                                                    \
+  va_end(ap)
+
+CL_EXPORT int execl(const char *path, const char *arg, ...)
+{
+  va_list ap;
+  CL_COLLECT_ARGS(arg, ap, argv, (void)0);
+  return execv(path, argv);
+}
+
+CL_EXPORT int execlp(const char *file, const char *arg, ...)
+{
+  va_list ap;
+  CL_COLLECT_ARGS(arg, ap, argv, (void)0);
+  return execvp(file, argv);
+}
+
+CL_EXPORT int execle(const char *path, const char *arg, ...)
+{
+  va_list ap;
+  char **envp;
+  CL_COLLECT_ARGS(arg, ap, argv, envp = va_arg(ap, char **));
+  return execve(path, argv, envp);
+}
+
+/* ---- _exit and _Exit -------------------------------------------------------- */
+CL_EXPORT __attribute__((noreturn)) void _exit(int status)
+{
+  cl_writer_end("_exit", 0);
+  if (real.exit_)
+    real.exit_(status);
+  for (;;)
+    syscall(SYS_exit_group, status);
+}
+
+CL_EXPORT __attribute__((noreturn)) void _Exit(int status)
+{
+  cl_writer_end("_Exit", 0);
+  if (real.Exit_)
+    real.Exit_(status);
+  for (;;)
+    syscall(SYS_exit_group, status);
+}
