@@ -243,7 +243,8 @@ static int is_managed(int sig)
                                                         memory_order_acquire);
 }
 
-int cl_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+static int cl_sigaction(int sig, const struct sigaction *act,
+                        struct sigaction *old)
 {
   if (!is_managed(sig))
     return real_sigaction(sig, act, old);

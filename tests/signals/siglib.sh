@@ -8,16 +8,19 @@ SIGPROBE=$CL_TOP_BUILDDIR/tests/signals/sigprobe
 [ -x "$SIGPROBE" ] || skip "$SIGPROBE not built"
 
 # both NAME CMD [ARGS...]: CMD natively (NAME.native.out/.err, $nrc) and
-# under the shim (NAME.shim.out/.err, $src, recording in rec-NAME/)
+# under the shim (NAME.shim.out/.err, $src, recording in rec-NAME/), with
+# every signal at its default action at the start
 both() {
   _n=$1
   shift
-  env LD_LIBRARY_PATH="$CL_SIMLIB" "$@" >"$_n.native.out" 2>"$_n.native.err"
+  "$SIGPROBE" default-signals env LD_LIBRARY_PATH="$CL_SIMLIB" "$@" \
+    >"$_n.native.out" 2>"$_n.native.err"
   nrc=$?
   rm -rf "rec-$_n"
   mkdir "rec-$_n"
-  env LD_LIBRARY_PATH="$CL_SIMLIB" LD_PRELOAD="$CL_SHIM" \
-    CUDALENS_OUTPUT="$CL_TMP/rec-$_n/%p.db" "$@" >"$_n.shim.out" 2>"$_n.shim.err"
+  "$SIGPROBE" default-signals env LD_LIBRARY_PATH="$CL_SIMLIB" \
+    LD_PRELOAD="$CL_SHIM" CUDALENS_OUTPUT="$CL_TMP/rec-$_n/%p.db" "$@" \
+    >"$_n.shim.out" 2>"$_n.shim.err"
   src=$?
 }
 

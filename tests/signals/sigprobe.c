@@ -5,10 +5,14 @@
  *
  *   sigprobe query       what sigaction() and friends report and keep
  *   sigprobe resethand   SA_RESETHAND handlers (SIGSEGV fault, raised SIGINT)
- *   sigprobe ign-raise   SIGSEGV ignored, then raise(SIGSEGV): goes on
+ *   sigprobe ign-raise   SIGSEGV ignored, then raise(SIGSEGV) twice: goes on
  *   sigprobe ign-fault   SIGSEGV ignored, then a fault: dies of SIGSEGV
  *   sigprobe handlers    SIGSEGV handlers: SA_SIGINFO, sa_mask, SA_NODEFER,
  *                        SA_ONSTACK, signal(), errno, a handler that returns
+ *   sigprobe default-signals CMD [ARGS...]
+ *                        no CUDA: runs CMD with SIGINT and SIGQUIT at their
+ *                        default action (a shell started in the background
+ *                        passes them on ignored)
  *   sigprobe term        CUDA work in a thread, which wakes the writer as it
  *                        exits; under the shim, waits until those calls are
  *                        in the recording (the writer then sleeps for its
@@ -176,8 +180,10 @@ static int ignored(int fault)
     *(volatile int *)NULL = 1;
     return 4;
   }
-  raise(SIGSEGV);
-  printf("raise(SIGSEGV) returned, SIGSEGV ignored\n");
+  for (int i = 1; i <= 2; i++) {
+    raise(SIGSEGV);
+    printf("raise(SIGSEGV) %d returned, SIGSEGV ignored\n", i);
+  }
   return 0;
 }
 
@@ -309,6 +315,13 @@ static int term(void)
 int main(int argc, char **argv)
 {
   const char *mode = argc > 1 ? argv[1] : "";
+  if (!strcmp(mode, "default-signals") && argc > 2) {
+    signal(SIGINT, SIG_DFL);
+    signal(SIGQUIT, SIG_DFL);
+    execvp(argv[2], argv + 2);
+    perror(argv[2]);
+    return 127;
+  }
   setvbuf(stdout, NULL, _IOLBF, 0);
   if (!strcmp(mode, "term"))
     return term();
