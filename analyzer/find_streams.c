@@ -110,7 +110,7 @@ static struct sgroup *count_legacy(struct spass *p, struct lastl *l,
   size_t gi;
   struct sgroup *g = group_of(p, l->site, dev, l->seq, l->label, &gi);
   g->count++;
-  g->gpu_ns += l->gpu_ns;
+  g->gpu_ns = sat_add(g->gpu_ns, l->gpu_ns);
   l->counted = true;
   l->group = gi;
   return g;

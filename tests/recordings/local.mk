@@ -28,7 +28,8 @@ RECORDING_TESTS = \
 	tests/recordings/callsite.rtest \
 	tests/recordings/transfers.rtest \
 	tests/recordings/hostile.rtest \
-	tests/recordings/errescape.rtest
+	tests/recordings/errescape.rtest \
+	tests/recordings/extreme.rtest
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
 RTEST_LOG_COMPILER = env \
@@ -54,4 +55,8 @@ EXTRA_DIST += $(RECORDING_TESTS) \
 	tests/recordings/notrec.sql \
 	tests/recordings/transfers.sql \
 	tests/recordings/transfers.expected.txt \
-	tests/recordings/transfers.expected.json
+	tests/recordings/transfers.expected.json \
+	tests/recordings/extreme.sql \
+	tests/recordings/extreme-small.expected.txt \
+	tests/recordings/extreme-small.expected.json \
+	tests/recordings/extreme-transfers.expected.txt
