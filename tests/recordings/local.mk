@@ -29,7 +29,8 @@ RECORDING_TESTS = \
 	tests/recordings/transfers.rtest \
 	tests/recordings/hostile.rtest \
 	tests/recordings/errescape.rtest \
-	tests/recordings/extreme.rtest
+	tests/recordings/extreme.rtest \
+	tests/recordings/tmpcopy.rtest
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
 RTEST_LOG_COMPILER = env \
