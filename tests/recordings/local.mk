@@ -37,6 +37,7 @@ RTEST_LOG_COMPILER = env \
 	CL_REPORT='$(abs_top_builddir)/cudalens-report$(EXEEXT)' \
 	CL_SQL2DB='$(abs_top_builddir)/tests/recordings/sql2db$(EXEEXT)' \
 	CL_TEST_CALLSITE='$(abs_top_builddir)/tests/recordings/test_callsite$(EXEEXT)' \
+	CL_FUZZ='$(abs_top_builddir)/tests/fuzz/fuzz_report$(EXEEXT)' \
 	CL_RECDIR='$(abs_top_srcdir)/tests/recordings' \
 	$(SHELL)
 AM_RTEST_LOG_FLAGS =
