@@ -125,6 +125,19 @@ void fput_escaped(FILE *f, const char *str)
   }
 }
 
+char *escaped(const char *s)
+{
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (!f)
+    oom();
+  fput_escaped(f, s);
+  if (fclose(f) != 0 || !buf)
+    oom();
+  return buf;
+}
+
 void grow_array(void **v, size_t *cap, size_t need, size_t elem)
 {
   if (need <= *cap)

@@ -29,6 +29,8 @@ int utf8_len(const char *s);
  * characters (C0, DEL, C1) and bytes that are not UTF-8 as \xNN, so it
  * stays on its line and carries no escape sequence */
 void fput_escaped(FILE *f, const char *s);
+/* the same, as a malloc'd string */
+char *escaped(const char *s);
 
 /* Grow *v (of *cap elements of size elem) so that it holds at least need. */
 void grow_array(void **v, size_t *cap, size_t need, size_t elem);
