@@ -34,10 +34,10 @@ RECORDING_TESTS = \
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
 RTEST_LOG_COMPILER = env \
-	CL_REPORT='$(abs_top_builddir)/cudalens-report$(EXEEXT)' \
+	CL_REPORT='$(abs_top_builddir)/cudalens-report$(CL_SAN_SUFFIX)$(EXEEXT)' \
 	CL_SQL2DB='$(abs_top_builddir)/tests/recordings/sql2db$(EXEEXT)' \
-	CL_TEST_CALLSITE='$(abs_top_builddir)/tests/recordings/test_callsite$(EXEEXT)' \
-	CL_FUZZ='$(abs_top_builddir)/tests/fuzz/fuzz_report$(EXEEXT)' \
+	CL_TEST_CALLSITE='$(abs_top_builddir)/tests/recordings/test_callsite$(CL_SAN_SUFFIX)$(EXEEXT)' \
+	CL_FUZZ='$(abs_top_builddir)/tests/fuzz/fuzz_report$(CL_SAN_SUFFIX)$(EXEEXT)' \
 	CL_RECDIR='$(abs_top_srcdir)/tests/recordings' \
 	$(SHELL)
 AM_RTEST_LOG_FLAGS =
