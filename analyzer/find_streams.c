@@ -279,7 +279,8 @@ static void report(struct spass *p, struct findings *out)
       int64_t stack, pystack;
       call_stacks(p->ctx->db, s->created_seq, &stack, &pystack);
       char h[32];
-      finding_add_related(f, &p->sites.v[sites_of(&p->sites, stack, pystack)].loc,
+      size_t si = sites_of(&p->sites, stack, pystack); /* may move sites.v */
+      finding_add_related(f, &p->sites.v[si].loc,
                           "stream %s was created here without"
                           " cudaStreamNonBlocking",
                           fmt_hex(h, sizeof h, s->handle));

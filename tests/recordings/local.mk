@@ -30,7 +30,8 @@ RECORDING_TESTS = \
 	tests/recordings/hostile.rtest \
 	tests/recordings/errescape.rtest \
 	tests/recordings/extreme.rtest \
-	tests/recordings/tmpcopy.rtest
+	tests/recordings/tmpcopy.rtest \
+	tests/recordings/sites.rtest
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
 RTEST_LOG_COMPILER = env \
@@ -61,4 +62,6 @@ EXTRA_DIST += $(RECORDING_TESTS) \
 	tests/recordings/extreme.sql \
 	tests/recordings/extreme-small.expected.txt \
 	tests/recordings/extreme-small.expected.json \
-	tests/recordings/extreme-transfers.expected.txt
+	tests/recordings/extreme-transfers.expected.txt \
+	tests/recordings/sites.sql \
+	tests/recordings/sites.expected.txt
