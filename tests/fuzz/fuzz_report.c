@@ -385,6 +385,16 @@ static void cleanup(void)
   workdir[0] = 0;
 }
 
+/* a control character (C0 but newline, DEL, C1 in UTF-8) in B */
+static bool raw_control(const unsigned char *b, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if ((b[i] < 0x20 && b[i] != '\n') || b[i] == 0x7f ||
+        (b[i] == 0xc2 && i + 1 < n && b[i + 1] >= 0x80 && b[i + 1] < 0xa0))
+      return true;
+  return false;
+}
+
 /* the report on DBPATH in a child; a message when the run fails, else NULL */
 static const char *run_report(bool json, unsigned timeout_s, char *why,
                               size_t len)
@@ -402,6 +412,8 @@ static const char *run_report(bool json, unsigned timeout_s, char *why,
     dup2(err, 2);
     close(out);
     close(err);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
     alarm(timeout_s); /* a hang dies of SIGALRM */
     optind = 0;       /* getopt starts afresh (glibc), as in a new process */
     char *argv[] = {"cudalens-report", json ? "--format=json" : "--format=text",
@@ -440,17 +452,12 @@ static const char *run_report(bool json, unsigned timeout_s, char *why,
     } else if (code == 2 && olen) {
       snprintf(why, len, "exit 2 with a report on stdout");
       fail = why;
-    } else {
-      for (size_t i = 0; i < elen && !fail; i++)
-        if ((err[i] < 0x20 && err[i] != '\n') || err[i] == 0x7f) {
-          snprintf(why, len, "raw control character in the error");
-          fail = why;
-        }
-      for (size_t i = 0; !json && i < olen && !fail; i++)
-        if ((out[i] < 0x20 && out[i] != '\n') || out[i] == 0x7f) {
-          snprintf(why, len, "raw control character in the text report");
-          fail = why;
-        }
+    } else if (raw_control(err, elen)) {
+      snprintf(why, len, "raw control character in the error");
+      fail = why;
+    } else if (!json && raw_control(out, olen)) {
+      snprintf(why, len, "raw control character in the text report");
+      fail = why;
     }
   }
   if (fail && elen) {
