@@ -16,7 +16,7 @@ tests_fuzz_fuzz_report_LDADD = libclreport.la $(SQLITE_LIBS)
 
 FUZZ_TESTS = tests/fuzz/smoke.rtest
 TESTS += $(FUZZ_TESTS)
-EXTRA_DIST += $(FUZZ_TESTS) tests/fuzz/seeds.sh
+EXTRA_DIST += $(FUZZ_TESTS) tests/fuzz/seeds.sh tests/fuzz/README.md
 
 FUZZ_RUNS = 100000
 FUZZ_SEED = 1
