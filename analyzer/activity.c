@@ -110,9 +110,9 @@ static void add(struct call_act *o, const struct act *x, size_t n)
       o->end_ns = x->end_ns;
     o->n++;
     if (x->end_ns > x->start_ns)
-      o->gpu_ns += x->end_ns - x->start_ns;
+      o->gpu_ns = sat_add(o->gpu_ns, sat_sub(x->end_ns, x->start_ns));
     if (x->bytes >= 0)
-      o->bytes = (o->bytes < 0 ? 0 : o->bytes) + x->bytes;
+      o->bytes = sat_add(o->bytes < 0 ? 0 : o->bytes, x->bytes);
     if (o->name < 0)
       o->name = x->name;
     if (o->copy_dir < 0)

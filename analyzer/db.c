@@ -24,25 +24,8 @@
 #include <unistd.h>
 
 #include "cudalens/format.h"
+#include "tempdir.h"
 #include "util.h"
-
-static char *cleanup_dir; /* removed at exit, also after a fatal error */
-
-static void remove_copy(void)
-{
-  if (!cleanup_dir)
-    return;
-  static const char *const names[] = {"rec.db", "rec.db-wal", "rec.db-shm",
-                                      "rec.db-journal"};
-  for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-    char *p = xasprintf("%s/%s", cleanup_dir, names[i]);
-    unlink(p);
-    free(p);
-  }
-  rmdir(cleanup_dir);
-  free(cleanup_dir);
-  cleanup_dir = NULL;
-}
 
 static int copy_file(const char *from, const char *to)
 {
@@ -148,13 +131,12 @@ static int try_open(sqlite3 **db, const char *file, int flags, char **err)
 
 static int open_copy(struct cl_db *d, char **why)
 {
-  const char *tmp = getenv("TMPDIR");
-  char *dir = xasprintf("%s/cudalens-report.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  if (!mkdtemp(dir)) {
-    free(dir);
+  /* removed by db_close(), and by tempdir.c on any other way out */
+  static const char *const names[] = {"rec.db", "rec.db-wal", "rec.db-shm",
+                                      "rec.db-journal", NULL};
+  const char *dir = tempdir_create(names);
+  if (!dir)
     return -1;
-  }
-  cleanup_dir = dir;
   d->copy_dir = dir;
   char *db = xasprintf("%s/rec.db", dir), *wal = xasprintf("%s/rec.db-wal", dir);
   char *srcwal = xasprintf("%s-wal", d->path);
@@ -370,7 +352,7 @@ void db_close(struct cl_db *d)
     sqlite3_close(d->db);
   d->db = NULL;
   if (d->copy_dir)
-    remove_copy();
+    tempdir_remove();
   d->copy_dir = NULL;
 }
 
@@ -378,8 +360,7 @@ void db_fatal(struct cl_db *d, const char *what)
 {
   char *msg = xasprintf("%s: %s: %s", d->path, what,
                         d->db ? sqlite3_errmsg(d->db) : "no database");
-  remove_copy();
-  fatal("%s", msg);
+  fatal("%s", msg); /* exit() removes the copy */
 }
 
 sqlite3_stmt *db_prepare(struct cl_db *d, const char *sql)

@@ -11,7 +11,7 @@
 struct cl_db {
   sqlite3 *db;
   const char *path;   /* as given by the user, for messages */
-  char *copy_dir;     /* temporary copy of a WAL recording, else NULL */
+  const char *copy_dir; /* temporary copy of a WAL recording, else NULL */
   int version;        /* PRAGMA user_version */
 };
 

@@ -44,8 +44,8 @@ static char *site_key(const struct location *l)
 size_t sites_of(struct sites *s, int64_t stack, int64_t pystack)
 {
   /* ids are small positive integers; NULL (-1) maps to 0 */
-  uint64_t ck = (uint64_t)(stack < 0 ? 0 : stack + 1) << 32 |
-                (uint64_t)(pystack < 0 ? 0 : pystack + 1);
+  uint64_t ck = (stack < 0 ? 0 : (uint64_t)stack + 1) << 32 |
+                (pystack < 0 ? 0 : (uint64_t)pystack + 1);
   uint64_t idx;
   if (u64map_get(&s->by_stack, ck, &idx))
     return (size_t)idx;

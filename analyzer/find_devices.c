@@ -59,7 +59,7 @@ static void hit(struct xpass *p, size_t site, int what, int64_t seq,
                  (uint32_t)(a->device & 0xff);
   struct group *g = groups_get(&p->gs, site, tag, seq);
   g->count++;
-  g->gpu_ns += ca->gpu_ns;
+  g->gpu_ns = sat_add(g->gpu_ns, ca->gpu_ns);
   g->dev_a = dev;
   g->dev_b = a->device;
   if (!g->text) {

@@ -39,7 +39,7 @@ void analysis_pinning(struct report_ctx *ctx, struct findings *out)
     int64_t seq = db_int(st, 0);
     bool is_free = strcmp(db_text(st, 1) ? db_text(st, 1) : "", "free") == 0;
     uint64_t addr = (uint64_t)db_int(st, 2);
-    int64_t ns = db_int(st, 5) - db_int(st, 4);
+    int64_t ns = sat_sub(db_int(st, 5), db_int(st, 4));
     if (ns < 0)
       ns = 0;
     size_t site = sites_of(&sites, db_null(st, 6) ? -1 : db_int(st, 6),
@@ -49,8 +49,8 @@ void analysis_pinning(struct report_ctx *ctx, struct findings *out)
     if (!is_free) {
       struct group *g = groups_get(&gs, site, 0, seq);
       g->count++;
-      g->bytes += db_int(st, 3);
-      g->host_ns += ns;
+      g->bytes = sat_add(g->bytes, db_int(st, 3));
+      g->host_ns = sat_add(g->host_ns, ns);
       if (!g->text)
         g->text = xstrdup(api);
       u64map_put(&live, addr, (uint64_t)(g - gs.v) + 1);
@@ -62,7 +62,7 @@ void analysis_pinning(struct report_ctx *ctx, struct findings *out)
     u64map_put(&live, addr, 0);
     struct group *g = &gs.v[gi - 1];
     g->count2++;
-    g->host2_ns += ns;
+    g->host2_ns = sat_add(g->host2_ns, ns);
     if (g->dev_a < 0) {
       g->dev_a = (int64_t)site;
       g->dev_b = seq;
@@ -87,7 +87,7 @@ void analysis_pinning(struct report_ctx *ctx, struct findings *out)
         g->text, g->count, fmt_bytes(b1, sizeof b1, g->bytes),
         fmt_ns(b2, sizeof b2, g->host_ns), rel);
     f->count = (uint64_t)g->count;
-    f->cost_ns = g->host_ns + g->host2_ns;
+    f->cost_ns = sat_add(g->host_ns, g->host2_ns);
     finding_set_extra(f, "bytes", g->bytes);
     finding_set_extra(f, "pin_ns", g->host_ns);
     finding_set_extra(f, "unpin_ns", g->host2_ns);

@@ -465,7 +465,7 @@ static void walk(struct walk *w)
     int64_t device = db_null(st, C_DEVICE) ? -1 : db_int(st, C_DEVICE);
     int64_t stack = db_null(st, C_STACK) ? -1 : db_int(st, C_STACK);
     bool ok = db_int(st, C_RESULT) == 0;
-    memmodel_advance(&w->mm, seq - 1);
+    memmodel_advance(&w->mm, sat_sub(seq, 1));
     thread_edges_upto(w, te, &te_row, seq);
 
     uint32_t t = thread_of(w, tid);

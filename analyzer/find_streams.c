@@ -110,7 +110,7 @@ static struct sgroup *count_legacy(struct spass *p, struct lastl *l,
   size_t gi;
   struct sgroup *g = group_of(p, l->site, dev, l->seq, l->label, &gi);
   g->count++;
-  g->gpu_ns += l->gpu_ns;
+  g->gpu_ns = sat_add(g->gpu_ns, l->gpu_ns);
   l->counted = true;
   l->group = gi;
   return g;
@@ -279,7 +279,8 @@ static void report(struct spass *p, struct findings *out)
       int64_t stack, pystack;
       call_stacks(p->ctx->db, s->created_seq, &stack, &pystack);
       char h[32];
-      finding_add_related(f, &p->sites.v[sites_of(&p->sites, stack, pystack)].loc,
+      size_t si = sites_of(&p->sites, stack, pystack); /* may move sites.v */
+      finding_add_related(f, &p->sites.v[si].loc,
                           "stream %s was created here without"
                           " cudaStreamNonBlocking",
                           fmt_hex(h, sizeof h, s->handle));

@@ -71,12 +71,12 @@ void analysis_syncs(struct report_ctx *ctx, struct findings *out)
     if (prev.async_copy && sync_covers(kind, !db_null(st, 11), db_int(st, 11),
                                        prev.has_stream, prev.stream))
       continue; /* a blocking copy: sync-copy */
-    int64_t ns = db_int(st, 3) - db_int(st, 2);
+    int64_t ns = sat_sub(db_int(st, 3), db_int(st, 2));
     size_t site = sites_of(&sites, db_null(st, 5) ? -1 : db_int(st, 5),
                            db_null(st, 6) ? -1 : db_int(st, 6));
     struct group *g = groups_get(&gs, site, 0, seq);
     g->count++;
-    g->host_ns += ns > 0 ? ns : 0;
+    g->host_ns = sat_add(g->host_ns, ns > 0 ? ns : 0);
     if (ns > g->host2_ns)
       g->host2_ns = ns; /* the longest */
     if (!g->text) {
@@ -90,10 +90,11 @@ void analysis_syncs(struct report_ctx *ctx, struct findings *out)
   for (size_t i = 0; i < gs.n; i++) {
     const struct group *g = &gs.v[i];
     if (g->count < EXCESS_SYNC_MIN ||
-        (g->host_ns - g->host2_ns) * 100 < (int64_t)EXCESS_SYNC_SHARE * wall)
+        sat_mul(g->host_ns - g->host2_ns, 100) <
+            sat_mul(EXCESS_SYNC_SHARE, wall))
       continue;
     const struct site *s = &sites.v[g->site];
-    int64_t permille = g->host_ns * 1000 / wall;
+    int64_t permille = sat_mul(g->host_ns, 1000) / wall;
     struct finding *f = findings_add(
         out, "excess-sync", SEV_NOTE, &s->loc,
         "%s kept the host blocked for %s, %" PRId64 ".%" PRId64 "%% of the"

@@ -68,16 +68,16 @@ static void add_sync_copy(struct pass *p, size_t site, int64_t seq, int dir,
                  (dir == CL_DIR_HTOD && bytes <= SMALL_HTOD_BYTES ? TAG_SMALL : 0);
   struct group *g = groups_get(&p->synccopy, site, tag, seq);
   g->count++;
-  g->bytes += bytes;
-  g->host_ns += host_ns;
+  g->bytes = sat_add(g->bytes, bytes);
+  g->host_ns = sat_add(g->host_ns, host_ns);
   if (g->dir < 0)
     g->dir = dir;
   else if (g->dir != dir)
     g->dir = CL_DIR_UNKNOWN; /* mixed */
   if (ca->n) {
     g->timed++;
-    g->timed_bytes += ca->bytes >= 0 ? ca->bytes : bytes;
-    g->gpu_ns += ca->gpu_ns;
+    g->timed_bytes = sat_add(g->timed_bytes, ca->bytes >= 0 ? ca->bytes : bytes);
+    g->gpu_ns = sat_add(g->gpu_ns, ca->gpu_ns);
   }
   if (!g->text)
     g->text = xstrdup(api);
@@ -98,7 +98,7 @@ static void settle(struct pass *p, struct pending *x, bool synced,
     if (x->dir == CL_DIR_HTOD || x->dir == CL_DIR_DTOH) {
       char api[160];
       snprintf(api, sizeof api, "%s + %s", x->api, sync_api);
-      add_sync_copy(p, x->site, x->seq, x->dir, x->bytes, x->host_ns + sync_ns,
+      add_sync_copy(p, x->site, x->seq, x->dir, x->bytes, sat_add(x->host_ns, sync_ns),
                     true, &x->ca, api);
     }
     return;
@@ -108,12 +108,12 @@ static void settle(struct pass *p, struct pending *x, bool synced,
   struct group *g = groups_get(&p->pageable, x->site, (uint32_t)x->dir, x->seq);
   g->dir = x->dir;
   g->count++;
-  g->bytes += x->bytes;
-  g->host_ns += x->host_ns;
+  g->bytes = sat_add(g->bytes, x->bytes);
+  g->host_ns = sat_add(g->host_ns, x->host_ns);
   if (x->ca.n) {
     g->timed++;
-    g->timed_bytes += x->ca.bytes >= 0 ? x->ca.bytes : x->bytes;
-    g->gpu_ns += x->ca.gpu_ns;
+    g->timed_bytes = sat_add(g->timed_bytes, x->ca.bytes >= 0 ? x->ca.bytes : x->bytes);
+    g->gpu_ns = sat_add(g->gpu_ns, x->ca.gpu_ns);
   }
   if (!g->text)
     g->text = xstrdup(x->api);
@@ -153,7 +153,7 @@ static void scan(struct pass *p)
   while (db_step(d, st)) {
     int64_t seq = db_int(st, C_SEQ);
     memmodel_advance(&mm, seq);
-    int64_t host_ns = db_int(st, C_END) - db_int(st, C_START);
+    int64_t host_ns = sat_sub(db_int(st, C_END), db_int(st, C_START));
     if (host_ns < 0)
       host_ns = 0;
     char api[64];
@@ -182,8 +182,8 @@ static void scan(struct pass *p)
       if (!async) {
         struct group *g = groups_get(&p->syncmemset, site, 0, seq);
         g->count++;
-        g->bytes += bytes;
-        g->host_ns += host_ns;
+        g->bytes = sat_add(g->bytes, bytes);
+        g->host_ns = sat_add(g->host_ns, host_ns);
         if (!g->text)
           g->text = xstrdup(api);
       }
@@ -231,8 +231,8 @@ static void pinned_rate(const struct summary *s, int dir, int64_t *bytes,
   const int kinds[] = {CL_MEMKIND_PINNED, CL_MEMKIND_REGISTERED};
   for (int i = 0; i < 2; i++) {
     const struct copy_stat *c = &s->copies[dir][kinds[i]];
-    *bytes += c->timed_bytes;
-    *ns += c->gpu_ns;
+    *bytes = sat_add(*bytes, c->timed_bytes);
+    *ns = sat_add(*ns, c->gpu_ns);
   }
 }
 

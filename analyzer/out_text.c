@@ -271,8 +271,9 @@ static void syncs(FILE *f, const struct summary *s)
           "host time blocked", "longest", "completed");
   for (size_t i = 0; i < s->nsyncs; i++) {
     const struct sync_stat *x = &s->syncs[i];
-    fputs("  ", f);
-    fprintf(f, "%-12s", x->kind ? x->kind : "?");
+    char *kind = escaped(x->kind ? x->kind : "?");
+    fprintf(f, "  %-12s", kind);
+    free(kind);
     fprintf(f, " %7" PRId64 " %18s %12s %9" PRId64 "\n", x->count,
             fmt_ns(b1, sizeof b1, x->host_ns), fmt_ns(b2, sizeof b2, x->max_ns),
             x->complete);

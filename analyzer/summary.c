@@ -166,7 +166,7 @@ static void count_kernel(struct pass *p, size_t stream, int64_t name,
   ss->kernels++;
   if (ca->n) {
     ss->kernels_timed++;
-    ss->kernel_gpu_ns += ca->gpu_ns;
+    ss->kernel_gpu_ns = sat_add(ss->kernel_gpu_ns, ca->gpu_ns);
   }
   uint64_t key = (uint64_t)stream << 40 | ((uint64_t)name & NAME_MASK);
   uint64_t i;
@@ -178,7 +178,7 @@ static void count_kernel(struct pass *p, size_t stream, int64_t name,
     u64map_put(&p->kidx, key, i);
   }
   s->kstats[i].count++;
-  s->kstats[i].gpu_ns += ca->gpu_ns;
+  s->kstats[i].gpu_ns = sat_add(s->kstats[i].gpu_ns, ca->gpu_ns);
 }
 
 static void calls_pass(struct summary *s, struct cl_db *d,
@@ -231,11 +231,11 @@ static void calls_pass(struct summary *s, struct cl_db *d,
     int64_t bytes = !db_null(st, 8) ? db_int(st, 8) : ca.bytes > 0 ? ca.bytes : 0;
     struct copy_stat *c = &s->copies[dir][hk];
     c->count++;
-    c->bytes += bytes;
+    c->bytes = sat_add(c->bytes, bytes);
     if (ca.n) {
       c->timed++;
-      c->timed_bytes += ca.bytes >= 0 ? ca.bytes : bytes;
-      c->gpu_ns += ca.gpu_ns;
+      c->timed_bytes = sat_add(c->timed_bytes, ca.bytes >= 0 ? ca.bytes : bytes);
+      c->gpu_ns = sat_add(c->gpu_ns, ca.gpu_ns);
     }
   }
   db_finalize(st);
@@ -291,7 +291,7 @@ static void load_syncs(struct summary *s, struct cl_db *d)
 {
   size_t cap = 0;
   sqlite3_stmt *st = db_prepare(
-      d, "SELECT s.kind, count(*), sum(max(c.end_ns - c.start_ns, 0)),"
+      d, "SELECT s.kind, count(*), total(max(c.end_ns - c.start_ns, 0)),"
          " max(max(c.end_ns - c.start_ns, 0)), sum(s.complete <> 0)"
          " FROM syncs s JOIN calls c ON c.seq = s.seq"
          " GROUP BY s.kind ORDER BY s.kind");

@@ -1,5 +1,5 @@
-/* util.c - checked allocation, fatal errors, escaping, the formatting
- * helpers and the safe file opening of util.h. */
+/* util.c - checked allocation, fatal errors, escaping, saturating
+ * arithmetic, the formatting helpers and the safe file opening of util.h. */
 #define _GNU_SOURCE /* vasprintf */
 #include "util.h"
 
@@ -125,6 +125,19 @@ void fput_escaped(FILE *f, const char *str)
   }
 }
 
+char *escaped(const char *s)
+{
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (!f)
+    oom();
+  fput_escaped(f, s);
+  if (fclose(f) != 0 || !buf)
+    oom();
+  return buf;
+}
+
 void grow_array(void **v, size_t *cap, size_t need, size_t elem)
 {
   if (need <= *cap)
@@ -135,6 +148,30 @@ void grow_array(void **v, size_t *cap, size_t need, size_t elem)
   *v = xrealloc(*v, n * elem);
   memset((char *)*v + *cap * elem, 0, (n - *cap) * elem);
   *cap = n;
+}
+
+int64_t sat_add(int64_t a, int64_t b)
+{
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r))
+    return b > 0 ? INT64_MAX : INT64_MIN;
+  return r;
+}
+
+int64_t sat_sub(int64_t a, int64_t b)
+{
+  int64_t r;
+  if (__builtin_sub_overflow(a, b, &r))
+    return b < 0 ? INT64_MAX : INT64_MIN;
+  return r;
+}
+
+int64_t sat_mul(int64_t a, int64_t b)
+{
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r))
+    return (a < 0) != (b < 0) ? INT64_MIN : INT64_MAX;
+  return r;
 }
 
 const char *fmt_ns(char *buf, size_t len, int64_t ns)

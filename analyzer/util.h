@@ -1,7 +1,7 @@
 /* util.h - small helpers shared by the analyzer: checked allocation, a
  * growable array, one-line fatal errors, text escaped for terminals,
- * human-readable formatting of times and sizes, and opening only regular
- * files. */
+ * saturating arithmetic, human-readable formatting of times and sizes, and
+ * opening only regular files. */
 #ifndef CL_REPORT_UTIL_H
 #define CL_REPORT_UTIL_H
 
@@ -29,10 +29,19 @@ int utf8_len(const char *s);
  * characters (C0, DEL, C1) and bytes that are not UTF-8 as \xNN, so it
  * stays on its line and carries no escape sequence */
 void fput_escaped(FILE *f, const char *s);
+/* the same, as a malloc'd string */
+char *escaped(const char *s);
 
 /* Grow *v (of *cap elements of size elem) so that it holds at least need. */
 void grow_array(void **v, size_t *cap, size_t need, size_t elem);
 #define GROW(v, cap, need) grow_array((void **)&(v), &(cap), (need), sizeof *(v))
+
+/* Saturating int64 arithmetic, for sums and differences of values from a
+ * recording (times, sizes, ids): extreme values give extreme results, never
+ * an overflow (undefined behaviour). */
+int64_t sat_add(int64_t a, int64_t b);
+int64_t sat_sub(int64_t a, int64_t b);
+int64_t sat_mul(int64_t a, int64_t b);
 
 /* "1.23 ms", "512 B", "1.5 GiB": into buf (at least 32 bytes) */
 const char *fmt_ns(char *buf, size_t len, int64_t ns);

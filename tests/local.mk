@@ -3,9 +3,12 @@
 # simulated CUDA runtime (tests/sim), run through tests/run-test.sh.
 TEST_EXTENSIONS += .test
 TEST_LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/run-test.sh
+# CL_SAN_SUFFIX: -san in make check-sanitize (analyzer/sanitize.mk), whose
+# tests run the sanitized cudalens-report-san and friends
+CL_SAN_SUFFIX =
 AM_TESTS_ENVIRONMENT = CL_TOP_BUILDDIR='$(abs_top_builddir)'; \
-	CL_TOP_SRCDIR='$(abs_top_srcdir)'; \
-	export CL_TOP_BUILDDIR CL_TOP_SRCDIR;
+	CL_TOP_SRCDIR='$(abs_top_srcdir)'; CL_SAN_SUFFIX='$(CL_SAN_SUFFIX)'; \
+	export CL_TOP_BUILDDIR CL_TOP_SRCDIR CL_SAN_SUFFIX;
 EXTRA_DIST += tests/run-test.sh tests/lib.sh
 
 unit_cflags = $(AM_CFLAGS) -I$(top_srcdir) $(SQLITE_CFLAGS)

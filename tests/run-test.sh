@@ -12,7 +12,7 @@ case $script in /*) ;; *) script=$PWD/$script ;; esac # before the cd below
 CL_SHIM=$CL_TOP_BUILDDIR/.libs/libcudalens.so
 CL_SIMLIB=$CL_TOP_BUILDDIR/tests/sim/lib
 CL_APPS=$CL_TOP_BUILDDIR/tests/apps
-CL_REPORT=$CL_TOP_BUILDDIR/cudalens-report
+CL_REPORT=$CL_TOP_BUILDDIR/cudalens-report${CL_SAN_SUFFIX:-} # -san: check-sanitize
 CL_LAUNCHER=$CL_TOP_BUILDDIR/cudalens
 CL_TMP=$(mktemp -d "${TMPDIR:-/tmp}/cudalens-test.XXXXXX") || exit 99
 export CL_SHIM CL_SIMLIB CL_APPS CL_REPORT CL_LAUNCHER CL_TMP

@@ -28,13 +28,17 @@ RECORDING_TESTS = \
 	tests/recordings/callsite.rtest \
 	tests/recordings/transfers.rtest \
 	tests/recordings/hostile.rtest \
-	tests/recordings/errescape.rtest
+	tests/recordings/errescape.rtest \
+	tests/recordings/extreme.rtest \
+	tests/recordings/tmpcopy.rtest \
+	tests/recordings/sites.rtest
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
 RTEST_LOG_COMPILER = env \
-	CL_REPORT='$(abs_top_builddir)/cudalens-report$(EXEEXT)' \
+	CL_REPORT='$(abs_top_builddir)/cudalens-report$(CL_SAN_SUFFIX)$(EXEEXT)' \
 	CL_SQL2DB='$(abs_top_builddir)/tests/recordings/sql2db$(EXEEXT)' \
-	CL_TEST_CALLSITE='$(abs_top_builddir)/tests/recordings/test_callsite$(EXEEXT)' \
+	CL_TEST_CALLSITE='$(abs_top_builddir)/tests/recordings/test_callsite$(CL_SAN_SUFFIX)$(EXEEXT)' \
+	CL_FUZZ='$(abs_top_builddir)/tests/fuzz/fuzz_report$(CL_SAN_SUFFIX)$(EXEEXT)' \
 	CL_RECDIR='$(abs_top_srcdir)/tests/recordings' \
 	$(SHELL)
 AM_RTEST_LOG_FLAGS =
@@ -54,4 +58,10 @@ EXTRA_DIST += $(RECORDING_TESTS) \
 	tests/recordings/notrec.sql \
 	tests/recordings/transfers.sql \
 	tests/recordings/transfers.expected.txt \
-	tests/recordings/transfers.expected.json
+	tests/recordings/transfers.expected.json \
+	tests/recordings/extreme.sql \
+	tests/recordings/extreme-small.expected.txt \
+	tests/recordings/extreme-small.expected.json \
+	tests/recordings/extreme-transfers.expected.txt \
+	tests/recordings/sites.sql \
+	tests/recordings/sites.expected.txt
