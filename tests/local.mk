@@ -12,7 +12,7 @@ unit_cflags = $(AM_CFLAGS) -I$(top_srcdir) $(SQLITE_CFLAGS)
 unit_ldadd = libclshim.la $(SQLITE_LIBS) -ldl -lpthread
 
 check_PROGRAMS += tests/unit/test_outpath tests/unit/test_writer \
-	tests/unit/test_stack
+	tests/unit/test_stack tests/unit/test_cuptifind
 tests_unit_test_outpath_SOURCES = tests/unit/test_outpath.c tests/unit/unit.h
 tests_unit_test_outpath_CFLAGS = $(unit_cflags)
 tests_unit_test_outpath_LDADD = $(unit_ldadd)
@@ -24,7 +24,12 @@ tests_unit_test_stack_SOURCES = tests/unit/test_stack.c tests/unit/unit.h
 tests_unit_test_stack_CFLAGS = $(unit_cflags) -O1 -fno-omit-frame-pointer
 tests_unit_test_stack_LDADD = $(unit_ldadd)
 
+tests_unit_test_cuptifind_SOURCES = tests/unit/test_cuptifind.c tests/unit/unit.h
+tests_unit_test_cuptifind_CFLAGS = $(unit_cflags)
+tests_unit_test_cuptifind_LDADD = $(unit_ldadd)
+
 TESTS += tests/unit/test_outpath tests/unit/test_writer tests/unit/test_stack \
+	tests/unit/test_cuptifind \
 	tests/unit/writer-drop.test
 EXTRA_DIST += tests/unit/writer-drop.test
 

@@ -38,7 +38,8 @@ CAPTURE_TESTS = \
 	tests/capture/forkfork.test \
 	tests/capture/optimized_launch.test \
 	tests/capture/quiet.test \
-	tests/capture/lateload.test
+	tests/capture/lateload.test \
+	tests/capture/cuptifind.test
 TESTS += $(CAPTURE_TESTS)
 EXTRA_DIST += $(CAPTURE_TESTS) tests/capture/capture.sh tests/capture/ci.sh \
 	tests/capture/behave.cu tests/capture/common.expect \
@@ -70,3 +71,8 @@ tests_capture_liblateplugin_la_SOURCES = tests/capture/lateplugin.c
 tests_capture_liblateplugin_la_LDFLAGS = -shared -module -avoid-version \
 	-rpath $(abs_builddir)/tests/capture
 tests_capture_liblateplugin_la_LIBADD = tests/sim/libcudart.la
+# a stand-in for a wheel's libcudart.so.N (tests/capture/cuptifind.test)
+check_LTLIBRARIES += tests/capture/libfakecudart.la
+tests_capture_libfakecudart_la_SOURCES = tests/capture/fakecudart.c
+tests_capture_libfakecudart_la_LDFLAGS = -shared -module -avoid-version \
+	-no-undefined -rpath $(abs_builddir)/tests/capture
