@@ -5,7 +5,8 @@ TEST_EXTENSIONS += .test
 TEST_LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/run-test.sh
 AM_TESTS_ENVIRONMENT = CL_TOP_BUILDDIR='$(abs_top_builddir)'; \
 	CL_TOP_SRCDIR='$(abs_top_srcdir)'; \
-	export CL_TOP_BUILDDIR CL_TOP_SRCDIR;
+	CL_SHIM_SQLITE_LDFLAGS='$(SHIM_SQLITE_LDFLAGS)'; \
+	export CL_TOP_BUILDDIR CL_TOP_SRCDIR CL_SHIM_SQLITE_LDFLAGS;
 EXTRA_DIST += tests/run-test.sh tests/lib.sh
 
 unit_cflags = $(AM_CFLAGS) -I$(top_srcdir) $(SQLITE_CFLAGS)
