@@ -25,26 +25,31 @@ static const char *base_of(const char *path)
   return s ? s + 1 : path;
 }
 
-int cl_cuda_runtime_major(const char *path)
+/* N of "...so.N[...]", or 0 */
+static int so_major(const char *base)
 {
-  const char *b = base_of(path);
-  static const char pre[] = "libcudart.so.";
-  if (strncmp(b, pre, sizeof pre - 1) == 0)
-    return atoi(b + sizeof pre - 1);
-  /* libcudart.so, a link to the versioned file */
-  char real[PATH_MAX];
-  if (realpath(path, real) && strcmp(base_of(real), b) != 0 &&
-      strncmp(base_of(real), pre, sizeof pre - 1) == 0)
-    return atoi(base_of(real) + sizeof pre - 1);
-  return 0;
+  const char *v = strstr(base, ".so.");
+  return v ? atoi(v + 4) : 0;
 }
 
+int cl_cuda_runtime_major(const char *path)
+{
+  int major = so_major(base_of(path));
+  char real[PATH_MAX];
+  if (!major && realpath(path, real)) /* libcudart.so, a link */
+    major = so_major(base_of(real));
+  return major;
+}
+
+/* libcuda.so.1; libcudart.so.N, or libcudart-HASH.so.N as wheels repaired
+ * by auditwheel carry it */
 int cl_cuda_lib_kind(const char *path)
 {
   const char *b = base_of(path);
   if (!strcmp(b, "libcuda.so.1") || !strcmp(b, "libcuda.so"))
     return 1;
-  if (!strncmp(b, "libcudart.so", 12) && (b[12] == 0 || b[12] == '.'))
+  if (!strncmp(b, "libcudart", 9) &&
+      (!strncmp(b + 9, ".so", 3) || (b[9] == '-' && strstr(b, ".so"))))
     return 2;
   return 0;
 }

@@ -32,5 +32,10 @@ struct cl_cupti_api {
 };
 extern struct cl_cupti_api cl_cupti CL_HIDDEN;
 const char *cl_cupti_error(CUptiResult r) CL_HIDDEN;
+/* The places cupti_bind.c looks for libcupti.so.MAJOR, in order (paths, or
+ * the bare name for the loader's path); returns how many it wrote. */
+int cl_cupti_candidates(const char *runtime, int major, const char *cuda_home,
+                        const char *cuda_path, char out[][4096], int max)
+    CL_HIDDEN;
 
 #endif

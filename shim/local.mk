@@ -17,5 +17,6 @@ libclshim_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(SQLITE_CFLAGS)
 lib_LTLIBRARIES += libcudalens.la
 libcudalens_la_SOURCES = shim/shim_init.c shim/dlhook.c
 libcudalens_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
-libcudalens_la_LDFLAGS = -module -avoid-version -shared -no-undefined
-libcudalens_la_LIBADD = libclshim.la $(SQLITE_LIBS) -ldl -lpthread
+libcudalens_la_LDFLAGS = -module -avoid-version -shared -no-undefined \
+	$(SHIM_SQLITE_LDFLAGS)
+libcudalens_la_LIBADD = libclshim.la $(SHIM_SQLITE_LIBS) -ldl -lpthread

@@ -8,14 +8,15 @@ TEST_LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/run-test.sh
 CL_SAN_SUFFIX =
 AM_TESTS_ENVIRONMENT = CL_TOP_BUILDDIR='$(abs_top_builddir)'; \
 	CL_TOP_SRCDIR='$(abs_top_srcdir)'; CL_SAN_SUFFIX='$(CL_SAN_SUFFIX)'; \
-	export CL_TOP_BUILDDIR CL_TOP_SRCDIR CL_SAN_SUFFIX;
+	CL_SHIM_SQLITE_LDFLAGS='$(SHIM_SQLITE_LDFLAGS)'; \
+	export CL_TOP_BUILDDIR CL_TOP_SRCDIR CL_SAN_SUFFIX CL_SHIM_SQLITE_LDFLAGS;
 EXTRA_DIST += tests/run-test.sh tests/lib.sh
 
 unit_cflags = $(AM_CFLAGS) -I$(top_srcdir) $(SQLITE_CFLAGS)
 unit_ldadd = libclshim.la $(SQLITE_LIBS) -ldl -lpthread
 
 check_PROGRAMS += tests/unit/test_outpath tests/unit/test_writer \
-	tests/unit/test_stack
+	tests/unit/test_stack tests/unit/test_cuptifind
 tests_unit_test_outpath_SOURCES = tests/unit/test_outpath.c tests/unit/unit.h
 tests_unit_test_outpath_CFLAGS = $(unit_cflags)
 tests_unit_test_outpath_LDADD = $(unit_ldadd)
@@ -27,7 +28,12 @@ tests_unit_test_stack_SOURCES = tests/unit/test_stack.c tests/unit/unit.h
 tests_unit_test_stack_CFLAGS = $(unit_cflags) -O1 -fno-omit-frame-pointer
 tests_unit_test_stack_LDADD = $(unit_ldadd)
 
+tests_unit_test_cuptifind_SOURCES = tests/unit/test_cuptifind.c tests/unit/unit.h
+tests_unit_test_cuptifind_CFLAGS = $(unit_cflags)
+tests_unit_test_cuptifind_LDADD = $(unit_ldadd)
+
 TESTS += tests/unit/test_outpath tests/unit/test_writer tests/unit/test_stack \
+	tests/unit/test_cuptifind \
 	tests/unit/writer-drop.test
 EXTRA_DIST += tests/unit/writer-drop.test
 

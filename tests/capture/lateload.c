@@ -9,6 +9,7 @@
  *                            whose constructor registers its work function
  *                            with cl_register (no dlsym), then runs it
  *   lateload none            dlopen of libm only: no CUDA at all
+ *   lateload open FILE       dlopen(FILE) only
  *
  * "CUDA work": cudaMalloc, cudaMemcpy host to device, cudaDeviceSynchronize,
  * cudaFree.  Prints one line; exits 1 when a step fails. */
@@ -62,6 +63,11 @@ int main(int argc, char **argv)
     printf("lateload none: %s\n", h && dlsym(h, "cos") ? "ok" : "failed");
     return h ? 0 : 1;
   }
+  if (!strcmp(mode, "open")) {
+    void *h = dlopen(file, RTLD_NOW);
+    printf("lateload open: %s\n", h ? "ok" : dlerror());
+    return h ? 0 : 1;
+  }
   if (!strcmp(mode, "plugin")) {
     if (!dlopen(file, RTLD_NOW) || !registered) {
       printf("plugin: %s\n", registered ? "?" : dlerror());
@@ -78,7 +84,7 @@ int main(int argc, char **argv)
   } else if (!strcmp(mode, "name") || !strcmp(mode, "path")) {
     load((void *)file);
   } else {
-    fprintf(stderr, "usage: lateload name|path FILE|thread|plugin FILE|none\n");
+    fprintf(stderr, "usage: lateload name|path FILE|thread|plugin FILE|none|open FILE\n");
     return 2;
   }
   if (!rt) {

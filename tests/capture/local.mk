@@ -47,7 +47,8 @@ CAPTURE_TESTS = \
 	tests/capture/abrupt.test \
 	tests/capture/exec.test \
 	tests/capture/nobuffer.test \
-	tests/capture/output_dirs.test
+	tests/capture/output_dirs.test \
+	tests/capture/cuptifind.test
 TESTS += $(CAPTURE_TESTS)
 EXTRA_DIST += $(CAPTURE_TESTS) tests/capture/capture.sh tests/capture/ci.sh \
 	tests/capture/behave.cu tests/capture/hostile.cu tests/capture/common.expect \
@@ -82,3 +83,8 @@ tests_capture_liblateplugin_la_SOURCES = tests/capture/lateplugin.c
 tests_capture_liblateplugin_la_LDFLAGS = -shared -module -avoid-version \
 	-rpath $(abs_builddir)/tests/capture
 tests_capture_liblateplugin_la_LIBADD = tests/sim/libcudart.la
+# a stand-in for a wheel's libcudart.so.N (tests/capture/cuptifind.test)
+check_LTLIBRARIES += tests/capture/libfakecudart.la
+tests_capture_libfakecudart_la_SOURCES = tests/capture/fakecudart.c
+tests_capture_libfakecudart_la_LDFLAGS = -shared -module -avoid-version \
+	-no-undefined -rpath $(abs_builddir)/tests/capture

@@ -1,0 +1,4 @@
+"""`python -m cudalens ARGS...` is `cudalens ARGS...`."""
+from cudalens import launcher
+
+launcher()
