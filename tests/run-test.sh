@@ -10,7 +10,9 @@ shift
 case $script in /*) ;; *) script=$PWD/$script ;; esac # before the cd below
 : "${CL_TOP_BUILDDIR:?run through make check}"
 CL_SHIM=$CL_TOP_BUILDDIR/.libs/libcudalens.so
-CL_SIMLIB=$CL_TOP_BUILDDIR/tests/sim/lib
+# the CUDA libraries the tests run against: the simulated runtime (a test
+# double), or, from tests/gpu/realtests.sh, a folder of links to the real one
+CL_SIMLIB=${CL_CUDA_LIBDIR:-$CL_TOP_BUILDDIR/tests/sim/lib}
 CL_APPS=$CL_TOP_BUILDDIR/tests/apps
 CL_REPORT=$CL_TOP_BUILDDIR/cudalens-report${CL_SAN_SUFFIX:-} # -san: check-sanitize
 CL_LAUNCHER=$CL_TOP_BUILDDIR/cudalens

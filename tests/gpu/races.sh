@@ -1,7 +1,10 @@
 #!/bin/sh
-# races.sh - the race analysis on a real GPU: builds the race catalogue of
-# tests/races for the GPU (nvcc -cudart shared, sm_90 unless ARCH is set),
-# runs every program under the real shim and checks `cudalens-report
+# races.sh - the race analysis on a real GPU: takes the race catalogue of
+# tests/races and the conformance catalogue of tests/semantics as BUILD_DIR
+# has them (make check builds them with nvcc -cudart shared for sm_90; the
+# script builds what is missing), and their static-cudart builds from
+# CL_GPU_KIT/static (tests/gpu/kit.sh) when CL_GPU_KIT is set; runs every
+# program under the real shim and checks `cudalens-report
 # --format=json` against its // expect: marks (tests/races/check.sh, as in
 # `make check` under the simulator), including graph_ok, which needs CUDA
 # graphs; then the PyTorch cases of tests/gpu/races_torch (when python3 can
@@ -42,22 +45,40 @@ failed=""
 passed=0
 note() { echo "$*"; }
 
-# ---- the catalogue ----------------------------------------------------------
-for src in "$top"/tests/races/*.cu; do
-  name=$(basename "$src" .cu)
-  if ! $NVCC -g -lineinfo $ARCH -cudart shared -I"$top/tests/races" \
-      -I"$top/tests/apps" "$src" -o "$bin/$name" -lpthread 2>"$work/$name.nvcc"; then
-    cat "$work/$name.nvcc" >&2
-    failed="$failed $name(build)"
-    continue
-  fi
-  mkdir -p "$work/$name"
-  if (CL_TMP=$work/$name; export CL_TMP
-      . "$top/tests/lib.sh"; . "$top/tests/races/check.sh"; races_check "$name"); then
-    passed=$((passed + 1))
-  else
-    failed="$failed $name"
-  fi
+# ---- the catalogues ---------------------------------------------------------
+# tests/races and tests/semantics; each program as the build tree has it
+# (nvcc -cudart shared, made by make check) or built here, and, when
+# CL_GPU_KIT has them (tests/gpu/kit.sh), linked with the static cudart
+for suite in races semantics; do
+  for variant in shared static; do
+    vbin=$bin/$suite-$variant
+    mkdir -p "$vbin"
+    if [ "$variant" = static ]; then
+      [ -d "${CL_GPU_KIT:-/nonexistent}/static/$suite" ] || continue
+      vbin=$CL_GPU_KIT/static/$suite
+    fi
+    for src in "$top"/tests/$suite/*.cu; do
+      name=$(basename "$src" .cu)
+      [ -x "$vbin/$name" ] || cp "$build/tests/$suite/$name" "$vbin/$name" 2>/dev/null ||
+        $NVCC -g -lineinfo $ARCH -cudart shared -I"$top/tests/races" \
+          -I"$top/tests/apps" "$src" -o "$vbin/$name" -lpthread 2>"$work/$name.nvcc" || {
+        cat "$work/$name.nvcc" >&2
+        failed="$failed $suite/$name/$variant(build)"
+        continue
+      }
+      mkdir -p "$work/$suite-$variant/$name"
+      if (CL_TMP=$work/$suite-$variant/$name RACES_SRC=$top/tests/$suite RACES_BIN=$vbin
+          export CL_TMP RACES_SRC RACES_BIN
+          . "$top/tests/lib.sh"; . "$top/tests/races/check.sh"; races_check "$name") \
+          >"$work/$suite-$variant/$name.log" 2>&1; then
+        passed=$((passed + 1))
+        note "ok: $suite/$name ($variant)"
+      else
+        failed="$failed $suite/$name/$variant"
+        note "FAIL: $suite/$name ($variant): $(grep -m 3 -i 'fail' "$work/$suite-$variant/$name.log" | tr '\n' ' ')"
+      fi
+    done
+  done
 done
 
 # ---- PyTorch -------------------------------------------------------------------

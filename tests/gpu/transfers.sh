@@ -5,7 +5,7 @@
 #
 # BUILD_DIR is a cudalens build (.libs/libcudalens.so and cudalens-report;
 # libraries the report needs but the machine lacks, such as libdw.so.1, may
-# sit in BUILD_DIR/extra-libs).  OUT_DIR (default $OUT, else
+# sit in BUILD_DIR/lib-extra).  OUT_DIR (default $OUT, else
 # ./transfers-gpu) receives the recordings, the reports and summary.txt.
 #
 # 1. Builds the sample apps of tests/transfers (buggy + fixed twin) with
@@ -50,9 +50,9 @@ log() { echo "$*" | tee -a "$summary"; }
 nfail=0
 
 report() { # DB NAME: NAME.json and NAME.txt next to the recording
-  LD_LIBRARY_PATH="$build/extra-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+  LD_LIBRARY_PATH="$build/lib-extra${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
     "$report_bin" --format=json "$1" >"$out/$2.json" 2>"$out/$2.report.err" &&
-  LD_LIBRARY_PATH="$build/extra-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+  LD_LIBRARY_PATH="$build/lib-extra${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
     "$report_bin" "$1" >"$out/$2.txt" 2>>"$out/$2.report.err"
 }
 
@@ -96,7 +96,9 @@ mkdir -p "$out/apps"
 for a in $apps; do
   for app in $a ${a}_ok; do
     src=$top/tests/transfers/$app.cu
-    if ! $NVCC -g -lineinfo $ARCH --no-compress -cudart shared -I"$top/tests/apps" \
+    # the build tree's program (make check builds it), else nvcc here
+    if ! cp "$build/tests/transfers/$app" "$out/apps/$app" 2>/dev/null &&
+       ! $NVCC -g -lineinfo $ARCH --no-compress -cudart shared -I"$top/tests/apps" \
          -I"$top/tests/transfers" "$src" -o "$out/apps/$app" -lpthread \
          >"$out/$app.build.log" 2>&1; then
       log "FAIL    $app: nvcc failed (see $app.build.log)"; nfail=$((nfail + 1)); continue

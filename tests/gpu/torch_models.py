@@ -1,0 +1,129 @@
+"""torch_models.py - real PyTorch training loops for the GPU checks of
+cudalens (issue 8: correct programs must give no error finding).
+
+    python3 torch_models.py MODEL [STEPS]
+
+MODEL is one of:
+  resnet18          torchvision resnet18, SGD, batch 32 of 3x224x224 (cuDNN)
+  resnet18-loader   the same fed by DataLoader(pin_memory=True, num_workers=2)
+                    with non_blocking copies
+  transformer       nn.TransformerEncoder (4 layers, d=256), AdamW
+  bf16              resnet18 under torch.autocast(dtype=torch.bfloat16)
+  cudagraph         a training step of a small MLP captured in a
+                    torch.cuda.CUDAGraph and replayed
+  compile           a small MLP trained through torch.compile
+Prints one line, `MODEL: ok STEPS steps`, and exits 0; every model is a
+correct program (all its synchronization is PyTorch's own).
+"""
+import sys
+
+import torch
+import torch.nn as nn
+
+
+def resnet(steps, autocast=False, loader=False):
+    import torchvision
+    model = torchvision.models.resnet18(num_classes=10).cuda()
+    opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    lossf = nn.CrossEntropyLoss()
+    if loader:
+        data = torch.utils.data.TensorDataset(torch.randn(32 * steps, 3, 224, 224),
+                                              torch.randint(0, 10, (32 * steps,)))
+        batches = torch.utils.data.DataLoader(data, batch_size=32, pin_memory=True,
+                                              num_workers=2)
+    else:
+        batches = [(torch.randn(32, 3, 224, 224), torch.randint(0, 10, (32,)))
+                   for _ in range(steps)]
+    for x, y in batches:
+        x = x.cuda(non_blocking=loader)
+        y = y.cuda(non_blocking=loader)
+        opt.zero_grad(set_to_none=True)
+        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=autocast):
+            loss = lossf(model(x), y)
+        loss.backward()
+        opt.step()
+    return loss.item()
+
+
+def transformer(steps):
+    layer = nn.TransformerEncoderLayer(d_model=256, nhead=8, dim_feedforward=1024,
+                                       batch_first=True)
+    model = nn.Sequential(nn.TransformerEncoder(layer, num_layers=4),
+                          nn.Linear(256, 1000)).cuda()
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    lossf = nn.CrossEntropyLoss()
+    for _ in range(steps):
+        x = torch.randn(16, 128, 256, device="cuda")
+        y = torch.randint(0, 1000, (16, 128), device="cuda")
+        opt.zero_grad(set_to_none=True)
+        loss = lossf(model(x).reshape(-1, 1000), y.reshape(-1))
+        loss.backward()
+        opt.step()
+    return loss.item()
+
+
+def mlp():
+    return nn.Sequential(nn.Linear(512, 1024), nn.ReLU(), nn.Linear(1024, 10)).cuda()
+
+
+def cudagraph(steps):
+    # the recipe of the "CUDA Graphs" section of PyTorch's CUDA semantics
+    model = mlp()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    lossf = nn.CrossEntropyLoss()
+    sx = torch.randn(64, 512, device="cuda")
+    sy = torch.randint(0, 10, (64,), device="cuda")
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        for _ in range(3):
+            opt.zero_grad(set_to_none=True)
+            lossf(model(sx), sy).backward()
+            opt.step()
+    torch.cuda.current_stream().wait_stream(s)
+    g = torch.cuda.CUDAGraph()
+    opt.zero_grad(set_to_none=True)
+    with torch.cuda.graph(g):
+        sloss = lossf(model(sx), sy)
+        sloss.backward()
+        opt.step()
+    for _ in range(steps):
+        sx.copy_(torch.randn(64, 512, device="cuda"))
+        sy.copy_(torch.randint(0, 10, (64,), device="cuda"))
+        g.replay()
+    return sloss.item()
+
+
+def compiled(steps):
+    model = mlp()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    step_model = torch.compile(model)
+    lossf = nn.CrossEntropyLoss()
+    for _ in range(steps):
+        x = torch.randn(64, 512, device="cuda")
+        y = torch.randint(0, 10, (64,), device="cuda")
+        opt.zero_grad(set_to_none=True)
+        loss = lossf(step_model(x), y)
+        loss.backward()
+        opt.step()
+    return loss.item()
+
+
+MODELS = {
+    "resnet18": lambda n: resnet(n),
+    "resnet18-loader": lambda n: resnet(n, loader=True),
+    "transformer": transformer,
+    "bf16": lambda n: resnet(n, autocast=True),
+    "cudagraph": cudagraph,
+    "compile": compiled,
+}
+
+if __name__ == "__main__":
+    if len(sys.argv) not in (2, 3) or sys.argv[1] not in MODELS:
+        sys.exit("usage: torch_models.py {%s} [STEPS]" % ",".join(MODELS))
+    torch.manual_seed(0)
+    steps = int(sys.argv[2]) if len(sys.argv) == 3 else 10
+    loss = MODELS[sys.argv[1]](steps)
+    torch.cuda.synchronize()
+    assert loss == loss, "loss is NaN"
+    print("%s: ok %d steps" % (sys.argv[1], steps))
