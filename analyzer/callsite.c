@@ -13,9 +13,10 @@
  * changed, or it has no symbol).
  *
  * A call made from Python also has calls.pystack, "file:line:function"
- * lines innermost first; its Python site is the innermost frame whose file
- * is not in the torch, nvidia or triton packages, the standard library or
- * a frozen module.  callsite_location() prefers it when the native site is
+ * lines innermost first; its Python site is the innermost frame of the
+ * user's code (a file outside site-packages/dist-packages, the standard
+ * library and frozen modules), else the innermost frame of another
+ * installed package than torch, nvidia or triton (torchvision, a trainer).  callsite_location() prefers it when the native site is
  * missing, has no file:line or is inside the Python installation (ctypes,
  * libffi, extension modules in site-packages). */
 #include "callsite.h"
@@ -127,6 +128,23 @@ static bool stdlib_file(const char *file)
   return false;
 }
 
+/* the folder after the last site-packages/ or dist-packages/ of FILE, NULL
+ * when there is none */
+static const char *installed_package(const char *file)
+{
+  const char *pkg = NULL;
+  for (const char *q = file; (q = strstr(q, "-packages/")); q++)
+    if (q - file >= 4 && (strncmp(q - 4, "site", 4) == 0 ||
+                          strncmp(q - 4, "dist", 4) == 0))
+      pkg = q + 10;
+  return pkg;
+}
+
+bool callsite_installed_pyfile(const char *file)
+{
+  return file && installed_package(file) != NULL;
+}
+
 bool callsite_vendor_pyfile(const char *file)
 {
   static const char *const packages[] = {"torch/", "nvidia/", "triton/",
@@ -135,8 +153,17 @@ bool callsite_vendor_pyfile(const char *file)
     return true; /* unknown: not worth showing */
   if (strncmp(file, "<frozen ", 8) == 0)
     return true;
+  /* an installed package is the folder after the last site-packages/ (the
+   * venv itself may live in a folder named torch/); elsewhere a folder of
+   * that name is a checkout of the framework */
+  const char *pkg = installed_package(file);
   for (const char *const *p = packages; *p; p++) {
     size_t len = strlen(*p);
+    if (pkg) {
+      if (strncmp(pkg, *p, len) == 0)
+        return true;
+      continue;
+    }
     if (strncmp(file, *p, len) == 0)
       return true;
     for (const char *q = file; (q = strstr(q, *p)); q++)
@@ -361,9 +388,16 @@ static struct pystack *load_pystack(struct callsites *cs, int64_t id)
     size_t len = e ? (size_t)(e - s) : strlen(s);
     GROW(p->f, cap, p->n + 1);
     parse_pyframe(s, len, &p->f[p->n]);
-    if (p->chosen < 0 && p->f[p->n].file &&
-        !callsite_vendor_pyfile(p->f[p->n].file))
-      p->chosen = (int)p->n;
+    /* the user's code first; an installed package (torchvision, a
+     * trainer) only when no frame is the user's */
+    const char *file = p->f[p->n].file;
+    if (file && !callsite_vendor_pyfile(file)) {
+      if (!callsite_installed_pyfile(file) &&
+          (p->chosen < 0 || callsite_installed_pyfile(p->f[p->chosen].file)))
+        p->chosen = (int)p->n;
+      else if (p->chosen < 0)
+        p->chosen = (int)p->n;
+    }
     p->n++;
     s = e ? e + 1 : s + len;
   }

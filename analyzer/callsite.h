@@ -77,5 +77,8 @@ bool callsite_python_module(const char *path);
  * triton/ packages, the standard library (lib/pythonX.Y outside
  * site-packages), <frozen ...> modules */
 bool callsite_vendor_pyfile(const char *file);
+/* a Python file of an installed package (under site-packages/ or
+ * dist-packages/): chosen only when no frame is the user's own */
+bool callsite_installed_pyfile(const char *file);
 
 #endif

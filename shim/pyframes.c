@@ -49,7 +49,7 @@
 
 #include "shim.h"
 
-#define PY_MAX_FRAMES 8
+#define PY_MAX_FRAMES 32   /* nn.Module nesting puts the user's frame 10-20 deep */
 #define PY_MAX_WALK 512    /* frames looked at per capture, skipped included */
 #define STACK_CACHE 256    /* per thread, direct mapped */
 #define LINE_CACHE 512     /* per thread, direct mapped */
@@ -357,7 +357,7 @@ uint32_t cl_pystack_capture(void)
   struct stack_entry *e = tc ? &tc->stacks[h % STACK_CACHE] : NULL;
   if (e && e->id && e->hash == h && e->n == n && same_frames(e->f, f, n))
     return e->id;
-  char buf[PY_MAX_FRAMES * (2 * NAME_MAX_LEN + 32)];
+  char buf[16384]; /* append() truncates at the end */
   size_t len = 0;
   buf[0] = 0;
   for (int i = 0; i < n; i++) {

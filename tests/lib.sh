@@ -8,7 +8,8 @@ skip() { echo "SKIP: $*"; exit 77; }
 need_apps() {
   [ -x "$CL_APPS/$1" ] || skip "sample app $1 not built (no nvcc?)"
   [ -e "$CL_SIMLIB/libcudart.so.13" ] || skip "simulated runtime not built"
-  command -v sqlite3 >/dev/null || skip "sqlite3 command-line tool missing"
+  command -v sqlite3 >/dev/null || command -v python3 >/dev/null ||
+    skip "neither the sqlite3 command-line tool nor python3"
 }
 
 # cl_run APP [ARGS...]: run a sample app (a name in tests/apps, or a path)
@@ -66,8 +67,18 @@ check_sample() {
   check_markers "$src" report.txt
 }
 
-# q SQL: one query against DB
-q() { sqlite3 -batch -noheader "$DB" "$1"; }
+# q SQL: one query against DB, through the sqlite3 tool or, where it is
+# missing (the GPU machine, tests/gpu/realtests.sh), Python's sqlite3
+# module: rows one a line, columns joined by '|', NULL as nothing
+q() {
+  if command -v sqlite3 >/dev/null; then
+    sqlite3 -batch -noheader "$DB" "$1"
+  else
+    python3 -c 'import sqlite3, sys
+for r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]):
+    print("|".join("" if v is None else str(v) for v in r))' "$DB" "$1"
+  fi
+}
 
 # expect NAME ACTUAL EXPECTED
 expect() {

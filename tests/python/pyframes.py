@@ -85,17 +85,17 @@ lam = lambda: capture()  # at:lambda
 check("lambda", lam()[1][0] == site("lambda", "<lambda>"))
 
 
-# 4. depth: at most 8 frames, innermost first
+# 4. depth: at most 32 frames, innermost first
 def deep(n):
     if n == 0:
         return capture()  # at:deep0
     return deep(n - 1)  # at:deep
 
 
-lines = deep(20)[1]
-check("8 frames", len(lines) == 7, str(len(lines) + 1))  # + the helper
+lines = deep(40)[1]
+check("32 frames", len(lines) == 31, str(len(lines) + 1))  # + the helper
 check("innermost first", lines[0] == site("deep0", "deep") and
-      lines[1:] == [site("deep", "deep")] * 6, repr(lines[:2]))
+      lines[1:] == [site("deep", "deep")] * 30, repr(lines[:2]))
 
 # 5. another Python thread; a thread that never ran Python
 res = {}

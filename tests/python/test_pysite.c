@@ -55,6 +55,11 @@ static void rules(void)
   CHECK(!callsite_vendor_pyfile("/usr/lib/python3/dist-packages/mylib/x.py"), "Debian dist-packages");
   CHECK(!callsite_vendor_pyfile("/home/u/mytorchstuff/x.py"), "torch inside a name");
   CHECK(!callsite_vendor_pyfile("<string>"), "exec'd code");
+  /* a venv inside a folder named torch: the package decides */
+  CHECK(!callsite_vendor_pyfile("/opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/resnet.py"), "torchvision in a venv under /opt/torch");
+  CHECK(callsite_vendor_pyfile("/opt/torch/.venv/lib/python3.12/site-packages/torch/nn/functional.py"), "torch in a venv under /opt/torch");
+  CHECK(callsite_installed_pyfile("/opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/resnet.py"), "installed");
+  CHECK(!callsite_installed_pyfile("/home/u/train.py"), "user script is not installed");
   CHECK(callsite_python_module("/usr/lib/python3.12/lib-dynload/_ctypes.cpython-312-x86_64-linux-gnu.so"), "_ctypes");
   CHECK(callsite_python_module("/usr/lib/x86_64-linux-gnu/libffi.so.8"), "libffi");
   CHECK(callsite_python_module("/v/lib/python3.12/site-packages/numpy/core/_multiarray_umath.so"), "numpy");
@@ -80,13 +85,24 @@ int main(void)
            " '/usr/lib/python3.12/threading.py:1010:run\n<frozen runpy>:88:_run_code');"
            "INSERT INTO strings VALUES(3, 'C:\\odd:name.py:3:f');"
            "INSERT INTO strings VALUES(4, 'garbage');"
+           "INSERT INTO strings VALUES(5,"
+           " '/o/torch/.venv/lib/python3.12/site-packages/torch/nn/functional.py:2846:batch_norm\n"
+           "/o/torch/.venv/lib/python3.12/site-packages/torchvision/models/resnet.py:93:forward\n"
+           "/o/torch/.venv/lib/python3.12/site-packages/torch/nn/modules/module.py:1790:_call_impl\n"
+           "/home/u/train.py:41:step');"
+           "INSERT INTO strings VALUES(6,"
+           " '/v/lib/python3.12/site-packages/torch/nn/functional.py:2846:batch_norm\n"
+           "/v/lib/python3.12/site-packages/torchvision/models/resnet.py:93:forward');"
            /* seq 1: Python with a user frame; 2: Python, all vendor;
             * 3: ':' inside the file; 4: no colon; 5: not from Python;
-            * 6: native stack only, no such stack row */
+            * 6: native stack only, no such stack row; 7: torchvision
+            * between torch and the user's frame; 8: torchvision, no user
+            * frame */
            "INSERT INTO calls(seq,api,tid,start_ns,end_ns,result,stack,pystack)"
            " VALUES(1,1,1,0,0,0,NULL,1),(2,1,1,0,0,0,NULL,2),"
            " (3,1,1,0,0,0,NULL,3),(4,1,1,0,0,0,NULL,4),"
-           " (5,1,1,0,0,0,NULL,NULL),(6,1,1,0,0,0,77,NULL);");
+           " (5,1,1,0,0,0,NULL,NULL),(6,1,1,0,0,0,77,NULL),"
+           " (7,1,1,0,0,0,NULL,5),(8,1,1,0,0,0,NULL,6);");
   struct callsites *cs = callsites_new(db);
   struct callsite s;
 
@@ -137,6 +153,11 @@ int main(void)
             s.py_frame == -1,
         "seq 6: missing stack");
   CHECK(callsite_resolve_call(cs, 99, &s) == -1, "unknown call");
+  CHECK(callsite_resolve_call(cs, 7, &s) == 0 && streq(s.py_file, "/home/u/train.py") &&
+            s.py_line == 41,
+        "seq 7: the user's frame over torchvision: %s", s.py_file);
+  CHECK(callsite_resolve_call(cs, 8, &s) == 0 && s.py_line == 93,
+        "seq 8: torchvision without a user frame: %s", s.py_file);
 
   /* by ids, as analyses that read calls.stack and calls.pystack do */
   CHECK(callsite_resolve_ids(cs, -1, 1, &s) == 0 && s.py_line == 42 &&
