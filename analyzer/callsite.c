@@ -61,14 +61,28 @@ struct callsites {
   struct u64map by_pyid;
 };
 
-/* basename prefixes of libraries that never hold the user's call site */
-static const char *const vendor_prefixes[] = {
-    "libcuda", "libcudart", "libcupti", "libcublas", "libcublasLt",
-    "libcudnn", "libnccl", "libcufft", "libcurand", "libcusparse",
-    "libcusolver", "libnvrtc", "libnvJitLink", "libnvToolsExt", "libnvidia-",
-    "libtorch", "libc10", "libcudalens", "libpython", "libstdc++",
+/* Basename prefixes of libraries that never hold the user's call site, in
+ * three groups: CUDA itself and the system (what every CUDA call passes
+ * through), NVIDIA's libraries built on CUDA (closed code that issues its
+ * own stream work, often on streams it creates), and frameworks. */
+static const char *const cuda_system_prefixes[] = {
+    "libcuda", "libcudart", "libcupti", "libnvrtc", "libnvJitLink",
+    "libnvToolsExt", "libnvidia-", "libcudalens", "libpython", "libstdc++",
     "libc.so", "libc-", "libpthread", "libdl.so", "libdl-", "libgcc_s",
     "ld-linux", "ld64.so", NULL};
+static const char *const nvidia_library_prefixes[] = {
+    "libcublas", "libcudnn", "libnccl", "libcufft", "libcurand",
+    "libcusparse", "libcusolver", "libcutensor", "libnvjpeg", "libnpp",
+    "libnvinfer", NULL};
+static const char *const framework_prefixes[] = {"libtorch", "libc10", NULL};
+
+static bool has_prefix(const char *base, const char *const *prefixes)
+{
+  for (const char *const *p = prefixes; *p; p++)
+    if (strncmp(base, *p, strlen(*p)) == 0)
+      return true;
+  return false;
+}
 
 /* folders of Python packages whose native code is framework code */
 static const char *const vendor_dirs[] = {
@@ -81,9 +95,10 @@ bool callsite_vendor_module(const char *path)
   if (!path)
     return false;
   const char *base = path_base(path);
-  for (const char *const *p = vendor_prefixes; *p; p++)
-    if (strncmp(base, *p, strlen(*p)) == 0)
-      return true;
+  if (has_prefix(base, cuda_system_prefixes) ||
+      has_prefix(base, nvidia_library_prefixes) ||
+      has_prefix(base, framework_prefixes))
+    return true;
   for (const char *const *p = vendor_dirs; *p; p++)
     if (strstr(path, *p))
       return true;
@@ -330,6 +345,23 @@ static void pick(struct stack *s)
   s->site.address = f->address;
   s->site.frame = best;
   s->resolved = 1;
+}
+
+const char *callsite_issuing_library(struct callsites *cs, int64_t stack_id)
+{
+  if (stack_id < 0)
+    return NULL;
+  size_t n = 0;
+  const struct sym_frame *const *f = callsite_stack(cs, stack_id, &n);
+  for (size_t i = 0; i < n; i++) {
+    if (!f[i]->module)
+      return NULL;
+    const char *base = path_base(f[i]->module);
+    if (has_prefix(base, cuda_system_prefixes))
+      continue;
+    return has_prefix(base, nvidia_library_prefixes) ? base : NULL;
+  }
+  return NULL;
 }
 
 int callsite_resolve(struct callsites *cs, int64_t stack_id,

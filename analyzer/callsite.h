@@ -67,6 +67,13 @@ const struct sym_frame *const *callsite_stack(struct callsites *cs,
  * Python code through an extension module, ctypes or libffi. */
 struct location callsite_location(const struct callsite *c);
 
+/* The NVIDIA library (libcudnn*, libcublas*, libnccl*...) whose code made
+ * the call of stack STACK_ID: the module of its innermost frame outside
+ * CUDA's own libraries and the system's, when that is one of NVIDIA's
+ * libraries built on CUDA; NULL for the program, a framework, or an
+ * unknown frame.  A basename, borrowed from the recording's modules. */
+const char *callsite_issuing_library(struct callsites *cs, int64_t stack_id);
+
 /* The rules, exposed for tests and for other analyses. */
 bool callsite_vendor_module(const char *path);
 bool callsite_vendor_function(const char *name);

@@ -46,6 +46,7 @@
 #include "cudalens/format.h"
 #include "cudalens/semantics.h"
 #include "demangle.h"
+#include "find_common.h"
 #include "hb_engine.h"
 #include "mangle_const.h"
 #include "memmodel.h"
@@ -60,10 +61,12 @@ enum acc_op { ACC_KERNEL, ACC_COPY_SRC, ACC_COPY_DST, ACC_MEMSET, ACC_ALLOC,
 #define MAX_PARAMS 64
 
 /* the kinds of finding this analysis makes (cudalens-report(1)) */
-enum race_kind { RK_STREAM, RK_MASKED, RK_STAGED, RK_HANDOFF, RK_SHARED_ARG };
+enum race_kind {
+  RK_STREAM, RK_MASKED, RK_STAGED, RK_HANDOFF, RK_SHARED_ARG, RK_LIBRARY
+};
 static const char *const race_kind_names[] = {
     "stream-race", "masked-race", "staged-copy-race", "thread-handoff-race",
-    "shared-argument-race"};
+    "shared-argument-race", "library-race"};
 
 struct race {
   enum race_kind kind;
@@ -88,6 +91,7 @@ struct walk {
   struct memmodel mm;
   struct u64map stream_ids;  /* instance key -> hb stream */
   char **stream_desc;        /* per hb stream */
+  int64_t *stream_created;   /* per hb stream: its creating call, -1 none */
   int64_t *stream_handle;
   size_t nstream_desc, capstream_desc;
   struct u64map threads;     /* tid -> hb thread */
@@ -145,10 +149,17 @@ static uint32_t hb_stream_of(struct walk *w, bool has_handle, int64_t handle,
   }
   uint32_t h = hb_new_stream(w->e, dev, flags);
   u64map_put(&w->stream_ids, key, h);
+  size_t cap = w->capstream_desc;
   GROW(w->stream_desc, w->capstream_desc, (size_t)h + 1);
-  for (size_t i = w->nstream_desc; i < h; i++)
+  if (cap != w->capstream_desc)
+    w->stream_created = xrealloc(w->stream_created,
+                                 w->capstream_desc * sizeof *w->stream_created);
+  for (size_t i = w->nstream_desc; i < h; i++) {
     w->stream_desc[i] = NULL; /* host pseudo-streams (hb_host_issue) */
+    w->stream_created[i] = -1;
+  }
   w->stream_desc[h] = desc;
+  w->stream_created[h] = st->created_seq;
   w->nstream_desc = (size_t)h + 1;
   if (w->ncapture <= h) {
     w->capture = xrealloc(w->capture, ((size_t)h + 1) * sizeof *w->capture);
@@ -566,6 +577,32 @@ static void walk(struct walk *w)
 
 /* ---- findings ------------------------------------------------------------- */
 
+/* The library that created hb stream S, NULL when the program (or a
+ * framework, or nothing recorded) did. */
+static const char *stream_library(struct walk *w, uint32_t s)
+{
+  if (s >= w->nstream_desc || w->stream_created[s] < 0)
+    return NULL;
+  int64_t stack, pystack;
+  call_stacks(w->ctx->db, w->stream_created[s], &stack, &pystack);
+  return callsite_issuing_library(w->ctx->cs, stack);
+}
+
+/* Both accesses were issued by code inside NVIDIA's libraries (cuDNN,
+ * cuBLAS...), and one ran on a stream such a library created for itself:
+ * the program neither made the calls nor owns the stream, so it cannot
+ * order them (a library that orders its work by means the documentation
+ * does not promise, or by time).  Streams the program made and handed to
+ * a library (cublasSetStream, cudnnSetStream) do not qualify: there the
+ * program's own ordering is missing. */
+static bool library_internal(struct walk *w, const struct race *r)
+{
+  if (!callsite_issuing_library(w->ctx->cs, r->prev.stack) ||
+      !callsite_issuing_library(w->ctx->cs, r->cur.stack))
+    return false;
+  return stream_library(w, r->prev.stream) || stream_library(w, r->cur.stream);
+}
+
 struct opinfo {
   char *what;   /* "kernel saxpy(float*, ...)", "cudaMemcpyAsync htod of 4 KiB" */
   int64_t stack;
@@ -702,6 +739,26 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
     fix = "make the order visible to CUDA: cudaEventRecord after the first"
           " and cudaStreamWaitEvent on the second stream before the second";
     break;
+  case RK_LIBRARY: {
+    const char *lib = callsite_issuing_library(w->ctx->cs, r->prev.stack);
+    const char *slib = stream_library(w, r->prev.stream);
+    uint32_t own = slib ? r->prev.stream : r->cur.stream;
+    if (!slib)
+      slib = stream_library(w, own);
+    f = findings_add(
+        out, name, SEV_WARNING, &loc,
+        "%s, and nothing orders the two by CUDA's stream rules (no event"
+        " recorded after the first is waited for by the second's stream, no"
+        " host synchronization between them). Both were issued by code"
+        " inside %s, and %s is a stream %s created for itself (call %"
+        PRId64 "): this is the library's ordering, not the program's, and the"
+        " library may rely on timing or on behaviour the CUDA documentation"
+        " does not promise.%s",
+        pair, lib, stream_name(w, own), slib, w->stream_created[own], maybe);
+    fix = "nothing to change in the program; if it matters, report it to the"
+          " library's maintainers with this finding, or update the library";
+    break;
+  }
   case RK_SHARED_ARG:
     f = findings_add(
         out, name, SEV_WARNING, &loc,
@@ -800,6 +857,10 @@ void analysis_races(struct report_ctx *ctx, struct findings *out)
                " LEFT JOIN kernels k ON k.seq = c.seq"
                " LEFT JOIN strings s ON s.id = k.name"
                " LEFT JOIN transfers t ON t.seq = c.seq WHERE c.seq = ?");
+  /* races inside NVIDIA's libraries, on streams they made for themselves */
+  for (size_t i = 0; i < w.nraces; i++)
+    if (w.races[i].kind == RK_STREAM && library_internal(&w, &w.races[i]))
+      w.races[i].kind = RK_LIBRARY;
   /* merge groups whose stacks resolve to the same pair of call sites */
   struct u64map seen;
   u64map_init(&seen);
@@ -836,6 +897,7 @@ void analysis_races(struct report_ctx *ctx, struct findings *out)
   for (size_t i = 0; i < w.nstream_desc; i++)
     free(w.stream_desc[i]);
   free(w.stream_desc);
+  free(w.stream_created);
   free(w.capture);
   free(w.knames);
   free(w.races);

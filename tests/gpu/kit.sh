@@ -59,7 +59,8 @@ done
 for suite in races semantics; do
   mkdir -p "$kit/static/$suite"
   for src in "$top"/tests/$suite/*.cu; do
-    echo "$suite $(basename "$src" .cu)"
+    # programs linked with a library of the tests (`// needs:`) stay shared
+    grep -q '^// needs:' "$src" || echo "$suite $(basename "$src" .cu)"
   done
 done | T=$top K=$kit xargs -P "$JOBS" -n 2 sh -c '
   "$NVCC" -g -lineinfo $ARCH --no-compress -cudart static -I"$T/tests/races" \

@@ -53,12 +53,14 @@ for suite in races semantics; do
   for variant in shared static; do
     vbin=$bin/$suite-$variant
     mkdir -p "$vbin"
+    cp "$build/tests/$suite/"lib*.so "$vbin/" 2>/dev/null # `// needs:` libraries
     if [ "$variant" = static ]; then
       [ -d "${CL_GPU_KIT:-/nonexistent}/static/$suite" ] || continue
       vbin=$CL_GPU_KIT/static/$suite
     fi
     for src in "$top"/tests/$suite/*.cu; do
       name=$(basename "$src" .cu)
+      [ "$variant" = static ] && grep -q '^// needs:' "$src" && continue
       [ -x "$vbin/$name" ] || cp "$build/tests/$suite/$name" "$vbin/$name" 2>/dev/null ||
         $NVCC -g -lineinfo $ARCH -cudart shared -I"$top/tests/races" \
           -I"$top/tests/apps" "$src" -o "$vbin/$name" -lpthread 2>"$work/$name.nvcc" || {

@@ -8,6 +8,9 @@
 SEM_NAMES = \
 	memset_managed_ok memset_pinned_ok pageable_source_reuse_ok \
 	pageable_staged pageable_staged_ok threads_two_writers threads_join_ok
+# programs linked with tests/semantics/lib/cudnn_cltest.cu, a stand-in for
+# a closed NVIDIA library (libcudnn_cltest.so, found through $ORIGIN)
+SEM_LIB_NAMES = library_stream library_user_stream
 # listed in full: automake cannot rewrite substitution references in TESTS
 SEM_TESTS = \
 	tests/semantics/memset_managed_ok.test \
@@ -16,10 +19,13 @@ SEM_TESTS = \
 	tests/semantics/pageable_staged.test \
 	tests/semantics/pageable_staged_ok.test \
 	tests/semantics/threads_two_writers.test \
-	tests/semantics/threads_join_ok.test
+	tests/semantics/threads_join_ok.test \
+	tests/semantics/library_stream.test \
+	tests/semantics/library_user_stream.test
 TESTS += $(SEM_TESTS)
 EXTRA_DIST += $(SEM_TESTS) $(SEM_NAMES:%=tests/semantics/%.cu) \
-	tests/semantics/pageable_async_both.cu
+	$(SEM_LIB_NAMES:%=tests/semantics/%.cu) tests/semantics/cltest.h \
+	tests/semantics/lib/cudnn_cltest.cu tests/semantics/pageable_async_both.cu
 
 if HAVE_NVCC
 SEM_PROGS = $(SEM_NAMES:%=tests/semantics/%)
@@ -30,4 +36,17 @@ $(SEM_PROGS): tests/semantics/%: $(srcdir)/tests/semantics/%.cu $(srcdir)/tests/
 	@$(MKDIR_P) tests/semantics
 	$(AM_V_GEN)$(NVCC) $(RACE_NVCCFLAGS) -cudart shared -I$(srcdir)/tests/races \
 		-I$(srcdir)/tests/apps $< -o $@ -lpthread
+
+SEM_LIB = tests/semantics/libcudnn_cltest.so
+SEM_LIB_PROGS = $(SEM_LIB_NAMES:%=tests/semantics/%)
+check_DATA += $(SEM_LIB) $(SEM_LIB_PROGS)
+CLEANFILES += $(SEM_LIB) $(SEM_LIB_PROGS)
+$(SEM_LIB): $(srcdir)/tests/semantics/lib/cudnn_cltest.cu
+	@$(MKDIR_P) tests/semantics
+	$(AM_V_GEN)$(NVCC) $(RACE_NVCCFLAGS) -cudart shared -shared \
+		-Xcompiler -fPIC $< -o $@
+$(SEM_LIB_PROGS): tests/semantics/%: $(srcdir)/tests/semantics/%.cu $(SEM_LIB) $(srcdir)/tests/semantics/cltest.h $(srcdir)/tests/races/races.h $(srcdir)/tests/apps/common.h
+	$(AM_V_GEN)$(NVCC) $(RACE_NVCCFLAGS) -cudart shared -I$(srcdir)/tests/races \
+		-I$(srcdir)/tests/apps $< -o $@ -Ltests/semantics -lcudnn_cltest \
+		-Xlinker -rpath,'$$ORIGIN' -lpthread
 endif
