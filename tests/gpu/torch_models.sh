@@ -22,7 +22,7 @@ models=${*:-resnet18 resnet18-loader transformer bf16 cudagraph compile}
 report() { LD_LIBRARY_PATH="$build/lib-extra" "$build/cudalens-report" "$@"; }
 status=0
 for m in $models; do
-  rm -f "$out/$m"-*.db
+  rm -f "$out/$m"-[0-9]*.db
   t0=$(date +%s)
   env PYTHONUNBUFFERED=1 LD_PRELOAD="$build/.libs/libcudalens.so" \
     CUDALENS_OUTPUT="$out/$m-%p.db" timeout 240 "$PYTHON" "$here/torch_models.py" \
@@ -31,7 +31,7 @@ for m in $models; do
   echo "$m: exit $rc in $(($(date +%s) - t0)) s: $(tail -n 1 "$out/$m.out")"
   [ "$rc" -eq 0 ] || { status=1; tail -n 5 "$out/$m.err"; }
   # the main process's recording (DataLoader workers make none: no CUDA)
-  for db in "$out/$m"-*.db; do
+  for db in "$out/$m"-[0-9]*.db; do
     [ -e "$db" ] || continue
     b=$(basename "$db" .db)
     report --format=json "$db" >"$out/$b.json" 2>"$out/$b.report.err"
@@ -43,7 +43,7 @@ import glob, json, os, sys
 out, models = sys.argv[1], sys.argv[2:]
 rows, errors = {}, []
 for m in models:
-    for path in sorted(glob.glob(os.path.join(out, m + "-*.json"))):
+    for path in sorted(glob.glob(os.path.join(out, m + "-[0-9]*.json"))):
         try:
             doc = json.load(open(path))
         except Exception as e:
