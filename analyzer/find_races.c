@@ -747,9 +747,10 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
       slib = stream_library(w, own);
     f = findings_add(
         out, name, SEV_WARNING, &loc,
-        "%s, and nothing orders the two by CUDA's stream rules (no event"
-        " recorded after the first is waited for by the second's stream, no"
-        " host synchronization between them). Both were issued by code"
+        "%s, and nothing CUDA documents orders the two (no event recorded"
+        " after the first is waited for by the second's stream, no host"
+        " synchronization between them; at most a call that synchronizes in"
+        " practice without the promise). Both were issued by code"
         " inside %s, and %s is a stream %s created for itself (call %"
         PRId64 "): this is the library's ordering, not the program's, and the"
         " library may rely on timing or on behaviour the CUDA documentation"
@@ -858,9 +859,16 @@ void analysis_races(struct report_ctx *ctx, struct findings *out)
                " LEFT JOIN strings s ON s.id = k.name"
                " LEFT JOIN transfers t ON t.seq = c.seq WHERE c.seq = ?");
   /* races inside NVIDIA's libraries, on streams they made for themselves */
-  for (size_t i = 0; i < w.nraces; i++)
-    if (w.races[i].kind == RK_STREAM && library_internal(&w, &w.races[i]))
-      w.races[i].kind = RK_LIBRARY;
+  for (size_t i = 0; i < w.nraces; i++) {
+    struct race *r = &w.races[i];
+    /* unordered, or ordered only by what CUDA does not promise */
+    bool undocumented = r->kind == RK_STREAM ||
+                        (r->kind == RK_MASKED && r->implicit == HB_EDGE_UNPROMISED);
+    if (undocumented && library_internal(&w, r)) {
+      r->kind = RK_LIBRARY;
+      r->implicit = 0; /* one finding per pair of sites, ordered or not */
+    }
+  }
   /* merge groups whose stacks resolve to the same pair of call sites */
   struct u64map seen;
   u64map_init(&seen);
