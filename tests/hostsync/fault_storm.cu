@@ -7,7 +7,8 @@
 // and with the synchronization lifting the protection; none of them may end
 // the program (issue 9).  Every 25th iteration a child is forked while the
 // copy is in flight and reads the destination too.  Prints a checksum that
-// must be the same without cudalens.
+// must be the same without cudalens (under the simulated runtime, whose
+// copies complete when issued).
 //   fault_storm [ITERATIONS [THREADS]]
 #include <pthread.h>
 #include <sched.h>

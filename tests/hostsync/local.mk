@@ -15,7 +15,7 @@ HOSTSYNC_TESTS = tests/hostsync/read_before_sync.test \
 # capture_ok.cu uses CUDA graphs, which the simulated runtime lacks: it runs
 # in the GPU script (tests/gpu/hostsync.sh) only
 EXTRA_DIST += tests/hostsync/common.h $(HOSTSYNC_NAMES:%=tests/hostsync/%.cu) \
-	tests/hostsync/capture_ok.cu \
+	tests/hostsync/capture_ok.cu tests/gpu/torch_host_storm.py \
 	$(HOSTSYNC_TESTS)
 TESTS += $(HOSTSYNC_TESTS)
 if HAVE_NVCC
