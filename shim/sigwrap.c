@@ -134,6 +134,16 @@ static int own(int sig, struct slot *s, const struct sigaction *act,
   struct sigaction sa = *act, back;
   sa.sa_sigaction = dispatch;
   sa.sa_flags = (act->sa_flags & ~SA_RESETHAND) | SA_SIGINFO;
+  /* the host-access check's SIGSEGV is never blocked while the shim's part
+   * of dispatch() runs: a handler of the program run inside it (a signal
+   * arriving then) may touch a protected page, and the kernel kills a
+   * thread that faults with SIGSEGV blocked; dispatch() blocks it before it
+   * calls the program's handler, as the kernel would have */
+  int segv = sig == SIGSEGV && fault_handler;
+  if (segv) {
+    sa.sa_flags |= SA_NODEFER;
+    sigdelset(&sa.sa_mask, SIGSEGV);
+  }
   if (real_sigaction(sig, &sa, NULL))
     return -1;
   if (as_is) {
@@ -145,6 +155,11 @@ static int own(int sig, struct slot *s, const struct sigaction *act,
     back.sa_handler = act->sa_handler;
     back.sa_flags = (back.sa_flags & ~(SA_SIGINFO | SA_RESETHAND)) |
                     (act->sa_flags & (SA_SIGINFO | SA_RESETHAND));
+    if (segv) { /* as the program asked */
+      back.sa_flags = (back.sa_flags & ~SA_NODEFER) | (act->sa_flags & SA_NODEFER);
+      if (sigismember(&act->sa_mask, SIGSEGV) == 1)
+        sigaddset(&back.sa_mask, SIGSEGV);
+    }
   }
   s->view = back;
   s->owned = 1;
@@ -169,6 +184,8 @@ static int take(int sig, int keep, int flush)
       r = own(sig, s, &cur, &cur);
     else if (!r)
       r = -1; /* the program handles it: leave it alone */
+  } else if (keep && sig == SIGSEGV && fault_handler) {
+    r = own(sig, s, &s->view, &s->view); /* taken for the flush: see own() */
   }
   if (!r) {
     s->keep |= keep;
@@ -273,6 +290,14 @@ static void dispatch(int sig, siginfo_t *si, void *uc)
   }
   if (s.view.sa_flags & SA_RESETHAND)
     reset_view(sig);
+  if (sig == SIGSEGV && fault_handler &&
+      (!(s.view.sa_flags & SA_NODEFER) ||
+       sigismember(&s.view.sa_mask, SIGSEGV) == 1)) {
+    sigset_t one; /* see own(): as the kernel would have, for the handler */
+    sigemptyset(&one);
+    sigaddset(&one, SIGSEGV);
+    real_mask(SIG_BLOCK, &one, NULL);
+  }
   errno = saved; /* the program's handler sees, and may change, errno */
   if (s.view.sa_flags & SA_SIGINFO)
     s.view.sa_sigaction(sig, si, uc);
