@@ -6,12 +6,16 @@
 // OpenMP threads).  The faults of the host-access check race with each other
 // and with the synchronization lifting the protection; none of them may end
 // the program (issue 9).  Every 25th iteration a child is forked while the
-// copy is in flight and reads the destination too.  Prints a checksum that
+// copy is in flight and reads the destination too, and a poker thread keeps
+// sending SIGUSR1 to the others, whose handler reads the destination: it
+// interrupts the shim itself, inside its own fault handler or while it
+// changes the protection.  Prints a checksum that
 // must be the same without cudalens (under the simulated runtime, whose
 // copies complete when issued).
 //   fault_storm [ITERATIONS [THREADS]]
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cstring>
@@ -24,6 +28,26 @@ static pthread_barrier_t start, done;
 static double sums[64];
 static volatile int phase; // 0: read h_dst, 1: write h_src
 static int forks;
+static pthread_t targets[66];
+static int ntargets;
+static volatile int stop_poking;
+static volatile float sink;
+
+static void on_usr1(int sig)
+{
+    static volatile unsigned k;
+    (void)sig;
+    sink = sink + h_dst[(k++ % 1024) * 1024]; // racy on purpose: not printed
+}
+
+static void *poker(void *)
+{
+    for (unsigned k = 0; !stop_poking; k++) {
+        pthread_kill(targets[k % (unsigned)ntargets], SIGUSR1);
+        sched_yield();
+    }
+    return NULL;
+}
 static const size_t PAGE_FLOATS = 1024; // 4 KiB pages
 
 static void *worker(void *arg)
@@ -85,10 +109,20 @@ int main(int argc, char **argv)
     std::memset(h_src, 0, N * sizeof(float));
     pthread_barrier_init(&start, NULL, (unsigned)nthreads + 2);
     pthread_barrier_init(&done, NULL, (unsigned)nthreads + 2);
-    pthread_t t[65];
+    struct sigaction sa;
+    std::memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_usr1;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGUSR1, &sa, NULL);
+    pthread_t t[65], poke;
     for (int i = 0; i < nthreads; i++)
         pthread_create(&t[i], NULL, worker, (void *)(long)i);
     pthread_create(&t[nthreads], NULL, syncer, NULL);
+    for (int i = 0; i <= nthreads; i++)
+        targets[ntargets++] = t[i];
+    targets[ntargets++] = pthread_self();
+    pthread_create(&poke, NULL, poker, NULL);
     for (int it = 0; it < iterations; it++) {
         // the copies are issued before the workers start: in flight when
         // they touch the pages, until the syncer's synchronization
@@ -108,6 +142,8 @@ int main(int argc, char **argv)
         pthread_barrier_wait(&start);
         pthread_barrier_wait(&done);
     }
+    stop_poking = 1; // before the threads it pokes are gone
+    pthread_join(poke, NULL);
     for (int i = 0; i <= nthreads; i++)
         pthread_join(t[i], NULL);
     CHECK(cudaStreamSynchronize(s));
