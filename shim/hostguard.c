@@ -11,6 +11,15 @@
  * handler the program installed (see sigwrap.c).  CUDALENS_HOSTGUARD=0 turns
  * this off.
  *
+ * The check must never kill the program (issue 9): a fault on a page that is
+ * protected, or whose protection is being or was lately lifted, is ours, and
+ * the access is retried.  The fault of one thread races with another thread
+ * lifting the same pages (the copy's synchronization, another thread's fault
+ * on the same copy): the handler looks the guards up without the lock
+ * (sequence counts), with a list of recently lifted ranges for the faults
+ * whose guard went between the fault and the look-up, and only tries the
+ * lock (see on_fault).
+ *
  * Only whole pages inside the copy's byte range are protected, so accesses
  * outside the range are never reported; a fault by code inside the CUDA
  * libraries lifts the protection without a report.
@@ -26,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 #include <unwind.h>
@@ -33,7 +43,15 @@
 #include "shim.h"
 
 #define MAX_GUARDS 512
+/* A guard is written only under guard_lock, and read without it by the
+ * fault handler (on_fault, on any thread, possibly while another thread is
+ * inside mprotect for the same pages, or interrupting this thread's own
+ * writer): seq is a sequence count, odd while the fields change, so the
+ * handler reads a consistent copy or knows the slot is in flux. */
 struct guard {
+  _Atomic uint64_t seq;   /* even: stable; odd: being changed (under the lock) */
+  _Atomic uint64_t hit;   /* == seq: a fault claimed this guard (reported once,
+                           * its pages lifted); the next writer releases it */
   int active;
   int readonly;           /* host-to-device source: writes fault */
   uint64_t lo, hi;        /* protected pages */
@@ -48,6 +66,26 @@ static __thread int holding; /* this thread holds guard_lock */
 static uint64_t page_size;
 static int enabled;
 static uint64_t births;
+
+/* Ranges whose protection was lifted lately (or is being lifted), for the
+ * fault handler: a fault can be taken on a page just before the protection
+ * goes, and its handler run just after the guard is gone (the copy's
+ * synchronization on another thread, another thread's fault on the same
+ * copy).  Such a fault is still ours: the access is retried, never handed to
+ * the program's handler or the default action.  An entry is pushed before
+ * its guard is marked inactive and stamped once the pages are lifted; it
+ * counts for RECENT_NS after that.  Written under the lock, read by the
+ * handler through seq like the guards. */
+#define MAX_RECENT 4096
+#define RECENT_NS 5000000000ull
+static struct recent {
+  _Atomic uint64_t seq;
+  uint64_t lo, hi;
+  _Atomic uint64_t lifted_ns; /* 0: being lifted */
+} recent[MAX_RECENT];
+static uint64_t recent_head;
+/* the span of every range ever pushed: other faults skip the search */
+static _Atomic uint64_t recent_lo = UINT64_MAX, recent_hi;
 
 /* active guards, and the span of their pages: what a system call checks
  * before anything else (written under the lock) */
@@ -74,10 +112,55 @@ static void lock(void)
     ;
   holding = 1;
 }
+static int trylock(void)
+{
+  if (atomic_flag_test_and_set_explicit(&guard_lock, memory_order_acquire))
+    return 0;
+  holding = 1;
+  return 1;
+}
 static void unlock(void)
 {
   holding = 0;
   atomic_flag_clear_explicit(&guard_lock, memory_order_release);
+}
+
+static uint64_t now_ns(void)
+{
+  struct timespec ts; /* clock_gettime is async-signal-safe */
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- changing guards (lock held) ------------------------------------------- */
+static void begin_change(struct guard *g)
+{
+  atomic_fetch_add(&g->seq, 1); /* odd */
+  atomic_thread_fence(memory_order_release);
+}
+static void end_change(struct guard *g)
+{
+  atomic_fetch_add(&g->seq, 1); /* even again: the handler may use it */
+}
+static int is_hit(struct guard *g)
+{
+  return atomic_load(&g->hit) == atomic_load(&g->seq);
+}
+
+static struct recent *recent_push(uint64_t lo, uint64_t hi)
+{
+  struct recent *r = &recent[recent_head++ % MAX_RECENT];
+  if (lo < atomic_load(&recent_lo))
+    atomic_store(&recent_lo, lo);
+  if (hi > atomic_load(&recent_hi))
+    atomic_store(&recent_hi, hi);
+  atomic_fetch_add(&r->seq, 1);
+  atomic_thread_fence(memory_order_release);
+  r->lo = lo;
+  r->hi = hi;
+  atomic_store(&r->lifted_ns, 0);
+  atomic_fetch_add(&r->seq, 1);
+  return r;
 }
 
 /* ---- host accesses, handed to the writer (signal-safe, fixed size) -------- */
@@ -170,14 +253,23 @@ static void add_cuts(uint64_t *cut, int *ncut, uint64_t lo, uint64_t hi,
     cut[(*ncut)++] = b;
 }
 
+/* protection changes made by writers (the handler's stuck-fault check) */
+static _Atomic uint64_t prot_changes;
+
+static int protecting(struct guard *g)
+{
+  return g->active && !is_hit(g);
+}
+
 static void reprotect(uint64_t lo, uint64_t hi)
 {
   uint64_t cut[MAX_CUTS];
   int ncut = 0;
+  atomic_fetch_add(&prot_changes, 1);
   cut[ncut++] = lo;
   cut[ncut++] = hi;
   for (int i = 0; i < MAX_GUARDS; i++)
-    if (guards[i].active)
+    if (protecting(&guards[i]))
       add_cuts(cut, &ncut, lo, hi, guards[i].lo, guards[i].hi);
   for (int i = 0; i < MAX_LIFTS; i++)
     if (lifts[i].used)
@@ -195,7 +287,7 @@ static void reprotect(uint64_t lo, uint64_t hi)
     int prot = PROT_READ | PROT_WRITE;
     for (int i = 0; i < MAX_GUARDS; i++) {
       struct guard *g = &guards[i];
-      if (g->active && a >= g->lo && a < g->hi)
+      if (protecting(g) && a >= g->lo && a < g->hi)
         prot = g->readonly && prot != PROT_NONE ? PROT_READ : PROT_NONE;
     }
     for (int i = 0; i < MAX_LIFTS && prot != (PROT_READ | PROT_WRITE); i++)
@@ -203,16 +295,34 @@ static void reprotect(uint64_t lo, uint64_t hi)
         prot = lifts[i].kernel_writes ? PROT_READ | PROT_WRITE : PROT_READ;
     mprotect((void *)(uintptr_t)a, b - a, prot);
   }
+  atomic_fetch_add(&prot_changes, 1);
 }
 
+/* The range goes into recent[] before the guard stops being active, so that
+ * the handler of a fault taken before the pages are lifted always finds it
+ * in one or the other. */
 static void release(struct guard *g)
 {
+  struct recent *r = recent_push(g->lo, g->hi);
+  begin_change(g);
   g->active = 0;
+  end_change(g);
   reprotect(g->lo, g->hi);
+  atomic_store(&r->lifted_ns, now_ns());
   if (atomic_fetch_sub(&cl_hostguard_armed, 1) == 1) {
     atomic_store(&armed_lo, UINT64_MAX);
     atomic_store(&armed_hi, 0);
   }
+}
+
+/* The guards a fault claimed while the lock was busy (their pages were
+ * lifted by the handler itself) are released by the next writer. */
+static void wlock(void)
+{
+  lock();
+  for (int i = 0; i < MAX_GUARDS; i++)
+    if (guards[i].active && is_hit(&guards[i]))
+      release(&guards[i]);
 }
 
 /* copies issued while a stream is being captured into a graph only
@@ -239,7 +349,7 @@ void cl_hostguard_copy(uint64_t seq, uint64_t stream, uint64_t tid,
   uint64_t hi = (host + bytes) & ~(page_size - 1);
   if (hi <= lo)
     return; /* no whole page inside the copy */
-  lock();
+  wlock();
   if (!nvendor)
     dl_iterate_phdr(add_vendor, NULL);
   struct guard *g = NULL;
@@ -247,8 +357,15 @@ void cl_hostguard_copy(uint64_t seq, uint64_t stream, uint64_t tid,
     if (!guards[i].active)
       g = &guards[i];
   if (g) {
-    *g = (struct guard){1, !dtoh, lo, hi, host, host + bytes, seq,
-                        stream, tid, device, ++births};
+    begin_change(g);
+    g->active = 1;
+    g->readonly = !dtoh;
+    g->lo = lo, g->hi = hi;
+    g->start = host, g->end = host + bytes;
+    g->copy_seq = seq, g->stream = stream, g->tid = tid;
+    g->device = device;
+    g->birth = ++births;
+    end_change(g); /* before the pages are protected */
     atomic_fetch_add(&cl_hostguard_armed, 1);
     if (lo < atomic_load(&armed_lo))
       atomic_store(&armed_lo, lo);
@@ -272,7 +389,7 @@ void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
 {
   if (!enabled)
     return;
-  lock();
+  wlock();
   if (op == CL_OP_EVENT_RECORD) {
     int slot = -1;
     for (int i = 0; i < MAX_EVENTS; i++) {
@@ -334,7 +451,7 @@ uint64_t cl_hostguard_free(uint64_t addr)
   uint64_t copy = 0, lo, hi;
   if (!enabled || !cl_allocmap_find(addr, &lo, &hi))
     return 0;
-  lock();
+  wlock();
   for (int i = 0; i < MAX_GUARDS; i++) {
     struct guard *g = &guards[i];
     if (g->active && g->start < hi && g->end > lo) {
@@ -387,40 +504,135 @@ static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
   return u->n < u->max ? _URC_NO_REASON : _URC_END_OF_STACK;
 }
 
+/* A consistent copy of a guard, read without the lock; 0 when the slot is
+ * being changed (a guard being created protects nothing yet; one being
+ * released is in recent[] already). */
+struct snap {
+  uint64_t seq, lo, hi, start, end, copy_seq;
+  int active, readonly;
+};
+
+static int guard_read(struct guard *g, struct snap *o)
+{
+  for (int tries = 0; tries < 64; tries++) {
+    uint64_t s1 = atomic_load(&g->seq);
+    if (s1 & 1)
+      return 0;
+    o->active = __atomic_load_n(&g->active, __ATOMIC_RELAXED);
+    o->readonly = __atomic_load_n(&g->readonly, __ATOMIC_RELAXED);
+    o->lo = __atomic_load_n(&g->lo, __ATOMIC_RELAXED);
+    o->hi = __atomic_load_n(&g->hi, __ATOMIC_RELAXED);
+    o->start = __atomic_load_n(&g->start, __ATOMIC_RELAXED);
+    o->end = __atomic_load_n(&g->end, __ATOMIC_RELAXED);
+    o->copy_seq = __atomic_load_n(&g->copy_seq, __ATOMIC_RELAXED);
+    atomic_thread_fence(memory_order_acquire);
+    if (atomic_load(&g->seq) == s1) {
+      o->seq = s1;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* addr is in a range lifted lately, or being lifted now */
+static int lately_lifted(uint64_t addr)
+{
+  if (addr < atomic_load(&recent_lo) || addr >= atomic_load(&recent_hi))
+    return 0;
+  uint64_t t = now_ns();
+  for (int k = 0; k < MAX_RECENT; k++) {
+    struct recent *r = &recent[k];
+    uint64_t s1 = atomic_load(&r->seq);
+    if (s1 & 1)
+      continue; /* overwritten now: the oldest entry */
+    uint64_t lo = __atomic_load_n(&r->lo, __ATOMIC_RELAXED);
+    uint64_t hi = __atomic_load_n(&r->hi, __ATOMIC_RELAXED);
+    uint64_t when = atomic_load(&r->lifted_ns);
+    if (atomic_load(&r->seq) != s1 || addr < lo || addr >= hi)
+      continue;
+    if (!when || t - when <= RECENT_NS)
+      return 1;
+  }
+  return 0;
+}
+
+/* consecutive faults of this thread on one page with no protection change
+ * by the shim in between: the protection is not ours after all */
+static __thread struct {
+  uint64_t page, changes;
+  unsigned n;
+} stuck;
+
+/* The rule: a fault on a page the shim protects, or protected lately, is
+ * the shim's; the page is made accessible and the access runs again.  Only
+ * a fault elsewhere goes to the program's handler or the default action.
+ * No waiting here: the handler may run on any thread at any moment,
+ * including inside this thread's own change of the guards (holding), and
+ * while another thread is inside mprotect for the same pages.  The guards
+ * are read through their sequence counts; the lock is only tried. */
 static int on_fault(int sig, siginfo_t *si, void *uc)
 {
-  if (!enabled || (sig != SIGSEGV && sig != SIGBUS))
+  /* protection never gives anything but SEGV_ACCERR (an unmapped page is
+   * not ours to retry) */
+  if (!enabled || sig != SIGSEGV || si->si_code != SEGV_ACCERR)
     return 0;
   const ucontext_t *ctx = uc;
   uint64_t addr = (uint64_t)(uintptr_t)si->si_addr;
+  uint64_t page = addr & ~(page_size - 1);
   uint64_t ip = (uint64_t)ctx->uc_mcontext.gregs[REG_RIP];
   int write = (ctx->uc_mcontext.gregs[REG_ERR] & 2) != 0;
-  if (holding) {
-    /* a handler of the program, run while this thread was inside the
-     * shim's lock, touched a page: not waiting for ourselves, let this
-     * page go, unreported, if it is one of ours */
-    int ours = 0;
-    for (int i = 0; i < MAX_GUARDS && !ours; i++)
-      ours = guards[i].active && addr >= guards[i].lo && addr < guards[i].hi;
-    if (ours)
-      mprotect((void *)(uintptr_t)(addr & ~(page_size - 1)), page_size,
-               PROT_READ | PROT_WRITE);
+  uint64_t changes = atomic_load(&prot_changes);
+  if (stuck.page == page && stuck.changes == changes) {
+    if (++stuck.n > 1000) {
+      stuck.n = 0;
+      return 0;
+    }
+  } else {
+    stuck.page = page, stuck.changes = changes, stuck.n = 0;
+  }
+  int ours = 0, read_only = 0, report = 0;
+  uint64_t copy = 0;
+  for (int i = 0; i < MAX_GUARDS; i++) {
+    struct guard *g = &guards[i];
+    struct snap sn;
+    if (!guard_read(g, &sn) || !sn.active || addr < sn.lo || addr >= sn.hi)
+      continue;
+    if (!write && sn.readonly) {
+      read_only = 1; /* a read it allows: the fault comes from elsewhere */
+      continue;
+    }
+    ours = 1;
+    /* the first fault on a copy reports it and releases it */
+    int claimed = 0;
+    uint64_t h = atomic_load(&g->hit);
+    while (h != sn.seq && !claimed)
+      claimed = atomic_compare_exchange_weak(&g->hit, &h, sn.seq);
+    if (claimed && !report && !holding && addr >= sn.start && addr < sn.end &&
+        !in_vendor(ip)) {
+      report = 1;
+      copy = sn.copy_seq;
+    }
+    if (!holding && trylock()) {
+      if (atomic_load(&g->seq) == sn.seq && g->active)
+        release(g);
+      unlock();
+    } else {
+      /* the lock is busy (maybe with this very thread, interrupted): lift
+       * the copy's pages here; a hit guard protects nothing, and the next
+       * writer releases it */
+      mprotect((void *)(uintptr_t)sn.lo, sn.hi - sn.lo, PROT_READ | PROT_WRITE);
+    }
+  }
+  if (!ours) {
+    if (read_only)
+      ours = !mprotect((void *)(uintptr_t)page, page_size, PROT_READ);
+    else if (lately_lifted(addr))
+      /* taken before the protection went, handled after its guard went:
+       * its pages are (being) lifted; lift this one now, not wait */
+      ours = !mprotect((void *)(uintptr_t)page, page_size,
+                       PROT_READ | PROT_WRITE);
     return ours;
   }
-  lock();
-  struct guard *g = NULL;
-  for (int i = 0; i < MAX_GUARDS && !g; i++)
-    if (guards[i].active && addr >= guards[i].lo && addr < guards[i].hi)
-      g = &guards[i];
-  if (!g) {
-    unlock();
-    return 0;
-  }
-  int report = addr >= g->start && addr < g->end && !in_vendor(ip) &&
-               (write || !g->readonly);
-  uint64_t copy = g->copy_seq;
-  release(g);
-  unlock();
   if (report) {
     uint64_t frames[CL_MAX_FRAMES];
     frames[0] = ip + 1; /* the report looks up address - 1 */
@@ -453,7 +665,7 @@ int cl_hostguard_lift(uint64_t addr, uint64_t len, int kernel_writes)
   if (hi <= atomic_load(&armed_lo) || lo >= atomic_load(&armed_hi))
     return 0;
   int token = 0, found = 0;
-  lock();
+  wlock();
   for (int i = 0; i < MAX_GUARDS && !found; i++)
     found = in_the_way(&guards[i], lo, hi, kernel_writes);
   if (found) {
@@ -501,7 +713,7 @@ void cl_hostguard_settle(int token, const struct iovec *iov, int iovcnt,
     uint64_t address, copy_seq;
   } hit[8];
   int nhit = 0;
-  lock();
+  wlock();
   struct lift l = lifts[token - 1];
   lifts[token - 1].used = 0;
   for (int i = 0; i < MAX_GUARDS; i++) {
@@ -540,6 +752,13 @@ void cl_hostguard_atfork_child(void)
   /* the system calls of the parent's other threads are not the child's */
   for (int i = 0; i < MAX_LIFTS; i++)
     lifts[i].used = 0;
+  /* nor are the copies in flight: the device writes or reads the parent's
+   * pages, and a page the child touches is its own copy (or not mapped):
+   * nothing to check, and nothing for a later synchronization of the
+   * parent's streams to lift */
+  for (int i = 0; i < MAX_GUARDS; i++)
+    if (guards[i].active)
+      release(&guards[i]);
   unlock();
 }
 

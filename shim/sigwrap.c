@@ -11,7 +11,16 @@
  * kernel itself, through the flags the dispatcher is installed with, or
  * emulated).  A fatal signal the program installs a handler for is given to
  * it outright (the kernel runs its handler), and taken back when the program
- * restores SIG_DFL.  Signals nobody took go straight to the C library. */
+ * restores SIG_DFL.  Signals nobody took go straight to the C library.
+ *
+ * While the host-access check keeps SIGSEGV, it is never blocked for real:
+ * the kernel kills a thread that faults with SIGSEGV blocked, whatever the
+ * handler, so a thread that blocked every signal (a thread pool routing
+ * signals elsewhere) would die on its first access to a protected page.
+ * pthread_sigmask() and sigprocmask() keep SIGSEGV out of the kernel's mask
+ * and remember, per thread, whether the program asked for it blocked: they
+ * report that, and a SIGSEGV sent to the thread (raise, kill: never a fault)
+ * while the program has it blocked waits until the program unblocks it. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -47,6 +56,18 @@ static int real_sigaction(int sig, const struct sigaction *act,
   return CL_REAL(sigaction)(sig, act, old);
 }
 
+typedef int (*mask_fn)(int, const sigset_t *, sigset_t *);
+static int real_mask(int how, const sigset_t *set, sigset_t *old)
+{
+  return CL_REAL_AS(mask_fn, pthread_sigmask)(how, set, old);
+}
+
+/* SIGSEGV kept by the host-access check: never blocked for real */
+static _Atomic int segv_kept;
+static __thread unsigned char segv_blocked; /* as the program asked */
+static __thread unsigned char segv_held;    /* a sent SIGSEGV waits */
+static __thread siginfo_t segv_held_info;
+
 /* ---- the table: a sequence lock, signal-safe for readers ------------------
  * Writers block every signal while they hold it, so a handler never waits
  * for its own thread. */
@@ -57,7 +78,7 @@ static void table_lock(sigset_t *saved)
 {
   sigset_t all;
   sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, saved);
+  real_mask(SIG_SETMASK, &all, saved);
   for (;;) {
     unsigned g = atomic_load_explicit(&table_gen, memory_order_relaxed);
     if (!(g & 1) &&
@@ -72,7 +93,7 @@ static void table_lock(sigset_t *saved)
 static void table_unlock(const sigset_t *saved)
 {
   atomic_fetch_add_explicit(&table_gen, 1, memory_order_release);
-  pthread_sigmask(SIG_SETMASK, saved, NULL);
+  real_mask(SIG_SETMASK, saved, NULL);
 }
 
 static struct slot slot_read(int sig)
@@ -113,6 +134,16 @@ static int own(int sig, struct slot *s, const struct sigaction *act,
   struct sigaction sa = *act, back;
   sa.sa_sigaction = dispatch;
   sa.sa_flags = (act->sa_flags & ~SA_RESETHAND) | SA_SIGINFO;
+  /* the host-access check's SIGSEGV is never blocked while the shim's part
+   * of dispatch() runs: a handler of the program run inside it (a signal
+   * arriving then) may touch a protected page, and the kernel kills a
+   * thread that faults with SIGSEGV blocked; dispatch() blocks it before it
+   * calls the program's handler, as the kernel would have */
+  int segv = sig == SIGSEGV && fault_handler;
+  if (segv) {
+    sa.sa_flags |= SA_NODEFER;
+    sigdelset(&sa.sa_mask, SIGSEGV);
+  }
   if (real_sigaction(sig, &sa, NULL))
     return -1;
   if (as_is) {
@@ -124,6 +155,11 @@ static int own(int sig, struct slot *s, const struct sigaction *act,
     back.sa_handler = act->sa_handler;
     back.sa_flags = (back.sa_flags & ~(SA_SIGINFO | SA_RESETHAND)) |
                     (act->sa_flags & (SA_SIGINFO | SA_RESETHAND));
+    if (segv) { /* as the program asked */
+      back.sa_flags = (back.sa_flags & ~SA_NODEFER) | (act->sa_flags & SA_NODEFER);
+      if (sigismember(&act->sa_mask, SIGSEGV) == 1)
+        sigaddset(&back.sa_mask, SIGSEGV);
+    }
   }
   s->view = back;
   s->owned = 1;
@@ -148,6 +184,8 @@ static int take(int sig, int keep, int flush)
       r = own(sig, s, &cur, &cur);
     else if (!r)
       r = -1; /* the program handles it: leave it alone */
+  } else if (keep && sig == SIGSEGV && fault_handler) {
+    r = own(sig, s, &s->view, &s->view); /* taken for the flush: see own() */
   }
   if (!r) {
     s->keep |= keep;
@@ -158,10 +196,25 @@ static int take(int sig, int keep, int flush)
   return r;
 }
 
+static int procmask_of(int how, const sigset_t *set, sigset_t *old);
+
 int cl_sigwrap_install(int (*handler)(int, siginfo_t *, void *))
 {
   fault_handler = handler; /* before it can run */
-  return take(SIGSEGV, 1, 0);
+  int r = take(SIGSEGV, 1, 0);
+  if (!r) {
+    sigset_t segv;
+    sigemptyset(&segv);
+    sigaddset(&segv, SIGSEGV);
+    sigset_t old;
+    if (!real_mask(SIG_UNBLOCK, &segv, &old) && sigismember(&old, SIGSEGV))
+      segv_blocked = 1; /* inherited blocked: the program's view stays */
+    sigset_t none; /* the real functions looked up now, not in a handler */
+    procmask_of(SIG_BLOCK, NULL, &none);
+    sigpending(&none);
+    atomic_store(&segv_kept, 1);
+  }
+  return r;
 }
 
 int cl_sigwrap_flush_on(int sig, void (*flush)(int))
@@ -187,7 +240,7 @@ static void die(int sig, siginfo_t *si, int flush)
     return; /* the init of a PID namespace ignores such signals */
   sigset_t all;
   sigfillset(&all);
-  pthread_sigmask(SIG_BLOCK, &all, NULL);
+  real_mask(SIG_BLOCK, &all, NULL);
   if (flush && before_death)
     before_death(sig);
   struct sigaction dfl;
@@ -212,6 +265,14 @@ static void reset_view(int sig)
 static void dispatch(int sig, siginfo_t *si, void *uc)
 {
   int saved = errno;
+  if (sig == SIGSEGV && segv_blocked && !forced(sig, si)) {
+    if (!segv_held) { /* pending, as the kernel keeps it: once */
+      segv_held_info = *si;
+      segv_held = 1;
+    }
+    errno = saved;
+    return;
+  }
   if (sig == SIGSEGV && fault_handler && fault_handler(sig, si, uc)) {
     errno = saved;
     return; /* the shim's own fault: the access runs again, now allowed */
@@ -229,6 +290,14 @@ static void dispatch(int sig, siginfo_t *si, void *uc)
   }
   if (s.view.sa_flags & SA_RESETHAND)
     reset_view(sig);
+  if (sig == SIGSEGV && fault_handler &&
+      (!(s.view.sa_flags & SA_NODEFER) ||
+       sigismember(&s.view.sa_mask, SIGSEGV) == 1)) {
+    sigset_t one; /* see own(): as the kernel would have, for the handler */
+    sigemptyset(&one);
+    sigaddset(&one, SIGSEGV);
+    real_mask(SIG_BLOCK, &one, NULL);
+  }
   errno = saved; /* the program's handler sees, and may change, errno */
   if (s.view.sa_flags & SA_SIGINFO)
     s.view.sa_sigaction(sig, si, uc);
@@ -360,8 +429,65 @@ static int sigignore_of(int sig)
   return cl_sigaction(sig, &sa, NULL);
 }
 
-/* ---- the wrappers the shim exports on purpose ------------------------------ */
 #define EXPORT __attribute__((visibility("default")))
+
+/* the signal masks, SIGSEGV kept unblocked (see the top) */
+static int mask_of(mask_fn real, int how, const sigset_t *set, sigset_t *old)
+{
+  if (!atomic_load_explicit(&segv_kept, memory_order_relaxed))
+    return real(how, set, old);
+  int was = segv_blocked, now = was;
+  sigset_t s;
+  if (set) {
+    s = *set; /* the program's memory is read with signals unblocked */
+    int in = sigismember(&s, SIGSEGV) == 1;
+    if (how == SIG_BLOCK)
+      now = was || in;
+    else if (how == SIG_UNBLOCK)
+      now = was && !in;
+    else if (how == SIG_SETMASK)
+      now = in;
+    if (how != SIG_UNBLOCK)
+      sigdelset(&s, SIGSEGV);
+    set = &s;
+  }
+  int r = real(how, set, old);
+  if (r)
+    return r;
+  if (old && was)
+    sigaddset(old, SIGSEGV);
+  segv_blocked = (unsigned char)now;
+  if (!now && segv_held) { /* unblocked: delivered now, as natively */
+    segv_held = 0;
+    siginfo_t si = segv_held_info;
+    if (syscall(SYS_rt_tgsigqueueinfo, getpid(), (pid_t)syscall(SYS_gettid),
+                SIGSEGV, &si))
+      raise(SIGSEGV);
+  }
+  return 0;
+}
+
+static int procmask_of(int how, const sigset_t *set, sigset_t *old)
+{
+  return CL_REAL_AS(mask_fn, sigprocmask)(how, set, old);
+}
+
+/* ---- the wrappers the shim exports on purpose ------------------------------ */
+EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+  return mask_of(real_mask, how, set, old);
+}
+EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+  return mask_of(procmask_of, how, set, old);
+}
+EXPORT int sigpending(sigset_t *set)
+{
+  int r = CL_REAL(sigpending)(set);
+  if (!r && segv_held)
+    sigaddset(set, SIGSEGV);
+  return r;
+}
 EXPORT int sigaction(int sig, const struct sigaction *act,
                      struct sigaction *old)
 {

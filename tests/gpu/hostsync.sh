@@ -4,7 +4,8 @@
 # shim (same output and exit status), checks the report against the
 # `// expect:` markers of its source, and runs tests/gpu/torch_host.py
 # (the bug must be reported at its Python line, the fixed twin must be
-# clean and print the same value).
+# clean and print the same value), and tests/gpu/torch_host_storm.py (issue 9:
+# concurrent faults and synchronizations never kill the program).
 #
 #   tests/gpu/hostsync.sh BUILD_DIR OUTDIR
 #
@@ -66,5 +67,11 @@ line=$(grep -n 'expect (bug)' "$top/tests/gpu/torch_host.py" | cut -d: -f1)
 grep -q "torch_host.py:$line: error: \[host-read-before-sync\]" "$out/torch-bug.report" ||
   fail "torch bug: host-read-before-sync not at torch_host.py:$line"
 ! grep -q '\[host-' "$out/torch-fixed.report" || fail "torch fixed: host finding"
+# issue 9: 8 processes x 200 iterations of the non_blocking read pattern,
+# 4 reader threads each, 8 CPU burners: no process may die
+python3 "$top/tests/gpu/torch_host_storm.py" "$out/storm-summary.txt" \
+  --shim "$shim" --outdir "$out/storm" >"$out/storm.log" 2>&1 ||
+  fail "torch_host_storm: $(tail -n 1 "$out/storm-summary.txt" 2>/dev/null)"
+tail -n 1 "$out/storm-summary.txt" 2>/dev/null
 echo "hostsync.sh: $fails failed"
 [ "$fails" -eq 0 ]

@@ -4,18 +4,18 @@
 # its source, under the simulated runtime.
 HOSTSYNC_NAMES = read_before_sync write_before_sync free_before_sync \
 	registered_read sync_first event_sync query_loop double_buffer callback_ok \
-	syscall_access
+	syscall_access fault_storm
 # (listed in full: automake cannot derive test logs from substitutions)
 HOSTSYNC_TESTS = tests/hostsync/read_before_sync.test \
 	tests/hostsync/write_before_sync.test tests/hostsync/free_before_sync.test \
 	tests/hostsync/registered_read.test tests/hostsync/sync_first.test \
 	tests/hostsync/event_sync.test tests/hostsync/query_loop.test \
 	tests/hostsync/double_buffer.test tests/hostsync/callback_ok.test \
-	tests/hostsync/syscall_access.test
+	tests/hostsync/syscall_access.test tests/hostsync/fault_storm.test
 # capture_ok.cu uses CUDA graphs, which the simulated runtime lacks: it runs
 # in the GPU script (tests/gpu/hostsync.sh) only
 EXTRA_DIST += tests/hostsync/common.h $(HOSTSYNC_NAMES:%=tests/hostsync/%.cu) \
-	tests/hostsync/capture_ok.cu \
+	tests/hostsync/capture_ok.cu tests/gpu/torch_host_storm.py \
 	$(HOSTSYNC_TESTS)
 TESTS += $(HOSTSYNC_TESTS)
 if HAVE_NVCC

@@ -9,6 +9,7 @@ tests_signals_sigprobe_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
 tests_signals_sigprobe_LDADD = $(SQLITE_LIBS) -ldl -lpthread
 
 SIGNALS_TESTS = tests/signals/view.test tests/signals/segv.test \
+	tests/signals/masked.test \
 	tests/signals/pysigint.test tests/signals/flush.test
 TESTS += $(SIGNALS_TESTS)
 EXTRA_DIST += $(SIGNALS_TESTS) tests/signals/siglib.sh

@@ -9,6 +9,9 @@
  *   sigprobe ign-fault   SIGSEGV ignored, then a fault: dies of SIGSEGV
  *   sigprobe handlers    SIGSEGV handlers: SA_SIGINFO, sa_mask, SA_NODEFER,
  *                        SA_ONSTACK, signal(), errno, a handler that returns
+ *   sigprobe masked      SIGSEGV blocked: a thread that blocked every signal
+ *                        reads pinned memory of an in-flight copy; a raised
+ *                        SIGSEGV waits until it is unblocked
  *   sigprobe default-signals CMD [ARGS...]
  *                        no CUDA: runs CMD with SIGINT and SIGQUIT at their
  *                        default action (a shell started in the background
@@ -312,6 +315,79 @@ static int term(void)
   return 4;
 }
 
+/* ---- SIGSEGV blocked ----------------------------------------------------- */
+static float *pinned;
+static volatile sig_atomic_t segv_seen;
+static void note_segv(int sig)
+{
+  (void)sig;
+  segv_seen++;
+}
+
+static double pinned_sum(void)
+{
+  double s = 0;
+  for (size_t i = 0; i < (1u << 20); i += 1024)
+    s += pinned[i];
+  return s;
+}
+
+static void *masked_reader(void *arg)
+{
+  (void)arg;
+  sigset_t all, cur;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, NULL);
+  pthread_sigmask(SIG_BLOCK, NULL, &cur);
+  double s = pinned_sum();
+  printf("reader: SIGSEGV blocked %d, sum %g\n", sigismember(&cur, SIGSEGV), s);
+  return NULL;
+}
+
+static int masked(void)
+{
+  int (*malloc_)(void **, size_t) =
+      (int (*)(void **, size_t))dlsym(rt, "cudaMalloc");
+  int (*host_)(void **, size_t) =
+      (int (*)(void **, size_t))dlsym(rt, "cudaMallocHost");
+  int (*memset_)(void *, int, size_t) =
+      (int (*)(void *, int, size_t))dlsym(rt, "cudaMemset");
+  int (*copy_)(void *, const void *, size_t, int, void *) =
+      (int (*)(void *, const void *, size_t, int, void *))dlsym(rt, "cudaMemcpyAsync");
+  int (*sync_)(void *) = (int (*)(void *))dlsym(rt, "cudaStreamSynchronize");
+  size_t bytes = (1u << 20) * sizeof(float);
+  void *d = NULL;
+  if (!malloc_ || !host_ || !memset_ || !copy_ || !sync_ || malloc_(&d, bytes) ||
+      host_((void **)&pinned, bytes) || memset_(d, 0, bytes) ||
+      copy_(pinned, d, bytes, 2, NULL)) {
+    fprintf(stderr, "sigprobe: CUDA calls failed\n");
+    return 2;
+  }
+  pthread_t t;
+  if (pthread_create(&t, NULL, masked_reader, NULL) || pthread_join(t, NULL))
+    return 2;
+  sync_(NULL);
+  sigset_t segv, cur, pend;
+  sigemptyset(&segv);
+  sigaddset(&segv, SIGSEGV);
+  signal(SIGSEGV, note_segv);
+  sigprocmask(SIG_BLOCK, &segv, NULL);
+  if (copy_(pinned, d, bytes, 2, NULL))
+    return 2;
+  double s = pinned_sum();
+  raise(SIGSEGV);
+  sigpending(&pend);
+  sigprocmask(SIG_BLOCK, NULL, &cur);
+  printf("main: sum %g, SIGSEGV blocked %d, pending %d, handled %d\n", s,
+         sigismember(&cur, SIGSEGV), sigismember(&pend, SIGSEGV), segv_seen);
+  sigprocmask(SIG_UNBLOCK, &segv, &cur);
+  sigpending(&pend);
+  printf("main: unblocked (was %d): pending %d, handled %d\n",
+         sigismember(&cur, SIGSEGV), sigismember(&pend, SIGSEGV), segv_seen);
+  sync_(NULL);
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   const char *mode = argc > 1 ? argv[1] : "";
@@ -336,7 +412,9 @@ int main(int argc, char **argv)
     return ignored(1);
   if (!strcmp(mode, "handlers"))
     return handlers();
+  if (!strcmp(mode, "masked"))
+    return masked();
   fprintf(stderr, "usage: sigprobe query|resethand SEGV|INT|ign-raise|"
-                  "ign-fault|handlers|term\n");
+                  "ign-fault|handlers|masked|term\n");
   return 64;
 }
