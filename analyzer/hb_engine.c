@@ -88,8 +88,10 @@ static void vc_join(struct vc *dst, const struct vc *src)
 static void vc_copy(struct vc *dst, const struct vc *src)
 {
   vc_reserve(dst, src->n);
-  memcpy(dst->v, src->v, src->n * sizeof *src->v);
-  memset(dst->v + src->n, 0, (dst->n - src->n) * sizeof *dst->v);
+  if (src->n) /* both may still be empty: memcpy wants pointers */
+    memcpy(dst->v, src->v, src->n * sizeof *src->v);
+  if (dst->n > src->n)
+    memset(dst->v + src->n, 0, (dst->n - src->n) * sizeof *dst->v);
 }
 
 static uint32_t vc_get(const struct vc *c, uint32_t i)

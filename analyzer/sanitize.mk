@@ -18,11 +18,11 @@ SAN_UNIT_TESTS = tests/races/test_hb-san$(EXEEXT) \
 SAN_PROGS = cudalens-report-san$(EXEEXT) \
 	tests/recordings/test_callsite-san$(EXEEXT) \
 	tests/fuzz/fuzz_report-san$(EXEEXT) $(SAN_UNIT_TESTS)
-SANITIZE_TESTS = $(RECORDING_TESTS) $(FUZZ_TESTS) $(TR_TESTS) $(RACE_TESTS) \
+SANITIZE_TESTS = $(RECORDING_TESTS) $(FUZZ_TESTS) $(TR_TESTS) $(RACE_TESTS) $(SEM_TESTS) \
 	$(HOSTSYNC_TESTS) $(CAPTURE_TESTS) tests/python/pycalls.test
 
 EXTRA_LTLIBRARIES = libclreport_san.la
-libclreport_san_la_SOURCES = $(libclreport_la_SOURCES) common/format.c
+libclreport_san_la_SOURCES = $(libclreport_la_SOURCES) $(libclformat_la_SOURCES)
 libclreport_san_la_CPPFLAGS = $(libclreport_la_CPPFLAGS)
 libclreport_san_la_CFLAGS = $(AM_CFLAGS) $(SAN_COMPILE_FLAGS)
 libclreport_san_la_LIBADD = $(SQLITE_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) -lstdc++ -lm

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* siginterrupt() is exercised on purpose */
@@ -269,6 +270,37 @@ static void *worker(void *arg)
   return NULL;
 }
 
+/* 0 when the recording at PATH holds at least N calls.  It runs in a child
+ * process: SQLite's POSIX locks belong to the process, so a connection of
+ * this program's own SQLite, once closed, would drop the locks of the
+ * shim's connection to the same file (two SQLite libraries in one process,
+ * sqlite.org/howtocorrupt.html 2.2): the writer's shared memory could then
+ * be reset under it (a SIGBUS, seen once in four runs on an H100). */
+static int has_calls(const char *path, int n)
+{
+  pid_t pid = fork();
+  if (pid < 0)
+    return -1;
+  if (pid == 0) {
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    int have = 0;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(db, "SELECT count(*) FROM calls", -1, &st, NULL) ==
+            SQLITE_OK) {
+      if (sqlite3_step(st) == SQLITE_ROW)
+        have = sqlite3_column_int(st, 0);
+      sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    _exit(have >= n ? 0 : 1);
+  }
+  int status;
+  if (waitpid(pid, &status, 0) != pid)
+    return -1;
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
 /* Under the shim (CUDALENS_OUTPUT set), wait until the recording holds n
  * calls: the writer has drained once and sleeps again. */
 static void wait_for_calls(int n)
@@ -283,18 +315,7 @@ static void wait_for_calls(int n)
   snprintf(path, sizeof path, "%.*s%d%s", (int)(p - pat), pat, (int)getpid(),
            p + 2);
   for (int i = 0; i < 6000; i++) { /* a minute at most, not a hang */
-    sqlite3 *db;
-    sqlite3_stmt *st;
-    int have = 0;
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-        sqlite3_prepare_v2(db, "SELECT count(*) FROM calls", -1, &st, NULL) ==
-            SQLITE_OK) {
-      if (sqlite3_step(st) == SQLITE_ROW)
-        have = sqlite3_column_int(st, 0);
-      sqlite3_finalize(st);
-    }
-    sqlite3_close(db);
-    if (have >= n)
+    if (has_calls(path, n) == 0)
       return;
     struct timespec ts = {0, 10000000};
     nanosleep(&ts, NULL);
