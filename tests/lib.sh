@@ -5,6 +5,12 @@
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*"; exit 77; }
 
+# sim_faults: true when the CUDA libraries are the simulator's, whose
+# CUDALENS_SIM_* settings produce what a real GPU cannot be told to (CUPTI
+# held by another tool, two devices, queries that answer not-ready); false
+# under tests/gpu/realtests.sh, which runs the tests on the real runtime
+sim_faults() { [ -z "${CL_CUDA_LIBDIR:-}" ]; }
+
 need_apps() {
   [ -x "$CL_APPS/$1" ] || skip "sample app $1 not built (no nvcc?)"
   [ -e "$CL_SIMLIB/libcudart.so.13" ] || skip "simulated runtime not built"
