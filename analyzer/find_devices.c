@@ -210,7 +210,7 @@ static void report_access(struct xpass *p, struct findings *out)
     int what = (int)(g->tag >> 16);
     struct finding *f;
     if (what == X_COPY)
-      f = findings_add(out, "cross-device-access", SEV_ERROR, &s->loc,
+      f = findings_add(out, CHECK_CROSS_DEVICE_ACCESS, &s->loc,
                        "%s on device %" PRId64 " copies between memory of"
                        " devices %" PRId64 " and %" PRId64 " (%s block at"
                        " %s) without peer access between them: CUDA must"
@@ -219,7 +219,7 @@ static void report_access(struct xpass *p, struct findings *out)
                        fmt_bytes(b1, sizeof b1, g->bytes),
                        fmt_hex(b2, sizeof b2, g->timed_bytes));
     else
-      f = findings_add(out, "cross-device-access", SEV_ERROR, &s->loc,
+      f = findings_add(out, CHECK_CROSS_DEVICE_ACCESS, &s->loc,
                        "%s runs on device %" PRId64 " but uses memory"
                        " allocated on device %" PRId64 " (%s block at %s)"
                        " without peer access from device %" PRId64
@@ -307,7 +307,7 @@ static void report_stray(struct report_ctx *ctx, struct sites *sites,
     }
     int64_t n = db_int(st, 1);
     struct finding *f = findings_add(
-        out, "stray-context", SEV_WARNING, &loc,
+        out, CHECK_STRAY_CONTEXT, &loc,
         "%s created a CUDA context on device %" PRId64 ", where the process"
         " does no work (no kernels, copies, memsets or device allocations);"
         " it holds device memory and makes the device busy for other"

@@ -11,19 +11,19 @@
 #include "util.h"
 
 struct pair {
-  const char *kind;
+  enum check_id check;
   int64_t access_stack, access_pystack, copy_seq, address, bytes, stream;
   char direction[16];
   uint64_t count;
 };
 
-static const char *finding_kind(const char *access)
+static enum check_id finding_check(const char *access)
 {
   if (!strcmp(access, "read"))
-    return "host-read-before-sync";
+    return CHECK_HOST_READ_BEFORE_SYNC;
   if (!strcmp(access, "write"))
-    return "host-write-before-sync";
-  return "pinned-free-before-sync";
+    return CHECK_HOST_WRITE_BEFORE_SYNC;
+  return CHECK_PINNED_FREE_BEFORE_SYNC;
 }
 
 static void emit(struct report_ctx *ctx, struct findings *out,
@@ -37,25 +37,23 @@ static void emit(struct report_ctx *ctx, struct findings *out,
   const char *dir = !strcmp(p->direction, "dtoh")   ? "device-to-host"
                     : !strcmp(p->direction, "htod") ? "host-to-device"
                                                     : p->direction;
-  const char *what = !strcmp(p->kind, "host-read-before-sync")
-                         ? "the host reads"
-                     : !strcmp(p->kind, "host-write-before-sync")
-                         ? "the host writes"
-                         : "the host frees";
+  const char *what = p->check == CHECK_HOST_READ_BEFORE_SYNC    ? "the host reads"
+                     : p->check == CHECK_HOST_WRITE_BEFORE_SYNC ? "the host writes"
+                                                                : "the host frees";
   char stream[32];
   if (p->stream == 0)
     snprintf(stream, sizeof stream, "the default stream");
   else
     snprintf(stream, sizeof stream, "stream 0x%" PRIx64, (uint64_t)p->stream);
   struct finding *f = findings_add(
-      out, p->kind, SEV_ERROR, &loc,
+      out, p->check, &loc,
       "%s pinned memory at 0x%" PRIx64 " while a %s copy of %" PRId64
-      " bytes on %s is still in flight (no synchronization covers it); "
-      "fix: synchronize first (cudaStreamSynchronize, or cudaEventSynchronize "
-      "on an event recorded after the copy; in PyTorch "
-      "torch.cuda.synchronize() or event.synchronize()), or use a separate "
-      "buffer per step",
+      " bytes on %s is still in flight (no synchronization covers it)",
       what, (uint64_t)p->address, dir, p->bytes, stream);
+  finding_set_fix(f, "synchronize first (cudaStreamSynchronize, or"
+                     " cudaEventSynchronize on an event recorded after the"
+                     " copy; in PyTorch torch.cuda.synchronize() or"
+                     " event.synchronize()), or use a separate buffer per step");
   f->count = p->count;
   finding_add_related(f, &copy_loc, "the %s copy still in flight, on %s", dir,
                       stream);
@@ -73,7 +71,7 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
   size_t n = 0, cap = 0;
   while (db_step(ctx->db, st)) {
     const char *access = (const char *)sqlite3_column_text(st, 0);
-    struct pair p = {finding_kind(access ? access : "free"),
+    struct pair p = {finding_check(access ? access : "free"),
                      sqlite3_column_int64(st, 1),
                      sqlite3_column_int64(st, 2),
                      sqlite3_column_int64(st, 3),
@@ -86,7 +84,7 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
     snprintf(p.direction, sizeof p.direction, "%s", dir ? dir : "async");
     size_t i;
     for (i = 0; i < n; i++)
-      if (v[i].kind == p.kind && v[i].access_stack == p.access_stack &&
+      if (v[i].check == p.check && v[i].access_stack == p.access_stack &&
           v[i].access_pystack == p.access_pystack)
         break;
     if (i < n) {

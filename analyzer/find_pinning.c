@@ -81,7 +81,7 @@ void analysis_pinning(struct report_ctx *ctx, struct findings *out)
       snprintf(rel, sizeof rel, " + %s unpinning (%" PRId64 " releases)",
                fmt_ns(b3, sizeof b3, g->host2_ns), g->count2);
     struct finding *f = findings_add(
-        out, "repeated-pinning", SEV_WARNING, &s->loc,
+        out, CHECK_REPEATED_PINNING, &s->loc,
         "%s pins host memory again and again: %" PRId64 " times, %s in"
         " total; host time %s pinning%s",
         g->text, g->count, fmt_bytes(b1, sizeof b1, g->bytes),

@@ -64,9 +64,10 @@ enum acc_op { ACC_KERNEL, ACC_COPY_SRC, ACC_COPY_DST, ACC_MEMSET, ACC_ALLOC,
 enum race_kind {
   RK_STREAM, RK_MASKED, RK_STAGED, RK_HANDOFF, RK_SHARED_ARG, RK_LIBRARY
 };
-static const char *const race_kind_names[] = {
-    "stream-race", "masked-race", "staged-copy-race", "thread-handoff-race",
-    "shared-argument-race", "library-race"};
+/* their entries in the registry (checks.def) */
+static const enum check_id race_checks[] = {
+    CHECK_STREAM_RACE, CHECK_MASKED_RACE, CHECK_STAGED_COPY_RACE,
+    CHECK_THREAD_HANDOFF_RACE, CHECK_SHARED_ARGUMENT_RACE, CHECK_LIBRARY_RACE};
 
 struct race {
   enum race_kind kind;
@@ -705,7 +706,7 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
                                       : "the later access is certain")
                   : "neither access is certain");
   }
-  const char *name = race_kind_names[r->kind];
+  enum check_id check = race_checks[r->kind];
   const char *fix =
       "record an event after the first (cudaEventRecord on its stream) and"
       " make the second stream wait for it (cudaStreamWaitEvent) before"
@@ -719,7 +720,7 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
   switch (r->kind) {
   case RK_STREAM:
     f = findings_add(
-        out, name, SEV_ERROR, &loc,
+        out, check, &loc,
         "%s, and nothing orders the two: no"
         " event recorded after the first is waited for by the second's"
         " stream, and no host thread knew the first had finished when the"
@@ -728,7 +729,7 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
     break;
   case RK_HANDOFF:
     f = findings_add(
-        out, name, SEV_WARNING, &loc,
+        out, check, &loc,
         "%s, issued by another host thread."
         " A thread knew the first had finished before the second was issued,"
         " but cudalens saw nothing ordering the two threads after that (it"
@@ -746,7 +747,7 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
     if (!slib)
       slib = stream_library(w, own);
     f = findings_add(
-        out, name, SEV_WARNING, &loc,
+        out, check, &loc,
         "%s, and nothing CUDA documents orders the two (no event recorded"
         " after the first is waited for by the second's stream, no host"
         " synchronization between them; at most a call that synchronizes in"
@@ -762,7 +763,7 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
   }
   case RK_SHARED_ARG:
     f = findings_add(
-        out, name, SEV_WARNING, &loc,
+        out, check, &loc,
         "%s on %s and %s on %s receive the same pointer (%s) in the same"
         " non-const parameter, and nothing orders the two launches. If the"
         " kernel writes through it, this is a race; if it only reads it (a"
@@ -771,7 +772,7 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
     break;
   case RK_STAGED:
     f = findings_add(
-        out, name, SEV_WARNING, &loc,
+        out, check, &loc,
         "%s from pageable memory. A blocking"
         " copy from pageable memory returns once the source is staged, and"
         " \"the DMA to final destination may not have completed\" (CUDA"
@@ -799,7 +800,7 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
               " copy or free that synchronizes in practice); with pinned"
               " memory and non-blocking streams these two race";
     f = findings_add(
-        out, name, SEV_WARNING, &loc,
+        out, check, &loc,
         "%s; they are ordered only because %s.%s", pair, why, maybe);
     fix = "make the order explicit: cudaEventRecord after the first and"
           " cudaStreamWaitEvent before the second (PyTorch: wait_stream /"

@@ -261,7 +261,7 @@ static void report(struct spass *p, struct findings *out)
       snprintf(timing, sizeof timing, " (GPU time %s)",
                fmt_ns(b1, sizeof b1, g->gpu_ns));
     struct finding *f = findings_add(
-        out, "default-stream-serialization", SEV_NOTE, &site->loc,
+        out, CHECK_DEFAULT_STREAM_SERIALIZATION, &site->loc,
         "%s on the legacy default stream of device %" PRId64 " serializes"
         " with blocking stream%s %s, %" PRId64 " time%s%s: %s lost overlap"
         " with it",

@@ -96,7 +96,7 @@ void analysis_syncs(struct report_ctx *ctx, struct findings *out)
     const struct site *s = &sites.v[g->site];
     int64_t permille = sat_mul(g->host_ns, 1000) / wall;
     struct finding *f = findings_add(
-        out, "excess-sync", SEV_NOTE, &s->loc,
+        out, CHECK_EXCESS_SYNC, &s->loc,
         "%s kept the host blocked for %s, %" PRId64 ".%" PRId64 "%% of the"
         " process's %s wall time, in %" PRId64 " calls (%s each on average)",
         g->text, fmt_ns(b1, sizeof b1, g->host_ns), permille / 10,

@@ -265,7 +265,7 @@ static void report_pageable(struct pass *p, struct findings *out)
                  cl_dir_name((enum cl_dir)g->dir), pbw);
     }
     struct finding *f = findings_add(
-        out, "pageable-async-copy", SEV_WARNING, &s->loc,
+        out, CHECK_PAGEABLE_ASYNC_COPY, &s->loc,
         "%s with pageable host memory is staged and not asynchronous:"
         " %" PRId64 " %s cop%s of %s%s; host blocked %s in the calls",
         g->text, g->count, dir_words(g->dir), g->count == 1 ? "y" : "ies",
@@ -301,7 +301,7 @@ static void report_sync_copies(struct pass *p, struct findings *out)
       snprintf(timing, sizeof timing, ", GPU time %s",
                fmt_ns(b2, sizeof b2, g->gpu_ns));
     struct finding *f = findings_add(
-        out, "sync-copy", small ? SEV_NOTE : SEV_WARNING, &s->loc,
+        out, CHECK_SYNC_COPY, &s->loc,
         "%s blocks the host on every %s copy%s: %" PRId64 " copies of %s%s;"
         " host blocked %s",
         g->text, g->dir == CL_DIR_HTOD || g->dir == CL_DIR_DTOH
@@ -309,6 +309,8 @@ static void report_sync_copies(struct pass *p, struct findings *out)
         small ? " (each of 64 KiB or less)" : "", g->count,
         fmt_bytes(b1, sizeof b1, g->bytes), timing,
         fmt_ns(b3, sizeof b3, g->host_ns));
+    if (small)
+      finding_lower_severity(f, SEV_NOTE);
     f->count = (uint64_t)g->count;
     f->cost_ns = g->host_ns;
     finding_set_extra(f, "bytes", g->bytes);
@@ -335,7 +337,7 @@ static void report_sync_memsets(struct pass *p, struct findings *out)
       continue;
     const struct site *s = &p->sites.v[g->site];
     struct finding *f = findings_add(
-        out, "sync-memset", SEV_NOTE, &s->loc,
+        out, CHECK_SYNC_MEMSET, &s->loc,
         "%s is not stream-ordered (it runs on the legacy default stream and"
         " can block the host): %" PRId64 " memsets of %s; host time %s",
         g->text, g->count, fmt_bytes(b1, sizeof b1, g->bytes),

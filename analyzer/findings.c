@@ -80,15 +80,15 @@ static char *vformat(const char *fmt, va_list ap)
   return s;
 }
 
-struct finding *findings_add(struct findings *fs, const char *kind,
-                             enum severity sev, const struct location *loc,
-                             const char *fmt, ...)
+struct finding *findings_add(struct findings *fs, enum check_id check,
+                             const struct location *loc, const char *fmt, ...)
 {
   GROW(fs->v, fs->cap, fs->n + 1);
   struct finding *f = &fs->v[fs->n++];
   memset(f, 0, sizeof *f);
-  f->kind = xstrdup(kind);
-  f->severity = sev;
+  f->check = check;
+  f->kind = xstrdup(check_info(check)->kind);
+  f->severity = check_info(check)->severity;
   location_copy(&f->loc, loc);
   va_list ap;
   va_start(ap, fmt);
@@ -96,6 +96,12 @@ struct finding *findings_add(struct findings *fs, const char *kind,
   va_end(ap);
   f->count = 1;
   return f;
+}
+
+void finding_lower_severity(struct finding *f, enum severity sev)
+{
+  if (sev < f->severity)
+    f->severity = sev;
 }
 
 void finding_add_related(struct finding *f, const struct location *loc,

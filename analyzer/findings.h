@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum severity { SEV_NOTE = 0, SEV_WARNING = 1, SEV_ERROR = 2 };
+#include "checks.h"
 
 const char *severity_name(enum severity s);
 /* parse "error" / "warning" / "note"; -1 when unknown */
@@ -35,7 +35,8 @@ struct extra {
 };
 
 struct finding {
-  char *kind;        /* e.g. "pageable-async-copy"; stable, lowercase */
+  enum check_id check;
+  char *kind;        /* the registry's name of it, e.g. "pageable-async-copy" */
   enum severity severity;
   char *message;
   struct location loc;
@@ -56,12 +57,14 @@ struct findings {
 void findings_init(struct findings *fs);
 void findings_free(struct findings *fs);
 
-/* Append a finding (count 1, cost 0); LOC is copied (may be NULL).  The
- * returned pointer is valid until the next findings_add. */
-struct finding *findings_add(struct findings *fs, const char *kind,
-                             enum severity sev, const struct location *loc,
-                             const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+/* Append a finding of the registry's kind CHECK (checks.def), with its
+ * severity (count 1, cost 0); LOC is copied (may be NULL).  The returned
+ * pointer is valid until the next findings_add. */
+struct finding *findings_add(struct findings *fs, enum check_id check,
+                             const struct location *loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* lower the finding's severity below its kind's (never raises it) */
+void finding_lower_severity(struct finding *f, enum severity sev);
 void finding_add_related(struct finding *f, const struct location *loc,
                          const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -10,6 +10,7 @@ libclreport_la_SOURCES = \
 	analyzer/callsite.c analyzer/callsite.h \
 	analyzer/db.c analyzer/db.h \
 	analyzer/demangle.c analyzer/demangle.h \
+	analyzer/checks.c analyzer/checks.h analyzer/checks.def \
 	analyzer/findings.c analyzer/findings.h \
 	analyzer/find_races.c analyzer/hb_engine.c analyzer/hb_engine.h \
 	analyzer/mangle_const.c analyzer/mangle_const.h \

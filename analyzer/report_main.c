@@ -32,6 +32,7 @@ struct options {
 static const char usage_text[] =
     "Usage: cudalens-report [--format=text|json] [--fail-on=error|warning|note]\n"
     "                       [-o FILE] RECORDING.db\n"
+    "       cudalens-report --explain=KIND | --list-checks\n"
     "       cudalens-report --version | --help\n"
     "\n"
     "Summarize a cudalens recording (devices, streams, copies, kernels,\n"
@@ -41,6 +42,9 @@ static const char usage_text[] =
     "      --fail-on=SEV     exit 1 when a finding of severity SEV or worse\n"
     "                        exists (error, warning or note)\n"
     "  -o, --output=FILE     write the report to FILE instead of stdout\n"
+    "      --explain=KIND    what a kind of finding means, its severity and\n"
+    "                        the CUDA documentation it rests on, and exit\n"
+    "      --list-checks     every kind of finding with its severity, and exit\n"
     "  -h, --help            show this help and exit\n"
     "  -V, --version         show the version and exit\n"
     "\n"
@@ -63,6 +67,8 @@ static void parse_options(int argc, char **argv, struct options *o)
       {"output", required_argument, NULL, 'o'},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, 'V'},
+      {"explain", required_argument, NULL, 'E'},
+      {"list-checks", no_argument, NULL, 'L'},
       {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
   o->fail_on = -1;
@@ -88,6 +94,21 @@ static void parse_options(int argc, char **argv, struct options *o)
       break;
     case 'h':
       fputs(usage_text, stdout);
+      exit(ferror(stdout) || fflush(stdout) ? 2 : 0);
+    case 'E': {
+      int id = check_by_kind(optarg);
+      if (id < 0)
+        fail("no kind of finding named '%s' (try --list-checks)", optarg);
+      const struct check_info *ci = check_info((enum check_id)id);
+      printf("%s (%s): %s.\nRests on: %s.\n", ci->kind,
+             severity_name(ci->severity), ci->title, ci->reference);
+      exit(ferror(stdout) || fflush(stdout) ? 2 : 0);
+    }
+    case 'L':
+      for (int id = 0; id < CHECK_COUNT; id++)
+        printf("%-30s %-8s %s\n", check_info((enum check_id)id)->kind,
+               severity_name(check_info((enum check_id)id)->severity),
+               check_info((enum check_id)id)->title);
       exit(ferror(stdout) || fflush(stdout) ? 2 : 0);
     case 'V':
       printf("cudalens-report %s (recording schema %d)\n", PACKAGE_VERSION,

@@ -92,9 +92,14 @@ command -v nvidia-smi >/dev/null 2>&1 &&
 
 # ---- 1. the CUDA sample apps ----------------------------------------------
 apps="pageable_async sync_copy sync_memset repeated_pinning excess_sync cross_device stray_context default_stream"
+# programs without a twin: pageable_async_both (both copies of a pageable
+# round trip reported, each at its line)
+singles="pageable_async_both"
 mkdir -p "$out/apps"
-for a in $apps; do
-  for app in $a ${a}_ok; do
+for a in $apps $singles; do
+  twin=${a}_ok
+  case " $singles " in *" $a "*) twin= ;; esac
+  for app in $a $twin; do
     src=$top/tests/transfers/$app.cu
     # the build tree's program (make check builds it), else nvcc here
     if ! cp "$build/tests/transfers/$app" "$out/apps/$app" 2>/dev/null &&

@@ -31,7 +31,8 @@ RECORDING_TESTS = \
 	tests/recordings/errescape.rtest \
 	tests/recordings/extreme.rtest \
 	tests/recordings/tmpcopy.rtest \
-	tests/recordings/sites.rtest
+	tests/recordings/sites.rtest \
+	tests/recordings/registry.rtest
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
 RTEST_LOG_COMPILER = env \

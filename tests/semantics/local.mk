@@ -25,7 +25,7 @@ SEM_TESTS = \
 TESTS += $(SEM_TESTS)
 EXTRA_DIST += $(SEM_TESTS) $(SEM_NAMES:%=tests/semantics/%.cu) \
 	$(SEM_LIB_NAMES:%=tests/semantics/%.cu) tests/semantics/cltest.h \
-	tests/semantics/lib/cudnn_cltest.cu tests/semantics/pageable_async_both.cu
+	tests/semantics/lib/cudnn_cltest.cu
 
 if HAVE_NVCC
 SEM_PROGS = $(SEM_NAMES:%=tests/semantics/%)
