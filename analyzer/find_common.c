@@ -129,26 +129,6 @@ const char *api_display(char *buf, size_t len, const char *name)
   return buf;
 }
 
-int copy_host_kind(int dir, const struct call_act *ca,
-                   const struct memmodel *mm, uint64_t src, uint64_t dst)
-{
-  bool from_src;
-  if (dir == CL_DIR_HTOD)
-    from_src = true;
-  else if (dir == CL_DIR_DTOH)
-    from_src = false;
-  else
-    return -1;
-  int k = from_src ? ca->src_kind : ca->dst_kind;
-  if (k > CL_MEMKIND_UNKNOWN)
-    return k;
-  uint64_t addr = from_src ? src : dst;
-  if (!addr)
-    return CL_MEMKIND_UNKNOWN;
-  const struct alloc *a = memmodel_find(mm, addr);
-  return a ? a->kind : CL_MEMKIND_PAGEABLE;
-}
-
 double gbps(int64_t bytes, int64_t ns)
 {
   return bytes > 0 && ns > 0 ? (double)bytes / (double)ns : 0.0;

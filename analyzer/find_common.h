@@ -75,13 +75,6 @@ int64_t process_wall_ns(struct report_ctx *ctx);
  * "cudaMemcpyAsync" (into BUF). */
 const char *api_display(char *buf, size_t len, const char *name);
 
-/* Memory kind of the host side of a copy of direction DIR (htod: source,
- * dtoh: destination): the GPU's view, else the memory table (host memory
- * CUDA did not allocate or register is pageable).  -1 when the copy has no
- * single host side. */
-int copy_host_kind(int dir, const struct call_act *ca,
-                   const struct memmodel *mm, uint64_t src, uint64_t dst);
-
 /* Does a synchronization (syncs.kind KIND, of stream SYNC_STREAM when it
  * has one) wait for work issued to stream COPY_STREAM (raw calls.stream;
  * has_* false when NULL, meaning the legacy default stream)? */

@@ -322,16 +322,6 @@ static const char WALK_SQL[] =
     " LEFT JOIN events ev ON ev.seq = c.seq"
     " ORDER BY c.seq";
 
-/* memory kind of a host address: the GPU's view when known, else the
- * allocation containing it (none: pageable) */
-static int kind_of(const struct walk *w, uint64_t addr, int act_kind)
-{
-  if (act_kind >= 0 && act_kind != CL_MEMKIND_UNKNOWN)
-    return act_kind;
-  const struct alloc *a = memmodel_find(&w->mm, addr);
-  return a ? a->kind : CL_MEMKIND_PAGEABLE;
-}
-
 /* what the calling thread knows when a copy or memset returns, from its
  * rule (include/cudalens/ops.def, section 2) */
 static void host_learns(struct walk *w, const struct cl_copy_rule *rule,
@@ -363,10 +353,10 @@ static void do_copy(struct walk *w, sqlite3_stmt *st, uint32_t t, uint32_t s,
                                        &w->mm, src, dst);
   /* the memory kind the rule looks at: the host side of a copy, the target
    * of a memset */
-  int kind = memset_op ? kind_of(w, dst, -1)
-             : dir == CL_DIR_HTOD || dir == CL_DIR_HTOH ? kind_of(w, src, ca.src_kind)
-             : dir == CL_DIR_DTOH ? kind_of(w, dst, ca.dst_kind)
-             : CL_MEMKIND_DEVICE;
+  int kind = memset_op ? memmodel_host_kind(&w->mm, -1, dst)
+                       : memmodel_copy_host_kind(&w->mm, dir, &ca, src, dst);
+  if (kind == CL_MEMKIND_COUNT)
+    kind = CL_MEMKIND_DEVICE; /* no host side */
   const struct cl_copy_rule *rule = cl_copy_rule(memset_op, async, dir, kind);
 
   if (rule->host_waits_before)

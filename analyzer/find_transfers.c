@@ -103,8 +103,8 @@ static void settle(struct pass *p, struct pending *x, bool synced,
     }
     return;
   }
-  if (x->host_kind != CL_MEMKIND_PAGEABLE)
-    return;
+  if (x->host_kind != CL_MEMKIND_PAGEABLE || x->dir == CL_DIR_HTOH)
+    return; /* host-to-host copies are the host's own work */
   struct group *g = groups_get(&p->pageable, x->site, (uint32_t)x->dir, x->seq);
   g->dir = x->dir;
   g->count++;
@@ -211,7 +211,7 @@ static void scan(struct pass *p)
     x->stream = db_int(st, C_STREAM);
     x->site = site;
     x->dir = dir;
-    x->host_kind = copy_host_kind(dir, &ca, &mm, src, dst);
+    x->host_kind = memmodel_copy_host_kind(&mm, dir, &ca, src, dst);
     x->ca = ca;
     snprintf(x->api, sizeof x->api, "%s", api);
   }

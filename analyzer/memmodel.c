@@ -113,3 +113,24 @@ int copy_direction(int requested, const struct call_act *ca,
   bool s = device_side(mm, src), t = device_side(mm, dst);
   return s ? (t ? CL_DIR_DTOD : CL_DIR_DTOH) : (t ? CL_DIR_HTOD : CL_DIR_HTOH);
 }
+
+int memmodel_host_kind(const struct memmodel *m, int act_kind, uint64_t addr)
+{
+  if (act_kind > CL_MEMKIND_UNKNOWN && act_kind < CL_MEMKIND_COUNT)
+    return act_kind;
+  if (!addr)
+    return CL_MEMKIND_UNKNOWN;
+  const struct alloc *a = memmodel_find(m, addr);
+  return a ? a->kind : CL_MEMKIND_PAGEABLE;
+}
+
+int memmodel_copy_host_kind(const struct memmodel *m, int dir,
+                            const struct call_act *ca, uint64_t src,
+                            uint64_t dst)
+{
+  if (dir == CL_DIR_HTOD || dir == CL_DIR_HTOH)
+    return memmodel_host_kind(m, ca->src_kind, src);
+  if (dir == CL_DIR_DTOH)
+    return memmodel_host_kind(m, ca->dst_kind, dst);
+  return CL_MEMKIND_COUNT;
+}

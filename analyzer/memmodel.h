@@ -38,6 +38,22 @@ void memmodel_advance(struct memmodel *m, int64_t seq);
 /* the live allocation containing ADDR, or NULL */
 const struct alloc *memmodel_find(const struct memmodel *m, uint64_t addr);
 
+/* The memory kind of host address ADDR as a copy or memset sees it, the one
+ * rule every analysis uses: ACT_KIND (from the copy's activity record, the
+ * GPU's view; negative or CL_MEMKIND_UNKNOWN when there is none), else the
+ * recorded allocation or registration holding ADDR, else pageable (host
+ * memory CUDA neither allocated nor registered).  CL_MEMKIND_UNKNOWN for a
+ * NULL address. */
+int memmodel_host_kind(const struct memmodel *m, int act_kind, uint64_t addr);
+
+struct call_act;
+/* the kind of the host side of a copy of direction DIR (cl_dir): the
+ * source of host-to-device and host-to-host copies, the destination of
+ * device-to-host ones; CL_MEMKIND_COUNT when the copy has no host side */
+int memmodel_copy_host_kind(const struct memmodel *m, int dir,
+                            const struct call_act *ca, uint64_t src,
+                            uint64_t dst);
+
 /* true for memory kinds that live on one device */
 bool memkind_on_device(int kind);
 

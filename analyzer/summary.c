@@ -129,27 +129,6 @@ static int stream_op_of(const char *op, bool *needs_handle)
   return -1;
 }
 
-static int host_kind(int dir, const struct call_act *ca,
-                     const struct memmodel *mm, uint64_t src, uint64_t dst)
-{
-  bool from_src;
-  if (dir == CL_DIR_HTOD || dir == CL_DIR_HTOH)
-    from_src = true;
-  else if (dir == CL_DIR_DTOH)
-    from_src = false;
-  else
-    return CL_MEMKIND_COUNT; /* no host side */
-  int k = from_src ? ca->src_kind : ca->dst_kind;
-  if (k > CL_MEMKIND_UNKNOWN)
-    return k;
-  uint64_t addr = from_src ? src : dst;
-  if (!addr)
-    return CL_MEMKIND_UNKNOWN;
-  const struct alloc *a = memmodel_find(mm, addr);
-  /* host memory CUDA did not allocate or register is pageable */
-  return a ? a->kind : CL_MEMKIND_PAGEABLE;
-}
-
 struct pass {
   struct summary *s;
   struct u64map kidx; /* stream<<40 | name -> index in s->kstats */
@@ -227,7 +206,7 @@ static void calls_pass(struct summary *s, struct cl_db *d,
     }
     uint64_t src = (uint64_t)db_int(st, 9), dst = (uint64_t)db_int(st, 10);
     int dir = copy_direction(parse_dir(db_text(st, 7)), &ca, &mm, src, dst);
-    int hk = host_kind(dir, &ca, &mm, src, dst);
+    int hk = memmodel_copy_host_kind(&mm, dir, &ca, src, dst);
     int64_t bytes = !db_null(st, 8) ? db_int(st, 8) : ca.bytes > 0 ? ca.bytes : 0;
     struct copy_stat *c = &s->copies[dir][hk];
     c->count++;
