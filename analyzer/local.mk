@@ -11,6 +11,7 @@ libclreport_la_SOURCES = \
 	analyzer/db.c analyzer/db.h \
 	analyzer/demangle.c analyzer/demangle.h \
 	analyzer/checks.c analyzer/checks.h analyzer/checks.def \
+	analyzer/replay.c analyzer/replay.h \
 	analyzer/findings.c analyzer/findings.h \
 	analyzer/find_races.c analyzer/hb_engine.c analyzer/hb_engine.h \
 	analyzer/mangle_const.c analyzer/mangle_const.h \
