@@ -25,6 +25,7 @@
 
 #include "analyses.h"
 #include "cudalens/format.h"
+#include "cudalens/semantics.h"
 #include "demangle.h"
 #include "find_common.h"
 #include "util.h"
@@ -253,10 +254,18 @@ static void report_stray(struct report_ctx *ctx, struct sites *sites,
 {
   struct cl_db *d = ctx->db;
   bool used[MAXDEV] = {false}, any_used = false;
-  static const char *const q_used[] = {
-      "SELECT DISTINCT c.device FROM calls c JOIN api a ON a.id = c.api"
-      " WHERE a.op IN ('kernel', 'copy', 'memset', 'graph-launch',"
-      " 'host-func', 'prefetch') AND c.result = 0 AND c.device IS NOT NULL",
+  /* the devices that ran stream work (cl_op_is_stream_task) */
+  char tasks[256] = "", q_tasks[512];
+  for (int op = 0; op < CL_OP_COUNT; op++)
+    if (cl_op_is_stream_task((enum cl_op)op))
+      snprintf(tasks + strlen(tasks), sizeof tasks - strlen(tasks), "%s'%s'",
+               tasks[0] ? ", " : "", cl_op_name((enum cl_op)op));
+  snprintf(q_tasks, sizeof q_tasks,
+           "SELECT DISTINCT c.device FROM calls c JOIN api a ON a.id = c.api"
+           " WHERE a.op IN (%s) AND c.result = 0 AND c.device IS NOT NULL",
+           tasks);
+  const char *const q_used[] = {
+      q_tasks,
       "SELECT DISTINCT device FROM memory WHERE op = 'alloc'"
       " AND kind IN ('device', 'device-async', 'managed', 'array')",
       "SELECT DISTINCT src_device FROM transfers",
