@@ -11,27 +11,28 @@
 #include "util.h"
 
 enum {
-  C_SEQ, C_APIID, C_OP, C_API, C_TID, C_DEVICE, C_STREAM, C_RESULT, C_STACK,
+  C_SEQ, C_APIID, C_OP, C_API, C_TID, C_START, C_END, C_DEVICE, C_STREAM, C_RESULT, C_STACK,
   C_PYSTACK, C_CORR, C_DCORR,
   T_OP, T_DIR, T_DST, T_SRC, T_BYTES, T_ASYNC, T_SRCDEV, T_DSTDEV,
-  M_ADDR, M_SIZE, M_STREAM, M_SEQ,
+  M_ADDR, M_SIZE, M_STREAM, M_SEQ, M_OP, M_KIND, D_OP, D_DEVICE, D_PEER,
   EV_HANDLE, ER_EVENT, SW_EVENT,
   SY_KIND, SY_EVENT, SY_STREAM, SY_COMPLETE,
   K_NAME, K_MANGLED
 };
 
 static const char SQL[] =
-    "SELECT c.seq, c.api, a.op, a.name, c.tid, c.device, c.stream, c.result,"
+    "SELECT c.seq, c.api, a.op, a.name, c.tid, c.start_ns, c.end_ns, c.device, c.stream, c.result,"
     " c.stack, c.pystack, c.correlation, c.driver_correlation,"
     " t.op, t.direction, t.dst, t.src, t.bytes, t.async, t.src_device,"
     " t.dst_device,"
-    " m.address, m.size, m.stream, m.seq,"
+    " m.address, m.size, m.stream, m.seq, m.op, m.kind, o.op, o.device, o.peer,"
     " ev.handle, er.event, sw.event,"
     " y.kind, y.event, y.stream, y.complete,"
     " k.name, s.value"
     " FROM calls c LEFT JOIN api a ON a.id = c.api"
     " LEFT JOIN transfers t ON t.seq = c.seq"
     " LEFT JOIN memory m ON m.seq = c.seq"
+    " LEFT JOIN device_ops o ON o.seq = c.seq"
     " LEFT JOIN events ev ON ev.seq = c.seq"
     " LEFT JOIN event_records er ON er.seq = c.seq"
     " LEFT JOIN stream_waits sw ON sw.seq = c.seq"
@@ -105,6 +106,8 @@ bool replay_next(struct replay *r)
   o->op = db_null(st, C_OP) ? -1 : op_of(r, db_int(st, C_APIID), db_text(st, C_OP));
   o->api = db_text(st, C_API);
   o->tid = db_int(st, C_TID);
+  o->start_ns = db_int(st, C_START);
+  o->end_ns = db_int(st, C_END);
   o->device = int_or(st, C_DEVICE, -1);
   o->has_stream = !db_null(st, C_STREAM);
   o->stream = db_int(st, C_STREAM);
@@ -130,8 +133,16 @@ bool replay_next(struct replay *r)
     o->mem_size = int_or(st, M_SIZE, -1);
     o->mem_has_stream = !db_null(st, M_STREAM);
     o->mem_stream = db_int(st, M_STREAM);
+    const char *mop = db_text(st, M_OP);
+    o->mem_free = mop && !strcmp(mop, "free");
+    o->mem_kind = db_null(st, M_KIND) ? -1 : parse_memkind(db_text(st, M_KIND));
     if (db_null(st, M_ADDR))
       o->mem = false; /* a row without an address describes nothing */
+  }
+  if ((o->dev_op = db_text(st, D_OP))) {
+    o->dev_op_device = int_or(st, D_DEVICE, -1);
+    if ((o->has_peer = !db_null(st, D_PEER)))
+      o->peer = db_int(st, D_PEER);
   }
   if ((o->has_event = !db_null(st, EV_HANDLE)))
     o->event = (uint64_t)db_int(st, EV_HANDLE);

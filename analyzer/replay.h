@@ -29,6 +29,7 @@ struct replay_op {
   int op;                  /* enum cl_op; -1 when the API is not in the table */
   const char *api;         /* the recorded API name, e.g. cudaMemcpyAsync_v3020 */
   int64_t tid;
+  int64_t start_ns, end_ns; /* host time of the call */
   int64_t device;          /* -1: none recorded */
   bool has_stream;
   int64_t stream;          /* calls.stream, the handle as recorded */
@@ -45,10 +46,17 @@ struct replay_op {
   int64_t src_device, dst_device; /* -1: none */
   /* memory: allocations and releases */
   bool mem;
+  bool mem_free;           /* memory.op: free (else alloc) */
+  int mem_kind;            /* enum cl_memkind, -1: none recorded */
   uint64_t mem_addr;
   int64_t mem_size;        /* -1: none recorded */
   bool mem_has_stream;     /* stream-ordered (cudaMallocAsync, cudaFreeAsync) */
   int64_t mem_stream;
+  /* device operations (device_ops): peer access, device selection... */
+  const char *dev_op;      /* NULL: none */
+  int64_t dev_op_device;   /* -1: none */
+  bool has_peer;
+  int64_t peer;
   /* events */
   bool has_event;          /* events.handle: an event created by this call */
   uint64_t event;
