@@ -263,7 +263,7 @@ static const char usage_text[] =
     "--fail-on and CMD exiting 0: 1 for findings, 2 when a report could not be\n"
     "made, else 0.  Environment: CUDALENS_SHIM (path of libcudalens.so),\n"
     "CUDALENS_REPORT (path of cudalens-report), and those of libcudalens(7).\n"
-    "See cudalens(1).\n";
+    "See cudalens(1).  Report bugs at " PACKAGE_BUGREPORT "\n";
 
 static void die_usage(const char *msg)
 {
