@@ -1,14 +1,17 @@
-/* launcher.c - the `cudalens` command: `cudalens run [-o PATTERN] [--] CMD
- * [ARGS...]` finds libcudalens.so, puts it first in LD_PRELOAD, runs CMD in a
- * child, forwards its exit status (128+signo when it died from a signal) and
- * afterwards tells on stderr which databases the shim wrote.  The shim reports
- * them by appending one path per line to the file named by CUDALENS_MANIFEST,
- * a temporary file made here.  See cudalens(1).
+/* launcher.c - the `cudalens` command: `cudalens run [-o PATTERN]
+ * [--fail-on=SEV] [--] CMD [ARGS...]` checks PATTERN with the shim's rule
+ * (common/outpath.c) and makes its folder, finds libcudalens.so, puts it
+ * first in LD_PRELOAD, runs CMD in a child, forwards its exit status
+ * (128+signo when it died from a signal) and afterwards tells on stderr which
+ * databases the shim wrote.  The shim reports them by appending one path per
+ * line to the file named by CUDALENS_MANIFEST, a temporary file made here.
+ * With --fail-on it then runs cudalens-report on each and turns the verdicts
+ * into the exit status.  See cudalens(1).
  *
  * The pure helpers (LD_PRELOAD building, option parsing, status mapping,
- * manifest parsing, shim candidates) are not static so that
- * analyzer/launcher_test.c can test them; building with -DCL_LAUNCHER_NO_MAIN
- * leaves out main(). */
+ * manifest parsing, shim and report candidates, --fail-on verdicts) are not
+ * static so that analyzer/launcher_test.c can test them; building with
+ * -DCL_LAUNCHER_NO_MAIN leaves out main(). */
 #include "config.h"
 
 #include <errno.h>
@@ -487,7 +490,7 @@ static int check_recordings(const char *report, const char *sev,
 {
   char cwdbuf[PATH_MAX];
   const char *cwd = getcwd(cwdbuf, sizeof cwdbuf);
-  const char *p = manifest, *line, *d;
+  const char *p = manifest ? manifest : "", *line, *d;
   size_t n, dn;
   int total = 0, failed = 0, with_findings = 0;
   while (cl_manifest_next(&p, &line, &n)) {
