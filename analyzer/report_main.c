@@ -49,7 +49,8 @@ static const char usage_text[] =
     "  -V, --version         show the version and exit\n"
     "\n"
     "Exit status: 0 report written, 1 findings at or above --fail-on,\n"
-    "2 bad usage or unreadable recording.\n";
+    "2 bad usage or unreadable recording.\n"
+    "Report bugs at " PACKAGE_BUGREPORT "\n";
 
 static void fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 static void fail(const char *fmt, ...)
