@@ -150,13 +150,13 @@ static void scan(struct spass *p)
       continue; /* a call of an API the recording does not describe */
     int64_t seq = o->seq;
     int64_t dev = o->device;
-    const char *skind = o->sync_kind;
-    if (skind) {
-      if (strcmp(skind, "device") == 0 || strcmp(skind, "context") == 0) {
+    if (o->sync_kind) {
+      /* what the host learns (ops.def): a device done, or a stream */
+      enum cl_host host = o->sync_op < 0 ? CL_HOST_NONE
+                                         : cl_op_sem((enum cl_op)o->sync_op)->host;
+      if (host == CL_HOST_DEVICE) {
         clear_device(p, dev);
-      } else if ((strcmp(skind, "stream") == 0 ||
-                  strcmp(skind, "stream-query") == 0) &&
-                 o->complete) {
+      } else if (host == CL_HOST_STREAM && o->complete) {
         size_t i = streams_lookup(&p->ss, o->has_sync_stream, o->sync_stream,
                                   dev, seq, o->api);
         fit(p);

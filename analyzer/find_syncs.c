@@ -63,7 +63,7 @@ void analysis_syncs(struct report_ctx *ctx, struct findings *out)
     const char *kind = o->sync_kind;
     if (!kind || strstr(kind, "query"))
       continue;
-    if (prev.async_copy && sync_covers(kind, o->has_sync_stream, o->sync_stream,
+    if (prev.async_copy && sync_covers(o->sync_op, o->has_sync_stream, o->sync_stream,
                                        prev.has_stream, prev.stream))
       continue; /* a blocking copy: sync-copy */
     int64_t ns = sat_sub(o->end_ns, o->start_ns);

@@ -148,7 +148,7 @@ static void scan(struct pass *p)
     /* the previous call of this thread may have been an async copy */
     struct pending *x = pending_of(p, o->tid);
     if (x->used) {
-      bool synced = sync_covers(o->sync_kind, o->has_sync_stream,
+      bool synced = sync_covers(o->sync_op, o->has_sync_stream,
                                 o->sync_stream, x->has_stream, x->stream);
       if (synced)
         synced = x->site == sites_of(&p->sites, o->stack, o->pystack);

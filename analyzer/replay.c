@@ -150,7 +150,9 @@ bool replay_next(struct replay *r)
     o->record_event = (uint64_t)db_int(st, ER_EVENT);
   if ((o->has_wait = !db_null(st, SW_EVENT)))
     o->wait_event = (uint64_t)db_int(st, SW_EVENT);
+  o->sync_op = -1;
   if ((o->sync_kind = db_text(st, SY_KIND))) {
+    o->sync_op = cl_sync_kind_op(o->sync_kind);
     if ((o->has_sync_event = !db_null(st, SY_EVENT)))
       o->sync_event = (uint64_t)db_int(st, SY_EVENT);
     if ((o->has_sync_stream = !db_null(st, SY_STREAM)))

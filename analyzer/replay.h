@@ -66,6 +66,7 @@ struct replay_op {
   uint64_t wait_event;
   /* synchronizations */
   const char *sync_kind;   /* NULL: not a synchronization */
+  int sync_op;             /* its enum cl_op (cl_sync_kind_op), -1: none */
   bool has_sync_event;
   uint64_t sync_event;
   bool has_sync_stream;
