@@ -143,23 +143,45 @@ static int strcmp0(const char *a, const char *b)
   return strcmp(a ? a : "", b ? b : "");
 }
 
+/* a file sorts before no file, so findings with a place come first */
+static int cmp_file(const char *a, const char *b)
+{
+  if (!a || !b)
+    return a ? -1 : b ? 1 : 0;
+  return strcmp(a, b);
+}
+
+/* severity (error first), file, line (for a place without a file: module
+ * and offset in it, which do not change between runs of one build), kind,
+ * message; then function, module and count, so the order is total.  The cost is not a key: it is measured
+ * and varies between runs of one program (it is in the messages). */
 static int cmp_finding(const void *pa, const void *pb)
 {
   const struct finding *a = pa, *b = pb;
-  if (a->cost_ns != b->cost_ns)
-    return a->cost_ns > b->cost_ns ? -1 : 1;
   if (a->severity != b->severity)
     return a->severity > b->severity ? -1 : 1;
   int c;
-  if ((c = strcmp0(a->kind, b->kind)))
-    return c;
-  if ((c = strcmp0(a->loc.file, b->loc.file)))
+  if ((c = cmp_file(a->loc.file, b->loc.file)))
     return c;
   if (a->loc.line != b->loc.line)
     return a->loc.line < b->loc.line ? -1 : 1;
+  if (!a->loc.file) {
+    if ((c = cmp_file(a->loc.module, b->loc.module)))
+      return c;
+    if (a->loc.offset != b->loc.offset)
+      return a->loc.offset < b->loc.offset ? -1 : 1;
+  }
+  if ((c = strcmp0(a->kind, b->kind)))
+    return c;
+  if ((c = strcmp0(a->message, b->message)))
+    return c;
+  if ((c = strcmp0(a->loc.function, b->loc.function)))
+    return c;
+  if ((c = strcmp0(a->loc.module, b->loc.module)))
+    return c;
   if (a->count != b->count)
     return a->count > b->count ? -1 : 1;
-  return strcmp0(a->message, b->message);
+  return 0;
 }
 
 void findings_sort(struct findings *fs)

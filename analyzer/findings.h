@@ -1,8 +1,8 @@
 /* findings.h - what the analyses found: a list of findings, each with a
  * kind, a severity, a message, the user's source location, related
  * locations, how often it happened, and extra named numbers.  Analyses
- * append with findings_add(); the report sorts (most costly first) and
- * prints them in text and JSON. */
+ * append with findings_add(); the report sorts them (severity, then
+ * place) and prints them in text, JSON, SARIF or GitHub's format. */
 #ifndef CL_REPORT_FINDINGS_H
 #define CL_REPORT_FINDINGS_H
 
@@ -43,7 +43,7 @@ struct finding {
   struct related *related;
   size_t nrelated, cap_related;
   uint64_t count;    /* occurrences folded into this finding (>= 1) */
-  int64_t cost_ns;   /* sort key: time it costs or risks; 0 if unknown */
+  int64_t cost_ns;   /* time it costs or risks; 0 if unknown */
   struct extra *extra;
   size_t nextra, cap_extra;
   char *fix;         /* one-line fix suggestion, NULL if none */
@@ -73,8 +73,9 @@ void finding_set_extra(struct finding *f, const char *name, int64_t value);
 void finding_set_fix(struct finding *f, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* most costly first; ties by severity (highest first), then kind, file,
- * line, message, so the order is deterministic */
+/* severity (error first), then file (findings without one last), line,
+ * kind and message: the same findings always come in the same order (the
+ * cost, which varies between runs, is not a key) */
 void findings_sort(struct findings *fs);
 /* highest severity present, or -1 when the list is empty */
 int findings_max_severity(const struct findings *fs);
