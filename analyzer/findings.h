@@ -47,6 +47,7 @@ struct finding {
   struct extra *extra;
   size_t nextra, cap_extra;
   char *fix;         /* one-line fix suggestion, NULL if none */
+  char fingerprint[17]; /* findings_fingerprint: 16 hex digits */
 };
 
 struct findings {
@@ -77,6 +78,15 @@ void finding_set_fix(struct finding *f, const char *fmt, ...)
  * kind and message: the same findings always come in the same order (the
  * cost, which varies between runs, is not a key) */
 void findings_sort(struct findings *fs);
+/* Give every finding its fingerprint: 16 hex digits of the 64-bit FNV-1a
+ * hash of its kind and of the user's places it names (its location, then
+ * its related locations, in order): for each, the file (its basename when
+ * the path is absolute, else the path as shown, which --source-root makes
+ * relative to the root), the line and the function; the module's basename
+ * for a place without a file.  Messages, counts, addresses, offsets, pids
+ * and call numbers are left out, so the fingerprint is the same across
+ * runs and machines; findings of one kind at the same places share it. */
+void findings_fingerprint(struct findings *fs);
 /* highest severity present, or -1 when the list is empty */
 int findings_max_severity(const struct findings *fs);
 

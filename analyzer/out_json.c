@@ -231,6 +231,7 @@ static void findings(struct json *j, const struct findings *fs)
     json_begin_object(j);
     json_kv_string(j, "kind", x->kind);
     json_kv_string(j, "severity", severity_name(x->severity));
+    json_kv_string(j, "fingerprint", x->fingerprint);
     json_kv_string(j, "message", x->message);
     json_key(j, "location");
     location(j, &x->loc);

@@ -32,7 +32,8 @@ RECORDING_TESTS = \
 	tests/recordings/extreme.rtest \
 	tests/recordings/tmpcopy.rtest \
 	tests/recordings/sites.rtest \
-	tests/recordings/registry.rtest
+	tests/recordings/registry.rtest \
+	tests/recordings/rerun.rtest
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
 RTEST_LOG_COMPILER = env \
@@ -65,4 +66,6 @@ EXTRA_DIST += $(RECORDING_TESTS) \
 	tests/recordings/extreme-small.expected.json \
 	tests/recordings/extreme-transfers.expected.txt \
 	tests/recordings/sites.sql \
-	tests/recordings/sites.expected.txt
+	tests/recordings/sites.expected.txt \
+	tests/recordings/pyrun.sql \
+	tests/recordings/rerun.sql
