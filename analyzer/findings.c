@@ -116,17 +116,30 @@ void finding_add_related(struct finding *f, const struct location *loc,
   va_end(ap);
 }
 
-void finding_set_extra(struct finding *f, const char *name, int64_t value)
+static void set_extra(struct finding *f, const char *name, int64_t value,
+                      int is_flag)
 {
   for (size_t i = 0; i < f->nextra; i++)
     if (strcmp(f->extra[i].name, name) == 0) {
       f->extra[i].value = value;
+      f->extra[i].is_flag = is_flag;
       return;
     }
   GROW(f->extra, f->cap_extra, f->nextra + 1);
   f->extra[f->nextra].name = xstrdup(name);
   f->extra[f->nextra].value = value;
+  f->extra[f->nextra].is_flag = is_flag;
   f->nextra++;
+}
+
+void finding_set_extra(struct finding *f, const char *name, int64_t value)
+{
+  set_extra(f, name, value, 0);
+}
+
+void finding_set_flag(struct finding *f, const char *name, int value)
+{
+  set_extra(f, name, value != 0, 1);
 }
 
 void finding_set_fix(struct finding *f, const char *fmt, ...)

@@ -32,6 +32,7 @@ struct related {
 struct extra {
   char *name;       /* JSON key of the number */
   int64_t value;
+  int is_flag;      /* a yes/no (value 0 or 1): a JSON boolean */
 };
 
 struct finding {
@@ -70,6 +71,8 @@ void finding_add_related(struct finding *f, const struct location *loc,
                          const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void finding_set_extra(struct finding *f, const char *name, int64_t value);
+/* a yes/no extra (JSON true/false) */
+void finding_set_flag(struct finding *f, const char *name, int value);
 /* the one-line fix suggestion (replaces an earlier one) */
 void finding_set_fix(struct finding *f, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

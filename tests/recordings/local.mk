@@ -33,7 +33,8 @@ RECORDING_TESTS = \
 	tests/recordings/tmpcopy.rtest \
 	tests/recordings/sites.rtest \
 	tests/recordings/registry.rtest \
-	tests/recordings/rerun.rtest
+	tests/recordings/rerun.rtest \
+	tests/recordings/schema.rtest
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
 RTEST_LOG_COMPILER = env \
@@ -68,4 +69,7 @@ EXTRA_DIST += $(RECORDING_TESTS) \
 	tests/recordings/sites.sql \
 	tests/recordings/sites.expected.txt \
 	tests/recordings/pyrun.sql \
-	tests/recordings/rerun.sql
+	tests/recordings/rerun.sql \
+	tests/recordings/pyrun.expected.txt \
+	tests/recordings/pyrun.expected.json \
+	tests/recordings/validate_json.py
