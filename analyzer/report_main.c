@@ -20,7 +20,7 @@
 #include "summary.h"
 #include "util.h"
 
-enum format { FORMAT_TEXT, FORMAT_JSON };
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF };
 
 struct options {
   enum format format;
@@ -30,7 +30,8 @@ struct options {
 };
 
 static const char usage_text[] =
-    "Usage: cudalens-report [--format=text|json] [--fail-on=error|warning|note]\n"
+    "Usage: cudalens-report [--format=text|json|sarif]\n"
+    "                       [--fail-on=error|warning|note]\n"
     "                       [-o FILE] RECORDING.db\n"
     "       cudalens-report --explain=KIND | --list-checks\n"
     "       cudalens-report --version | --help\n"
@@ -38,7 +39,8 @@ static const char usage_text[] =
     "Summarize a cudalens recording (devices, streams, copies, kernels,\n"
     "synchronization) and report findings with the user's call sites.\n"
     "\n"
-    "  -f, --format=FORMAT   text (default) or json\n"
+    "  -f, --format=FORMAT   text (default), json, or sarif (SARIF 2.1.0,\n"
+    "                        findings only)\n"
     "      --fail-on=SEV     exit 1 when a finding of severity SEV or worse\n"
     "                        exists (error, warning or note)\n"
     "  -o, --output=FILE     write the report to FILE instead of stdout\n"
@@ -81,8 +83,10 @@ static void parse_options(int argc, char **argv, struct options *o)
         o->format = FORMAT_TEXT;
       else if (strcmp(optarg, "json") == 0)
         o->format = FORMAT_JSON;
+      else if (strcmp(optarg, "sarif") == 0)
+        o->format = FORMAT_SARIF;
       else
-        fail("unknown format '%s' (use text or json)", optarg);
+        fail("unknown format '%s' (use text, json or sarif)", optarg);
       break;
     case 'F':
       if ((o->fail_on = severity_parse(optarg)) < 0)
@@ -144,6 +148,8 @@ static void write_report(const struct options *o, const struct summary *s,
     fail("%s: %s", o->output, strerror(errno));
   if (o->format == FORMAT_JSON)
     output_json(f, s, fs);
+  else if (o->format == FORMAT_SARIF)
+    output_sarif(f, fs, NULL);
   else
     output_text(f, s, fs);
   int err = ferror(f);

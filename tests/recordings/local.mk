@@ -34,7 +34,8 @@ RECORDING_TESTS = \
 	tests/recordings/sites.rtest \
 	tests/recordings/registry.rtest \
 	tests/recordings/rerun.rtest \
-	tests/recordings/schema.rtest
+	tests/recordings/schema.rtest \
+	tests/recordings/sarif.rtest
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
 RTEST_LOG_COMPILER = env \
@@ -72,4 +73,7 @@ EXTRA_DIST += $(RECORDING_TESTS) \
 	tests/recordings/rerun.sql \
 	tests/recordings/pyrun.expected.txt \
 	tests/recordings/pyrun.expected.json \
-	tests/recordings/validate_json.py
+	tests/recordings/validate_json.py \
+	tests/recordings/pyrun.expected.sarif \
+	tests/recordings/check_sarif.py \
+	tests/recordings/sarif-schema-2.1.0.json
