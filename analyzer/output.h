@@ -14,6 +14,7 @@ void output_json(FILE *f, const struct summary *s, const struct findings *fs);
 /* SOURCE_ROOT: the absolute --source-root that relative file paths are
  * relative to (SARIF's uriBaseId SRCROOT), or NULL */
 void output_sarif(FILE *f, const struct findings *fs, const char *source_root);
+void output_github(FILE *f, const struct findings *fs);
 
 /* "file:line", "file", "module+0xoffset" or "<unknown>" (text and JSON
  * share it); buf of at least 64 bytes, may return a pointer into loc */

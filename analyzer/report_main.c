@@ -20,7 +20,7 @@
 #include "summary.h"
 #include "util.h"
 
-enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF };
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF, FORMAT_GITHUB };
 
 struct options {
   enum format format;
@@ -30,7 +30,7 @@ struct options {
 };
 
 static const char usage_text[] =
-    "Usage: cudalens-report [--format=text|json|sarif]\n"
+    "Usage: cudalens-report [--format=text|json|sarif|github]\n"
     "                       [--fail-on=error|warning|note]\n"
     "                       [-o FILE] RECORDING.db\n"
     "       cudalens-report --explain=KIND | --list-checks\n"
@@ -39,8 +39,9 @@ static const char usage_text[] =
     "Summarize a cudalens recording (devices, streams, copies, kernels,\n"
     "synchronization) and report findings with the user's call sites.\n"
     "\n"
-    "  -f, --format=FORMAT   text (default), json, or sarif (SARIF 2.1.0,\n"
-    "                        findings only)\n"
+    "  -f, --format=FORMAT   text (default), json, sarif (SARIF 2.1.0) or\n"
+    "                        github (GitHub Actions annotations); the last\n"
+    "                        two: findings only\n"
     "      --fail-on=SEV     exit 1 when a finding of severity SEV or worse\n"
     "                        exists (error, warning or note)\n"
     "  -o, --output=FILE     write the report to FILE instead of stdout\n"
@@ -85,8 +86,10 @@ static void parse_options(int argc, char **argv, struct options *o)
         o->format = FORMAT_JSON;
       else if (strcmp(optarg, "sarif") == 0)
         o->format = FORMAT_SARIF;
+      else if (strcmp(optarg, "github") == 0)
+        o->format = FORMAT_GITHUB;
       else
-        fail("unknown format '%s' (use text, json or sarif)", optarg);
+        fail("unknown format '%s' (use text, json, sarif or github)", optarg);
       break;
     case 'F':
       if ((o->fail_on = severity_parse(optarg)) < 0)
@@ -150,6 +153,8 @@ static void write_report(const struct options *o, const struct summary *s,
     output_json(f, s, fs);
   else if (o->format == FORMAT_SARIF)
     output_sarif(f, fs, NULL);
+  else if (o->format == FORMAT_GITHUB)
+    output_github(f, fs);
   else
     output_text(f, s, fs);
   int err = ferror(f);

@@ -35,7 +35,8 @@ RECORDING_TESTS = \
 	tests/recordings/registry.rtest \
 	tests/recordings/rerun.rtest \
 	tests/recordings/schema.rtest \
-	tests/recordings/sarif.rtest
+	tests/recordings/sarif.rtest \
+	tests/recordings/github.rtest
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
 RTEST_LOG_COMPILER = env \
@@ -75,5 +76,6 @@ EXTRA_DIST += $(RECORDING_TESTS) \
 	tests/recordings/pyrun.expected.json \
 	tests/recordings/validate_json.py \
 	tests/recordings/pyrun.expected.sarif \
+	tests/recordings/pyrun.expected.github \
 	tests/recordings/check_sarif.py \
 	tests/recordings/sarif-schema-2.1.0.json
