@@ -2,10 +2,12 @@
 #define _GNU_SOURCE /* vasprintf */
 #include "findings.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -201,6 +203,82 @@ void findings_sort(struct findings *fs)
 {
   if (fs->n > 1)
     qsort(fs->v, fs->n, sizeof *fs->v, cmp_finding);
+}
+
+char *source_root_normalize(const char *root)
+{
+  char *full;
+  if (root[0] == '/') {
+    full = xstrdup(root);
+  } else {
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+      return NULL;
+    full = xasprintf("%s/%s", cwd, root);
+  }
+  /* rebuild it component by component */
+  char *out = xmalloc(strlen(full) + 2);
+  size_t n = 0;
+  for (char *p = full; *p;) {
+    while (*p == '/')
+      p++;
+    char *end = p + strcspn(p, "/");
+    size_t len = (size_t)(end - p);
+    if (len == 0 || (len == 1 && p[0] == '.')) {
+      /* nothing */
+    } else if (len == 2 && p[0] == '.' && p[1] == '.') {
+      while (n > 0 && out[n - 1] != '/')
+        n--;
+      if (n > 0)
+        n--; /* the '/' before it */
+    } else {
+      out[n++] = '/';
+      memcpy(out + n, p, len);
+      n += len;
+    }
+    p = end;
+  }
+  if (n == 0)
+    out[n++] = '/';
+  out[n] = 0;
+  free(full);
+  return out;
+}
+
+/* *PATH made relative to ROOT when it lies under it */
+static void relative(char **path, const char *root)
+{
+  if (!*path)
+    return;
+  size_t n = strlen(root);
+  const char *rest;
+  if (strcmp(root, "/") == 0)
+    rest = (*path)[0] == '/' ? *path + 1 : NULL;
+  else
+    rest = strncmp(*path, root, n) == 0 && (*path)[n] == '/' ? *path + n + 1
+                                                             : NULL;
+  if (!rest)
+    return;
+  while (*rest == '/')
+    rest++;
+  if (!*rest)
+    return;
+  char *r = xstrdup(rest);
+  free(*path);
+  *path = r;
+}
+
+void findings_relative_to(struct findings *fs, const char *root)
+{
+  for (size_t i = 0; i < fs->n; i++) {
+    struct finding *f = &fs->v[i];
+    relative(&f->loc.file, root);
+    relative(&f->loc.module, root);
+    for (size_t r = 0; r < f->nrelated; r++) {
+      relative(&f->related[r].loc.file, root);
+      relative(&f->related[r].loc.module, root);
+    }
+  }
 }
 
 /* 64-bit FNV-1a */

@@ -81,6 +81,16 @@ void finding_set_fix(struct finding *f, const char *fmt, ...)
  * kind and message: the same findings always come in the same order (the
  * cost, which varies between runs, is not a key) */
 void findings_sort(struct findings *fs);
+/* ROOT as an absolute path in normal form (relative to the working
+ * directory when it is relative; no "." or ".." components, no repeated or
+ * final '/'), compared as text: symbolic links are not resolved, since the
+ * recording's paths come from the machine it was made on.  malloc'd; NULL
+ * when the working directory is unknown. */
+char *source_root_normalize(const char *root);
+/* Make the files and objects of every location (and related location)
+ * that lie under ROOT (normalized) relative to it: "ROOT/src/a.cu" becomes
+ * "src/a.cu".  Sort and fingerprint again afterwards. */
+void findings_relative_to(struct findings *fs, const char *root);
 /* Give every finding its fingerprint: 16 hex digits of the 64-bit FNV-1a
  * hash of its kind and of the user's places it names (its location, then
  * its related locations, in order): for each, the file (its basename when

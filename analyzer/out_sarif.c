@@ -3,7 +3,10 @@
  * rules are the registry's kinds (checks.def: id = kind, title, reference,
  * default level from the kind's severity), and one result per finding with
  * its level, message, location, related locations and fingerprint
- * (partialFingerprints).  The summary is not part of it.  Checked against
+ * (partialFingerprints).  With --source-root, files under the root are
+ * relative URIs with uriBaseId SRCROOT, which the log leaves undefined
+ * (originalUriBaseIds) so that logs made from two checkouts are the same:
+ * the consumer knows its checkout.  The summary is not part of it.  Checked against
  * the official schema (tests/recordings/sarif-schema-2.1.0.json) by
  * tests/recordings/sarif.rtest. */
 #include "config.h"
@@ -24,9 +27,8 @@ static const char *level(enum severity s)
 
 /* PATH as a URI reference: an absolute path as a file: URI, a relative one
  * as a relative reference; every byte other than RFC 3986's unreserved
- * characters and '/' percent-encoded.  DIR_SLASH adds a final '/' (a
- * directory, for originalUriBaseIds).  malloc'd. */
-static char *sarif_uri(const char *path, int dir_slash)
+ * characters and '/' percent-encoded.  malloc'd. */
+static char *sarif_uri(const char *path)
 {
   static const char hex[] = "0123456789ABCDEF";
   size_t n = strlen(path);
@@ -45,15 +47,13 @@ static char *sarif_uri(const char *path, int dir_slash)
       *o++ = hex[*p & 15];
     }
   }
-  if (dir_slash && (o == out || o[-1] != '/'))
-    *o++ = '/';
   *o = 0;
   return out;
 }
 
 static void artifact(struct json *j, const char *path, const char *root)
 {
-  char *uri = sarif_uri(path, 0);
+  char *uri = sarif_uri(path);
   json_key(j, "artifactLocation");
   json_begin_object(j);
   json_kv_string(j, "uri", uri);
@@ -227,18 +227,6 @@ void output_sarif(FILE *f, const struct findings *fs, const char *source_root)
   rules(&j);
   json_end_object(&j);
   json_end_object(&j);
-
-  if (source_root) {
-    char *uri = sarif_uri(source_root, 1);
-    json_key(&j, "originalUriBaseIds");
-    json_begin_object(&j);
-    json_key(&j, "SRCROOT");
-    json_begin_object(&j);
-    json_kv_string(&j, "uri", uri);
-    json_end_object(&j);
-    json_end_object(&j);
-    free(uri);
-  }
 
   json_key(&j, "results");
   json_begin_array(&j);

@@ -26,13 +26,14 @@ struct options {
   enum format format;
   int fail_on;          /* severity, -1 when not given */
   const char *output;   /* NULL: stdout */
+  char *source_root;    /* normalized --source-root, NULL when not given */
   const char *db;
 };
 
 static const char usage_text[] =
     "Usage: cudalens-report [--format=text|json|sarif|github]\n"
     "                       [--fail-on=error|warning|note]\n"
-    "                       [-o FILE] RECORDING.db\n"
+    "                       [--source-root=DIR] [-o FILE] RECORDING.db\n"
     "       cudalens-report --explain=KIND | --list-checks\n"
     "       cudalens-report --version | --help\n"
     "\n"
@@ -44,6 +45,8 @@ static const char usage_text[] =
     "                        two: findings only\n"
     "      --fail-on=SEV     exit 1 when a finding of severity SEV or worse\n"
     "                        exists (error, warning or note)\n"
+    "      --source-root=DIR files under DIR shown relative to it (the\n"
+    "                        checkout of the program's sources)\n"
     "  -o, --output=FILE     write the report to FILE instead of stdout\n"
     "      --explain=KIND    what a kind of finding means, its severity and\n"
     "                        the CUDA documentation it rests on, and exit\n"
@@ -72,6 +75,7 @@ static void parse_options(int argc, char **argv, struct options *o)
       {"version", no_argument, NULL, 'V'},
       {"explain", required_argument, NULL, 'E'},
       {"list-checks", no_argument, NULL, 'L'},
+      {"source-root", required_argument, NULL, 'R'},
       {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
   o->fail_on = -1;
@@ -98,6 +102,14 @@ static void parse_options(int argc, char **argv, struct options *o)
       break;
     case 'o':
       o->output = optarg;
+      break;
+    case 'R':
+      if (!*optarg)
+        fail("--source-root needs a directory");
+      free(o->source_root);
+      if (!(o->source_root = source_root_normalize(optarg)))
+        fail("--source-root=%s: the working directory is unknown: %s", optarg,
+             strerror(errno));
       break;
     case 'h':
       fputs(usage_text, stdout);
@@ -152,7 +164,7 @@ static void write_report(const struct options *o, const struct summary *s,
   if (o->format == FORMAT_JSON)
     output_json(f, s, fs);
   else if (o->format == FORMAT_SARIF)
-    output_sarif(f, fs, NULL);
+    output_sarif(f, fs, o->source_root);
   else if (o->format == FORMAT_GITHUB)
     output_github(f, fs);
   else
@@ -186,6 +198,13 @@ int main(int argc, char **argv)
   struct findings fs;
   findings_init(&fs);
   run_analyses(&ctx, &fs);
+  if (o.source_root) {
+    /* paths under the root relative to it, then their order and
+     * fingerprints again */
+    findings_relative_to(&fs, o.source_root);
+    findings_sort(&fs);
+    findings_fingerprint(&fs);
+  }
 
   write_report(&o, &sum, &fs);
 
@@ -193,6 +212,7 @@ int main(int argc, char **argv)
   if (o.fail_on >= 0 && findings_max_severity(&fs) >= o.fail_on)
     status = 1;
   findings_free(&fs);
+  free(o.source_root);
   callsites_free(cs);
   summary_free(&sum);
   activity_free(&act);

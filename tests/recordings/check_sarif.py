@@ -36,7 +36,7 @@ def main():
              "%s: level %s for %s" % (kind, r["defaultConfiguration"]["level"], sev))
         want(r["help"]["text"].startswith(title + ". Rests on: "),
              "%s: help is not title + reference" % kind)
-    base = run.get("originalUriBaseIds", {})
+    want("originalUriBaseIds" not in run, "SRCROOT is defined")
     results = run.get("results", [])
     findings = report["findings"]
     want(len(results) == len(findings),
@@ -50,8 +50,14 @@ def main():
             return
         uri = phys["artifactLocation"]["uri"]
         if "uriBaseId" in phys["artifactLocation"]:
-            want(phys["artifactLocation"]["uriBaseId"] in base,
+            # --source-root: relative to the checkout, which the log leaves
+            # to its reader
+            want(phys["artifactLocation"]["uriBaseId"] == "SRCROOT",
                  "%s: unknown uriBaseId" % where)
+            want(":" not in uri.split("/")[0], "%s: %s is not relative" % (where, uri))
+        else:
+            want(uri.startswith("file:///") or not path.startswith("/"),
+                 "%s: %s is not a file URI" % (where, uri))
         got = urllib.parse.unquote_to_bytes(uri.replace("file://", "", 1))
         want(got == path.encode("utf-8", "surrogateescape") or "\ufffd" in path,
              "%s: uri %s for %s" % (where, uri, path))

@@ -36,7 +36,8 @@ RECORDING_TESTS = \
 	tests/recordings/rerun.rtest \
 	tests/recordings/schema.rtest \
 	tests/recordings/sarif.rtest \
-	tests/recordings/github.rtest
+	tests/recordings/github.rtest \
+	tests/recordings/sourceroot.rtest
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
 RTEST_LOG_COMPILER = env \
@@ -77,5 +78,7 @@ EXTRA_DIST += $(RECORDING_TESTS) \
 	tests/recordings/validate_json.py \
 	tests/recordings/pyrun.expected.sarif \
 	tests/recordings/pyrun.expected.github \
+	tests/recordings/pyrun-root.expected.txt \
+	tests/recordings/pyrun-root.expected.github \
 	tests/recordings/check_sarif.py \
 	tests/recordings/sarif-schema-2.1.0.json
