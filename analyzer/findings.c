@@ -168,8 +168,9 @@ static int cmp_file(const char *a, const char *b)
 
 /* severity (error first), file, line (for a place without a file: module
  * and offset in it, which do not change between runs of one build), kind,
- * message; then function, module and count, so the order is total.  The cost is not a key: it is measured
- * and varies between runs of one program (it is in the messages). */
+ * message; then function, module and count, so the order is total.  The
+ * cost is not a key: it is measured and varies between runs of one
+ * program (it is in the messages). */
 static int cmp_finding(const void *pa, const void *pb)
 {
   const struct finding *a = pa, *b = pb;
