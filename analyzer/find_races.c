@@ -766,7 +766,7 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
   finding_set_fix(f, "%s", fix);
   free(pair);
   f->count = r->count;
-  finding_set_extra(f, "definite", r->definite);
+  finding_set_flag(f, "definite", r->definite);
   finding_set_extra(f, "first_seq", r->prev.seq);
   finding_set_extra(f, "second_seq", r->cur.seq);
   if (r->kind == RK_MASKED || r->kind == RK_STAGED)

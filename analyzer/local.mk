@@ -22,6 +22,7 @@ libclreport_la_SOURCES = \
 	analyzer/json.c analyzer/json.h \
 	analyzer/memmodel.c analyzer/memmodel.h \
 	analyzer/out_json.c analyzer/out_text.c analyzer/output.h \
+	analyzer/out_sarif.c analyzer/out_github.c \
 	analyzer/report.h \
 	analyzer/strarray.c analyzer/strarray.h \
 	analyzer/streams.c analyzer/streams.h \
