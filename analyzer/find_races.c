@@ -115,7 +115,6 @@ static uint32_t hb_stream_of(struct walk *w, bool has_handle, int64_t handle,
   if (u64map_get(&w->stream_ids, key, &id))
     return (uint32_t)id;
   unsigned flags = 0;
-  char buf[32];
   char *desc;
   int64_t dev = st->device >= 0 ? st->device : device;
   switch (st->kind) {
@@ -130,9 +129,7 @@ static uint32_t hb_stream_of(struct walk *w, bool has_handle, int64_t handle,
   default:
     if (stream_blocking(st))
       flags = HB_STREAM_BLOCKING; /* unknown flags: assume blocking */
-    desc = xasprintf("stream %s (%s)", fmt_hex(buf, sizeof buf, handle),
-                     st->flags < 0 ? "created before recording"
-                     : stream_blocking(st) ? "blocking" : "non-blocking");
+    desc = stream_title(w->ctx, &w->streams, i);
     break;
   }
   uint32_t h = hb_new_stream(w->e, dev, flags);
