@@ -131,13 +131,6 @@ static void clear_device(struct spass *p, int64_t dev)
     }
 }
 
-/* stream work that takes time on its stream: what serializes (common/
- * semantics.c) */
-static bool work_op(int op)
-{
-  return op >= 0 && cl_op_is_stream_task((enum cl_op)op);
-}
-
 static void scan(struct spass *p)
 {
   struct cl_db *d = p->ctx->db;
@@ -168,7 +161,8 @@ static void scan(struct spass *p)
       }
       continue;
     }
-    if (!work_op(o->op) || o->result != 0)
+    /* stream work that takes time on its stream: what serializes */
+    if (o->op < 0 || !cl_op_is_stream_task((enum cl_op)o->op) || o->result != 0)
       continue;
     size_t i = streams_lookup(&p->ss, o->has_stream, o->stream, dev, seq, o->api);
     fit(p);
