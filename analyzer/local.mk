@@ -27,6 +27,7 @@ libclreport_la_SOURCES = \
 	analyzer/strarray.c analyzer/strarray.h \
 	analyzer/streams.c analyzer/streams.h \
 	analyzer/summary.c analyzer/summary.h \
+	analyzer/suppress.c analyzer/suppress.h \
 	analyzer/tempdir.c analyzer/tempdir.h \
 	analyzer/symbolize.c analyzer/symbolize.h \
 	analyzer/u64map.c analyzer/u64map.h \
