@@ -1,5 +1,6 @@
 /* out_json.c - the JSON report:
- *   {"schema": "cudalens-report/1", "summary": {...}, "findings": [...]}
+ *   {"schema": "cudalens-report/1", "summary": {...}, "findings": [...],
+ *    "suppressed": {"count": N, "by": [...]}}
  * Handles and addresses are "0x..." strings (64-bit values do not survive
  * JSON numbers in every reader); times are integer nanoseconds.  Its JSON
  * Schema is doc/cudalens-report.schema.json (checked by
@@ -286,7 +287,28 @@ static void findings(struct json *j, const struct findings *fs)
   json_end_array(j);
 }
 
-void output_json(FILE *f, const struct summary *s, const struct findings *fs)
+/* "suppressed": {"count": N, "by": [{"source": FILE, "count": n}, ...]}:
+ * every suppression file given and --disable, each with the findings it
+ * took out (the first that matched) */
+static void suppressed(struct json *j, const struct suppressed *sup)
+{
+  json_key(j, "suppressed");
+  json_begin_object(j);
+  json_kv_int(j, "count", sup ? (int64_t)sup->list.n : 0);
+  json_key(j, "by");
+  json_begin_array(j);
+  for (size_t i = 0; sup && i < sup->nsources; i++) {
+    json_begin_object(j);
+    json_kv_string(j, "source", sup->sources[i]);
+    json_kv_int(j, "count", (int64_t)sup->counts[i]);
+    json_end_object(j);
+  }
+  json_end_array(j);
+  json_end_object(j);
+}
+
+void output_json(FILE *f, const struct summary *s, const struct findings *fs,
+                 const struct suppressed *sup)
 {
   struct json j;
   json_init(&j, f);
@@ -302,6 +324,7 @@ void output_json(FILE *f, const struct summary *s, const struct findings *fs)
   syncs(&j, s);
   json_end_object(&j);
   findings(&j, fs);
+  suppressed(&j, sup);
   json_end_object(&j);
   json_finish(&j);
 }

@@ -1,7 +1,8 @@
 /* out_text.c - the text report: first the findings as compiler-style lines
  * "file:line: severity: [kind] message", errors first, then by place (as
  * findings_sort orders them), each followed by its related locations and
- * its fix; then the summary: process, devices, streams, copies, kernels,
+ * its fix; with suppressions, how many findings they took out; then the
+ * summary: process, devices, streams, copies, kernels,
  * synchronization. */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -326,9 +327,34 @@ static void findings(FILE *f, const struct findings *fs)
   }
 }
 
-void output_text(FILE *f, const struct summary *s, const struct findings *fs)
+/* "Suppressed: 3 findings (2 by FILE, 1 by --disable)", when suppressions
+ * were given */
+static void suppressed(FILE *f, const struct suppressed *sup)
+{
+  if (!sup || !sup->active)
+    return;
+  if (!sup->list.n) {
+    fputs("Suppressed: none\n", f);
+    return;
+  }
+  fprintf(f, "Suppressed: %zu finding%s (", sup->list.n,
+          sup->list.n == 1 ? "" : "s");
+  const char *sep = "";
+  for (size_t i = 0; i < sup->nsources; i++) {
+    if (!sup->counts[i])
+      continue;
+    fprintf(f, "%s%zu by ", sep, sup->counts[i]);
+    put(f, sup->sources[i]);
+    sep = ", ";
+  }
+  fputs(")\n", f);
+}
+
+void output_text(FILE *f, const struct summary *s, const struct findings *fs,
+                 const struct suppressed *sup)
 {
   findings(f, fs);
+  suppressed(f, sup);
   fputc('\n', f);
   process(f, &s->proc);
   devices(f, s);

@@ -8,12 +8,19 @@
 
 #include "findings.h"
 #include "summary.h"
+#include "suppress.h"
 
-void output_text(FILE *f, const struct summary *s, const struct findings *fs);
-void output_json(FILE *f, const struct summary *s, const struct findings *fs);
+/* FS: the findings shown; SUP: those suppressions took out (text and JSON
+ * count them, SARIF lists them as suppressed results, GitHub's format
+ * leaves them out) */
+void output_text(FILE *f, const struct summary *s, const struct findings *fs,
+                 const struct suppressed *sup);
+void output_json(FILE *f, const struct summary *s, const struct findings *fs,
+                 const struct suppressed *sup);
 /* SOURCE_ROOT: the absolute --source-root that relative file paths are
  * relative to (SARIF's uriBaseId SRCROOT), or NULL */
-void output_sarif(FILE *f, const struct findings *fs, const char *source_root);
+void output_sarif(FILE *f, const struct findings *fs,
+                  const struct suppressed *sup, const char *source_root);
 void output_github(FILE *f, const struct findings *fs);
 
 struct json;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "findings.h"
 #include "output.h"
 #include "summary.h"
+#include "suppress.h"
 #include "util.h"
 
 enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF, FORMAT_GITHUB };
@@ -28,12 +30,18 @@ struct options {
   const char *output;   /* NULL: stdout */
   char *source_root;    /* normalized --source-root, NULL when not given */
   const char *db;
+  struct suppressions supp; /* --suppressions, CUDALENS_SUPPRESSIONS,
+                               --disable */
+  bool gen_supp;            /* --gen-suppressions */
+  const char *gen_supp_file; /* its FILE; NULL: standard error */
 };
 
 static const char usage_text[] =
     "Usage: cudalens-report [--format=text|json|sarif|github]\n"
     "                       [--fail-on=error|warning|note]\n"
-    "                       [--source-root=DIR] [-o FILE] RECORDING.db\n"
+    "                       [--source-root=DIR] [--suppressions=FILE]...\n"
+    "                       [--disable=KIND[,KIND]...]...\n"
+    "                       [--gen-suppressions[=FILE]] [-o FILE] RECORDING.db\n"
     "       cudalens-report --explain=KIND | --list-checks\n"
     "       cudalens-report --version | --help\n"
     "\n"
@@ -47,6 +55,16 @@ static const char usage_text[] =
     "                        exists (error, warning or note)\n"
     "      --source-root=DIR files under DIR shown relative to it (the\n"
     "                        checkout of the program's sources)\n"
+    "      --suppressions=FILE  leave out the findings that an entry of\n"
+    "                        FILE matches (repeatable; also the files of\n"
+    "                        CUDALENS_SUPPRESSIONS, colon-separated); one\n"
+    "                        entry a line: KIND [FIELD=GLOB]... with FIELD\n"
+    "                        function, file, kernel, module or fingerprint\n"
+    "      --disable=KINDS   leave out every finding of these kinds (comma-\n"
+    "                        separated; repeatable)\n"
+    "      --gen-suppressions[=FILE]  write an entry that suppresses just\n"
+    "                        it for every finding shown, to FILE or else to\n"
+    "                        standard error\n"
     "  -o, --output=FILE     write the report to FILE instead of stdout\n"
     "      --explain=KIND    what a kind of finding means, its severity and\n"
     "                        the CUDA documentation it rests on, and exit\n"
@@ -54,8 +72,9 @@ static const char usage_text[] =
     "  -h, --help            show this help and exit\n"
     "  -V, --version         show the version and exit\n"
     "\n"
-    "Exit status: 0 report written, 1 findings at or above --fail-on,\n"
-    "2 bad usage or unreadable recording.\n"
+    "Exit status: 0 report written, 1 findings at or above --fail-on (not\n"
+    "counting suppressed ones), 2 bad usage, unreadable recording or\n"
+    "malformed suppression file.\n"
     "Report bugs at " PACKAGE_BUGREPORT "\n";
 
 static void fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
@@ -77,9 +96,24 @@ static void parse_options(int argc, char **argv, struct options *o)
       {"explain", required_argument, NULL, 'E'},
       {"list-checks", no_argument, NULL, 'L'},
       {"source-root", required_argument, NULL, 'R'},
+      {"suppressions", required_argument, NULL, 'S'},
+      {"disable", required_argument, NULL, 'D'},
+      {"gen-suppressions", optional_argument, NULL, 'G'},
       {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
   o->fail_on = -1;
+  suppressions_init(&o->supp);
+  char *err = NULL;
+  /* CUDALENS_SUPPRESSIONS first, then --suppressions in order */
+  const char *env = getenv("CUDALENS_SUPPRESSIONS");
+  if (env && *env) {
+    char *list = xstrdup(env), *save = NULL;
+    for (char *p = strtok_r(list, ":", &save); p;
+         p = strtok_r(NULL, ":", &save))
+      if (suppressions_load(&o->supp, p, &err) < 0)
+        fail("%s (from CUDALENS_SUPPRESSIONS)", err);
+    free(list);
+  }
   opterr = 0;
   int c;
   while ((c = getopt_long(argc, argv, ":f:o:hV", longopts, NULL)) != -1) {
@@ -111,6 +145,22 @@ static void parse_options(int argc, char **argv, struct options *o)
       if (!(o->source_root = source_root_normalize(optarg)))
         fail("--source-root=%s: the working directory is unknown: %s", optarg,
              strerror(errno));
+      break;
+    case 'S':
+      if (!*optarg)
+        fail("--suppressions needs a file");
+      if (suppressions_load(&o->supp, optarg, &err) < 0)
+        fail("%s", err);
+      break;
+    case 'D':
+      if (suppressions_disable(&o->supp, optarg, &err) < 0)
+        fail("%s", err);
+      break;
+    case 'G':
+      if (optarg && !*optarg)
+        fail("--gen-suppressions=FILE needs a file");
+      o->gen_supp = true;
+      o->gen_supp_file = optarg;
       break;
     case 'h':
       fputs(usage_text, stdout);
@@ -156,25 +206,45 @@ static void parse_options(int argc, char **argv, struct options *o)
 }
 
 static void write_report(const struct options *o, const struct summary *s,
-                         const struct findings *fs)
+                         const struct findings *fs,
+                         const struct suppressed *sup)
 {
   FILE *f = stdout;
   const char *name = o->output ? o->output : "standard output";
   if (o->output && !(f = fopen(o->output, "w")))
     fail("%s: %s", o->output, strerror(errno));
   if (o->format == FORMAT_JSON)
-    output_json(f, s, fs);
+    output_json(f, s, fs, sup);
   else if (o->format == FORMAT_SARIF)
-    output_sarif(f, fs, o->source_root);
+    output_sarif(f, fs, sup, o->source_root);
   else if (o->format == FORMAT_GITHUB)
     output_github(f, fs);
   else
-    output_text(f, s, fs);
+    output_text(f, s, fs, sup);
   int err = ferror(f);
   if (fflush(f) != 0 && !err)
     err = 1;
   int saved = errno;
   if (f != stdout && fclose(f) != 0)
+    err = 1, saved = errno;
+  if (err)
+    fail("%s: write error: %s", name, strerror(saved ? saved : EIO));
+}
+
+/* --gen-suppressions: an entry for every finding shown */
+static void write_suppressions(const struct options *o,
+                               const struct findings *fs)
+{
+  FILE *f = stderr;
+  const char *name = o->gen_supp_file ? o->gen_supp_file : "standard error";
+  if (o->gen_supp_file && !(f = fopen(o->gen_supp_file, "w")))
+    fail("%s: %s", o->gen_supp_file, strerror(errno));
+  suppressions_generate(f, fs);
+  int err = ferror(f);
+  if (fflush(f) != 0 && !err)
+    err = 1;
+  int saved = errno;
+  if (f != stderr && fclose(f) != 0)
     err = 1, saved = errno;
   if (err)
     fail("%s: write error: %s", name, strerror(saved ? saved : EIO));
@@ -207,12 +277,19 @@ int main(int argc, char **argv)
     findings_fingerprint(&fs);
   }
 
-  write_report(&o, &sum, &fs);
+  struct suppressed sup;
+  suppressions_apply(&o.supp, &fs, &sup);
+
+  write_report(&o, &sum, &fs, &sup);
+  if (o.gen_supp)
+    write_suppressions(&o, &fs);
 
   int status = 0;
   if (o.fail_on >= 0 && findings_max_severity(&fs) >= o.fail_on)
     status = 1;
   findings_free(&fs);
+  suppressed_free(&sup);
+  suppressions_free(&o.supp);
   free(o.source_root);
   callsites_free(cs);
   summary_free(&sum);
