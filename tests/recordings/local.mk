@@ -37,7 +37,8 @@ RECORDING_TESTS = \
 	tests/recordings/schema.rtest \
 	tests/recordings/sarif.rtest \
 	tests/recordings/github.rtest \
-	tests/recordings/sourceroot.rtest
+	tests/recordings/sourceroot.rtest \
+	tests/recordings/suppress.rtest
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
 RTEST_LOG_COMPILER = env \
