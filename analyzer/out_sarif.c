@@ -5,11 +5,12 @@
  * its level, message, location, related locations and fingerprint
  * (partialFingerprints); then the findings suppressions took out, as
  * results with a suppression of kind "external" whose justification names
- * the file and line (or --disable) that took it.  With --source-root, files under the root are
- * relative URIs with uriBaseId SRCROOT, which the log leaves undefined
- * (originalUriBaseIds) so that logs made from two checkouts are the same:
- * the consumer knows its checkout.  The summary is not part of it.  Checked against
- * the official schema (tests/recordings/sarif-schema-2.1.0.json) by
+ * the file and line (or --disable) that took it.  With --source-root,
+ * files under the root are relative URIs with uriBaseId SRCROOT, which the
+ * log leaves undefined (originalUriBaseIds) so that logs made from two
+ * checkouts are the same: the consumer knows its checkout.  The summary is
+ * not part of it.  Checked against the official schema
+ * (tests/recordings/sarif-schema-2.1.0.json) by
  * tests/recordings/sarif.rtest. */
 #include "config.h"
 

@@ -1,6 +1,8 @@
-/* report_main.c - cudalens-report: command-line options, then open the
- * recording, summarize it, run the analyses and write the report.
- * Exit status: 0 report written, 1 a finding at or above --fail-on,
+/* report_main.c - cudalens-report: command-line options (suppression
+ * files are read with them), then open the recording, summarize it, run
+ * the analyses, set the suppressed findings apart (suppress.c) and write
+ * the report, and the suppressions --gen-suppressions asks for.
+ * Exit status: 0 report written, 1 a finding shown at or above --fail-on,
  * 2 bad usage or input (one line on stderr). */
 #include "config.h"
 
@@ -55,16 +57,19 @@ static const char usage_text[] =
     "                        exists (error, warning or note)\n"
     "      --source-root=DIR files under DIR shown relative to it (the\n"
     "                        checkout of the program's sources)\n"
-    "      --suppressions=FILE  leave out the findings that an entry of\n"
-    "                        FILE matches (repeatable; also the files of\n"
-    "                        CUDALENS_SUPPRESSIONS, colon-separated); one\n"
-    "                        entry a line: KIND [FIELD=GLOB]... with FIELD\n"
-    "                        function, file, kernel, module or fingerprint\n"
+    "      --suppressions=FILE\n"
+    "                        leave out the findings an entry of FILE\n"
+    "                        matches (repeatable; also the files of\n"
+    "                        CUDALENS_SUPPRESSIONS, colon-separated); an\n"
+    "                        entry a line: KIND [FIELD=GLOB]..., FIELD one\n"
+    "                        of function, file, kernel, module,\n"
+    "                        fingerprint, at\n"
     "      --disable=KINDS   leave out every finding of these kinds (comma-\n"
     "                        separated; repeatable)\n"
-    "      --gen-suppressions[=FILE]  write an entry that suppresses just\n"
-    "                        it for every finding shown, to FILE or else to\n"
-    "                        standard error\n"
+    "      --gen-suppressions[=FILE]\n"
+    "                        after the report, an entry matching just it\n"
+    "                        for every finding shown, into FILE (else on\n"
+    "                        standard error)\n"
     "  -o, --output=FILE     write the report to FILE instead of stdout\n"
     "      --explain=KIND    what a kind of finding means, its severity and\n"
     "                        the CUDA documentation it rests on, and exit\n"
