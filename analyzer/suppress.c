@@ -246,13 +246,12 @@ void suppressions_apply(const struct suppressions *s, struct findings *fs,
   out->active = s->n || s->nsources || s->any_disabled;
   /* the files, then "--disable" */
   out->nsources = s->nsources + (s->any_disabled ? 1 : 0);
-  static const char *const disable_name[] = {DISABLE_SOURCE};
   const char **names = xcalloc(out->nsources ? out->nsources : 1,
                                sizeof *names);
   for (size_t i = 0; i < s->nsources; i++)
     names[i] = s->sources[i];
   if (s->any_disabled)
-    names[s->nsources] = disable_name[0];
+    names[s->nsources] = DISABLE_SOURCE;
   out->sources = names;
   out->counts = xcalloc(out->nsources ? out->nsources : 1,
                         sizeof *out->counts);
