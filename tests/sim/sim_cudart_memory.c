@@ -1,8 +1,9 @@
 /* sim_cudart_memory.c - TEST DOUBLE for CI: memory API of the simulated
  * libcudart.so.13: cudaMalloc/Free family (host, managed, stream-ordered,
  * host registration), cudaMemcpy/Memset and their Async forms, peer copies,
- * cudaPointerGetAttributes.  Each does its work through the sim driver
- * (nested DRIVER callbacks: cuMemAlloc_v2, cuMemcpyHtoDAsync_v2, ...).
+ * cudaMemPrefetchAsync, cudaPointerGetAttributes.  Each does its work
+ * through the sim driver (nested DRIVER callbacks: cuMemAlloc_v2,
+ * cuMemcpyHtoDAsync_v2, ...).
  */
 #define _GNU_SOURCE
 #include <string.h>
@@ -185,6 +186,19 @@ cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t 
     RT_ENTER(cudaMemsetAsync_v3020, "cudaMemsetAsync", devPtr, value, count, stream);
     RT_NEED_CTX();
     RT_RETURN(CU2RT(cuMemsetD8Async(DP(devPtr), (unsigned char)value, count, (CUstream)stream)));
+}
+
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
+                                 unsigned int flags, cudaStream_t stream)
+{
+    RT_ENTER(cudaMemPrefetchAsync_v12020, "cudaMemPrefetchAsync", devPtr, count, location, flags,
+             stream);
+    RT_NEED_CTX();
+    CUmemLocation loc;
+    memset(&loc, 0, sizeof loc);
+    loc.type = (CUmemLocationType)location.type;
+    loc.id = location.id;
+    RT_RETURN(CU2RT(cuMemPrefetchAsync_v2(DP(devPtr), count, loc, flags, (CUstream)stream)));
 }
 
 cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)
