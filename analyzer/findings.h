@@ -49,6 +49,12 @@ struct finding {
   size_t nextra, cap_extra;
   char *fix;         /* one-line fix suggestion, NULL if none */
   char fingerprint[17]; /* findings_fingerprint: 16 hex digits */
+  /* a report of several recordings (merge.c): the processes it was found
+   * in, as indices into the report's processes (ascending), and their
+   * label, "processes 1234, 1240" or "ranks 0-7"; none for one recording */
+  size_t *origins;
+  size_t norigins, cap_origins;
+  char *origin_label;
 };
 
 struct findings {
@@ -58,6 +64,8 @@ struct findings {
 
 void findings_init(struct findings *fs);
 void findings_free(struct findings *fs);
+/* free what the finding holds (the finding itself is not freed) */
+void finding_clear(struct finding *f);
 
 /* Append a finding of the registry's kind CHECK (checks.def), with its
  * severity (count 1, cost 0); LOC is copied (may be NULL).  The returned

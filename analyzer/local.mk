@@ -21,8 +21,10 @@ libclreport_la_SOURCES = \
 	analyzer/find_host.c \
 	analyzer/json.c analyzer/json.h \
 	analyzer/memmodel.c analyzer/memmodel.h \
+	analyzer/merge.c analyzer/merge.h \
 	analyzer/out_json.c analyzer/out_text.c analyzer/output.h \
 	analyzer/out_sarif.c analyzer/out_github.c \
+	analyzer/recordings.c analyzer/recordings.h \
 	analyzer/report.h \
 	analyzer/strarray.c analyzer/strarray.h \
 	analyzer/streams.c analyzer/streams.h \

@@ -7,10 +7,15 @@
 #include <stdio.h>
 
 #include "findings.h"
+#include "recordings.h"
 #include "summary.h"
 
-void output_text(FILE *f, const struct summary *s, const struct findings *fs);
-void output_json(FILE *f, const struct summary *s, const struct findings *fs);
+/* R[0..N): the recordings in report order; with more than one, FS are
+ * merged (merge.c) and the report takes its merged form */
+void output_text(FILE *f, const struct recording *r, size_t n,
+                 const struct findings *fs);
+void output_json(FILE *f, const struct recording *r, size_t n,
+                 const struct findings *fs);
 /* SOURCE_ROOT: the absolute --source-root that relative file paths are
  * relative to (SARIF's uriBaseId SRCROOT), or NULL */
 void output_sarif(FILE *f, const struct findings *fs, const char *source_root);

@@ -1,5 +1,6 @@
-/* report_main.c - cudalens-report: command-line options, then open the
- * recording, summarize it, run the analyses and write the report.
+/* report_main.c - cudalens-report: command-line options, then open each
+ * recording, summarize it, run the analyses, merge the findings of several
+ * recordings (the processes of one run) and write the report.
  * Exit status: 0 report written, 1 a finding at or above --fail-on,
  * 2 bad usage or input (one line on stderr). */
 #include "config.h"
@@ -16,7 +17,9 @@
 #include "callsite.h"
 #include "db.h"
 #include "findings.h"
+#include "merge.h"
 #include "output.h"
+#include "recordings.h"
 #include "summary.h"
 #include "util.h"
 
@@ -27,24 +30,30 @@ struct options {
   int fail_on;          /* severity, -1 when not given */
   const char *output;   /* NULL: stdout */
   char *source_root;    /* normalized --source-root, NULL when not given */
-  const char *db;
+  char **args;          /* the recordings and folders named */
+  size_t nargs;
 };
 
 static const char usage_text[] =
     "Usage: cudalens-report [--format=text|json|sarif|github]\n"
     "                       [--fail-on=error|warning|note]\n"
-    "                       [--source-root=DIR] [-o FILE] RECORDING.db\n"
+    "                       [--source-root=DIR] [-o FILE] RECORDING.db...\n"
+    "       cudalens-report [OPTIONS] FOLDER\n"
     "       cudalens-report --explain=KIND | --list-checks\n"
     "       cudalens-report --version | --help\n"
     "\n"
     "Summarize a cudalens recording (devices, streams, copies, kernels,\n"
     "synchronization) and report findings with the user's call sites.\n"
+    "Several recordings (or a FOLDER: its *.db files) are the processes of\n"
+    "one run: one report, the same findings merged and labelled with their\n"
+    "processes (or ranks), then each process's summary.\n"
     "\n"
     "  -f, --format=FORMAT   text (default), json, sarif (SARIF 2.1.0) or\n"
     "                        github (GitHub Actions annotations); the last\n"
     "                        two: findings only\n"
     "      --fail-on=SEV     exit 1 when a finding of severity SEV or worse\n"
-    "                        exists (error, warning or note)\n"
+    "                        exists (error, warning or note; in any of the\n"
+    "                        recordings)\n"
     "      --source-root=DIR files under DIR shown relative to it (the\n"
     "                        checkout of the program's sources)\n"
     "  -o, --output=FILE     write the report to FILE instead of stdout\n"
@@ -55,7 +64,7 @@ static const char usage_text[] =
     "  -V, --version         show the version and exit\n"
     "\n"
     "Exit status: 0 report written, 1 findings at or above --fail-on,\n"
-    "2 bad usage or unreadable recording.\n"
+    "2 bad usage or an unreadable recording (any of them).\n"
     "Report bugs at " PACKAGE_BUGREPORT "\n";
 
 static void fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
@@ -149,27 +158,25 @@ static void parse_options(int argc, char **argv, struct options *o)
   if (optind >= argc)
     fail("no recording given (usage: cudalens-report [OPTIONS] RECORDING.db;"
          " try --help)");
-  if (argc - optind > 1)
-    fail("one recording at a time (got '%s' and '%s')", argv[optind],
-         argv[optind + 1]);
-  o->db = argv[optind];
+  o->args = argv + optind;
+  o->nargs = (size_t)(argc - optind);
 }
 
-static void write_report(const struct options *o, const struct summary *s,
-                         const struct findings *fs)
+static void write_report(const struct options *o, const struct recording *r,
+                         size_t n, const struct findings *fs)
 {
   FILE *f = stdout;
   const char *name = o->output ? o->output : "standard output";
   if (o->output && !(f = fopen(o->output, "w")))
     fail("%s: %s", o->output, strerror(errno));
   if (o->format == FORMAT_JSON)
-    output_json(f, s, fs);
+    output_json(f, r, n, fs);
   else if (o->format == FORMAT_SARIF)
     output_sarif(f, fs, o->source_root);
   else if (o->format == FORMAT_GITHUB)
     output_github(f, fs);
   else
-    output_text(f, s, fs);
+    output_text(f, r, n, fs);
   int err = ferror(f);
   if (fflush(f) != 0 && !err)
     err = 1;
@@ -180,43 +187,67 @@ static void write_report(const struct options *o, const struct summary *s,
     fail("%s: write error: %s", name, strerror(saved ? saved : EIO));
 }
 
+/* open the recording at R->path, summarize it and find what is wrong */
+static void analyze(struct recording *r, const struct options *o)
+{
+  struct cl_db db;
+  char *err;
+  if (db_open(&db, r->path, &err) < 0)
+    fail("%s", err);
+
+  struct activity act;
+  activity_load(&act, &db);
+  summary_build(&r->sum, &db, &act);
+  struct callsites *cs = callsites_new(db.db);
+  struct report_ctx ctx = {.db = &db, .act = &act, .sum = &r->sum, .cs = cs};
+  findings_init(&r->fs);
+  run_analyses(&ctx, &r->fs);
+  if (o->source_root) {
+    /* paths under the root relative to it, then their order and
+     * fingerprints again */
+    findings_relative_to(&r->fs, o->source_root);
+    findings_sort(&r->fs);
+    findings_fingerprint(&r->fs);
+  }
+  callsites_free(cs);
+  activity_free(&act);
+  db_close(&db);
+}
+
 int main(int argc, char **argv)
 {
   struct options o;
   parse_options(argc, argv, &o);
 
-  struct cl_db db;
-  char *err;
-  if (db_open(&db, o.db, &err) < 0)
-    fail("%s", err);
+  size_t n;
+  char **paths = recordings_expand(o.args, o.nargs, &n);
+  struct recording *rec = xcalloc(n, sizeof *rec);
+  for (size_t i = 0; i < n; i++) {
+    rec[i].path = paths[i];
+    analyze(&rec[i], &o);
+  }
+  recordings_order(rec, n);
 
-  struct activity act;
-  activity_load(&act, &db);
-  struct summary sum;
-  summary_build(&sum, &db, &act);
-  struct callsites *cs = callsites_new(db.db);
-  struct report_ctx ctx = {.db = &db, .act = &act, .sum = &sum, .cs = cs};
   struct findings fs;
-  findings_init(&fs);
-  run_analyses(&ctx, &fs);
-  if (o.source_root) {
-    /* paths under the root relative to it, then their order and
-     * fingerprints again */
-    findings_relative_to(&fs, o.source_root);
-    findings_sort(&fs);
-    findings_fingerprint(&fs);
+  if (n == 1) {
+    fs = rec[0].fs; /* one recording: its findings as they are */
+    findings_init(&rec[0].fs);
+  } else {
+    merge_findings(&fs, rec, n);
   }
 
-  write_report(&o, &sum, &fs);
+  write_report(&o, rec, n, &fs);
 
   int status = 0;
   if (o.fail_on >= 0 && findings_max_severity(&fs) >= o.fail_on)
     status = 1;
   findings_free(&fs);
+  for (size_t i = 0; i < n; i++) {
+    findings_free(&rec[i].fs);
+    summary_free(&rec[i].sum);
+  }
+  free(rec);
+  recordings_expand_free(paths, n);
   free(o.source_root);
-  callsites_free(cs);
-  summary_free(&sum);
-  activity_free(&act);
-  db_close(&db);
   return status;
 }
