@@ -325,6 +325,11 @@ static void wlock(void)
       release(&guards[i]);
 }
 
+static int same_stream(const struct guard *g, uint64_t stream, uint64_t tid)
+{
+  return g->stream == stream && (stream != CL_STREAM_PER_THREAD || g->tid == tid);
+}
+
 /* copies issued while a stream is being captured into a graph only
  * describe work: they are not in flight */
 static _Atomic int capturing;
@@ -337,31 +342,52 @@ void cl_hostguard_capture(int begin)
     atomic_fetch_sub(&capturing, 1);
 }
 
-void cl_hostguard_copy(uint64_t seq, uint64_t stream, uint64_t tid,
-                       int32_t device, int dtoh, uint64_t host, uint64_t bytes)
+/* A guard on the whole pages of [start, end) for device work seq (a copy,
+ * a memset or a kernel): readonly when the device only reads them.  merge
+ * (kernels): an active guard of the same pages and stream, as strict or
+ * stricter, takes the later work's seq instead of a second guard being
+ * made (a loop of launches on one buffer costs no mprotect after the
+ * first); the later work is in flight as long as the earlier may be.  A
+ * reader after a writer gets a guard of its own: a synchronization that
+ * covers the writer leaves only the reader's read-only protection. */
+static void guard_pages(uint64_t seq, uint64_t stream, uint64_t tid,
+                        int32_t device, int readonly, uint64_t start,
+                        uint64_t end, int merge)
 {
-  if (!enabled || !bytes || atomic_load(&capturing) > 0)
-    return;
-  int kind = cl_allocmap_kind(host, bytes);
-  if (kind != CL_MEMKIND_PINNED && kind != CL_MEMKIND_REGISTERED)
-    return;
-  uint64_t lo = (host + page_size - 1) & ~(page_size - 1);
-  uint64_t hi = (host + bytes) & ~(page_size - 1);
+  uint64_t lo = (start + page_size - 1) & ~(page_size - 1);
+  uint64_t hi = end & ~(page_size - 1);
   if (hi <= lo)
-    return; /* no whole page inside the copy */
+    return; /* no whole page inside */
   wlock();
   if (!nvendor)
     dl_iterate_phdr(add_vendor, NULL);
   struct guard *g = NULL;
+  for (int i = 0; merge && i < MAX_GUARDS && !g; i++) {
+    struct guard *m = &guards[i];
+    if (m->active && m->lo == lo && m->hi == hi && m->device == device &&
+        same_stream(m, stream, tid) && (m->readonly == readonly || !readonly)) {
+      int stricter = m->readonly && !readonly;
+      begin_change(m);
+      m->copy_seq = seq;
+      m->readonly = readonly;
+      m->start = start, m->end = end;
+      m->birth = ++births;
+      end_change(m);
+      if (stricter) /* a writer after a reader: no access at all now */
+        reprotect(lo, hi);
+      unlock();
+      return;
+    }
+  }
   for (int i = 0; i < MAX_GUARDS && !g; i++)
     if (!guards[i].active)
       g = &guards[i];
   if (g) {
     begin_change(g);
     g->active = 1;
-    g->readonly = !dtoh;
+    g->readonly = readonly;
     g->lo = lo, g->hi = hi;
-    g->start = host, g->end = host + bytes;
+    g->start = start, g->end = end;
     g->copy_seq = seq, g->stream = stream, g->tid = tid;
     g->device = device;
     g->birth = ++births;
@@ -375,14 +401,59 @@ void cl_hostguard_copy(uint64_t seq, uint64_t stream, uint64_t tid,
   }
   unlock();
   if (!g)
-    CL_LOG(CL_LOG_INFO, "more than %d copies in flight: not all are checked",
-           MAX_GUARDS);
+    CL_LOG(CL_LOG_INFO, "more than %d copies and kernels in flight: not all "
+                        "are checked", MAX_GUARDS);
 }
 
-static int same_stream(const struct guard *g, uint64_t stream, uint64_t tid)
+void cl_hostguard_copy(uint64_t seq, uint64_t stream, uint64_t tid,
+                       int32_t device, int dtoh, uint64_t host, uint64_t bytes)
 {
-  return g->stream == stream && (stream != CL_STREAM_PER_THREAD || g->tid == tid);
+  if (!enabled || !bytes || atomic_load(&capturing) > 0)
+    return;
+  int kind = cl_allocmap_kind(host, bytes);
+  if (kind != CL_MEMKIND_PINNED && kind != CL_MEMKIND_REGISTERED &&
+      kind != CL_MEMKIND_MANAGED)
+    return;
+  guard_pages(seq, stream, tid, device, !dtoh, host, host + bytes, 0);
 }
+
+/* A kernel whose arguments point into managed memory or pinned memory the
+ * device can reach (mapped: on a unified address space every pinned
+ * allocation is): the whole allocation is guarded until the kernel's
+ * synchronization, read-only where every argument into it is a pointer to
+ * const (const_params: bit i for parameter i). */
+void cl_hostguard_kernel(uint64_t seq, uint64_t stream, uint64_t tid,
+                         int32_t device, const struct cl_karg *kargs,
+                         int nkargs, uint64_t const_params)
+{
+  if (!enabled || !nkargs || atomic_load(&capturing) > 0)
+    return;
+  struct {
+    uint64_t start, end;
+    int readonly;
+  } reach[CL_MAX_KARGS];
+  int n = 0;
+  for (int i = 0; i < nkargs; i++) {
+    uint64_t start, end;
+    if (!cl_allocmap_device_reach(kargs[i].value, &start, &end))
+      continue;
+    int ro = kargs[i].offset == 0 && kargs[i].param < 64 &&
+             ((const_params >> kargs[i].param) & 1);
+    int k;
+    for (k = 0; k < n && reach[k].start != start; k++)
+      ;
+    if (k == n) {
+      reach[n].start = start, reach[n].end = end, reach[n].readonly = ro;
+      n++;
+    } else if (!ro) {
+      reach[k].readonly = 0;
+    }
+  }
+  for (int k = 0; k < n; k++)
+    guard_pages(seq, stream, tid, device, reach[k].readonly, reach[k].start,
+                reach[k].end, 1);
+}
+
 
 void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
                        uint64_t tid, uint64_t event, uint64_t seq)
