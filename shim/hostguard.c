@@ -11,6 +11,15 @@
  * handler the program installed (see sigwrap.c).  CUDALENS_HOSTGUARD=0 turns
  * this off.
  *
+ * The same guards cover the other device work the host can race with
+ * (issue 9): an async memset of pinned or managed memory, an async copy
+ * with managed memory on either side, and a kernel launched with pointer
+ * arguments into managed memory (not attached to the host) or pinned memory
+ * (mapped: on a unified address space it all is), found by kparams.c and
+ * resolved to the whole allocation (cl_hostguard_kernel).  copy_seq is then
+ * the memset's or the launch's seq.  A kernel's guard is read-only when all
+ * its arguments into the allocation are pointers to const.
+ *
  * The check must never kill the program (issue 9): a fault on a page that is
  * protected, or whose protection is being or was lately lifted, is ours, and
  * the access is retried.  The fault of one thread races with another thread
