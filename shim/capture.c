@@ -206,6 +206,11 @@ static void guard_after(const struct cl_api *api, const struct cl_call *c,
   case CL_OP_CAPTURE_BEGIN: case CL_OP_CAPTURE_END:
     cl_hostguard_capture(api->op == CL_OP_CAPTURE_BEGIN);
     break;
+  case CL_OP_STREAM_CREATE: case CL_OP_STREAM_DESTROY:
+    /* cudaStreamNonBlocking == CU_STREAM_NON_BLOCKING == 1 */
+    cl_hostguard_stream(a->stream, api->op == CL_OP_STREAM_CREATE,
+                        (a->flags & 1) != 0);
+    break;
   case CL_OP_EVENT_RECORD: case CL_OP_SYNC_DEVICE: case CL_OP_SYNC_CONTEXT:
   case CL_OP_SYNC_STREAM: case CL_OP_SYNC_EVENT: case CL_OP_QUERY_STREAM:
   case CL_OP_QUERY_EVENT: case CL_OP_RESET_DEVICE:

@@ -109,6 +109,24 @@ static struct lift {
   uint64_t births;        /* guards born later are not this call's business */
 } lifts[MAX_LIFTS];
 
+/* streams created non-blocking (cudaStreamNonBlocking): the legacy default
+ * stream does not wait for them, so its synchronization does not lift their
+ * guards ([API] cudaStreamCreateWithFlags, ops.def NONBLOCKING_STREAM).
+ * Streams not seen created count as blocking (never a false report).
+ * Written under the lock. */
+#define MAX_NONBLOCKING 1024
+static uint64_t nonblocking[MAX_NONBLOCKING];
+
+static int is_nonblocking(uint64_t stream)
+{
+  if (stream == 0 || stream == CL_STREAM_PER_THREAD)
+    return 0;
+  for (int i = 0; i < MAX_NONBLOCKING; i++)
+    if (nonblocking[i] == stream)
+      return 1;
+  return 0;
+}
+
 /* events: the stream and order of their latest record */
 #define MAX_EVENTS 1024
 static struct {
@@ -464,6 +482,29 @@ void cl_hostguard_kernel(uint64_t seq, uint64_t stream, uint64_t tid,
 }
 
 
+void cl_hostguard_stream(uint64_t stream, int created, int nonblocking_flag)
+{
+  if (!enabled || !stream)
+    return;
+  wlock();
+  for (int i = 0; i < MAX_NONBLOCKING; i++)
+    if (nonblocking[i] == stream)
+      nonblocking[i] = 0; /* destroyed, or a handle used again */
+  for (int i = 0; created && nonblocking_flag && i < MAX_NONBLOCKING; i++)
+    if (!nonblocking[i]) {
+      nonblocking[i] = stream;
+      break;
+    }
+  unlock();
+}
+
+/* the legacy default stream's synchronization covers g: same device, and
+ * not a non-blocking stream */
+static int legacy_covers(const struct guard *g, int32_t device)
+{
+  return g->device == device && !is_nonblocking(g->stream);
+}
+
 void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
                        uint64_t tid, uint64_t event, uint64_t seq)
 {
@@ -498,8 +539,10 @@ void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
     case CL_OP_COPY: case CL_OP_MEMSET: /* blocking: waits for stream 0 */
     case CL_OP_SYNC_STREAM: case CL_OP_QUERY_STREAM:
       /* the legacy default stream waits for the blocking streams too: lift
-       * them all rather than risk a false report */
-      covered = stream == 0 ? g->device == device : same_stream(g, stream, tid);
+       * them all (streams not seen created included) rather than risk a
+       * false report; non-blocking streams it does not wait for */
+      covered = stream == 0 ? legacy_covers(g, device)
+                            : same_stream(g, stream, tid);
       break;
     case CL_OP_HOST_FUNC:
       /* a host function runs once the work before it in its stream is
@@ -510,7 +553,7 @@ void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
     case CL_OP_SYNC_EVENT: case CL_OP_QUERY_EVENT:
       for (int e = 0; e < MAX_EVENTS; e++)
         if (events[e].event == event && event)
-          covered = (events[e].stream == 0 ? g->device == device
+          covered = (events[e].stream == 0 ? legacy_covers(g, device)
                                            : same_stream(g, events[e].stream,
                                                          events[e].tid)) &&
                     g->copy_seq < events[e].seq;

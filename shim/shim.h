@@ -349,6 +349,9 @@ void cl_hostguard_copy(uint64_t seq, uint64_t stream, uint64_t tid,
 void cl_hostguard_kernel(uint64_t seq, uint64_t stream, uint64_t tid,
                          int32_t device, const struct cl_karg *kargs,
                          int nkargs, uint64_t const_params) CL_HIDDEN;
+/* a stream created (created 1: non-blocking or not) or destroyed (0) */
+void cl_hostguard_stream(uint64_t stream, int created, int nonblocking)
+    CL_HIDDEN;
 void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
                        uint64_t tid, uint64_t event, uint64_t seq) CL_HIDDEN;
 uint64_t cl_hostguard_free(uint64_t addr) CL_HIDDEN;

@@ -46,7 +46,7 @@ command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version -
 
 names="managed_read managed_sync managed_write managed_write_sync
   managed_event managed_device_sync managed_query managed_memset
-  managed_attach_host mapped_read mapped_sync"
+  managed_attach_host mapped_read mapped_sync managed_legacy managed_legacy_ok"
 for n in $names; do
   # the build tree's program (make check builds it), else nvcc here
   cp "$build/tests/hostsync/$n" "$out/bin/$n" 2>/dev/null ||

@@ -9,7 +9,7 @@ HOSTSYNC_NAMES = read_before_sync write_before_sync free_before_sync \
 # memory the host reaches too (also run on a GPU by tests/gpu/managed.sh)
 MANAGED_NAMES = managed_read managed_sync managed_write managed_write_sync \
 	managed_event managed_device_sync managed_query managed_memset \
-	managed_attach_host mapped_read mapped_sync
+	managed_attach_host mapped_read mapped_sync managed_legacy managed_legacy_ok
 # (listed in full: automake cannot derive test logs from substitutions)
 HOSTSYNC_TESTS = tests/hostsync/read_before_sync.test \
 	tests/hostsync/write_before_sync.test tests/hostsync/free_before_sync.test \
@@ -22,7 +22,8 @@ HOSTSYNC_TESTS = tests/hostsync/read_before_sync.test \
 	tests/hostsync/managed_event.test tests/hostsync/managed_device_sync.test \
 	tests/hostsync/managed_query.test tests/hostsync/managed_memset.test \
 	tests/hostsync/managed_attach_host.test tests/hostsync/mapped_read.test \
-	tests/hostsync/mapped_sync.test
+	tests/hostsync/mapped_sync.test tests/hostsync/managed_legacy.test \
+	tests/hostsync/managed_legacy_ok.test
 # capture_ok.cu uses CUDA graphs, which the simulated runtime lacks: it runs
 # in the GPU script (tests/gpu/hostsync.sh) only
 EXTRA_DIST += tests/hostsync/common.h $(HOSTSYNC_NAMES:%=tests/hostsync/%.cu) \
