@@ -18,4 +18,5 @@ void run_analyses(struct report_ctx *ctx, struct findings *out)
   for (const struct analysis *a = cl_analyses; a->run; a++)
     a->run(ctx, out);
   findings_sort(out);
+  findings_fingerprint(out);
 }

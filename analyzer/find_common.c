@@ -11,6 +11,7 @@
 
 #include "callsite.h"
 #include "cudalens/format.h"
+#include "cudalens/semantics.h"
 #include "util.h"
 
 void sites_init(struct sites *s, struct callsites *cs)
@@ -155,14 +156,15 @@ static bool legacy_handle(int64_t h)
   return h == 0 || h == (int64_t)CL_STREAM_LEGACY;
 }
 
-bool sync_covers(const char *kind, bool has_sync_stream, int64_t sync_stream,
+bool sync_covers(int sync_op, bool has_sync_stream, int64_t sync_stream,
                  bool has_copy_stream, int64_t copy_stream)
 {
-  if (!kind)
+  if (sync_op < 0 || sync_op == CL_OP_QUERY_STREAM || sync_op == CL_OP_QUERY_EVENT)
     return false;
-  if (strcmp(kind, "device") == 0 || strcmp(kind, "context") == 0)
+  const struct cl_op_sem *sem = cl_op_sem((enum cl_op)sync_op);
+  if (sem->host == CL_HOST_DEVICE)
     return true;
-  if (strcmp(kind, "stream") != 0)
+  if (sem->host != CL_HOST_STREAM)
     return false;
   int64_t a = has_sync_stream ? sync_stream : 0;
   int64_t b = has_copy_stream ? copy_stream : 0;

@@ -75,10 +75,14 @@ int64_t process_wall_ns(struct report_ctx *ctx);
  * "cudaMemcpyAsync" (into BUF). */
 const char *api_display(char *buf, size_t len, const char *name);
 
-/* Does a synchronization (syncs.kind KIND, of stream SYNC_STREAM when it
- * has one) wait for work issued to stream COPY_STREAM (raw calls.stream;
- * has_* false when NULL, meaning the legacy default stream)? */
-bool sync_covers(const char *kind, bool has_sync_stream, int64_t sync_stream,
+/* Does the blocking synchronization SYNC_OP (enum cl_op; of stream
+ * SYNC_STREAM when it has one) wait for work issued to stream COPY_STREAM
+ * (raw calls.stream; has_* false when NULL, meaning the legacy default
+ * stream)?  From the ordering table (ops.def): an operation after which the
+ * host knows a device is done covers everything; a stream synchronization
+ * its stream, the legacy default stream named as 0 or cudaStreamLegacy
+ * alike.  Queries, which do not wait, never do. */
+bool sync_covers(int sync_op, bool has_sync_stream, int64_t sync_stream,
                  bool has_copy_stream, int64_t copy_stream);
 
 /* bytes per nanosecond as GB/s (decimal); 0 when unknown */

@@ -25,8 +25,10 @@
 
 #include "analyses.h"
 #include "cudalens/format.h"
+#include "cudalens/semantics.h"
 #include "demangle.h"
 #include "find_common.h"
+#include "replay.h"
 #include "util.h"
 
 #define MAXDEV 64
@@ -105,68 +107,49 @@ static void device_op(struct xpass *p, const char *op, const char *api,
   p->peer[dev][peer] = enable;
 }
 
-enum col {
-  C_SEQ, C_DEV, C_STACK, C_PYSTACK, C_API, C_AOP, C_DIR, C_SRC, C_DST,
-  C_CORR, C_DCORR, C_DOP, C_DDEV, C_DPEER, C_RESULT, C_KNAME
-};
-
 static void scan_access(struct xpass *p)
 {
   struct cl_db *d = p->ctx->db;
-  struct memmodel mm;
-  memmodel_load(&mm, d);
-  sqlite3_stmt *args = db_prepare(
-      d, "SELECT value FROM kernel_args WHERE seq=?1 ORDER BY param, offset");
-  sqlite3_stmt *st = db_prepare(
-      d, "SELECT c.seq, c.device, c.stack, c.pystack, a.name, a.op,"
-         " t.direction, t.src, t.dst, c.correlation, c.driver_correlation,"
-         " o.op, o.device, o.peer, c.result, k.name"
-         " FROM calls c LEFT JOIN api a ON a.id = c.api"
-         " LEFT JOIN transfers t ON t.seq = c.seq"
-         " LEFT JOIN device_ops o ON o.seq = c.seq"
-         " LEFT JOIN kernels k ON k.seq = c.seq ORDER BY c.seq");
-  while (db_step(d, st)) {
-    int64_t seq = db_int(st, C_SEQ);
-    memmodel_advance(&mm, seq);
-    if (db_int(st, C_RESULT) != 0)
+  struct replay r;
+  replay_begin(&r, p->ctx);
+  const struct memmodel *mm = &r.mm;
+  while (replay_next(&r)) {
+    const struct replay_op *o = &r.op;
+    int64_t seq = o->seq;
+    if (o->result != 0)
       continue;
-    if (db_text(st, C_DOP)) {
-      device_op(p, db_text(st, C_DOP), db_text(st, C_API),
-                db_null(st, C_DDEV) ? (db_null(st, C_DEV) ? -1 : db_int(st, C_DEV))
-                                    : db_int(st, C_DDEV),
-                !db_null(st, C_DPEER), db_int(st, C_DPEER));
+    if (o->dev_op) {
+      device_op(p, o->dev_op, o->api,
+                o->dev_op_device >= 0 ? o->dev_op_device : o->device,
+                o->has_peer, o->peer);
       continue;
     }
-    const char *op = db_text(st, C_AOP);
-    if (!op || db_null(st, C_DEV))
+    if (o->op < 0 || o->device < 0)
       continue;
-    int64_t dev = db_int(st, C_DEV);
-    bool kernel = strcmp(op, "kernel") == 0, memset_ = strcmp(op, "memset") == 0,
-         copy = strcmp(op, "copy") == 0;
+    int64_t dev = o->device;
+    bool kernel = o->op == CL_OP_KERNEL, memset_ = o->op == CL_OP_MEMSET,
+         copy = o->op == CL_OP_COPY;
     if (!kernel && !memset_ && !copy)
       continue;
     const struct alloc *bad = NULL;
     struct alloc other = {0};
     if (kernel) {
-      sqlite3_bind_int64(args, 1, seq);
-      while (!bad && db_step(d, args)) {
-        const struct alloc *a = memmodel_find(&mm, (uint64_t)db_int(args, 0));
+      for (size_t i = 0; !bad && i < o->nargs; i++) {
+        const struct alloc *a = memmodel_find(mm, o->args[i].value);
         if (a && memkind_on_device(a->kind) && a->kind != CL_MEMKIND_MANAGED &&
             !can_access(p, dev, a->device))
           bad = a;
       }
-      sqlite3_reset(args);
     } else if (memset_) {
-      const struct alloc *a = memmodel_find(&mm, (uint64_t)db_int(st, C_DST));
+      const struct alloc *a = memmodel_find(mm, o->dst);
       if (a && memkind_on_device(a->kind) && a->kind != CL_MEMKIND_MANAGED &&
           !can_access(p, dev, a->device))
         bad = a;
     } else {
-      const char *dir = db_text(st, C_DIR);
-      if (dir && strcmp(dir, "peer") == 0)
+      if (o->transfer && o->dir_recorded == CL_DIR_PEER)
         continue;
-      const struct alloc *s = memmodel_find(&mm, (uint64_t)db_int(st, C_SRC));
-      const struct alloc *t = memmodel_find(&mm, (uint64_t)db_int(st, C_DST));
+      const struct alloc *s = memmodel_find(mm, o->src);
+      const struct alloc *t = memmodel_find(mm, o->dst);
       if (s && t && memkind_on_device(s->kind) && memkind_on_device(t->kind) &&
           s->kind != CL_MEMKIND_MANAGED && t->kind != CL_MEMKIND_MANAGED &&
           s->device != t->device && !can_access(p, s->device, t->device) &&
@@ -179,26 +162,22 @@ static void scan_access(struct xpass *p)
     if (!bad)
       continue;
     struct call_act ca;
-    activity_for_call(p->ctx->act, db_null(st, C_CORR) ? -1 : db_int(st, C_CORR),
-                      db_null(st, C_DCORR) ? -1 : db_int(st, C_DCORR), &ca);
-    size_t site = sites_of(&p->sites, db_null(st, C_STACK) ? -1 : db_int(st, C_STACK),
-                           db_null(st, C_PYSTACK) ? -1 : db_int(st, C_PYSTACK));
+    replay_activity(&r, &ca);
+    size_t site = sites_of(&p->sites, o->stack, o->pystack);
     char label[512];
     if (kernel) {
-      char *k = kernel_label(d, db_null(st, C_KNAME) ? ca.name : db_int(st, C_KNAME));
+      char *k = kernel_label(d, o->kname >= 0 ? o->kname : ca.name);
       snprintf(label, sizeof label, "kernel %s", k);
       free(k);
     } else {
       char api[64];
       snprintf(label, sizeof label, "%s",
-               api_display(api, sizeof api, db_text(st, C_API)));
+               api_display(api, sizeof api, o->api));
     }
     hit(p, site, kernel ? X_KERNEL : memset_ ? X_MEMSET : X_COPY, seq, dev,
         bad, &ca, label);
   }
-  db_finalize(st);
-  db_finalize(args);
-  memmodel_free(&mm);
+  replay_end(&r);
 }
 
 static void report_access(struct xpass *p, struct findings *out)
@@ -253,10 +232,18 @@ static void report_stray(struct report_ctx *ctx, struct sites *sites,
 {
   struct cl_db *d = ctx->db;
   bool used[MAXDEV] = {false}, any_used = false;
-  static const char *const q_used[] = {
-      "SELECT DISTINCT c.device FROM calls c JOIN api a ON a.id = c.api"
-      " WHERE a.op IN ('kernel', 'copy', 'memset', 'graph-launch',"
-      " 'host-func', 'prefetch') AND c.result = 0 AND c.device IS NOT NULL",
+  /* the devices that ran stream work (cl_op_is_stream_task) */
+  char tasks[256] = "", q_tasks[512];
+  for (int op = 0; op < CL_OP_COUNT; op++)
+    if (cl_op_is_stream_task((enum cl_op)op))
+      snprintf(tasks + strlen(tasks), sizeof tasks - strlen(tasks), "%s'%s'",
+               tasks[0] ? ", " : "", cl_op_name((enum cl_op)op));
+  snprintf(q_tasks, sizeof q_tasks,
+           "SELECT DISTINCT c.device FROM calls c JOIN api a ON a.id = c.api"
+           " WHERE a.op IN (%s) AND c.result = 0 AND c.device IS NOT NULL",
+           tasks);
+  const char *const q_used[] = {
+      q_tasks,
       "SELECT DISTINCT device FROM memory WHERE op = 'alloc'"
       " AND kind IN ('device', 'device-async', 'managed', 'array')",
       "SELECT DISTINCT src_device FROM transfers",

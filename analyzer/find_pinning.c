@@ -14,13 +14,13 @@
 #include "analyses.h"
 #include "cudalens/format.h"
 #include "find_common.h"
+#include "replay.h"
 #include "util.h"
 
 #define REPEATED_PINNING_MIN 10
 
 void analysis_pinning(struct report_ctx *ctx, struct findings *out)
 {
-  struct cl_db *d = ctx->db;
   struct sites sites;
   struct groups gs;
   struct u64map live; /* address -> group index + 1 (0: released) */
@@ -28,28 +28,26 @@ void analysis_pinning(struct report_ctx *ctx, struct findings *out)
   groups_init(&gs);
   u64map_init(&live);
   /* group.count: pins, count2: releases, dev_a: site of the first release */
-  sqlite3_stmt *st = db_prepare(
-      d, "SELECT m.seq, m.op, m.address, m.size, c.start_ns, c.end_ns,"
-         " c.stack, c.pystack, a.name"
-         " FROM memory m JOIN calls c ON c.seq = m.seq"
-         " LEFT JOIN api a ON a.id = c.api"
-         " WHERE m.kind IN ('pinned', 'registered') AND m.address IS NOT NULL"
-         " AND m.address <> 0 ORDER BY m.seq");
-  while (db_step(d, st)) {
-    int64_t seq = db_int(st, 0);
-    bool is_free = strcmp(db_text(st, 1) ? db_text(st, 1) : "", "free") == 0;
-    uint64_t addr = (uint64_t)db_int(st, 2);
-    int64_t ns = sat_sub(db_int(st, 5), db_int(st, 4));
+  struct replay r;
+  replay_begin(&r, ctx);
+  while (replay_next(&r)) {
+    const struct replay_op *o = &r.op;
+    if (!o->mem || !o->mem_addr ||
+        (o->mem_kind != CL_MEMKIND_PINNED && o->mem_kind != CL_MEMKIND_REGISTERED))
+      continue;
+    int64_t seq = o->seq;
+    bool is_free = o->mem_free;
+    uint64_t addr = o->mem_addr;
+    int64_t ns = sat_sub(o->end_ns, o->start_ns);
     if (ns < 0)
       ns = 0;
-    size_t site = sites_of(&sites, db_null(st, 6) ? -1 : db_int(st, 6),
-                           db_null(st, 7) ? -1 : db_int(st, 7));
+    size_t site = sites_of(&sites, o->stack, o->pystack);
     char api[64];
-    api_display(api, sizeof api, db_text(st, 8));
+    api_display(api, sizeof api, o->api);
     if (!is_free) {
       struct group *g = groups_get(&gs, site, 0, seq);
       g->count++;
-      g->bytes = sat_add(g->bytes, db_int(st, 3));
+      g->bytes = sat_add(g->bytes, o->mem_size < 0 ? 0 : o->mem_size);
       g->host_ns = sat_add(g->host_ns, ns);
       if (!g->text)
         g->text = xstrdup(api);
@@ -68,7 +66,7 @@ void analysis_pinning(struct report_ctx *ctx, struct findings *out)
       g->dev_b = seq;
     }
   }
-  db_finalize(st);
+  replay_end(&r);
 
   char b1[32], b2[32], b3[32];
   for (size_t i = 0; i < gs.n; i++) {

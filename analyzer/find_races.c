@@ -50,6 +50,7 @@
 #include "hb_engine.h"
 #include "mangle_const.h"
 #include "memmodel.h"
+#include "replay.h"
 #include "streams.h"
 #include "u64map.h"
 #include "util.h"
@@ -89,7 +90,7 @@ struct walk {
   struct report_ctx *ctx;
   struct hb_engine *e;
   struct streams streams;
-  struct memmodel mm;
+  struct memmodel *mm;       /* the replay's, during the walk */
   struct u64map stream_ids;  /* instance key -> hb stream */
   char **stream_desc;        /* per hb stream */
   int64_t *stream_created;   /* per hb stream: its creating call, -1 none */
@@ -285,7 +286,7 @@ static void on_race(void *ud, const struct hb_access *prev,
 
 static void access(struct walk *w, const struct hb_access *a)
 {
-  const struct alloc *al = memmodel_find(&w->mm, a->lo);
+  const struct alloc *al = memmodel_find(w->mm, a->lo);
   w->cur_alloc = al;
   w->cur_alloc_seq = al ? al->seq : -1;
   uint64_t bucket = al ? al->address : UNTRACKED_BUCKET;
@@ -297,30 +298,6 @@ static void access(struct walk *w, const struct hb_access *a)
 
 /* ---- the walk ------------------------------------------------------------- */
 
-enum {
-  C_SEQ, C_OP, C_API, C_TID, C_DEVICE, C_STREAM, C_RESULT, C_STACK, C_CORR,
-  C_DCORR, T_OP, T_DIR, T_DST, T_SRC, T_BYTES, T_ASYNC, M_OP, M_ADDR, M_SIZE,
-  M_STREAM, ER_EVENT, SW_EVENT, SY_KIND, SY_EVENT, SY_COMPLETE, K_NAME,
-  K_MANGLED, EV_HANDLE, T_SRCDEV, T_DSTDEV
-};
-
-static const char WALK_SQL[] =
-    "SELECT c.seq, a.op, a.name, c.tid, c.device, c.stream, c.result,"
-    " c.stack, c.correlation, c.driver_correlation,"
-    " t.op, t.direction, t.dst, t.src, t.bytes, t.async,"
-    " m.op, m.address, m.size, m.stream,"
-    " er.event, sw.event, sy.kind, sy.event, sy.complete,"
-    " k.name, s.value, ev.handle, t.src_device, t.dst_device"
-    " FROM calls c JOIN api a ON a.id = c.api"
-    " LEFT JOIN transfers t ON t.seq = c.seq"
-    " LEFT JOIN memory m ON m.seq = c.seq"
-    " LEFT JOIN event_records er ON er.seq = c.seq"
-    " LEFT JOIN stream_waits sw ON sw.seq = c.seq"
-    " LEFT JOIN syncs sy ON sy.seq = c.seq"
-    " LEFT JOIN kernels k ON k.seq = c.seq"
-    " LEFT JOIN strings s ON s.id = k.name"
-    " LEFT JOIN events ev ON ev.seq = c.seq"
-    " ORDER BY c.seq";
 
 /* what the calling thread knows when a copy or memset returns, from its
  * rule (include/cudalens/ops.def, section 2) */
@@ -337,32 +314,29 @@ static void host_learns(struct walk *w, const struct cl_copy_rule *rule,
         hb_device_barrier(w->e, devs[i], s);
 }
 
-static void do_copy(struct walk *w, sqlite3_stmt *st, uint32_t t, uint32_t s,
-                    int64_t seq, int64_t stack)
+static void do_copy(struct walk *w, struct replay *r, uint32_t t, uint32_t s)
 {
-  const char *op = db_text(st, T_OP);
-  bool memset_op = op && !strcmp(op, "memset");
-  bool async = db_int(st, T_ASYNC) != 0;
-  uint64_t dst = (uint64_t)db_int(st, T_DST), src = (uint64_t)db_int(st, T_SRC);
-  uint64_t bytes = db_null(st, T_BYTES) ? 0 : (uint64_t)db_int(st, T_BYTES);
+  const struct replay_op *o = &r->op;
+  int64_t seq = o->seq, stack = o->stack;
+  bool memset_op = o->is_memset;
+  bool async = o->async;
+  uint64_t dst = o->dst, src = o->src;
+  uint64_t bytes = o->bytes < 0 ? 0 : (uint64_t)o->bytes;
   struct call_act ca;
-  activity_for_call(w->ctx->act, db_int(st, C_CORR), db_int(st, C_DCORR), &ca);
+  replay_activity(r, &ca);
 
-  int dir = memset_op ? CL_DIR_UNKNOWN
-                      : copy_direction(parse_dir(db_text(st, T_DIR)), &ca,
-                                       &w->mm, src, dst);
+  int dir = memset_op ? CL_DIR_UNKNOWN : replay_copy_direction(r, &ca);
   /* the memory kind the rule looks at: the host side of a copy, the target
    * of a memset */
-  int kind = memset_op ? memmodel_host_kind(&w->mm, -1, dst)
-                       : memmodel_copy_host_kind(&w->mm, dir, &ca, src, dst);
+  int kind = memset_op ? memmodel_host_kind(w->mm, -1, dst)
+                       : memmodel_copy_host_kind(w->mm, dir, &ca, src, dst);
   if (kind == CL_MEMKIND_COUNT)
     kind = CL_MEMKIND_DEVICE; /* no host side */
   const struct cl_copy_rule *rule = cl_copy_rule(memset_op, async, dir, kind);
 
   if (rule->host_waits_before)
     hb_host_wait_stream(w->e, t, s, HB_EDGE_ALWAYS);
-  int64_t devs[2] = {db_null(st, T_SRCDEV) ? -1 : db_int(st, T_SRCDEV),
-                     db_null(st, T_DSTDEV) ? -1 : db_int(st, T_DSTDEV)};
+  int64_t devs[2] = {o->src_device, o->dst_device};
   if (rule->after == CL_AFTER_DEVICES)
     for (int i = 0; i < 2; i++)
       if (devs[i] >= 0)
@@ -397,27 +371,22 @@ static void do_copy(struct walk *w, sqlite3_stmt *st, uint32_t t, uint32_t s,
   host_learns(w, rule, t, s, devs);
 }
 
-static void do_kernel(struct walk *w, sqlite3_stmt *st, sqlite3_stmt *args,
-                      bool *args_row, uint32_t t, uint32_t s, int64_t seq,
-                      int64_t stack)
+static void do_kernel(struct walk *w, const struct replay_op *o, uint32_t t,
+                      uint32_t s)
 {
+  int64_t seq = o->seq, stack = o->stack;
   uint32_t epoch = hb_issue(w->e, t, s);
-  const struct kname *k =
-      kname_of(w, db_null(st, K_NAME) ? -1 : db_int(st, K_NAME),
-               db_text(st, K_MANGLED));
-  while (*args_row && db_int(args, 0) < seq)
-    *args_row = db_step(w->ctx->db, args);
-  for (; *args_row && db_int(args, 0) == seq;
-       *args_row = db_step(w->ctx->db, args)) {
-    int64_t param = db_int(args, 1), offset = db_int(args, 2);
-    uint64_t value = (uint64_t)db_int(args, 3);
+  const struct kname *k = kname_of(w, o->kname, o->kmangled);
+  for (size_t i = 0; i < o->nargs; i++) {
+    int64_t param = o->args[i].param, offset = o->args[i].offset;
+    uint64_t value = o->args[i].value;
     bool ro = k->n >= 0 && param >= 0 && param < k->n && offset == 0 &&
               k->cls[param] == PARAM_PTR_CONST;
     struct hb_access a = {.seq = seq, .stack = stack, .stream = s,
                           .epoch = epoch, .lo = value, .hi = value,
                           .point = 1, .write = !ro, .definite = ro,
                           .op = ACC_KERNEL, .param = (int32_t)param,
-                          .kernel = db_null(st, K_NAME) ? 0 : db_int(st, K_NAME),
+                          .kernel = o->kname < 0 ? 0 : o->kname,
                           .offset = (int32_t)offset};
     access(w, &a);
   }
@@ -450,32 +419,28 @@ static void walk(struct walk *w)
                       " ORDER BY seq")
       : NULL;
   bool te_row = te && db_step(d, te);
-  sqlite3_stmt *args = db_prepare(
-      d, "SELECT seq, param, offset, value FROM kernel_args"
-         " ORDER BY seq, param, offset");
-  bool args_row = db_step(d, args);
-  sqlite3_stmt *st = db_prepare(d, WALK_SQL);
-  while (db_step(d, st)) {
-    int64_t seq = db_int(st, C_SEQ);
-    int op = -1;
-    const char *opname = db_text(st, C_OP);
-    for (int i = 0; i < CL_OP_COUNT && opname; i++)
-      if (!strcmp(cl_op_name((enum cl_op)i), opname))
-        op = i;
-    const char *api = db_text(st, C_API);
-    int64_t tid = db_int(st, C_TID);
-    int64_t device = db_null(st, C_DEVICE) ? -1 : db_int(st, C_DEVICE);
-    int64_t stack = db_null(st, C_STACK) ? -1 : db_int(st, C_STACK);
-    bool ok = db_int(st, C_RESULT) == 0;
-    memmodel_advance(&w->mm, sat_sub(seq, 1));
+  struct replay r;
+  replay_begin(&r, w->ctx);
+  w->mm = &r.mm;
+  while (replay_next(&r)) {
+    const struct replay_op *o = &r.op;
+    int64_t seq = o->seq;
+    int op = o->op;
+    if (op < 0 && !o->api)
+      continue; /* a call of an API the recording does not describe */
+    const char *api = o->api;
+    int64_t tid = o->tid;
+    int64_t device = o->device;
+    int64_t stack = o->stack;
+    bool ok = o->result == 0;
     thread_edges_upto(w, te, &te_row, seq);
 
     uint32_t t = thread_of(w, tid);
-    bool has_stream = !db_null(st, C_STREAM);
-    int64_t handle = db_int(st, C_STREAM);
+    bool has_stream = o->has_stream;
+    int64_t handle = o->stream;
     uint32_t s = 0;
     const struct cl_op_sem *sem = cl_op_sem((enum cl_op)op);
-    bool stream_op = cl_op_is_stream_work((enum cl_op)op, !db_null(st, M_STREAM));
+    bool stream_op = cl_op_is_stream_work((enum cl_op)op, o->mem_has_stream);
     if (stream_op || sem->host == CL_HOST_STREAM)
       s = hb_stream_of(w, has_stream, handle, device, seq, api, tid);
     bool captured = (stream_op || sem->host == CL_HOST_STREAM) &&
@@ -491,7 +456,7 @@ static void walk(struct walk *w)
         if (w->capture[i] == id)
           w->capture[i] = 0;
     } else if (op == CL_OP_EVENT_RECORD) {
-      uint64_t ev = (uint64_t)db_int(st, ER_EVENT);
+      uint64_t ev = o->record_event;
       if (captured) {
         u64map_put(&w->capture_events, ev, w->capture[s]);
       } else {
@@ -500,7 +465,7 @@ static void walk(struct walk *w)
         hb_event_record(w->e, ev, s);
       }
     } else if (op == CL_OP_STREAM_WAIT_EVENT) {
-      uint64_t ev = (uint64_t)db_int(st, SW_EVENT), cap = 0;
+      uint64_t ev = o->wait_event, cap = 0;
       if (u64map_get(&w->capture_events, ev, &cap) && cap) {
         w->capture[s] = cap; /* joins the capture */
       } else if (!captured) {
@@ -508,24 +473,24 @@ static void walk(struct walk *w)
         hb_stream_wait_event(w->e, s, ev);
       }
     } else if (op == CL_OP_EVENT_CREATE) {
-      if (!db_null(st, EV_HANDLE))
-        hb_event_reset(w->e, (uint64_t)db_int(st, EV_HANDLE));
+      if (o->has_event)
+        hb_event_reset(w->e, o->event);
     } else if (captured) {
       /* recorded into a graph, not run now */
     } else if (op == CL_OP_KERNEL) {
-      do_kernel(w, st, args, &args_row, t, s, seq, stack);
+      do_kernel(w, o, t, s);
     } else if (op == CL_OP_COPY || op == CL_OP_MEMSET) {
-      if (!db_null(st, T_OP))
-        do_copy(w, st, t, s, seq, stack);
+      if (o->transfer)
+        do_copy(w, &r, t, s);
     } else if (op == CL_OP_HOST_FUNC || op == CL_OP_GRAPH_LAUNCH ||
                op == CL_OP_PREFETCH) {
       hb_issue(w->e, t, s);
-    } else if (op == CL_OP_ALLOC && !db_null(st, M_ADDR)) {
-      uint64_t addr = (uint64_t)db_int(st, M_ADDR);
-      uint64_t size = db_null(st, M_SIZE) ? 0 : (uint64_t)db_int(st, M_SIZE);
+    } else if (op == CL_OP_ALLOC && o->mem) {
+      uint64_t addr = o->mem_addr;
+      uint64_t size = o->mem_size < 0 ? 0 : (uint64_t)o->mem_size;
       hb_bucket_drop(w->e, addr); /* a new block: fresh history */
-      if (!db_null(st, M_STREAM) && size) {
-        memmodel_advance(&w->mm, seq);
+      if (o->mem_has_stream && size) {
+        memmodel_advance(w->mm, seq);
         uint32_t epoch = hb_issue(w->e, t, s);
         struct hb_access a = {.seq = seq, .stack = stack, .stream = s,
                               .epoch = epoch, .lo = addr, .hi = addr + size,
@@ -533,11 +498,11 @@ static void walk(struct walk *w)
                               .param = -1};
         access(w, &a);
       }
-    } else if (op == CL_OP_FREE && !db_null(st, M_ADDR)) {
-      uint64_t addr = (uint64_t)db_int(st, M_ADDR);
-      if (!db_null(st, M_STREAM)) {
-        const struct alloc *al = memmodel_find(&w->mm, addr);
-        uint64_t size = al ? al->size : (uint64_t)db_int(st, M_SIZE);
+    } else if (op == CL_OP_FREE && o->mem) {
+      uint64_t addr = o->mem_addr;
+      if (o->mem_has_stream) {
+        const struct alloc *al = memmodel_find(w->mm, addr);
+        uint64_t size = al ? al->size : (uint64_t)o->mem_size;
         uint32_t epoch = hb_issue(w->e, t, s);
         if (size) {
           struct hb_access a = {.seq = seq, .stack = stack, .stream = s,
@@ -554,15 +519,15 @@ static void walk(struct walk *w)
     } else if (sem->host == CL_HOST_DEVICE) {
       hb_host_wait_device(w->e, t, device, edge_of(sem));
     } else if (sem->host == CL_HOST_STREAM) {
-      if (db_int(st, SY_COMPLETE))
+      if (o->complete)
         hb_host_wait_stream(w->e, t, s, edge_of(sem));
     } else if (sem->host == CL_HOST_EVENT) {
-      if (db_int(st, SY_COMPLETE) && !db_null(st, SY_EVENT))
-        hb_host_wait_event(w->e, t, (uint64_t)db_int(st, SY_EVENT));
+      if (o->complete && o->has_sync_event)
+        hb_host_wait_event(w->e, t, o->sync_event);
     }
   }
-  db_finalize(st);
-  db_finalize(args);
+  replay_end(&r);
+  w->mm = NULL;
   db_finalize(te);
 }
 
@@ -801,7 +766,7 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
   finding_set_fix(f, "%s", fix);
   free(pair);
   f->count = r->count;
-  finding_set_extra(f, "definite", r->definite);
+  finding_set_flag(f, "definite", r->definite);
   finding_set_extra(f, "first_seq", r->prev.seq);
   finding_set_extra(f, "second_seq", r->cur.seq);
   if (r->kind == RK_MASKED || r->kind == RK_STAGED)
@@ -834,7 +799,6 @@ void analysis_races(struct report_ctx *ctx, struct findings *out)
   w.ctx = ctx;
   w.e = hb_new();
   streams_load(&w.streams, ctx->db);
-  memmodel_load(&w.mm, ctx->db);
   u64map_init(&w.stream_ids);
   u64map_init(&w.threads);
   u64map_init(&w.capture_events);
@@ -905,7 +869,6 @@ void analysis_races(struct report_ctx *ctx, struct findings *out)
   u64map_free(&w.capture_events);
   u64map_free(&w.knames_idx);
   u64map_free(&w.race_idx);
-  memmodel_free(&w.mm);
   streams_free(&w.streams);
   hb_free(w.e);
 }

@@ -23,8 +23,10 @@
 
 #include "analyses.h"
 #include "cudalens/format.h"
+#include "cudalens/semantics.h"
 #include "demangle.h"
 #include "find_common.h"
+#include "replay.h"
 #include "streams.h"
 #include "util.h"
 
@@ -129,47 +131,34 @@ static void clear_device(struct spass *p, int64_t dev)
     }
 }
 
-enum col {
-  C_SEQ, C_DEV, C_STREAM, C_STACK, C_PYSTACK, C_API, C_OP, C_ASYNC, C_DIR,
-  C_SKIND, C_SSTREAM, C_COMPLETE, C_CORR, C_DCORR, C_KNAME, C_RESULT
-};
-
-static bool work_op(const char *op)
+/* stream work that takes time on its stream: what serializes (common/
+ * semantics.c) */
+static bool work_op(int op)
 {
-  static const char *const w[] = {"kernel", "copy", "memset", "host-func",
-                                  "graph-launch", "prefetch", NULL};
-  for (const char *const *x = w; *x; x++)
-    if (strcmp(op, *x) == 0)
-      return true;
-  return false;
+  return op >= 0 && cl_op_is_stream_task((enum cl_op)op);
 }
 
 static void scan(struct spass *p)
 {
   struct cl_db *d = p->ctx->db;
   sqlite3_stmt *kname = db_prepare(d, "SELECT value FROM strings WHERE id=?1");
-  sqlite3_stmt *st = db_prepare(
-      d, "SELECT c.seq, c.device, c.stream, c.stack, c.pystack, a.name, a.op,"
-         " t.async, t.direction, y.kind, y.stream, y.complete, c.correlation,"
-         " c.driver_correlation, k.name, c.result"
-         " FROM calls c JOIN api a ON a.id = c.api"
-         " LEFT JOIN transfers t ON t.seq = c.seq"
-         " LEFT JOIN syncs y ON y.seq = c.seq"
-         " LEFT JOIN kernels k ON k.seq = c.seq ORDER BY c.seq");
-  while (db_step(d, st)) {
-    int64_t seq = db_int(st, C_SEQ);
-    int64_t dev = db_null(st, C_DEV) ? -1 : db_int(st, C_DEV);
-    const char *op = db_text(st, C_OP);
-    const char *skind = db_text(st, C_SKIND);
-    if (skind) {
-      if (strcmp(skind, "device") == 0 || strcmp(skind, "context") == 0) {
+  struct replay r;
+  replay_begin(&r, p->ctx);
+  while (replay_next(&r)) {
+    const struct replay_op *o = &r.op;
+    if (!o->api)
+      continue; /* a call of an API the recording does not describe */
+    int64_t seq = o->seq;
+    int64_t dev = o->device;
+    if (o->sync_kind) {
+      /* what the host learns (ops.def): a device done, or a stream */
+      enum cl_host host = o->sync_op < 0 ? CL_HOST_NONE
+                                         : cl_op_sem((enum cl_op)o->sync_op)->host;
+      if (host == CL_HOST_DEVICE) {
         clear_device(p, dev);
-      } else if ((strcmp(skind, "stream") == 0 ||
-                  strcmp(skind, "stream-query") == 0) &&
-                 db_int(st, C_COMPLETE)) {
-        size_t i = streams_lookup(&p->ss, !db_null(st, C_SSTREAM),
-                                  db_int(st, C_SSTREAM), dev, seq,
-                                  db_text(st, C_API));
+      } else if (host == CL_HOST_STREAM && o->complete) {
+        size_t i = streams_lookup(&p->ss, o->has_sync_stream, o->sync_stream,
+                                  dev, seq, o->api);
         fit(p);
         if (p->ss.v[i].kind == STREAM_LEGACY) {
           clear_device(p, p->ss.v[i].device);
@@ -179,21 +168,19 @@ static void scan(struct spass *p)
       }
       continue;
     }
-    if (!op || !work_op(op) || db_int(st, C_RESULT) != 0)
+    if (!work_op(o->op) || o->result != 0)
       continue;
-    size_t i = streams_lookup(&p->ss, !db_null(st, C_STREAM),
-                              db_int(st, C_STREAM), dev, seq, db_text(st, C_API));
+    size_t i = streams_lookup(&p->ss, o->has_stream, o->stream, dev, seq, o->api);
     fit(p);
     const struct stream *s = &p->ss.v[i];
     int64_t sdev = s->device >= 0 ? s->device : dev;
     if (s->kind == STREAM_LEGACY) {
       struct call_act ca;
-      activity_for_call(p->ctx->act, db_null(st, C_CORR) ? -1 : db_int(st, C_CORR),
-                        db_null(st, C_DCORR) ? -1 : db_int(st, C_DCORR), &ca);
+      replay_activity(&r, &ca);
       char label[512], api[64];
-      api_display(api, sizeof api, db_text(st, C_API));
-      int64_t kn = db_null(st, C_KNAME) ? ca.name : db_int(st, C_KNAME);
-      if (strcmp(op, "kernel") == 0 && kn >= 0) {
+      api_display(api, sizeof api, o->api);
+      int64_t kn = o->kname >= 0 ? o->kname : ca.name;
+      if (o->op == CL_OP_KERNEL && kn >= 0) {
         sqlite3_bind_int64(kname, 1, kn);
         char *dm = db_step(d, kname) && db_text(kname, 0)
                        ? cl_demangle(db_text(kname, 0)) : NULL;
@@ -205,9 +192,8 @@ static void scan(struct spass *p)
       }
       struct lastl *l = &p->last[i];
       free(l->label);
-      *l = (struct lastl){.live = true, .site = sites_of(&p->sites,
-                              db_null(st, C_STACK) ? -1 : db_int(st, C_STACK),
-                              db_null(st, C_PYSTACK) ? -1 : db_int(st, C_PYSTACK)),
+      *l = (struct lastl){.live = true,
+                          .site = sites_of(&p->sites, o->stack, o->pystack),
                           .gpu_ns = ca.gpu_ns, .label = xstrdup(label),
                           .seq = seq};
       for (size_t j = 0; j < p->ss.n; j++)
@@ -216,9 +202,8 @@ static void scan(struct spass *p)
           lose(count_legacy(p, l, sdev), j);
       p->pending[i] = true;
       /* a blocking copy is finished, with everything it waited for */
-      const char *dir = db_text(st, C_DIR);
-      if (strcmp(op, "copy") == 0 && !db_null(st, C_ASYNC) &&
-          !db_int(st, C_ASYNC) && !(dir && strcmp(dir, "dtod") == 0))
+      if (o->op == CL_OP_COPY && o->transfer && !o->async &&
+          o->dir_recorded != CL_DIR_DTOD)
         clear_device(p, sdev);
       continue;
     }
@@ -232,7 +217,7 @@ static void scan(struct spass *p)
         lose(count_legacy(p, &p->last[j], sdev), i);
     p->pending[i] = true;
   }
-  db_finalize(st);
+  replay_end(&r);
   db_finalize(kname);
 }
 

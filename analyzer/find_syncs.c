@@ -18,6 +18,7 @@
 #include "analyses.h"
 #include "cudalens/format.h"
 #include "find_common.h"
+#include "replay.h"
 #include "util.h"
 
 #define EXCESS_SYNC_MIN 10
@@ -31,7 +32,6 @@ struct last {
 
 void analysis_syncs(struct report_ctx *ctx, struct findings *out)
 {
-  struct cl_db *d = ctx->db;
   int64_t wall = process_wall_ns(ctx);
   if (wall <= 0)
     return;
@@ -44,47 +44,41 @@ void analysis_syncs(struct report_ctx *ctx, struct findings *out)
   groups_init(&gs);
   u64map_init(&by_tid);
 
-  sqlite3_stmt *st = db_prepare(
-      d, "SELECT c.seq, c.tid, c.start_ns, c.end_ns, c.stream, c.stack,"
-         " c.pystack, a.name, t.op, t.async, y.kind, y.stream"
-         " FROM calls c LEFT JOIN api a ON a.id = c.api"
-         " LEFT JOIN transfers t ON t.seq = c.seq"
-         " LEFT JOIN syncs y ON y.seq = c.seq ORDER BY c.seq");
-  while (db_step(d, st)) {
-    int64_t seq = db_int(st, 0);
+  struct replay r;
+  replay_begin(&r, ctx);
+  while (replay_next(&r)) {
+    const struct replay_op *o = &r.op;
     uint64_t li;
-    if (!u64map_get(&by_tid, (uint64_t)db_int(st, 1), &li)) {
+    if (!u64map_get(&by_tid, (uint64_t)o->tid, &li)) {
       GROW(lasts, caplast, nlast + 1);
       li = nlast++;
       memset(&lasts[li], 0, sizeof lasts[li]);
-      u64map_put(&by_tid, (uint64_t)db_int(st, 1), li);
+      u64map_put(&by_tid, (uint64_t)o->tid, li);
     }
     struct last prev = lasts[li];
-    const char *top = db_text(st, 8);
-    lasts[li].async_copy = top && strcmp(top, "copy") == 0 && db_int(st, 9);
-    lasts[li].has_stream = !db_null(st, 4);
-    lasts[li].stream = db_int(st, 4);
+    lasts[li].async_copy = o->transfer && !o->is_memset && o->async;
+    lasts[li].has_stream = o->has_stream;
+    lasts[li].stream = o->stream;
 
-    const char *kind = db_text(st, 10);
+    const char *kind = o->sync_kind;
     if (!kind || strstr(kind, "query"))
       continue;
-    if (prev.async_copy && sync_covers(kind, !db_null(st, 11), db_int(st, 11),
+    if (prev.async_copy && sync_covers(o->sync_op, o->has_sync_stream, o->sync_stream,
                                        prev.has_stream, prev.stream))
       continue; /* a blocking copy: sync-copy */
-    int64_t ns = sat_sub(db_int(st, 3), db_int(st, 2));
-    size_t site = sites_of(&sites, db_null(st, 5) ? -1 : db_int(st, 5),
-                           db_null(st, 6) ? -1 : db_int(st, 6));
-    struct group *g = groups_get(&gs, site, 0, seq);
+    int64_t ns = sat_sub(o->end_ns, o->start_ns);
+    size_t site = sites_of(&sites, o->stack, o->pystack);
+    struct group *g = groups_get(&gs, site, 0, o->seq);
     g->count++;
     g->host_ns = sat_add(g->host_ns, ns > 0 ? ns : 0);
     if (ns > g->host2_ns)
       g->host2_ns = ns; /* the longest */
     if (!g->text) {
       char api[64];
-      g->text = xstrdup(api_display(api, sizeof api, db_text(st, 7)));
+      g->text = xstrdup(api_display(api, sizeof api, o->api));
     }
   }
-  db_finalize(st);
+  replay_end(&r);
 
   char b1[32], b2[32], b3[32];
   for (size_t i = 0; i < gs.n; i++) {

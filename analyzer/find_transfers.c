@@ -30,6 +30,7 @@
 #include "analyses.h"
 #include "cudalens/format.h"
 #include "find_common.h"
+#include "replay.h"
 #include "util.h"
 
 #define SYNC_COPY_MIN 10
@@ -131,54 +132,35 @@ static struct pending *pending_of(struct pass *p, int64_t tid)
   return &p->pend[i];
 }
 
-enum col {
-  C_SEQ, C_TID, C_START, C_END, C_STREAM, C_CORR, C_DCORR, C_STACK, C_PYSTACK,
-  C_API, C_TOP, C_DIR, C_SRC, C_DST, C_BYTES, C_ASYNC, C_SKIND, C_SSTREAM,
-  C_RESULT
-};
-
 static void scan(struct pass *p)
 {
-  struct cl_db *d = p->ctx->db;
-  struct memmodel mm;
-  memmodel_load(&mm, d);
-  sqlite3_stmt *st = db_prepare(
-      d, "SELECT c.seq, c.tid, c.start_ns, c.end_ns, c.stream, c.correlation,"
-         " c.driver_correlation, c.stack, c.pystack, a.name, t.op,"
-         " t.direction, t.src, t.dst, t.bytes, t.async, y.kind, y.stream,"
-         " c.result"
-         " FROM calls c LEFT JOIN api a ON a.id = c.api"
-         " LEFT JOIN transfers t ON t.seq = c.seq"
-         " LEFT JOIN syncs y ON y.seq = c.seq ORDER BY c.seq");
-  while (db_step(d, st)) {
-    int64_t seq = db_int(st, C_SEQ);
-    memmodel_advance(&mm, seq);
-    int64_t host_ns = sat_sub(db_int(st, C_END), db_int(st, C_START));
+  struct replay r;
+  replay_begin(&r, p->ctx);
+  while (replay_next(&r)) {
+    const struct replay_op *o = &r.op;
+    int64_t seq = o->seq;
+    int64_t host_ns = sat_sub(o->end_ns, o->start_ns);
     if (host_ns < 0)
       host_ns = 0;
     char api[64];
-    api_display(api, sizeof api, db_text(st, C_API));
+    api_display(api, sizeof api, o->api);
 
     /* the previous call of this thread may have been an async copy */
-    struct pending *x = pending_of(p, db_int(st, C_TID));
+    struct pending *x = pending_of(p, o->tid);
     if (x->used) {
-      bool synced = sync_covers(db_text(st, C_SKIND), !db_null(st, C_SSTREAM),
-                                db_int(st, C_SSTREAM), x->has_stream, x->stream);
+      bool synced = sync_covers(o->sync_op, o->has_sync_stream,
+                                o->sync_stream, x->has_stream, x->stream);
       if (synced)
-        synced = x->site ==
-                 sites_of(&p->sites, db_null(st, C_STACK) ? -1 : db_int(st, C_STACK),
-                          db_null(st, C_PYSTACK) ? -1 : db_int(st, C_PYSTACK));
+        synced = x->site == sites_of(&p->sites, o->stack, o->pystack);
       settle(p, x, synced, host_ns, api);
     }
 
-    const char *top = db_text(st, C_TOP);
-    if (!top || db_int(st, C_RESULT) != 0)
+    if (!o->transfer || o->result != 0)
       continue;
-    size_t site = sites_of(&p->sites, db_null(st, C_STACK) ? -1 : db_int(st, C_STACK),
-                           db_null(st, C_PYSTACK) ? -1 : db_int(st, C_PYSTACK));
-    bool async = db_int(st, C_ASYNC) != 0;
-    int64_t bytes = db_null(st, C_BYTES) ? 0 : db_int(st, C_BYTES);
-    if (strcmp(top, "memset") == 0) {
+    size_t site = sites_of(&p->sites, o->stack, o->pystack);
+    bool async = o->async;
+    int64_t bytes = o->bytes < 0 ? 0 : o->bytes;
+    if (o->is_memset) {
       if (!async) {
         struct group *g = groups_get(&p->syncmemset, site, 0, seq);
         g->count++;
@@ -189,13 +171,10 @@ static void scan(struct pass *p)
       }
       continue;
     }
-    if (strcmp(top, "copy") != 0)
-      continue;
     struct call_act ca;
-    activity_for_call(p->ctx->act, db_null(st, C_CORR) ? -1 : db_int(st, C_CORR),
-                      db_null(st, C_DCORR) ? -1 : db_int(st, C_DCORR), &ca);
-    uint64_t src = (uint64_t)db_int(st, C_SRC), dst = (uint64_t)db_int(st, C_DST);
-    int dir = copy_direction(parse_dir(db_text(st, C_DIR)), &ca, &mm, src, dst);
+    replay_activity(&r, &ca);
+    uint64_t src = o->src, dst = o->dst;
+    int dir = replay_copy_direction(&r, &ca);
     if (bytes <= 0 && ca.bytes > 0)
       bytes = ca.bytes;
     if (!async) {
@@ -207,18 +186,17 @@ static void scan(struct pass *p)
     x->seq = seq;
     x->host_ns = host_ns;
     x->bytes = bytes;
-    x->has_stream = !db_null(st, C_STREAM);
-    x->stream = db_int(st, C_STREAM);
+    x->has_stream = o->has_stream;
+    x->stream = o->stream;
     x->site = site;
     x->dir = dir;
-    x->host_kind = memmodel_copy_host_kind(&mm, dir, &ca, src, dst);
+    x->host_kind = memmodel_copy_host_kind(&r.mm, dir, &ca, src, dst);
     x->ca = ca;
     snprintf(x->api, sizeof x->api, "%s", api);
   }
-  db_finalize(st);
+  replay_end(&r);
   for (size_t i = 0; i < p->npend; i++)
     settle(p, &p->pend[i], false, 0, "");
-  memmodel_free(&mm);
 }
 
 /* pinned (or registered) copies of direction DIR in the summary */

@@ -2,10 +2,12 @@
 #define _GNU_SOURCE /* vasprintf */
 #include "findings.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -116,17 +118,30 @@ void finding_add_related(struct finding *f, const struct location *loc,
   va_end(ap);
 }
 
-void finding_set_extra(struct finding *f, const char *name, int64_t value)
+static void set_extra(struct finding *f, const char *name, int64_t value,
+                      int is_flag)
 {
   for (size_t i = 0; i < f->nextra; i++)
     if (strcmp(f->extra[i].name, name) == 0) {
       f->extra[i].value = value;
+      f->extra[i].is_flag = is_flag;
       return;
     }
   GROW(f->extra, f->cap_extra, f->nextra + 1);
   f->extra[f->nextra].name = xstrdup(name);
   f->extra[f->nextra].value = value;
+  f->extra[f->nextra].is_flag = is_flag;
   f->nextra++;
+}
+
+void finding_set_extra(struct finding *f, const char *name, int64_t value)
+{
+  set_extra(f, name, value, 0);
+}
+
+void finding_set_flag(struct finding *f, const char *name, int value)
+{
+  set_extra(f, name, value != 0, 1);
 }
 
 void finding_set_fix(struct finding *f, const char *fmt, ...)
@@ -143,29 +158,177 @@ static int strcmp0(const char *a, const char *b)
   return strcmp(a ? a : "", b ? b : "");
 }
 
+/* a file sorts before no file, so findings with a place come first */
+static int cmp_file(const char *a, const char *b)
+{
+  if (!a || !b)
+    return a ? -1 : b ? 1 : 0;
+  return strcmp(a, b);
+}
+
+/* severity (error first), file, line (for a place without a file: module
+ * and offset in it, which do not change between runs of one build), kind,
+ * message; then function, module and count, so the order is total.  The
+ * cost is not a key: it is measured and varies between runs of one
+ * program (it is in the messages). */
 static int cmp_finding(const void *pa, const void *pb)
 {
   const struct finding *a = pa, *b = pb;
-  if (a->cost_ns != b->cost_ns)
-    return a->cost_ns > b->cost_ns ? -1 : 1;
   if (a->severity != b->severity)
     return a->severity > b->severity ? -1 : 1;
   int c;
-  if ((c = strcmp0(a->kind, b->kind)))
-    return c;
-  if ((c = strcmp0(a->loc.file, b->loc.file)))
+  if ((c = cmp_file(a->loc.file, b->loc.file)))
     return c;
   if (a->loc.line != b->loc.line)
     return a->loc.line < b->loc.line ? -1 : 1;
+  if (!a->loc.file) {
+    if ((c = cmp_file(a->loc.module, b->loc.module)))
+      return c;
+    if (a->loc.offset != b->loc.offset)
+      return a->loc.offset < b->loc.offset ? -1 : 1;
+  }
+  if ((c = strcmp0(a->kind, b->kind)))
+    return c;
+  if ((c = strcmp0(a->message, b->message)))
+    return c;
+  if ((c = strcmp0(a->loc.function, b->loc.function)))
+    return c;
+  if ((c = strcmp0(a->loc.module, b->loc.module)))
+    return c;
   if (a->count != b->count)
     return a->count > b->count ? -1 : 1;
-  return strcmp0(a->message, b->message);
+  return 0;
 }
 
 void findings_sort(struct findings *fs)
 {
   if (fs->n > 1)
     qsort(fs->v, fs->n, sizeof *fs->v, cmp_finding);
+}
+
+char *source_root_normalize(const char *root)
+{
+  char *full;
+  if (root[0] == '/') {
+    full = xstrdup(root);
+  } else {
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+      return NULL;
+    full = xasprintf("%s/%s", cwd, root);
+  }
+  /* rebuild it component by component */
+  char *out = xmalloc(strlen(full) + 2);
+  size_t n = 0;
+  for (char *p = full; *p;) {
+    while (*p == '/')
+      p++;
+    char *end = p + strcspn(p, "/");
+    size_t len = (size_t)(end - p);
+    if (len == 0 || (len == 1 && p[0] == '.')) {
+      /* nothing */
+    } else if (len == 2 && p[0] == '.' && p[1] == '.') {
+      while (n > 0 && out[n - 1] != '/')
+        n--;
+      if (n > 0)
+        n--; /* the '/' before it */
+    } else {
+      out[n++] = '/';
+      memcpy(out + n, p, len);
+      n += len;
+    }
+    p = end;
+  }
+  if (n == 0)
+    out[n++] = '/';
+  out[n] = 0;
+  free(full);
+  return out;
+}
+
+/* *PATH made relative to ROOT when it lies under it */
+static void relative(char **path, const char *root)
+{
+  if (!*path)
+    return;
+  size_t n = strlen(root);
+  const char *rest;
+  if (strcmp(root, "/") == 0)
+    rest = (*path)[0] == '/' ? *path + 1 : NULL;
+  else
+    rest = strncmp(*path, root, n) == 0 && (*path)[n] == '/' ? *path + n + 1
+                                                             : NULL;
+  if (!rest)
+    return;
+  while (*rest == '/')
+    rest++;
+  if (!*rest)
+    return;
+  char *r = xstrdup(rest);
+  free(*path);
+  *path = r;
+}
+
+void findings_relative_to(struct findings *fs, const char *root)
+{
+  for (size_t i = 0; i < fs->n; i++) {
+    struct finding *f = &fs->v[i];
+    relative(&f->loc.file, root);
+    relative(&f->loc.module, root);
+    for (size_t r = 0; r < f->nrelated; r++) {
+      relative(&f->related[r].loc.file, root);
+      relative(&f->related[r].loc.module, root);
+    }
+  }
+}
+
+/* 64-bit FNV-1a */
+#define FNV_OFFSET 0xcbf29ce484222325ULL
+#define FNV_PRIME 0x100000001b3ULL
+
+static uint64_t fnv_bytes(uint64_t h, const void *p, size_t n)
+{
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) {
+    h ^= b[i];
+    h *= FNV_PRIME;
+  }
+  return h;
+}
+
+/* S and its terminating NUL ("" for NULL), so fields cannot run together */
+static uint64_t fnv_str(uint64_t h, const char *s)
+{
+  s = s ? s : "";
+  return fnv_bytes(h, s, strlen(s) + 1);
+}
+
+static uint64_t fnv_loc(uint64_t h, const struct location *l)
+{
+  char line[24];
+  h = fnv_bytes(h, "\x1e", 1);
+  if (l->file)
+    h = fnv_str(h, l->file[0] == '/' ? path_base(l->file) : l->file);
+  else
+    h = fnv_str(h, NULL);
+  snprintf(line, sizeof line, "%d", l->line > 0 ? l->line : 0);
+  h = fnv_str(h, line);
+  h = fnv_str(h, l->function);
+  return fnv_str(h, l->file || !l->module ? NULL : path_base(l->module));
+}
+
+void findings_fingerprint(struct findings *fs)
+{
+  for (size_t i = 0; i < fs->n; i++) {
+    struct finding *f = &fs->v[i];
+    uint64_t h = fnv_str(FNV_OFFSET, "cudalens-fingerprint/1");
+    h = fnv_str(h, f->kind);
+    h = fnv_loc(h, &f->loc);
+    for (size_t r = 0; r < f->nrelated; r++)
+      h = fnv_loc(h, &f->related[r].loc);
+    snprintf(f->fingerprint, sizeof f->fingerprint, "%016llx",
+             (unsigned long long)h);
+  }
 }
 
 int findings_max_severity(const struct findings *fs)

@@ -1,8 +1,8 @@
 /* findings.h - what the analyses found: a list of findings, each with a
  * kind, a severity, a message, the user's source location, related
  * locations, how often it happened, and extra named numbers.  Analyses
- * append with findings_add(); the report sorts (most costly first) and
- * prints them in text and JSON. */
+ * append with findings_add(); the report sorts them (severity, then
+ * place) and prints them in text, JSON, SARIF or GitHub's format. */
 #ifndef CL_REPORT_FINDINGS_H
 #define CL_REPORT_FINDINGS_H
 
@@ -32,6 +32,7 @@ struct related {
 struct extra {
   char *name;       /* JSON key of the number */
   int64_t value;
+  int is_flag;      /* a yes/no (value 0 or 1): a JSON boolean */
 };
 
 struct finding {
@@ -43,10 +44,11 @@ struct finding {
   struct related *related;
   size_t nrelated, cap_related;
   uint64_t count;    /* occurrences folded into this finding (>= 1) */
-  int64_t cost_ns;   /* sort key: time it costs or risks; 0 if unknown */
+  int64_t cost_ns;   /* time it costs or risks; 0 if unknown */
   struct extra *extra;
   size_t nextra, cap_extra;
   char *fix;         /* one-line fix suggestion, NULL if none */
+  char fingerprint[17]; /* findings_fingerprint: 16 hex digits */
 };
 
 struct findings {
@@ -69,13 +71,35 @@ void finding_add_related(struct finding *f, const struct location *loc,
                          const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void finding_set_extra(struct finding *f, const char *name, int64_t value);
+/* a yes/no extra (JSON true/false) */
+void finding_set_flag(struct finding *f, const char *name, int value);
 /* the one-line fix suggestion (replaces an earlier one) */
 void finding_set_fix(struct finding *f, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* most costly first; ties by severity (highest first), then kind, file,
- * line, message, so the order is deterministic */
+/* severity (error first), then file (findings without one last), line,
+ * kind and message: the same findings always come in the same order (the
+ * cost, which varies between runs, is not a key) */
 void findings_sort(struct findings *fs);
+/* ROOT as an absolute path in normal form (relative to the working
+ * directory when it is relative; no "." or ".." components, no repeated or
+ * final '/'), compared as text: symbolic links are not resolved, since the
+ * recording's paths come from the machine it was made on.  malloc'd; NULL
+ * when the working directory is unknown. */
+char *source_root_normalize(const char *root);
+/* Make the files and objects of every location (and related location)
+ * that lie under ROOT (normalized) relative to it: "ROOT/src/a.cu" becomes
+ * "src/a.cu".  Sort and fingerprint again afterwards. */
+void findings_relative_to(struct findings *fs, const char *root);
+/* Give every finding its fingerprint: 16 hex digits of the 64-bit FNV-1a
+ * hash of its kind and of the user's places it names (its location, then
+ * its related locations, in order): for each, the file (its basename when
+ * the path is absolute, else the path as shown, which --source-root makes
+ * relative to the root), the line and the function; the module's basename
+ * for a place without a file.  Messages, counts, addresses, offsets, pids
+ * and call numbers are left out, so the fingerprint is the same across
+ * runs and machines; findings of one kind at the same places share it. */
+void findings_fingerprint(struct findings *fs);
 /* highest severity present, or -1 when the list is empty */
 int findings_max_severity(const struct findings *fs);
 

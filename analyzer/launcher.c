@@ -1,14 +1,17 @@
-/* launcher.c - the `cudalens` command: `cudalens run [-o PATTERN] [--] CMD
- * [ARGS...]` finds libcudalens.so, puts it first in LD_PRELOAD, runs CMD in a
- * child, forwards its exit status (128+signo when it died from a signal) and
- * afterwards tells on stderr which databases the shim wrote.  The shim reports
- * them by appending one path per line to the file named by CUDALENS_MANIFEST,
- * a temporary file made here.  See cudalens(1).
+/* launcher.c - the `cudalens` command: `cudalens run [-o PATTERN]
+ * [--fail-on=SEV] [--] CMD [ARGS...]` checks PATTERN with the shim's rule
+ * (common/outpath.c) and makes its folder, finds libcudalens.so, puts it
+ * first in LD_PRELOAD, runs CMD in a child, forwards its exit status
+ * (128+signo when it died from a signal) and afterwards tells on stderr which
+ * databases the shim wrote.  The shim reports them by appending one path per
+ * line to the file named by CUDALENS_MANIFEST, a temporary file made here.
+ * With --fail-on it then runs cudalens-report on each and turns the verdicts
+ * into the exit status.  See cudalens(1).
  *
  * The pure helpers (LD_PRELOAD building, option parsing, status mapping,
- * manifest parsing, shim candidates) are not static so that
- * analyzer/launcher_test.c can test them; building with -DCL_LAUNCHER_NO_MAIN
- * leaves out main(). */
+ * manifest parsing, shim and report candidates, --fail-on verdicts) are not
+ * static so that analyzer/launcher_test.c can test them; building with
+ * -DCL_LAUNCHER_NO_MAIN leaves out main(). */
 #include "config.h"
 
 #include <errno.h>
@@ -25,13 +28,19 @@
 #include <unistd.h>
 
 #include "cudalens/format.h"
+#include "cudalens/outpath.h"
 #include "launcher.h"
 
 #ifndef CL_SHIM_PATH
 #define CL_SHIM_PATH "/usr/local/lib/libcudalens.so"
 #endif
 
+#ifndef CL_REPORT_PATH
+#define CL_REPORT_PATH "/usr/local/bin/cudalens-report"
+#endif
+
 #define SHIM_NAME "libcudalens.so"
+#define REPORT_NAME "cudalens-report"
 
 /* ---- pure helpers ---------------------------------------------------------- */
 
@@ -113,6 +122,21 @@ int cl_parse_run(int argc, char **argv, struct cl_run_opts *o)
       o->output = a + 9;
     } else if (strncmp(a, "-o", 2) == 0) {
       o->output = a + 2;
+    } else if (strcmp(a, "--fail-on") == 0 ||
+               strncmp(a, "--fail-on=", 10) == 0) {
+      if (!a[9] && i + 1 >= argc) {
+        snprintf(o->error, sizeof o->error,
+                 "option '--fail-on' needs a SEVERITY (error, warning or note)");
+        return -1;
+      }
+      o->fail_on = a[9] ? a + 10 : argv[++i];
+      if (strcmp(o->fail_on, "error") && strcmp(o->fail_on, "warning") &&
+          strcmp(o->fail_on, "note")) {
+        snprintf(o->error, sizeof o->error,
+                 "unknown severity '%.100s' for --fail-on (error, warning or "
+                 "note)", o->fail_on);
+        return -1;
+      }
     } else {
       snprintf(o->error, sizeof o->error, "unknown option '%.200s'", a);
       return -1;
@@ -150,6 +174,40 @@ int cl_shim_candidates(const char *exe_dir, const char *installed,
   return n;
 }
 
+int cl_report_candidates(const char *exe_dir, const char *installed,
+                         char out[][PATH_MAX], int max)
+{
+  int n = 0;
+  /* Beside the launcher first: in the build tree both programs are at its
+   * top, installed ones share a bin folder, and a relocated installation
+   * must not run an older cudalens-report from the configured prefix. */
+  if (exe_dir && n < max &&
+      snprintf(out[n], PATH_MAX, "%s/" REPORT_NAME, exe_dir) < PATH_MAX)
+    n++;
+  if (installed && *installed && n < max &&
+      snprintf(out[n], PATH_MAX, "%s", installed) < PATH_MAX)
+    n++;
+  return n;
+}
+
+int cl_report_verdict(int wstatus)
+{
+  if (!WIFEXITED(wstatus))
+    return 2;
+  int code = WEXITSTATUS(wstatus);
+  return code == 0 || code == 1 ? code : 2;
+}
+
+int cl_fail_on_status(int program_code, int reports_failed,
+                      int reports_with_findings)
+{
+  if (program_code)
+    return program_code;
+  if (reports_failed)
+    return 2;
+  return reports_with_findings ? 1 : 0;
+}
+
 int cl_manifest_next(const char **p, const char **line, size_t *len)
 {
   while (**p) {
@@ -184,7 +242,7 @@ const char *cl_display_path(const char *path, size_t len, const char *cwd,
 /* ---- the program ----------------------------------------------------------- */
 
 static const char usage_text[] =
-    "Usage: cudalens run [-o PATTERN] [--] CMD [ARGS...]\n"
+    "Usage: cudalens run [-o PATTERN] [--fail-on=SEV] [--] CMD [ARGS...]\n"
     "       cudalens --version | --help\n"
     "\n"
     "Runs CMD with libcudalens.so preloaded, which records the program's CUDA\n"
@@ -193,13 +251,22 @@ static const char usage_text[] =
     "\n"
     "  -o, --output PATTERN  database name (sets CUDALENS_OUTPUT); %p pid,\n"
     "                        %h host name, %q{VAR} environment variable VAR,\n"
-    "                        %% a percent sign; default cudalens-%p.db\n"
+    "                        %% a percent sign; default cudalens-%p.db.  The\n"
+    "                        pattern is checked and its missing folders made\n"
+    "                        before CMD starts\n"
+    "      --fail-on=SEV     SEV is error, warning or note: afterwards run\n"
+    "                        cudalens-report on every database written, print\n"
+    "                        the reports on stderr, and exit 1 when one has a\n"
+    "                        finding of severity SEV or worse (for CI)\n"
     "  -h, --help            show this help\n"
     "      --version         show the version\n"
     "\n"
     "The exit status is CMD's, or 128+N when CMD died from signal N; 2 for a\n"
-    "usage error, 126/127 when CMD cannot be run.  Environment: CUDALENS_SHIM\n"
-    "(path of libcudalens.so), and those of libcudalens(7).  See cudalens(1).\n";
+    "usage error or a bad PATTERN, 126/127 when CMD cannot be run.  With\n"
+    "--fail-on and CMD exiting 0: 1 for findings, 2 when a report could not be\n"
+    "made, else 0.  Environment: CUDALENS_SHIM (path of libcudalens.so),\n"
+    "CUDALENS_REPORT (path of cudalens-report), and those of libcudalens(7).\n"
+    "See cudalens(1).  Report bugs at " PACKAGE_BUGREPORT "\n";
 
 static void die_usage(const char *msg)
 {
@@ -258,6 +325,54 @@ static char *find_shim(void)
   exit(2);
 }
 
+/* The absolute path of cudalens-report (for --fail-on), or exit 2 with one
+ * line: looked for before the program runs, not after an hour of it. */
+static char *find_report(void)
+{
+  char resolved[PATH_MAX];
+  const char *env = getenv("CUDALENS_REPORT");
+  if (env && *env) {
+    const char *why = NULL;
+    if (!realpath(env, resolved) || access(resolved, X_OK) < 0)
+      why = strerror(errno);
+    else if (!is_file(resolved))
+      why = "not a regular file";
+    if (why) {
+      fprintf(stderr, "cudalens: CUDALENS_REPORT=%s: %s\n", env, why);
+      exit(2);
+    }
+    return strdup(resolved);
+  }
+  char *dir = self_dir();
+  char cand[2][PATH_MAX];
+  int n = cl_report_candidates(dir, CL_REPORT_PATH, cand, 2);
+  free(dir);
+  for (int i = 0; i < n; i++)
+    if (is_file(cand[i]) && access(cand[i], X_OK) == 0 &&
+        realpath(cand[i], resolved))
+      return strdup(resolved);
+  fprintf(stderr, "cudalens: --fail-on: cannot find " REPORT_NAME
+                  " beside cudalens or at " CL_REPORT_PATH
+                  " (set CUDALENS_REPORT)\n");
+  exit(2);
+}
+
+/* Checks the output pattern with the shim's own rule and makes the folder
+ * every process writes into (the shim makes none), so that a typo fails
+ * here instead of leaving the program unrecorded; exit 2 with one line
+ * that starts with label ("-o " or "CUDALENS_OUTPUT=") and the pattern. */
+static void prepare_output(const char *label, const char *pattern)
+{
+  char path[4096], err[512];
+  if (cl_outpath_expand(pattern, getpid(), path, sizeof path, err,
+                        sizeof err) < 0 ||
+      cl_outpath_folder(pattern, path, sizeof path, err, sizeof err) < 0 ||
+      (path[0] && cl_make_folders(path, err, sizeof err) < 0)) {
+    fprintf(stderr, "cudalens: %s%s: %s\n", label, pattern, err);
+    exit(2);
+  }
+}
+
 /* Signals that would kill only the launcher are passed on to the child, so
  * that the shim gets to flush and the launcher lives to report.  SIGINT and
  * SIGQUIT from the terminal already reach the child (same process group):
@@ -274,7 +389,8 @@ static void forward(int sig)
   errno = e;
 }
 
-static void report(int fd)
+/* The manifest's contents (a string; "" when unreadable). */
+static char *read_manifest(int fd)
 {
   char *buf = NULL;
   size_t len = 0, cap = 0;
@@ -295,11 +411,18 @@ static void report(int fd)
       len += (size_t)r;
     }
   }
-  if (buf)
-    buf[len] = '\0';
+  if (!buf)
+    return strdup("");
+  buf[len] = '\0';
+  return buf;
+}
+
+/* Says which databases the run wrote; returns how many. */
+static int list_recordings(const char *manifest, bool known)
+{
   char cwdbuf[PATH_MAX];
   const char *cwd = getcwd(cwdbuf, sizeof cwdbuf);
-  const char *p = buf ? buf : "", *line;
+  const char *p = manifest ? manifest : "", *line;
   size_t n, dn;
   int count = 0;
   while (cl_manifest_next(&p, &line, &n)) {
@@ -307,12 +430,89 @@ static void report(int fd)
     fprintf(stderr, "cudalens: wrote %.*s\n", (int)dn, d);
     count++;
   }
-  free(buf);
-  if (fd < 0)
-    return; /* no manifest: nothing known (the warning came earlier) */
-  if (!count)
+  if (known && !count)
     fprintf(stderr, "cudalens: no database written (the program made no CUDA "
                     "calls, or capture was disabled; see the messages above)\n");
+  return count;
+}
+
+/* Runs `cudalens-report --fail-on=SEV DB` with its output on stderr and the
+ * environment the launcher was started with; returns cl_report_verdict. */
+static int check_recording(const char *report, const char *sev,
+                           const char *db, const char *orig_preload)
+{
+  char opt[64];
+  snprintf(opt, sizeof opt, "--fail-on=%s", sev);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    fprintf(stderr, "cudalens: fork: %s\n", strerror(errno));
+    return 2;
+  }
+  if (pid == 0) {
+    if (orig_preload)
+      setenv("LD_PRELOAD", orig_preload, 1);
+    else
+      unsetenv("LD_PRELOAD");
+    unsetenv("CUDALENS_MANIFEST");
+    signal(SIGINT, SIG_DFL); /* ignored by the launcher, kept over exec */
+    signal(SIGQUIT, SIG_DFL);
+    if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+      _exit(2);
+    char *argv[] = {(char *)report, opt, (char *)db, NULL};
+    execv(report, argv);
+    fprintf(stderr, "cudalens: cannot run %s: %s\n", report, strerror(errno));
+    _exit(2);
+  }
+  child_pid = pid;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) {
+      fprintf(stderr, "cudalens: waitpid: %s\n", strerror(errno));
+      status = 2 << 8;
+      break;
+    }
+  }
+  child_pid = 0;
+  int verdict = cl_report_verdict(status);
+  if (verdict == 2)
+    fprintf(stderr, "cudalens: --fail-on: no report for %s (%s %d)\n", db,
+            WIFSIGNALED(status) ? "signal" : "exit status",
+            WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+  return verdict;
+}
+
+/* --fail-on: reports every recording the manifest names; returns the exit
+ * status (cl_fail_on_status). */
+static int check_recordings(const char *report, const char *sev,
+                            const char *manifest, int program_code,
+                            const char *orig_preload)
+{
+  char cwdbuf[PATH_MAX];
+  const char *cwd = getcwd(cwdbuf, sizeof cwdbuf);
+  const char *p = manifest ? manifest : "", *line, *d;
+  size_t n, dn;
+  int total = 0, failed = 0, with_findings = 0;
+  while (cl_manifest_next(&p, &line, &n)) {
+    char *db = strndup(line, n);
+    if (!db) {
+      failed++;
+      continue;
+    }
+    d = cl_display_path(line, n, cwd, &dn);
+    fprintf(stderr, "cudalens: report of %.*s:\n", (int)dn, d);
+    int v = check_recording(report, sev, db, orig_preload);
+    failed += v == 2;
+    with_findings += v == 1;
+    total++;
+    free(db);
+  }
+  int code = cl_fail_on_status(program_code, failed, with_findings);
+  fprintf(stderr, "cudalens: --fail-on=%s: findings of %s or worse in %d of "
+                  "%d recording%s, %d without a report; exit status %d%s\n",
+          sev, sev, with_findings, total, total == 1 ? "" : "s", failed, code,
+          program_code ? " (the program's own)" : "");
+  return code;
 }
 
 static int run(int argc, char **argv)
@@ -325,8 +525,16 @@ static int run(int argc, char **argv)
     return 0;
   }
 
+  char *report = o.fail_on ? find_report() : NULL;
   char *shim = find_shim();
-  char *preload = cl_build_preload(shim, getenv("LD_PRELOAD"));
+  const char *env_output = getenv("CUDALENS_OUTPUT");
+  if (o.output)
+    prepare_output("-o ", o.output);
+  else if (env_output && *env_output)
+    prepare_output("CUDALENS_OUTPUT=", env_output);
+  const char *p = getenv("LD_PRELOAD");
+  char *orig_preload = p ? strdup(p) : NULL;
+  char *preload = cl_build_preload(shim, orig_preload);
   if (!preload) {
     fprintf(stderr, "cudalens: the path %s contains a colon or blank, which "
                     "LD_PRELOAD cannot carry (set CUDALENS_SHIM)\n", shim);
@@ -427,12 +635,24 @@ static int run(int argc, char **argv)
     return exec_errno == ENOENT ? 127 : 126;
   }
 
-  report(mfd);
+  int code = cl_exit_code(status);
+  char *written = read_manifest(mfd);
+  list_recordings(written, mfd >= 0);
   if (mfd >= 0) {
     unlink(manifest);
     close(mfd);
   }
-  return cl_exit_code(status);
+  if (report && mfd < 0) {
+    fprintf(stderr, "cudalens: --fail-on: which databases were written is "
+                    "unknown (no manifest)\n");
+    code = cl_fail_on_status(code, 1, 0);
+  } else if (report) {
+    code = check_recordings(report, o.fail_on, written, code, orig_preload);
+  }
+  free(written);
+  free(report);
+  free(orig_preload);
+  return code;
 
 fail:
   if (mfd >= 0) {

@@ -9,6 +9,7 @@
 
 struct cl_run_opts {
   const char *output; /* -o PATTERN, or NULL */
+  const char *fail_on; /* --fail-on=SEVERITY (error, warning, note), or NULL */
   char **cmd;         /* the command and its arguments (NULL-terminated) */
   bool help;          /* `cudalens run --help` */
   char error[256];    /* why parsing failed */
@@ -34,6 +35,23 @@ int cl_parse_run(int argc, char **argv, struct cl_run_opts *o);
  * how many. */
 int cl_shim_candidates(const char *exe_dir, const char *installed,
                        char out[][PATH_MAX], int max);
+
+/* Fills out[] with the cudalens-report paths to try, in order: beside the
+ * launcher (the same bin folder, or the top of the build tree), then the
+ * installed path; returns how many. */
+int cl_report_candidates(const char *exe_dir, const char *installed,
+                         char out[][PATH_MAX], int max);
+
+/* What one `cudalens-report --fail-on` run said, from its waitpid status:
+ * 0 no finding at or above the severity, 1 some, 2 no report (its exit 2,
+ * any other code, or a death by signal). */
+int cl_report_verdict(int wstatus);
+
+/* The exit status of `cudalens run --fail-on`: the program's own code when
+ * it is not 0; else 2 when some report could not be made, 1 when some
+ * recording has a finding at or above the severity, 0 otherwise. */
+int cl_fail_on_status(int program_code, int reports_failed,
+                      int reports_with_findings);
 
 /* Iterates over the non-empty lines of a manifest: sets *line and *len
  * (trailing blanks trimmed) and advances *p; 0 at the end. */

@@ -1,6 +1,8 @@
 /* launcher_test.c - unit tests of the cudalens launcher's helpers
  * (launcher.c built with -DCL_LAUNCHER_NO_MAIN): LD_PRELOAD building,
- * exit-status mapping, option parsing, shim candidates, manifest lines. */
+ * exit-status mapping, option parsing, shim and report candidates,
+ * manifest lines, the --fail-on verdicts, and the -o PATTERN checks it makes
+ * with common/outpath.c (the folder to make, mkdir -p). */
 #include "config.h"
 
 #include <signal.h>
@@ -8,9 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cudalens/outpath.h"
 #include "launcher.h"
 
 static int failures;
@@ -135,6 +139,109 @@ static void test_parse(void)
   CHECK(parse(&o, 1, "-o") == -1 && strstr(o.error, "PATTERN"));
   CHECK(parse(&o, 3, "-o", "", "app") == -1 && strstr(o.error, "empty"));
   CHECK(parse(&o, 2, "-x", "app") == -1 && strstr(o.error, "unknown option"));
+  CHECK(parse(&o, 2, "ls", "-l") == 0 && !o.fail_on);
+  CHECK(parse(&o, 2, "--fail-on=error", "app") == 0 && o.fail_on &&
+        strcmp(o.fail_on, "error") == 0 && strcmp(o.cmd[0], "app") == 0);
+  CHECK(parse(&o, 5, "--fail-on", "note", "-o", "r.db", "app") == 0 &&
+        strcmp(o.fail_on, "note") == 0 && strcmp(o.output, "r.db") == 0);
+  CHECK(parse(&o, 3, "--fail-on=warning", "--", "app") == 0 &&
+        strcmp(o.fail_on, "warning") == 0);
+  CHECK(parse(&o, 2, "--fail-on=fatal", "app") == -1 &&
+        strstr(o.error, "unknown severity 'fatal'"));
+  CHECK(parse(&o, 2, "--fail-on=", "app") == -1 &&
+        strstr(o.error, "unknown severity"));
+  CHECK(parse(&o, 1, "--fail-on") == -1 && strstr(o.error, "SEVERITY"));
+  CHECK(parse(&o, 2, "--fail-onx", "app") == -1 &&
+        strstr(o.error, "unknown option"));
+}
+
+static void test_report_candidates(void)
+{
+  char c[3][PATH_MAX];
+  int n = cl_report_candidates("/b", "/usr/bin/cudalens-report", c, 3);
+  CHECK(n == 2);
+  CHECK(strcmp(c[0], "/b/cudalens-report") == 0);
+  CHECK(strcmp(c[1], "/usr/bin/cudalens-report") == 0);
+  n = cl_report_candidates(NULL, "/usr/bin/cudalens-report", c, 3);
+  CHECK(n == 1 && strcmp(c[0], "/usr/bin/cudalens-report") == 0);
+  CHECK(cl_report_candidates("/b", "", c, 3) == 1);
+  CHECK(cl_report_candidates("/b", "/i", c, 1) == 1);
+}
+
+static void exit1(void) { _exit(1); }
+static void exit2(void) { _exit(2); }
+
+static void test_fail_on(void)
+{
+  CHECK(cl_report_verdict(status_of(exit0)) == 0);
+  CHECK(cl_report_verdict(status_of(exit1)) == 1);
+  CHECK(cl_report_verdict(status_of(exit2)) == 2);
+  CHECK(cl_report_verdict(status_of(exit3)) == 2);
+  CHECK(cl_report_verdict(status_of(segv)) == 2);
+  /* the program's own failure wins, then a missing report, then findings */
+  CHECK(cl_fail_on_status(0, 0, 0) == 0);
+  CHECK(cl_fail_on_status(0, 0, 2) == 1);
+  CHECK(cl_fail_on_status(0, 1, 0) == 2);
+  CHECK(cl_fail_on_status(0, 1, 3) == 2);
+  CHECK(cl_fail_on_status(3, 0, 1) == 3);
+  CHECK(cl_fail_on_status(1, 0, 0) == 1);
+  CHECK(cl_fail_on_status(139, 1, 1) == 139);
+}
+
+static void check_folder(const char *pattern, int want_rc, const char *want)
+{
+  char out[4096], err[256] = "";
+  int rc = cl_outpath_folder(pattern, out, sizeof out, err, sizeof err);
+  if (rc != want_rc || (rc == 0 && strcmp(out, want) != 0)) {
+    fprintf(stderr, "folder(%s): got %d '%s' (%s), want %d '%s'\n", pattern,
+            rc, rc ? "" : out, err, want_rc, want ? want : "");
+    failures++;
+  }
+}
+
+static void test_output_folder(void)
+{
+  char host[256], want[600];
+  gethostname(host, sizeof host);
+  check_folder("x.db", 0, "");
+  check_folder("cudalens-%p.db", 0, "");
+  check_folder("/x.db", 0, "");
+  check_folder("runs/x.db", 0, "runs");
+  check_folder("runs/%p.db", 0, "runs");
+  check_folder("/tmp/a/b/r-%p.db", 0, "/tmp/a/b");
+  check_folder("a//b/x.db", 0, "a//b");
+  /* %p and %q{VAR} differ from process to process: the folder ends before */
+  check_folder("runs/%p/x.db", 0, "runs");
+  check_folder("runs/rank%q{RANK}/x.db", 0, "runs");
+  check_folder("%q{RANK}/x.db", 0, "");
+  check_folder("%q{A/B}/x.db", 0, "");
+  /* %h and %% are the same for all: expanded */
+  snprintf(want, sizeof want, "out-%s/100%%", host);
+  check_folder("out-%h/100%%/x.db", 0, want);
+  check_folder("a%%/b.db", 0, "a%");
+  check_folder("bad%z/x.db", -1, NULL);
+}
+
+static void test_make_folders(void)
+{
+  char tmpl[] = "/tmp/launcher_test.XXXXXX", path[PATH_MAX], err[512];
+  struct stat st;
+  CHECK(mkdtemp(tmpl) != NULL);
+  snprintf(path, sizeof path, "%s/a/b//c", tmpl);
+  CHECK(cl_make_folders(path, err, sizeof err) == 0);
+  CHECK(stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+  CHECK(cl_make_folders(path, err, sizeof err) == 0); /* already there */
+  snprintf(path, sizeof path, "%s/file", tmpl);
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (f)
+    fclose(f);
+  snprintf(path, sizeof path, "%s/file/sub", tmpl);
+  CHECK(cl_make_folders(path, err, sizeof err) == -1 &&
+        strstr(err, "/file'") && strstr(err, "Not a directory"));
+  char cmd[PATH_MAX + 16];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpl);
+  CHECK(system(cmd) == 0);
 }
 
 static void test_candidates(void)
@@ -182,7 +289,11 @@ int main(void)
   test_exit_code();
   test_parse();
   test_candidates();
+  test_report_candidates();
   test_manifest();
+  test_fail_on();
+  test_output_folder();
+  test_make_folders();
   if (failures) {
     fprintf(stderr, "launcher_test: %d failure(s)\n", failures);
     return 1;

@@ -11,6 +11,7 @@ libclreport_la_SOURCES = \
 	analyzer/db.c analyzer/db.h \
 	analyzer/demangle.c analyzer/demangle.h \
 	analyzer/checks.c analyzer/checks.h analyzer/checks.def \
+	analyzer/replay.c analyzer/replay.h \
 	analyzer/findings.c analyzer/findings.h \
 	analyzer/find_races.c analyzer/hb_engine.c analyzer/hb_engine.h \
 	analyzer/mangle_const.c analyzer/mangle_const.h \
@@ -21,6 +22,7 @@ libclreport_la_SOURCES = \
 	analyzer/json.c analyzer/json.h \
 	analyzer/memmodel.c analyzer/memmodel.h \
 	analyzer/out_json.c analyzer/out_text.c analyzer/output.h \
+	analyzer/out_sarif.c analyzer/out_github.c \
 	analyzer/report.h \
 	analyzer/strarray.c analyzer/strarray.h \
 	analyzer/streams.c analyzer/streams.h \

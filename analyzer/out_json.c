@@ -1,7 +1,9 @@
 /* out_json.c - the JSON report:
  *   {"schema": "cudalens-report/1", "summary": {...}, "findings": [...]}
  * Handles and addresses are "0x..." strings (64-bit values do not survive
- * JSON numbers in every reader); times are integer nanoseconds. */
+ * JSON numbers in every reader); times are integer nanoseconds.  Its JSON
+ * Schema is doc/cudalens-report.schema.json (checked by
+ * tests/recordings/schema.rtest): change both together. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,9 +203,9 @@ static void syncs(struct json *j, const struct summary *s)
   json_end_array(j);
 }
 
-static void location(struct json *j, const struct location *l)
+/* one frame: file, line, function, module, offset */
+static void frame(struct json *j, const struct location *l)
 {
-  json_begin_object(j);
   json_kv_string(j, "file", l->file);
   json_key(j, "line");
   if (l->line > 0)
@@ -219,6 +221,22 @@ static void location(struct json *j, const struct location *l)
   } else {
     json_null(j);
   }
+}
+
+/* the user's frame, and "stack": the frames the report knows, innermost
+ * first (today the user's frame only: a one-element array) */
+static void location(struct json *j, const struct location *l)
+{
+  json_begin_object(j);
+  frame(j, l);
+  json_key(j, "stack");
+  json_begin_array(j);
+  if (l->file || l->function || l->module) {
+    json_begin_object(j);
+    frame(j, l);
+    json_end_object(j);
+  }
+  json_end_array(j);
   json_end_object(j);
 }
 
@@ -228,9 +246,14 @@ static void findings(struct json *j, const struct findings *fs)
   json_begin_array(j);
   for (size_t i = 0; i < fs->n; i++) {
     const struct finding *x = &fs->v[i];
+    const struct check_info *ci = check_info(x->check);
     json_begin_object(j);
+    json_kv_int(j, "id", (int64_t)i);
     json_kv_string(j, "kind", x->kind);
+    json_kv_string(j, "title", ci->title);
+    json_kv_string(j, "reference", ci->reference);
     json_kv_string(j, "severity", severity_name(x->severity));
+    json_kv_string(j, "fingerprint", x->fingerprint);
     json_kv_string(j, "message", x->message);
     json_key(j, "location");
     location(j, &x->loc);
@@ -249,7 +272,10 @@ static void findings(struct json *j, const struct findings *fs)
     json_kv_int(j, "cost_ns", x->cost_ns);
     json_kv_string(j, "fix", x->fix);
     for (size_t e = 0; e < x->nextra; e++)
-      json_kv_int(j, x->extra[e].name, x->extra[e].value);
+      if (x->extra[e].is_flag)
+        json_kv_bool(j, x->extra[e].name, x->extra[e].value != 0);
+      else
+        json_kv_int(j, x->extra[e].name, x->extra[e].value);
     json_end_object(j);
   }
   json_end_array(j);

@@ -1,7 +1,8 @@
 /* out_text.c - the text report: first the findings as compiler-style lines
- * "file:line: severity: [kind] message", most costly first, each followed
- * by its related locations and its fix; then the summary: process, devices,
- * streams, copies, kernels, synchronization. */
+ * "file:line: severity: [kind] message", errors first, then by place (as
+ * findings_sort orders them), each followed by its related locations and
+ * its fix; then the summary: process, devices, streams, copies, kernels,
+ * synchronization. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>

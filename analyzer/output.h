@@ -1,5 +1,6 @@
-/* output.h - the two renderings of a report: human-readable text and JSON
- * ("cudalens-report/1").  Both take the same summary and sorted findings. */
+/* output.h - the renderings of a report: human-readable text, JSON
+ * ("cudalens-report/1"), SARIF 2.1.0 and GitHub Actions workflow commands
+ * (the last two: findings only).  All take the same sorted findings. */
 #ifndef CL_REPORT_OUTPUT_H
 #define CL_REPORT_OUTPUT_H
 
@@ -10,6 +11,10 @@
 
 void output_text(FILE *f, const struct summary *s, const struct findings *fs);
 void output_json(FILE *f, const struct summary *s, const struct findings *fs);
+/* SOURCE_ROOT: the absolute --source-root that relative file paths are
+ * relative to (SARIF's uriBaseId SRCROOT), or NULL */
+void output_sarif(FILE *f, const struct findings *fs, const char *source_root);
+void output_github(FILE *f, const struct findings *fs);
 
 /* "file:line", "file", "module+0xoffset" or "<unknown>" (text and JSON
  * share it); buf of at least 64 bytes, may return a pointer into loc */

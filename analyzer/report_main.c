@@ -20,27 +20,33 @@
 #include "summary.h"
 #include "util.h"
 
-enum format { FORMAT_TEXT, FORMAT_JSON };
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF, FORMAT_GITHUB };
 
 struct options {
   enum format format;
   int fail_on;          /* severity, -1 when not given */
   const char *output;   /* NULL: stdout */
+  char *source_root;    /* normalized --source-root, NULL when not given */
   const char *db;
 };
 
 static const char usage_text[] =
-    "Usage: cudalens-report [--format=text|json] [--fail-on=error|warning|note]\n"
-    "                       [-o FILE] RECORDING.db\n"
+    "Usage: cudalens-report [--format=text|json|sarif|github]\n"
+    "                       [--fail-on=error|warning|note]\n"
+    "                       [--source-root=DIR] [-o FILE] RECORDING.db\n"
     "       cudalens-report --explain=KIND | --list-checks\n"
     "       cudalens-report --version | --help\n"
     "\n"
     "Summarize a cudalens recording (devices, streams, copies, kernels,\n"
     "synchronization) and report findings with the user's call sites.\n"
     "\n"
-    "  -f, --format=FORMAT   text (default) or json\n"
+    "  -f, --format=FORMAT   text (default), json, sarif (SARIF 2.1.0) or\n"
+    "                        github (GitHub Actions annotations); the last\n"
+    "                        two: findings only\n"
     "      --fail-on=SEV     exit 1 when a finding of severity SEV or worse\n"
     "                        exists (error, warning or note)\n"
+    "      --source-root=DIR files under DIR shown relative to it (the\n"
+    "                        checkout of the program's sources)\n"
     "  -o, --output=FILE     write the report to FILE instead of stdout\n"
     "      --explain=KIND    what a kind of finding means, its severity and\n"
     "                        the CUDA documentation it rests on, and exit\n"
@@ -49,7 +55,8 @@ static const char usage_text[] =
     "  -V, --version         show the version and exit\n"
     "\n"
     "Exit status: 0 report written, 1 findings at or above --fail-on,\n"
-    "2 bad usage or unreadable recording.\n";
+    "2 bad usage or unreadable recording.\n"
+    "Report bugs at " PACKAGE_BUGREPORT "\n";
 
 static void fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 static void fail(const char *fmt, ...)
@@ -69,6 +76,7 @@ static void parse_options(int argc, char **argv, struct options *o)
       {"version", no_argument, NULL, 'V'},
       {"explain", required_argument, NULL, 'E'},
       {"list-checks", no_argument, NULL, 'L'},
+      {"source-root", required_argument, NULL, 'R'},
       {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
   o->fail_on = -1;
@@ -81,8 +89,12 @@ static void parse_options(int argc, char **argv, struct options *o)
         o->format = FORMAT_TEXT;
       else if (strcmp(optarg, "json") == 0)
         o->format = FORMAT_JSON;
+      else if (strcmp(optarg, "sarif") == 0)
+        o->format = FORMAT_SARIF;
+      else if (strcmp(optarg, "github") == 0)
+        o->format = FORMAT_GITHUB;
       else
-        fail("unknown format '%s' (use text or json)", optarg);
+        fail("unknown format '%s' (use text, json, sarif or github)", optarg);
       break;
     case 'F':
       if ((o->fail_on = severity_parse(optarg)) < 0)
@@ -91,6 +103,14 @@ static void parse_options(int argc, char **argv, struct options *o)
       break;
     case 'o':
       o->output = optarg;
+      break;
+    case 'R':
+      if (!*optarg)
+        fail("--source-root needs a directory");
+      free(o->source_root);
+      if (!(o->source_root = source_root_normalize(optarg)))
+        fail("--source-root=%s: the working directory is unknown: %s", optarg,
+             strerror(errno));
       break;
     case 'h':
       fputs(usage_text, stdout);
@@ -144,6 +164,10 @@ static void write_report(const struct options *o, const struct summary *s,
     fail("%s: %s", o->output, strerror(errno));
   if (o->format == FORMAT_JSON)
     output_json(f, s, fs);
+  else if (o->format == FORMAT_SARIF)
+    output_sarif(f, fs, o->source_root);
+  else if (o->format == FORMAT_GITHUB)
+    output_github(f, fs);
   else
     output_text(f, s, fs);
   int err = ferror(f);
@@ -175,6 +199,13 @@ int main(int argc, char **argv)
   struct findings fs;
   findings_init(&fs);
   run_analyses(&ctx, &fs);
+  if (o.source_root) {
+    /* paths under the root relative to it, then their order and
+     * fingerprints again */
+    findings_relative_to(&fs, o.source_root);
+    findings_sort(&fs);
+    findings_fingerprint(&fs);
+  }
 
   write_report(&o, &sum, &fs);
 
@@ -182,6 +213,7 @@ int main(int argc, char **argv)
   if (o.fail_on >= 0 && findings_max_severity(&fs) >= o.fail_on)
     status = 1;
   findings_free(&fs);
+  free(o.source_root);
   callsites_free(cs);
   summary_free(&sum);
   activity_free(&act);

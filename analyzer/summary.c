@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cudalens/semantics.h"
 #include "demangle.h"
+#include "replay.h"
 #include "strarray.h"
 #include "u64map.h"
 #include "util.h"
@@ -97,36 +99,31 @@ static void load_devices(struct summary *s, struct cl_db *d)
   db_finalize(st);
 }
 
-/* which per-stream counter an operation class feeds; -1: not stream work.
- * *needs_handle: counts only when the call names a stream (async
- * alloc/free); the others without one ran on a default stream. */
-static int stream_op_of(const char *op, bool *needs_handle)
+/* which per-stream counter an operation feeds; -1 when it is neither stream
+ * work nor a wait for a stream (the ordering table, common/semantics.c:
+ * stream-ordered allocation counts only when the call names a stream) */
+static int stream_op_of(int op, bool has_stream)
 {
-  *needs_handle = false;
-  if (!op)
+  if (op < 0)
     return -1;
-  static const struct { const char *op; int sop; bool needs_handle; } map[] = {
-      {"kernel", SOP_KERNEL, false},
-      {"copy", SOP_COPY, false},
-      {"memset", SOP_MEMSET, false},
-      {"event-record", SOP_RECORD, false},
-      {"stream-wait-event", SOP_WAIT, false},
-      {"sync-stream", SOP_SYNC, false},
-      {"query-stream", SOP_SYNC, false},
-      {"host-func", SOP_OTHER, false},
-      {"graph-launch", SOP_OTHER, false},
-      {"capture-begin", SOP_OTHER, false},
-      {"capture-end", SOP_OTHER, false},
-      {"prefetch", SOP_OTHER, false},
-      {"alloc", SOP_OTHER, true},
-      {"free", SOP_OTHER, true},
-  };
-  for (size_t i = 0; i < sizeof map / sizeof *map; i++)
-    if (strcmp(op, map[i].op) == 0) {
-      *needs_handle = map[i].needs_handle;
-      return map[i].sop;
-    }
-  return -1;
+  const struct cl_op_sem *sem = cl_op_sem((enum cl_op)op);
+  if (!cl_op_is_stream_work((enum cl_op)op, has_stream) &&
+      sem->host != CL_HOST_STREAM)
+    return -1;
+  switch (op) {
+  case CL_OP_KERNEL:
+    return SOP_KERNEL;
+  case CL_OP_COPY:
+    return SOP_COPY;
+  case CL_OP_MEMSET:
+    return SOP_MEMSET;
+  case CL_OP_EVENT_RECORD:
+    return SOP_RECORD;
+  case CL_OP_STREAM_WAIT_EVENT:
+    return SOP_WAIT;
+  default:
+    return sem->host == CL_HOST_STREAM ? SOP_SYNC : SOP_OTHER;
+  }
 }
 
 struct pass {
@@ -160,33 +157,22 @@ static void count_kernel(struct pass *p, size_t stream, int64_t name,
   s->kstats[i].gpu_ns = sat_add(s->kstats[i].gpu_ns, ca->gpu_ns);
 }
 
-static void calls_pass(struct summary *s, struct cl_db *d,
-                       const struct activity *act)
+static void calls_pass(struct summary *s, struct report_ctx *ctx)
 {
-  struct memmodel mm;
-  memmodel_load(&mm, d);
   struct pass p = {.s = s};
   u64map_init(&p.kidx);
   size_t scap = s->streams.n;
   s->sstats = xcalloc(scap, sizeof *s->sstats);
 
-  sqlite3_stmt *st = db_prepare(
-      d, "SELECT c.seq, a.op, a.name, c.device, c.stream, c.correlation,"
-         " c.driver_correlation, t.direction, t.bytes, t.src, t.dst, k.name"
-         " FROM calls c LEFT JOIN api a ON a.id = c.api"
-         " LEFT JOIN transfers t ON t.seq = c.seq"
-         " LEFT JOIN kernels k ON k.seq = c.seq ORDER BY c.seq");
-  while (db_step(d, st)) {
-    int64_t seq = db_int(st, 0);
-    const char *op = db_text(st, 1);
-    bool needs_handle;
-    int sop = stream_op_of(op, &needs_handle);
-    memmodel_advance(&mm, seq);
-    if (sop < 0 || (needs_handle && db_null(st, 4)))
+  struct replay r;
+  replay_begin(&r, ctx);
+  while (replay_next(&r)) {
+    const struct replay_op *o = &r.op;
+    int sop = stream_op_of(o->op, o->has_stream);
+    if (sop < 0)
       continue;
-    size_t si = streams_lookup(&s->streams, !db_null(st, 4), db_int(st, 4),
-                               db_null(st, 3) ? -1 : db_int(st, 3), seq,
-                               db_text(st, 2));
+    size_t si = streams_lookup(&s->streams, o->has_stream, o->stream,
+                               o->device, o->seq, o->api);
     if (s->streams.n > scap) {
       s->sstats = xrealloc(s->sstats, s->streams.n * sizeof *s->sstats);
       memset(&s->sstats[scap], 0, (s->streams.n - scap) * sizeof *s->sstats);
@@ -197,17 +183,14 @@ static void calls_pass(struct summary *s, struct cl_db *d,
       continue;
 
     struct call_act ca;
-    activity_for_call(act, db_null(st, 5) ? -1 : db_int(st, 5),
-                      db_null(st, 6) ? -1 : db_int(st, 6), &ca);
+    replay_activity(&r, &ca);
     if (sop == SOP_KERNEL) {
-      int64_t name = db_null(st, 11) ? ca.name : db_int(st, 11);
-      count_kernel(&p, si, name, &ca);
+      count_kernel(&p, si, o->kname >= 0 ? o->kname : ca.name, &ca);
       continue;
     }
-    uint64_t src = (uint64_t)db_int(st, 9), dst = (uint64_t)db_int(st, 10);
-    int dir = copy_direction(parse_dir(db_text(st, 7)), &ca, &mm, src, dst);
-    int hk = memmodel_copy_host_kind(&mm, dir, &ca, src, dst);
-    int64_t bytes = !db_null(st, 8) ? db_int(st, 8) : ca.bytes > 0 ? ca.bytes : 0;
+    int dir = replay_copy_direction(&r, &ca);
+    int hk = memmodel_copy_host_kind(&r.mm, dir, &ca, o->src, o->dst);
+    int64_t bytes = o->bytes >= 0 ? o->bytes : ca.bytes > 0 ? ca.bytes : 0;
     struct copy_stat *c = &s->copies[dir][hk];
     c->count++;
     c->bytes = sat_add(c->bytes, bytes);
@@ -217,9 +200,8 @@ static void calls_pass(struct summary *s, struct cl_db *d,
       c->gpu_ns = sat_add(c->gpu_ns, ca.gpu_ns);
     }
   }
-  db_finalize(st);
+  replay_end(&r);
   u64map_free(&p.kidx);
-  memmodel_free(&mm);
 }
 
 static int cmp_kstat(const void *pa, const void *pb)
@@ -293,7 +275,8 @@ void summary_build(struct summary *s, struct cl_db *d,
   load_process(&s->proc, d);
   load_devices(s, d);
   streams_load(&s->streams, d);
-  calls_pass(s, d, act);
+  struct report_ctx ctx = {.db = d, .act = act};
+  calls_pass(s, &ctx);
   rank_kernels(s, d);
   load_syncs(s, d);
   s->order = streams_order(&s->streams);

@@ -23,6 +23,9 @@ Options:
   --no-cuda     skip the CUDA benchmarks (with --torch: PyTorch only)
   --quick       a tenth of the work per run, for a smoke test
   --keep        keep the databases the shim wrote (their folder is printed)
+  --floor LIB   also run each benchmark under LIB, the CUPTI floor
+                (bench/cupti_floor.c built as a shared library: the same
+                callbacks and activity kinds as the shim, doing nothing)
   -h, --help    this help
 
 Environment: NVCC (default nvcc on PATH, else /usr/local/cuda/bin/nvcc),
@@ -32,7 +35,7 @@ EOF
 
 die() { echo "run.sh: $*" >&2; exit 2; }
 
-runs=5 bindir='' arch=native torch=0 cuda=1 quick=0 keep=0 target=''
+runs=5 bindir='' arch=native torch=0 cuda=1 quick=0 keep=0 target='' floor=''
 while [ $# -gt 0 ]; do
   case $1 in
   --runs) [ $# -ge 2 ] || die "--runs needs a number"; runs=$2; shift ;;
@@ -45,6 +48,8 @@ while [ $# -gt 0 ]; do
   --no-cuda) cuda=0 ;;
   --quick) quick=1 ;;
   --keep) keep=1 ;;
+  --floor) [ $# -ge 2 ] || die "--floor needs the library"; floor=$2; shift ;;
+  --floor=*) floor=${1#--floor=} ;;
   -h | --help) usage; exit 0 ;;
   --) shift; break ;;
   -*) die "unknown option '$1' (try --help)" ;;
@@ -128,6 +133,10 @@ run_one() {
   csan)
     env -u CUDALENS_OUTPUT -u CUDALENS_MANIFEST TORCH_CUDA_SANITIZER=1 \
       "$@" >"$out.stdout" 2>"$out.stderr" ;;
+  floor)
+    env -u CUDALENS_OUTPUT -u CUDALENS_MANIFEST \
+      LD_PRELOAD="$floor${LD_PRELOAD:+:$LD_PRELOAD}" \
+      "$@" >"$out.stdout" 2>"$out.stderr" ;;
   esac
   rc=$?
   t1=$(now)
@@ -204,15 +213,19 @@ if [ "$cuda" = 1 ]; then
       name=${b}_$v
       exe=$bindir/$name
       if [ $b = launch_bound ]; then arg=$launches; else arg=$rounds; fi
-      nat=$work/out/$name.native cl=$work/out/$name
+      nat=$work/out/$name.native cl=$work/out/$name fl=$work/out/$name.floor
       : >"$nat.times"
       : >"$cl.times"
+      : >"$fl.times"
       dbinfo=''
       ok=1
       r=1
       while [ $r -le "$runs" ]; do
         run_one native "$nat" "$exe" "$arg" || { ok=0; break; }
         run_one cudalens "$cl" "$exe" "$arg" || { ok=0; break; }
+        if [ -n "$floor" ]; then
+          run_one floor "$fl" "$exe" "$arg" || { ok=0; break; }
+        fi
         if [ $r -eq "$runs" ]; then check_db "$name" 1; else check_db "$name" 0; fi
         r=$((r + 1))
       done
@@ -231,6 +244,12 @@ if [ "$cuda" = 1 ]; then
         "$b" "$v" "$mn" "$mc" "$mr" "$runs"
       printf '  whole process: native %.3f s, cudalens %.3f s, ratio %.2f\n' \
         "$wn" "$wc" "$wr"
+      if [ -n "$floor" ]; then
+        printf '  CUPTI floor: %.3f s, ratio %.2f (cudalens above the floor: %+.2f)\n' \
+          "$(awk '{ print $1 }' "$fl.times" | median)" \
+          "$(ratios "$nat.times" "$fl.times" 1 | median)" \
+          "$(echo "$mr $(ratios "$nat.times" "$fl.times" 1 | median)" | awk '{ print $1 - $2 }')"
+      fi
       [ -z "$dbinfo" ] || echo "$dbinfo"
     done
   done

@@ -5,6 +5,9 @@
  * SQLite integers (the 64-bit pattern, so values above 2^63 read negative). */
 #include "cudalens/format.h"
 
+#include <stddef.h>
+#include <string.h>
+
 const char *cl_op_name(enum cl_op op)
 {
   static const char *const names[] = {
@@ -13,6 +16,29 @@ const char *cl_op_name(enum cl_op op)
 #undef CL_OP_NAME
   };
   return (unsigned)op < CL_OP_COUNT ? names[op] : "other";
+}
+
+const char *cl_sync_kind_name(enum cl_op op)
+{
+  switch (op) {
+  case CL_OP_SYNC_DEVICE: return "device";
+  case CL_OP_SYNC_CONTEXT: return "context";
+  case CL_OP_SYNC_STREAM: return "stream";
+  case CL_OP_SYNC_EVENT: return "event";
+  case CL_OP_QUERY_STREAM: return "stream-query";
+  case CL_OP_QUERY_EVENT: return "event-query";
+  default: return NULL;
+  }
+}
+
+int cl_sync_kind_op(const char *kind)
+{
+  for (int op = 0; kind && op < CL_OP_COUNT; op++) {
+    const char *k = cl_sync_kind_name((enum cl_op)op);
+    if (k && !strcmp(k, kind))
+      return op;
+  }
+  return -1;
 }
 
 const char *cl_memkind_name(enum cl_memkind k)

@@ -28,6 +28,21 @@ bool cl_op_is_stream_work(enum cl_op op, bool has_stream)
   return s->work == CL_WORK_STREAM || (s->work == CL_WORK_HANDLE && has_stream);
 }
 
+bool cl_op_is_stream_task(enum cl_op op)
+{
+  switch (op) {
+  case CL_OP_KERNEL:
+  case CL_OP_COPY:
+  case CL_OP_MEMSET:
+  case CL_OP_HOST_FUNC:
+  case CL_OP_GRAPH_LAUNCH:
+  case CL_OP_PREFETCH:
+    return cl_op_sem(op)->work == CL_WORK_STREAM;
+  default:
+    return false;
+  }
+}
+
 bool cl_memkind_is_host(enum cl_memkind k)
 {
   return k == CL_MEMKIND_PAGEABLE || k == CL_MEMKIND_PINNED ||

@@ -13,6 +13,7 @@
 #include <sys/uio.h>
 
 #include "cudalens/format.h"
+#include "cudalens/outpath.h"
 
 #define CL_HIDDEN __attribute__((visibility("hidden")))
 
@@ -213,9 +214,7 @@ void cl_writer_atfork_parent(void) CL_HIDDEN;
 void cl_writer_atfork_child(void) CL_HIDDEN;
 
 /* ---- output path (outpath.c) ---------------------------------------------- */
-/* Expand %p %h %q{VAR} %% of pattern into out; 0 or -1 with a message. */
-int cl_outpath_expand(const char *pattern, pid_t pid, char *out, size_t outsz,
-                      char *err, size_t errsz) CL_HIDDEN;
+/* cl_outpath_expand: include/cudalens/outpath.h (common/outpath.c) */
 /* Create path exclusively (no symlink following), trying path.1.db, ... when
  * it exists; fills chosen; returns an fd or -1 with a message in err. */
 int cl_outpath_create(const char *path, char *chosen, size_t chosensz,

@@ -597,19 +597,6 @@ static int has_stream(enum cl_op op, unsigned flags)
   }
 }
 
-static const char *sync_kind(enum cl_op op)
-{
-  switch (op) {
-  case CL_OP_SYNC_DEVICE: return "device";
-  case CL_OP_SYNC_CONTEXT: return "context";
-  case CL_OP_SYNC_STREAM: return "stream";
-  case CL_OP_SYNC_EVENT: return "event";
-  case CL_OP_QUERY_STREAM: return "stream-query";
-  case CL_OP_QUERY_EVENT: return "event-query";
-  default: return NULL;
-  }
-}
-
 static void put_call(struct cl_db *db, const struct cl_call *c)
 {
   const struct cl_api *api = &cl_api_table[c->api];
@@ -637,7 +624,7 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
   opt(st, 13, c->pystack != 0, c->pystack);
   run(db, st);
 
-  const char *sk = sync_kind(op);
+  const char *sk = cl_sync_kind_name(op);
   if (sk) { /* recorded whether or not it succeeded: complete says */
     st = db->sync;
     I64(st, 1, c->seq);

@@ -47,3 +47,11 @@ check_PROGRAMS += tests/dbcheck
 tests_dbcheck_SOURCES = tests/dbcheck.c
 tests_dbcheck_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
 tests_dbcheck_LDADD = $(SQLITE_LIBS)
+
+# the GPU scripts of tests/gpu not listed with their suites (not run by
+# make check: they need a GPU; see tests/gpu/run-all.sh)
+EXTRA_DIST += tests/gpu/kit.sh tests/gpu/realtests.sh tests/gpu/run-all.sh \
+	tests/gpu/torch_models.py tests/gpu/torch_models.sh tests/gpu/torch_ranks.py \
+	tests/gpu/apitrace.c tests/gpu/cu12_host.c tests/gpu/nvidia_samples.sh \
+	tests/gpu/samples_kit.sh tests/gpu/python_sites.sh \
+	tests/gpu/torch_host.py

@@ -93,6 +93,11 @@ enum cl_dir {
 
 const char *cl_op_name(enum cl_op op);
 const char *cl_memkind_name(enum cl_memkind k);
+/* syncs.kind of a synchronization or query operation ("device", "context",
+ * "stream", "event", "stream-query", "event-query"), NULL for other ops;
+ * and back: the operation of a syncs.kind, -1 when unknown */
+const char *cl_sync_kind_name(enum cl_op op);
+int cl_sync_kind_op(const char *kind);
 const char *cl_dir_name(enum cl_dir d);
 
 /* The SQL that creates an empty recording (without user_version, which

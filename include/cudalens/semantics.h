@@ -27,6 +27,13 @@ const struct cl_op_sem *cl_op_sem(enum cl_op op);
 /* is a call of class OP stream work?  HAS_STREAM: the call named a stream */
 bool cl_op_is_stream_work(enum cl_op op, bool has_stream);
 
+/* Stream work that takes time on its stream and uses its device: kernels,
+ * copies, memsets, host functions, graph launches, prefetches; not the
+ * markers (event records and waits, capture begin and end) nor
+ * stream-ordered allocation.  What serializes with other streams and what
+ * makes a device "used". */
+bool cl_op_is_stream_task(enum cl_op op);
+
 /* memory classes of section 2 */
 enum cl_memclass { CL_MC_PAGEABLE, CL_MC_PINNED, CL_MC_MANAGED, CL_MC_DEVICE,
                    CL_MC_ANY };

@@ -37,6 +37,7 @@ CAPTURE_TESTS = \
 	tests/capture/overflow.test \
 	tests/capture/disable.test \
 	tests/capture/launcher.test \
+	tests/capture/launcher_failon.test \
 	tests/capture/forkfork.test \
 	tests/capture/optimized_launch.test \
 	tests/capture/quiet.test \

@@ -15,7 +15,8 @@
  * by a signal (a crash, or the -t timeout: a hang), exits with a status
  * other than 0, 1 or 2, writes anything to stderr unless it exits 2, or
  * exits 2 with other than one "cudalens-report: " line on stderr and
- * nothing on stdout; a text report must not hold raw control characters.
+ * nothing on stdout; a text or github report (the formats are text, json,
+ * sarif, github) must not hold raw control characters.
  * A failing input is kept in CRASHDIR (default: the current directory) as
  * fail-SEED-RUN.db with a line saying why.  Runs are reproducible: run R of
  * seed S depends on S and R only (-s S -r R -n 1 replays it).  Exit status
@@ -395,8 +396,13 @@ static bool raw_control(const unsigned char *b, size_t n)
   return false;
 }
 
-/* the report on DBPATH in a child; a message when the run fails, else NULL */
-static const char *run_report(bool json, unsigned timeout_s, char *why,
+/* the formats a run may ask for; text and github output must not hold
+ * raw control characters */
+static const char *const formats[] = {"text", "json", "sarif", "github"};
+
+/* the report on DBPATH in a child, in formats[FMT]; a message when the run
+ * fails, else NULL */
+static const char *run_report(int fmt, unsigned timeout_s, char *why,
                               size_t len)
 {
   fflush(NULL);
@@ -416,8 +422,9 @@ static const char *run_report(bool json, unsigned timeout_s, char *why,
     signal(SIGTERM, SIG_DFL);
     alarm(timeout_s); /* a hang dies of SIGALRM */
     optind = 0;       /* getopt starts afresh (glibc), as in a new process */
-    char *argv[] = {"cudalens-report", json ? "--format=json" : "--format=text",
-                    dbpath, NULL};
+    char format[32];
+    snprintf(format, sizeof format, "--format=%s", formats[fmt]);
+    char *argv[] = {"cudalens-report", format, dbpath, NULL};
     exit(cudalens_report_main(3, argv));
   }
   int status;
@@ -455,8 +462,9 @@ static const char *run_report(bool json, unsigned timeout_s, char *why,
     } else if (raw_control(err, elen)) {
       snprintf(why, len, "raw control character in the error");
       fail = why;
-    } else if (!json && raw_control(out, olen)) {
-      snprintf(why, len, "raw control character in the text report");
+    } else if ((fmt == 0 || fmt == 3) && raw_control(out, olen)) {
+      snprintf(why, len, "raw control character in the %s report",
+               formats[fmt]);
       fail = why;
     }
   }
@@ -556,15 +564,17 @@ int main(int argc, char **argv)
     remove_input();
     write_file(dbpath, in.bytes, in.len);
     char why[1024];
-    bool json = below(4) == 0;
-    const char *fail = run_report(json, timeout_s, why, sizeof why);
+    /* text 1/2, json 1/4, sarif and github 1/8 each */
+    unsigned pick = (unsigned)below(8);
+    int fmt = pick < 4 ? 0 : pick < 6 ? 1 : pick == 6 ? 2 : 3;
+    const char *fail = run_report(fmt, timeout_s, why, sizeof why);
     if (fail) {
       failed++;
       char keep[4300];
       snprintf(keep, sizeof keep, "%s/fail-%llu-%llu.db", crashdir, seed, r);
       write_file(keep, in.bytes, in.len);
       printf("FAIL run %llu (seed %llu, from %s, %s): %s\n  mutations: %s\n"
-             "  input kept as %s\n", r, seed, s->path, json ? "json" : "text",
+             "  input kept as %s\n", r, seed, s->path, formats[fmt],
              fail, in.what, keep);
     } else {
       /* exit 2 is the expected answer to most damaged inputs */

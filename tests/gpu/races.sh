@@ -84,13 +84,14 @@ for suite in races semantics; do
 done
 
 # ---- PyTorch -------------------------------------------------------------------
-# torch_case NAME MIN_STREAM_RACES MAX_STREAM_RACES
+# [TORCH_ARGS=ARGS] torch_case NAME MIN_STREAM_RACES MAX_STREAM_RACES
 torch_case() {
   name=$1 min=$2 max=$3
-  d=$work/torch-$name
+  d=$work/torch-$name${TORCH_ARGS:+-$TORCH_ARGS}
   mkdir -p "$d"
+  # shellcheck disable=SC2086
   if ! (cd "$d" && env LD_PRELOAD="$CL_SHIM" CUDALENS_OUTPUT="$d/$name-%p.db" \
-      "$PYTHON" "$here/races_torch/$name.py" >"$d/out" 2>"$d/err"); then
+      "$PYTHON" "$here/races_torch/$name.py" ${TORCH_ARGS:-} >"$d/out" 2>"$d/err"); then
     tail -20 "$d/err" >&2
     failed="$failed torch:$name(run)"
     return
@@ -114,10 +115,10 @@ PY
     n=$((n + k))
   done
   if [ "$n" -ge "$min" ] && [ "$n" -le "$max" ]; then
-    note "ok: torch $name: $n stream-race finding(s) (expected $min..$max)"
+    note "ok: torch $name ${TORCH_ARGS:-}: $n stream-race finding(s) (expected $min..$max)"
     passed=$((passed + 1))
   else
-    note "FAIL: torch $name: $n stream-race finding(s), expected $min..$max (reports in $d)"
+    note "FAIL: torch $name ${TORCH_ARGS:-}: $n stream-race finding(s), expected $min..$max (reports in $d)"
     failed="$failed torch:$name"
   fi
 }
@@ -126,6 +127,11 @@ if "$PYTHON" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else
   torch_case seed_race 1 1000
   torch_case seed_fixed 0 0
   torch_case train_prefetch 0 0
+  # the caching allocator's reuse without record_stream (issue 9):
+  # reuse_race.py bug must race, its two fixes must not
+  torch_case reuse_race 1 1000
+  TORCH_ARGS=record torch_case reuse_race 0 0
+  TORCH_ARGS=wait torch_case reuse_race 0 0
 else
   note "skip: PyTorch cases ($PYTHON cannot import torch with CUDA)"
 fi

@@ -32,7 +32,12 @@ RECORDING_TESTS = \
 	tests/recordings/extreme.rtest \
 	tests/recordings/tmpcopy.rtest \
 	tests/recordings/sites.rtest \
-	tests/recordings/registry.rtest
+	tests/recordings/registry.rtest \
+	tests/recordings/rerun.rtest \
+	tests/recordings/schema.rtest \
+	tests/recordings/sarif.rtest \
+	tests/recordings/github.rtest \
+	tests/recordings/sourceroot.rtest
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
 RTEST_LOG_COMPILER = env \
@@ -65,4 +70,15 @@ EXTRA_DIST += $(RECORDING_TESTS) \
 	tests/recordings/extreme-small.expected.json \
 	tests/recordings/extreme-transfers.expected.txt \
 	tests/recordings/sites.sql \
-	tests/recordings/sites.expected.txt
+	tests/recordings/sites.expected.txt \
+	tests/recordings/pyrun.sql \
+	tests/recordings/rerun.sql \
+	tests/recordings/pyrun.expected.txt \
+	tests/recordings/pyrun.expected.json \
+	tests/recordings/validate_json.py \
+	tests/recordings/pyrun.expected.sarif \
+	tests/recordings/pyrun.expected.github \
+	tests/recordings/pyrun-root.expected.txt \
+	tests/recordings/pyrun-root.expected.github \
+	tests/recordings/check_sarif.py \
+	tests/recordings/sarif-schema-2.1.0.json

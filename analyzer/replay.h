@@ -1,0 +1,113 @@
+/* replay.h - the one reading of a recording's calls: a seq-ordered pass
+ * that yields each call as a typed operation (its operation class, API,
+ * thread, device, stream handle, stacks, and what the transfers, memory,
+ * events, stream_waits, syncs and kernels tables say of it), with the
+ * memory model advanced to the state just before the call.  The joins and
+ * the column numbering live here only; analyses read struct replay_op.
+ *
+ *   struct replay r;
+ *   replay_begin(&r, ctx);
+ *   while (replay_next(&r)) { const struct replay_op *o = &r.op; ... }
+ *   replay_end(&r);
+ *
+ * Strings in the op (api, kmangled, sync_kind) are valid until the next
+ * replay_next. */
+#ifndef CL_REPORT_REPLAY_H
+#define CL_REPORT_REPLAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "activity.h"
+#include "memmodel.h"
+#include "report.h"
+
+struct replay_arg;
+
+struct replay_op {
+  int64_t seq;
+  int op;                  /* enum cl_op; -1 when the API is not in the table */
+  const char *api;         /* the recorded API name, e.g. cudaMemcpyAsync_v3020 */
+  int64_t tid;
+  int64_t start_ns, end_ns; /* host time of the call */
+  int64_t device;          /* -1: none recorded */
+  bool has_stream;
+  int64_t stream;          /* calls.stream, the handle as recorded */
+  int64_t result;          /* 0: the call succeeded */
+  int64_t stack, pystack;  /* -1: none */
+  int64_t corr, dcorr;     /* CUPTI correlation ids, -1: none */
+  /* transfers: copies and memsets */
+  bool transfer;
+  bool is_memset;
+  bool async;
+  int dir_recorded;        /* enum cl_dir from transfers.direction */
+  uint64_t src, dst;
+  int64_t bytes;           /* -1: none recorded */
+  int64_t src_device, dst_device; /* -1: none */
+  /* memory: allocations and releases */
+  bool mem;
+  bool mem_free;           /* memory.op: free (else alloc) */
+  int mem_kind;            /* enum cl_memkind, -1: none recorded */
+  uint64_t mem_addr;
+  int64_t mem_size;        /* -1: none recorded */
+  bool mem_has_stream;     /* stream-ordered (cudaMallocAsync, cudaFreeAsync) */
+  int64_t mem_stream;
+  /* device operations (device_ops): peer access, device selection... */
+  const char *dev_op;      /* NULL: none */
+  int64_t dev_op_device;   /* -1: none */
+  bool has_peer;
+  int64_t peer;
+  /* events */
+  bool has_event;          /* events.handle: an event created by this call */
+  uint64_t event;
+  bool has_record;         /* event_records.event */
+  uint64_t record_event;
+  bool has_wait;           /* stream_waits.event */
+  uint64_t wait_event;
+  /* synchronizations */
+  const char *sync_kind;   /* NULL: not a synchronization */
+  int sync_op;             /* its enum cl_op (cl_sync_kind_op), -1: none */
+  bool has_sync_event;
+  uint64_t sync_event;
+  bool has_sync_stream;
+  int64_t sync_stream;
+  bool complete;           /* a query or sync that found the work done */
+  /* kernels */
+  bool kernel;
+  int64_t kname;           /* strings id, -1: none */
+  const char *kmangled;
+  const struct replay_arg *args; /* kernel_args of the call, by param, offset */
+  size_t nargs;
+};
+
+/* one pointer-sized word of a kernel's arguments (kernel_args) */
+struct replay_arg {
+  int64_t param, offset;
+  uint64_t value;
+};
+
+struct replay {
+  struct replay_op op;
+  struct memmodel mm;      /* advanced to op.seq - 1 by replay_next */
+  const struct activity *act;
+  struct cl_db *db;
+  void *st;                /* the statement (sqlite3_stmt) */
+  int *op_of_api;          /* api.id -> enum cl_op, cached */
+  int64_t napi;
+  void *args_st;           /* kernel_args, merged by seq */
+  bool args_row;
+  struct replay_arg *args;
+  size_t cap_args;
+};
+
+void replay_begin(struct replay *r, struct report_ctx *ctx);
+bool replay_next(struct replay *r);
+void replay_end(struct replay *r);
+
+/* the GPU activity of the current call (n == 0: none recorded) */
+void replay_activity(const struct replay *r, struct call_act *ca);
+/* the current transfer's direction: the recorded one, else what the
+ * activity record CA (replay_activity) and the memory model tell */
+int replay_copy_direction(const struct replay *r, const struct call_act *ca);
+
+#endif

@@ -1,0 +1,27 @@
+/* outpath.h - the output pattern rule (common/outpath.c), shared by the shim
+ * and the cudalens launcher. */
+#ifndef CUDALENS_OUTPATH_H
+#define CUDALENS_OUTPATH_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Expands %p %h %q{VAR} %% of pattern into out; 0, or -1 with a one-line
+ * message in err (unknown escape, bad %q, too long, empty). */
+int cl_outpath_expand(const char *pattern, pid_t pid, char *out, size_t outsz,
+                      char *err, size_t errsz)
+    __attribute__((visibility("hidden")));
+
+/* The folder every process of a run writes into: the pattern's folder part
+ * up to the last '/' before the first %p or %q{VAR} (which differ from
+ * process to process), expanded.  out is "" when there is none to make (a
+ * bare file name, "/x.db", or "%p/x.db").  0, or -1 with a message. */
+int cl_outpath_folder(const char *pattern, char *out, size_t outsz, char *err,
+                      size_t errsz) __attribute__((visibility("hidden")));
+
+/* mkdir -p: makes dir and its missing parents (mode 0777 less the umask).
+ * 0, or -1 with a message naming the folder that could not be made. */
+int cl_make_folders(const char *dir, char *err, size_t errsz)
+    __attribute__((visibility("hidden")));
+
+#endif
