@@ -172,3 +172,36 @@ bool sync_covers(int sync_op, bool has_sync_stream, int64_t sync_stream,
     return true;
   return a == b;
 }
+
+char *stream_title(struct report_ctx *ctx, const struct streams *s, size_t i)
+{
+  const struct stream *st = &s->v[i];
+  char b[32];
+  switch (st->kind) {
+  case STREAM_LEGACY:
+    return st->device >= 0
+               ? xasprintf("the legacy default stream (device %" PRId64 ")",
+                           st->device)
+               : xstrdup("the legacy default stream");
+  case STREAM_PER_THREAD:
+    return xstrdup("the per-thread default stream");
+  case STREAM_UNKNOWN:
+    return xasprintf("stream %s (created before recording)",
+                     fmt_hex(b, sizeof b, st->handle));
+  default:
+    break;
+  }
+  const char *blocking = stream_blocking(st) ? "blocking" : "non-blocking";
+  int64_t stack, pystack;
+  call_stacks(ctx->db, st->created_seq, &stack, &pystack);
+  struct callsite site;
+  struct location loc = {0};
+  if (callsite_resolve_ids(ctx->cs, stack, pystack, &site) == 0)
+    loc = callsite_location(&site);
+  if (loc.file)
+    return xasprintf("stream %zu (%s, created at %s:%d)",
+                     stream_ordinal(s, i), blocking, path_base(loc.file),
+                     loc.line);
+  return xasprintf("stream %zu (%s, created by call %" PRId64 ")",
+                   stream_ordinal(s, i), blocking, st->created_seq);
+}

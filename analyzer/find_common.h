@@ -14,6 +14,7 @@
 #include "findings.h"
 #include "memmodel.h"
 #include "report.h"
+#include "streams.h"
 #include "u64map.h"
 
 /* Call sites, one per distinct user location: calls with different stacks
@@ -70,6 +71,13 @@ struct group *groups_get(struct groups *g, size_t site, uint32_t tag,
  * (meta.end_ns also counts the recorder's own flush at exit); 0 when
  * unknown. */
 int64_t process_wall_ns(struct report_ctx *ctx);
+
+/* What findings call stream instance I of S (malloc'd): "stream 2
+ * (non-blocking, created at pipeline.cu:34)" for a stream the recording
+ * saw created (numbered by stream_ordinal), "stream 0x... (created before
+ * recording)" for an unknown one, "the legacy default stream (device 0)",
+ * "the per-thread default stream". */
+char *stream_title(struct report_ctx *ctx, const struct streams *s, size_t i);
 
 /* An API name without CUPTI's version suffix: "cudaMemcpyAsync_v3020" ->
  * "cudaMemcpyAsync" (into BUF). */

@@ -1,39 +1,25 @@
-/* find_races.c - stream-race and masked-race: walks the recorded calls in
- * seq order, feeds the happens-before engine (hb_engine.h) with the CUDA
- * semantics of each call, and turns the unordered pairs of accesses it
- * reports into findings, one per (kind, earlier call site, later call site)
- * with a count.
+/* find_races.c - the race kinds (stream-race, masked-race,
+ * staged-copy-race, thread-handoff-race, shared-argument-race,
+ * library-race; analyzer/checks.def): walks the recording's calls in seq
+ * order through the replay (replay.h), feeds the happens-before engine
+ * (hb_engine.h) with what each call means, and turns the unordered pairs of
+ * accesses it reports into findings, one per (kind, earlier call site,
+ * later call site) with a count.
  *
- * What orders what (see reference.md and cudalens-report(1)):
- *  - work in one stream is ordered; cudaEventRecord captures a stream's work
- *    so far, cudaStreamWaitEvent makes a stream wait for the latest record
- *    of the event before the wait (seq order);
- *  - host synchronization that succeeded (syncs.complete = 1: stream,
- *    event, device, context syncs and queries) makes the calling thread
- *    know the covered work finished; work that thread issues afterwards
- *    starts after it.  cudaFree / cudaFreeHost count as a device sync;
- *  - blocking copies: cudaMemcpy to the host, from pinned memory or between
- *    host buffers returns when done; from pageable memory to the device it
- *    syncs its stream first and returns once the data is staged (the device
- *    write may still be in flight); device-to-device and peer copies and
- *    cudaMemset do not wait.  cudaMemcpyAsync to pageable memory returns
- *    when done (an implicit edge, lost once the memory is pinned);
- *  - the legacy default stream waits for the blocking streams of its device
- *    and they wait for it (implicit edges, lost with non-blocking streams);
- *    per-thread default streams are ordinary blocking streams, one per thread;
- *  - host threads: each thread has its own clock.  A host-side handoff
- *    (mutex, condition variable, join) cannot be observed, so two
- *    assumptions keep false reports down: a thread's first recorded call
- *    knows everything any thread knew then (it was started by a thread that
- *    had done its setup), and what a thread knew at its last recorded call
- *    becomes known to every thread (it was joined);
- *  - stream-ordered allocation: cudaMallocAsync writes the block on its
- *    stream, cudaFreeAsync writes it again, so a use on another stream not
- *    ordered after the allocation or before the free is a race;
- *  - host functions, prefetches and graph launches are ordinary stream
- *    work without tracked memory; work captured into a graph (between
- *    capture-begin and capture-end, including streams that join the capture
- *    through an event) does not run at the call and is ignored.
+ * What orders what is the ordering table (include/cudalens/ops.def, read
+ * through common/semantics.c), each rule with the sentence of the CUDA
+ * documentation it encodes: which operations are stream work, what the
+ * host knows when a synchronization, copy or memset returns (the copy and
+ * memset rules by mode, direction and memory kind), the legacy default
+ * stream's implicit synchronization with blocking streams, and which edges
+ * are only shown, not promised (pageable async copies, cudaFree): those
+ * make a pair a warning, never hide it.  Host threads each have a clock;
+ * thread creation and join (thread_edges) order them; a handoff cudalens
+ * cannot see makes a pair a thread-handoff-race, not a stream-race.  Events
+ * order a wait after the latest record before it; work captured into a
+ * graph does not run at the call.  A stream-race whose two calls were made
+ * inside one of NVIDIA's libraries, on a stream such a library created for
+ * itself, is a library-race.
  * Memory: copies and memsets touch their exact ranges; a kernel touches the
  * pointers in its arguments (kernel_args), read-only through a const
  * pointer parameter (mangle_const.h), else possibly written ("possible"
@@ -129,7 +115,6 @@ static uint32_t hb_stream_of(struct walk *w, bool has_handle, int64_t handle,
   if (u64map_get(&w->stream_ids, key, &id))
     return (uint32_t)id;
   unsigned flags = 0;
-  char buf[32];
   char *desc;
   int64_t dev = st->device >= 0 ? st->device : device;
   switch (st->kind) {
@@ -144,9 +129,7 @@ static uint32_t hb_stream_of(struct walk *w, bool has_handle, int64_t handle,
   default:
     if (stream_blocking(st))
       flags = HB_STREAM_BLOCKING; /* unknown flags: assume blocking */
-    desc = xasprintf("stream %s (%s)", fmt_hex(buf, sizeof buf, handle),
-                     st->flags < 0 ? "created before recording"
-                     : stream_blocking(st) ? "blocking" : "non-blocking");
+    desc = stream_title(w->ctx, &w->streams, i);
     break;
   }
   uint32_t h = hb_new_stream(w->e, dev, flags);

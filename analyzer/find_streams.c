@@ -131,13 +131,6 @@ static void clear_device(struct spass *p, int64_t dev)
     }
 }
 
-/* stream work that takes time on its stream: what serializes (common/
- * semantics.c) */
-static bool work_op(int op)
-{
-  return op >= 0 && cl_op_is_stream_task((enum cl_op)op);
-}
-
 static void scan(struct spass *p)
 {
   struct cl_db *d = p->ctx->db;
@@ -168,7 +161,8 @@ static void scan(struct spass *p)
       }
       continue;
     }
-    if (!work_op(o->op) || o->result != 0)
+    /* stream work that takes time on its stream: what serializes */
+    if (o->op < 0 || !cl_op_is_stream_task((enum cl_op)o->op) || o->result != 0)
       continue;
     size_t i = streams_lookup(&p->ss, o->has_stream, o->stream, dev, seq, o->api);
     fit(p);
@@ -231,10 +225,15 @@ static void report(struct spass *p, struct findings *out)
     for (size_t k = 0; k < g->nlost && len < sizeof names - 40; k++) {
       const struct stream *s = &p->ss.v[g->lost[k]];
       char h[32];
+      size_t ord = stream_ordinal(&p->ss, g->lost[k]);
+      if (ord)
+        snprintf(h, sizeof h, "%zu", ord);
+      else if (s->kind != STREAM_PER_THREAD)
+        fmt_hex(h, sizeof h, s->handle);
+      bool last = k + 1 == g->nlost && !g->more;
       int n = snprintf(names + len, sizeof names - len, "%s%s",
-                       k ? ", " : "",
-                       s->kind == STREAM_PER_THREAD ? "per-thread default"
-                                                    : fmt_hex(h, sizeof h, s->handle));
+                       !k ? "" : last ? " and " : ", ",
+                       s->kind == STREAM_PER_THREAD ? "per-thread default" : h);
       if (n > 0)
         len += (size_t)n;
     }
@@ -266,8 +265,9 @@ static void report(struct spass *p, struct findings *out)
       char h[32];
       size_t si = sites_of(&p->sites, stack, pystack); /* may move sites.v */
       finding_add_related(f, &p->sites.v[si].loc,
-                          "stream %s was created here without"
+                          "stream %zu (%s) was created here without"
                           " cudaStreamNonBlocking",
+                          stream_ordinal(&p->ss, g->lost[k]),
                           fmt_hex(h, sizeof h, s->handle));
     }
     finding_set_fix(f, "create the streams with cudaStreamCreateWithFlags(&s,"

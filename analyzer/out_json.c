@@ -240,6 +240,19 @@ static void location(struct json *j, const struct location *l)
   json_end_object(j);
 }
 
+void json_finding_numbers(struct json *j, const struct finding *x)
+{
+  json_key(j, "count");
+  json_uint(j, x->count);
+  json_kv_int(j, "cost_ns", x->cost_ns);
+  json_kv_string(j, "fix", x->fix);
+  for (size_t e = 0; e < x->nextra; e++)
+    if (x->extra[e].is_flag)
+      json_kv_bool(j, x->extra[e].name, x->extra[e].value != 0);
+    else
+      json_kv_int(j, x->extra[e].name, x->extra[e].value);
+}
+
 static void findings(struct json *j, const struct findings *fs)
 {
   json_key(j, "findings");
@@ -267,15 +280,7 @@ static void findings(struct json *j, const struct findings *fs)
       json_end_object(j);
     }
     json_end_array(j);
-    json_key(j, "count");
-    json_uint(j, x->count);
-    json_kv_int(j, "cost_ns", x->cost_ns);
-    json_kv_string(j, "fix", x->fix);
-    for (size_t e = 0; e < x->nextra; e++)
-      if (x->extra[e].is_flag)
-        json_kv_bool(j, x->extra[e].name, x->extra[e].value != 0);
-      else
-        json_kv_int(j, x->extra[e].name, x->extra[e].value);
+    json_finding_numbers(j, x);
     json_end_object(j);
   }
   json_end_array(j);

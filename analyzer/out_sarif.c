@@ -192,15 +192,7 @@ static void result(struct json *j, const struct finding *x, size_t index,
   json_key(j, "properties");
   json_begin_object(j);
   json_kv_int(j, "id", (int64_t)index);
-  json_key(j, "count");
-  json_uint(j, x->count);
-  json_kv_int(j, "cost_ns", x->cost_ns);
-  json_kv_string(j, "fix", x->fix);
-  for (size_t e = 0; e < x->nextra; e++)
-    if (x->extra[e].is_flag)
-      json_kv_bool(j, x->extra[e].name, x->extra[e].value != 0);
-    else
-      json_kv_int(j, x->extra[e].name, x->extra[e].value);
+  json_finding_numbers(j, x);
   json_end_object(j);
   json_end_object(j);
 }

@@ -141,13 +141,22 @@ static void devices(FILE *f, const struct summary *s)
   }
 }
 
-static const char *stream_label(char *buf, size_t len, const struct stream *st)
+/* the stream's number (stream_ordinal, as findings name it) and handle */
+static const char *stream_label(char *buf, size_t len,
+                                const struct streams *ss, size_t i)
 {
+  const struct stream *st = &ss->v[i];
   if (st->kind == STREAM_LEGACY)
     return "legacy default";
   if (st->kind == STREAM_PER_THREAD)
     return "per-thread default";
-  return fmt_hex(buf, len, st->handle);
+  char h[32];
+  size_t ord = stream_ordinal(ss, i);
+  if (ord)
+    snprintf(buf, len, "%zu (%s)", ord, fmt_hex(h, sizeof h, st->handle));
+  else
+    snprintf(buf, len, "%s", fmt_hex(h, sizeof h, st->handle));
+  return buf;
 }
 
 static const char *device_label(char *buf, size_t len, int64_t dev)
@@ -184,7 +193,7 @@ static void streams(FILE *f, const struct summary *s)
       snprintf(fl, sizeof fl, "%s",
                stream_blocking(st) ? "blocking" : "non-blocking");
     fprintf(f, "  %-6s %-20s %-24s", device_label(bd, sizeof bd, st->device),
-            stream_label(b, sizeof b, st), fl);
+            stream_label(b, sizeof b, &s->streams, k), fl);
     static const int w[SOP_COUNT] = {7, 6, 7, 7, 5, 5, 5};
     for (int o = 0; o < SOP_COUNT; o++)
       fprintf(f, " %*" PRId64, w[o], ss->ops[o]);
@@ -235,7 +244,7 @@ static void kernels(FILE *f, const struct summary *s)
     any = true;
     fprintf(f, "  device %s, stream %s: %" PRId64 " launch%s",
             device_label(bd, sizeof bd, s->streams.v[k].device),
-            stream_label(b1, sizeof b1, &s->streams.v[k]), ss->kernels,
+            stream_label(b1, sizeof b1, &s->streams, k), ss->kernels,
             ss->kernels == 1 ? "" : "es");
     if (ss->kernels_timed)
       fprintf(f, ", GPU time %s", fmt_ns(b2, sizeof b2, ss->kernel_gpu_ns));

@@ -16,6 +16,12 @@ void output_json(FILE *f, const struct summary *s, const struct findings *fs);
 void output_sarif(FILE *f, const struct findings *fs, const char *source_root);
 void output_github(FILE *f, const struct findings *fs);
 
+struct json;
+/* a finding's count, cost_ns, fix and extra numbers (flags as booleans), as
+ * members of the JSON object being written (JSON findings, SARIF
+ * properties) */
+void json_finding_numbers(struct json *j, const struct finding *x);
+
 /* "file:line", "file", "module+0xoffset" or "<unknown>" (text and JSON
  * share it); buf of at least 64 bytes, may return a pointer into loc */
 const char *location_text(char *buf, size_t len, const struct location *loc);

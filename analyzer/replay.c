@@ -161,8 +161,7 @@ bool replay_next(struct replay *r)
   }
   o->kname = int_or(st, K_NAME, -1);
   o->kmangled = db_text(st, K_MANGLED);
-  o->kernel = o->op == CL_OP_KERNEL;
-  if (o->kernel)
+  if (o->op == CL_OP_KERNEL)
     load_args(r, o->seq);
   memmodel_advance(&r->mm, sat_sub(o->seq, 1));
   return true;

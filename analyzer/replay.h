@@ -72,8 +72,7 @@ struct replay_op {
   bool has_sync_stream;
   int64_t sync_stream;
   bool complete;           /* a query or sync that found the work done */
-  /* kernels */
-  bool kernel;
+  /* kernels (op == CL_OP_KERNEL) */
   int64_t kname;           /* strings id, -1: none */
   const char *kmangled;
   const struct replay_arg *args; /* kernel_args of the call, by param, offset */

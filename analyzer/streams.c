@@ -137,3 +137,19 @@ size_t *streams_order(const struct streams *s)
   sort_streams = NULL;
   return o;
 }
+
+size_t stream_ordinal(const struct streams *s, size_t i)
+{
+  const struct stream *x = &s->v[i];
+  if (x->kind != STREAM_CREATED || x->created_seq < 0)
+    return 0;
+  size_t n = 1;
+  for (size_t j = 0; j < s->n; j++) {
+    const struct stream *y = &s->v[j];
+    if (y->kind == STREAM_CREATED && y->created_seq >= 0 &&
+        (y->created_seq < x->created_seq ||
+         (y->created_seq == x->created_seq && j < i)))
+      n++;
+  }
+  return n;
+}

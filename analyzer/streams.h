@@ -44,6 +44,10 @@ size_t streams_lookup(struct streams *s, bool has_handle, int64_t handle,
 /* non-blocking: flags has cudaStreamNonBlocking (1) */
 bool stream_blocking(const struct stream *st);
 const char *stream_kind_name(enum stream_kind k);
+/* The number a person calls stream I by: its place in creation order among
+ * the streams the recording saw created (1, 2, ...), the same in every
+ * finding and in the summary; 0 for default and unknown streams. */
+size_t stream_ordinal(const struct streams *s, size_t i);
 /* indices of s->v in report order: device, kind, creation, handle
  * (malloc'd array of s->n) */
 size_t *streams_order(const struct streams *s);

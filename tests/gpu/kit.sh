@@ -36,7 +36,11 @@ export CUDA_HOME NVCC ARCH
 # ---- the build tree, executables and shared objects only --------------------
 rm -rf "$kit/build"
 mkdir -p "$kit/build/lib-extra"
-(cd "$build" && find . -path ./.gpukit -prune -o -type f \
+# (the kit itself left out when it lies inside the build tree, and the
+# usual kit folders)
+case $kit in "$build"/*) inside=./${kit#"$build"/} ;; *) inside=./.gpukit ;; esac
+(cd "$build" && find . \( -path "$inside" -o -path ./.gpukit -o -path ./.gpucarry \) \
+   -prune -o -type f \
    \( -perm -u+x -o -name '*.so' -o -name '*.so.*' \) \
    ! -name '*.o' ! -name '*.lo' ! -name '*.la' ! -name '*.sh' ! -name '*.test' \
    ! -name '*.rtest' ! -name '*.py' ! -name 'config.*' ! -name configure \
