@@ -4,18 +4,22 @@
  * into it, was still in flight, as caught by the shim's page protection
  * (host_accesses; copy_seq is the copy's, memset's or kernel's call).  One
  * finding per pair of call sites (the host access and the device work),
- * with a count. */
+ * with a count.  The device work's stream is named as in every finding
+ * (stream_title). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyses.h"
 #include "demangle.h"
+#include "find_common.h"
+#include "streams.h"
 #include "util.h"
 
 struct pair {
   enum check_id check;
-  int64_t access_stack, access_pystack, copy_seq, address, bytes, stream;
+  int64_t access_stack, access_pystack, copy_seq, address, bytes;
+  size_t stream;      /* the device work's stream instance (streams.h) */
   char direction[16];
   char memkind[16];   /* of the allocation accessed: pinned, managed, ... */
   int is_kernel, is_memset;
@@ -34,7 +38,7 @@ static enum check_id finding_check(const char *access)
 }
 
 static void emit(struct report_ctx *ctx, struct findings *out,
-                 const struct pair *p)
+                 const struct streams *ss, const struct pair *p)
 {
   struct callsite at, copy;
   callsite_resolve_ids(ctx->cs, p->access_stack, p->access_pystack, &at);
@@ -49,11 +53,7 @@ static void emit(struct report_ctx *ctx, struct findings *out,
                      : p->check == CHECK_HOST_WRITE_BEFORE_SYNC ? "the host writes"
                                                                 : "the host frees";
   const char *mem = !strcmp(p->memkind, "managed") ? "managed" : "pinned";
-  char stream[32];
-  if (p->stream == 0)
-    snprintf(stream, sizeof stream, "the default stream");
-  else
-    snprintf(stream, sizeof stream, "stream 0x%" PRIx64, (uint64_t)p->stream);
+  char *stream = stream_title(ctx, ss, p->stream);
   struct finding *f;
   if (p->is_kernel) {
     char arg[32] = "";
@@ -98,6 +98,7 @@ static void emit(struct report_ctx *ctx, struct findings *out,
                         stream);
   }
   f->count = p->count;
+  free(stream);
 }
 
 void analysis_host(struct report_ctx *ctx, struct findings *out)
@@ -108,18 +109,22 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
       ctx->db,
       "SELECT h.kind, coalesce(h.stack, -1), coalesce(h.pystack, -1),"
       " h.copy_seq, h.address, coalesce(t.bytes, 0),"
-      " coalesce(t.stream, k.stream, 0), t.direction, t.op,"
+      " coalesce(t.stream, k.stream, c.stream), t.direction, t.op,"
       " k.seq IS NOT NULL, s.value,"
       " (SELECT min(a.param) FROM kernel_args a WHERE a.seq = h.copy_seq"
       "  AND a.value >= m.address AND a.value < m.address + m.size),"
-      " m.kind"
+      " m.kind, c.device, ap.name"
       " FROM host_accesses h LEFT JOIN transfers t ON t.seq = h.copy_seq"
+      " LEFT JOIN calls c ON c.seq = h.copy_seq"
+      " LEFT JOIN api ap ON ap.id = c.api"
       " LEFT JOIN kernels k ON k.seq = h.copy_seq"
       " LEFT JOIN strings s ON s.id = k.name"
       " LEFT JOIN memory m ON m.seq = (SELECT max(m2.seq) FROM memory m2"
       "  WHERE m2.op = 'alloc' AND m2.seq < h.seq AND m2.address <= h.address"
       "  AND h.address < m2.address + m2.size)"
       " ORDER BY h.seq");
+  struct streams ss;
+  streams_load(&ss, ctx->db);
   struct pair *v = NULL;
   size_t n = 0, cap = 0;
   while (db_step(ctx->db, st)) {
@@ -130,7 +135,7 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
                      sqlite3_column_int64(st, 3),
                      sqlite3_column_int64(st, 4),
                      sqlite3_column_int64(st, 5),
-                     sqlite3_column_int64(st, 6),
+                     0,
                      "",
                      "",
                      0,
@@ -156,6 +161,14 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
       v[i].count++;
       continue;
     }
+    /* no stream (NULL): the legacy default stream, or the per-thread one
+     * for a _ptsz/_ptds API */
+    p.stream = streams_lookup(
+        &ss, sqlite3_column_type(st, 6) != SQLITE_NULL,
+        sqlite3_column_int64(st, 6),
+        sqlite3_column_type(st, 13) == SQLITE_NULL ? -1
+                                                   : sqlite3_column_int64(st, 13),
+        p.copy_seq, (const char *)sqlite3_column_text(st, 14));
     if (p.is_kernel) {
       const char *name = (const char *)sqlite3_column_text(st, 10);
       p.kernel = cl_demangle(name ? name : "?");
@@ -173,8 +186,9 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
   }
   db_finalize(st);
   for (size_t i = 0; i < n; i++) {
-    emit(ctx, out, &v[i]);
+    emit(ctx, out, &ss, &v[i]);
     free(v[i].kernel);
   }
   free(v);
+  streams_free(&ss);
 }
