@@ -211,9 +211,7 @@ static void guard_after(const struct cl_api *api, const struct cl_call *c,
     cl_hostguard_stream(a->stream, api->op == CL_OP_STREAM_CREATE,
                         (a->flags & 1) != 0);
     break;
-  case CL_OP_EVENT_RECORD: case CL_OP_SYNC_DEVICE: case CL_OP_SYNC_CONTEXT:
-  case CL_OP_SYNC_STREAM: case CL_OP_SYNC_EVENT: case CL_OP_QUERY_STREAM:
-  case CL_OP_QUERY_EVENT: case CL_OP_RESET_DEVICE:
+  case CL_OP_EVENT_RECORD: /* what a later event synchronization covers */
     cl_hostguard_sync(api->op, c->device, stream, c->tid, a->event, c->seq);
     break;
   case CL_OP_OTHER:
@@ -223,6 +221,10 @@ static void guard_after(const struct cl_api *api, const struct cl_call *c,
       cl_allocmap_alias(a->dst, a->src);
     break;
   default:
+    /* a synchronization: what it covers is the ordering table's (ops.def,
+     * read by cl_hostguard_sync); the call succeeded, as a query must */
+    if (cl_op_sem(api->op)->host != CL_HOST_NONE)
+      cl_hostguard_sync(api->op, c->device, stream, c->tid, a->event, c->seq);
     break;
   }
 }

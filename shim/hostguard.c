@@ -49,6 +49,7 @@
 #include <unistd.h>
 #include <unwind.h>
 
+#include "cudalens/semantics.h"
 #include "shim.h"
 
 #define MAX_GUARDS 512
@@ -505,10 +506,39 @@ static int legacy_covers(const struct guard *g, int32_t device)
   return g->device == device && !is_nonblocking(g->stream);
 }
 
+/* What the host knows once a call of class OP returned, from the ordering
+ * table (ops.def, cl_op_sem): a device done, a stream's work so far, an
+ * event's, or nothing.  Only documented knowledge lifts a guard: cudaFree
+ * waits for the device only in practice (UNPROMISED), so a free with a
+ * copy in flight is reported (cl_hostguard_free).  A blocking copy or
+ * memset (RULE) comes here only where its rule of section 2 says the host
+ * knows it finished: it waited for its stream, as a stream synchronization
+ * does. */
+static enum cl_host host_knows(enum cl_op op)
+{
+  const struct cl_op_sem *sem = cl_op_sem(op);
+  if (sem->edge != CL_EDGE_DOC)
+    return CL_HOST_NONE;
+  return sem->host == CL_HOST_RULE ? CL_HOST_STREAM : sem->host;
+}
+
+/* the work of STREAM (0: the legacy default stream, which waits for the
+ * blocking streams too: lift them all, streams not seen created included,
+ * rather than risk a false report; non-blocking streams it does not wait
+ * for) covers g */
+static int stream_covers(const struct guard *g, int32_t device,
+                         uint64_t stream, uint64_t tid)
+{
+  return stream == 0 ? legacy_covers(g, device) : same_stream(g, stream, tid);
+}
+
 void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
                        uint64_t tid, uint64_t event, uint64_t seq)
 {
-  if (!enabled)
+  enum cl_host host = host_knows(op);
+  if (!enabled ||
+      (host == CL_HOST_NONE && op != CL_OP_EVENT_RECORD &&
+       op != CL_OP_HOST_FUNC))
     return;
   wlock();
   if (op == CL_OP_EVENT_RECORD) {
@@ -532,34 +562,23 @@ void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
     if (!g->active)
       continue;
     int covered = 0;
-    switch (op) {
-    case CL_OP_SYNC_DEVICE: case CL_OP_SYNC_CONTEXT: case CL_OP_RESET_DEVICE:
-      covered = device < 0 || g->device == device;
-      break;
-    case CL_OP_COPY: case CL_OP_MEMSET: /* blocking: waits for stream 0 */
-    case CL_OP_SYNC_STREAM: case CL_OP_QUERY_STREAM:
-      /* the legacy default stream waits for the blocking streams too: lift
-       * them all (streams not seen created included) rather than risk a
-       * false report; non-blocking streams it does not wait for */
-      covered = stream == 0 ? legacy_covers(g, device)
-                            : same_stream(g, stream, tid);
-      break;
-    case CL_OP_HOST_FUNC:
-      /* a host function runs once the work before it in its stream is
-       * done, and may hand the memory to any thread (NVIDIA's
-       * simpleCallback): what came before it counts as synchronized */
+    if (op == CL_OP_HOST_FUNC) {
+      /* not a synchronization, but a host function runs once the work
+       * before it in its stream is done, and may hand the memory to any
+       * thread (NVIDIA's simpleCallback): what came before it counts as
+       * synchronized */
       covered = same_stream(g, stream, tid) && g->copy_seq < seq;
-      break;
-    case CL_OP_SYNC_EVENT: case CL_OP_QUERY_EVENT:
+    } else if (host == CL_HOST_DEVICE) {
+      covered = device < 0 || g->device == device;
+    } else if (host == CL_HOST_STREAM) {
+      covered = stream_covers(g, device, stream, tid);
+    } else if (host == CL_HOST_EVENT) {
+      /* the work its stream had when the event was recorded */
       for (int e = 0; e < MAX_EVENTS; e++)
         if (events[e].event == event && event)
-          covered = (events[e].stream == 0 ? legacy_covers(g, device)
-                                           : same_stream(g, events[e].stream,
-                                                         events[e].tid)) &&
+          covered = stream_covers(g, device, events[e].stream,
+                                  events[e].tid) &&
                     g->copy_seq < events[e].seq;
-      break;
-    default:
-      break;
     }
     if (covered)
       release(g);
