@@ -1,9 +1,9 @@
 /* sim_cudart_memory.c - TEST DOUBLE for CI: memory API of the simulated
  * libcudart.so.13: cudaMalloc/Free family (host, managed, stream-ordered,
- * host registration), cudaMemcpy/Memset and their Async forms, peer copies,
- * cudaMemPrefetchAsync, cudaPointerGetAttributes.  Each does its work
- * through the sim driver (nested DRIVER callbacks: cuMemAlloc_v2,
- * cuMemcpyHtoDAsync_v2, ...).
+ * host registration, cudaHostGetDevicePointer, cudaStreamAttachMemAsync),
+ * cudaMemcpy/Memset and their Async forms, peer copies, cudaMemPrefetchAsync,
+ * cudaPointerGetAttributes.  Each does its work through the sim driver
+ * (nested DRIVER callbacks: cuMemAlloc_v2, cuMemcpyHtoDAsync_v2, ...).
  */
 #define _GNU_SOURCE
 #include <string.h>
@@ -88,6 +88,15 @@ cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
     RT_NEED_CTX();
     RT_RETURN(CU2RT(cuMemAllocManaged((CUdeviceptr *)devPtr, size,
                                       flags ? flags : CU_MEM_ATTACH_GLOBAL)));
+}
+
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,
+                                     unsigned int flags)
+{
+    RT_ENTER(cudaStreamAttachMemAsync_v6000, "cudaStreamAttachMemAsync", stream, devPtr,
+             length, flags);
+    RT_NEED_CTX();
+    RT_RETURN(CU2RT(cuStreamAttachMemAsync((CUstream)stream, DP(devPtr), length, flags)));
 }
 
 cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)

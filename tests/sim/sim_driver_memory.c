@@ -541,3 +541,33 @@ CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUst
     DRV_ENTER(cuMemsetD32Async, NULL, dstDevice, ui, N, hStream);
     DRV_RETURN(memset_(dstDevice, ui, 4, N, hStream, 1));
 }
+
+/* ---- managed memory attachment ------------------------------------------------ */
+
+/* The attachment is only checked: the simulated device sees all memory. */
+CUresult cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length,
+                                unsigned int flags)
+{
+    DRV_ENTER(cuStreamAttachMemAsync, NULL, hStream, dptr, length, flags);
+    struct range r;
+    int found = 0;
+    if (!drv_ctx())
+        DRV_RETURN(CUDA_ERROR_INVALID_CONTEXT);
+    if (!drv_stream(hStream))
+        DRV_RETURN(CUDA_ERROR_INVALID_HANDLE);
+    if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST &&
+        flags != CU_MEM_ATTACH_SINGLE)
+        DRV_RETURN(CUDA_ERROR_INVALID_VALUE);
+    pthread_mutex_lock(&clsimdrv_lock);
+    struct range *p = find((uintptr_t)dptr);
+    if (p) {
+        r = *p;
+        found = 1;
+    }
+    pthread_mutex_unlock(&clsimdrv_lock);
+    /* managed memory, and all of the allocation (length 0 or its size) */
+    if (!found || r.kind != CUPTI_ACTIVITY_MEMORY_KIND_MANAGED || r.base != dptr ||
+        (length && length != r.size))
+        DRV_RETURN(CUDA_ERROR_INVALID_VALUE);
+    DRV_RETURN(CUDA_SUCCESS);
+}
