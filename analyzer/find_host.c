@@ -12,7 +12,8 @@
 
 struct pair {
   enum check_id check;
-  int64_t access_stack, access_pystack, copy_seq, address, bytes, stream;
+  int64_t access_seq, access_stack, access_pystack, copy_seq, address, bytes,
+      stream;
   char direction[16];
   uint64_t count;
 };
@@ -55,6 +56,8 @@ static void emit(struct report_ctx *ctx, struct findings *out,
                      " copy; in PyTorch torch.cuda.synchronize() or"
                      " event.synchronize()), or use a separate buffer per step");
   f->count = p->count;
+  finding_add_op(f, p->copy_seq);
+  finding_add_op(f, p->access_seq);
   finding_add_related(f, &copy_loc, "the %s copy still in flight, on %s", dir,
                       stream);
 }
@@ -63,7 +66,7 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
 {
   sqlite3_stmt *st = db_prepare(
       ctx->db,
-      "SELECT h.kind, coalesce(h.stack, -1), coalesce(h.pystack, -1),"
+      "SELECT h.kind, h.seq, coalesce(h.stack, -1), coalesce(h.pystack, -1),"
       " h.copy_seq, h.address, t.bytes, t.stream, t.direction"
       " FROM host_accesses h LEFT JOIN transfers t ON t.seq = h.copy_seq"
       " ORDER BY h.seq");
@@ -78,9 +81,10 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
                      sqlite3_column_int64(st, 4),
                      sqlite3_column_int64(st, 5),
                      sqlite3_column_int64(st, 6),
+                     sqlite3_column_int64(st, 7),
                      "",
                      1};
-    const char *dir = (const char *)sqlite3_column_text(st, 7);
+    const char *dir = (const char *)sqlite3_column_text(st, 8);
     snprintf(p.direction, sizeof p.direction, "%s", dir ? dir : "async");
     size_t i;
     for (i = 0; i < n; i++)
