@@ -18,9 +18,13 @@
 #include "findings.h"
 #include "output.h"
 #include "summary.h"
+#include "timeline.h"
 #include "util.h"
 
-enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF, FORMAT_GITHUB };
+enum format {
+  FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF, FORMAT_GITHUB, FORMAT_PERFETTO,
+  FORMAT_HTML
+};
 
 struct options {
   enum format format;
@@ -31,7 +35,7 @@ struct options {
 };
 
 static const char usage_text[] =
-    "Usage: cudalens-report [--format=text|json|sarif|github]\n"
+    "Usage: cudalens-report [--format=text|json|sarif|github|perfetto|html]\n"
     "                       [--fail-on=error|warning|note]\n"
     "                       [--source-root=DIR] [-o FILE] RECORDING.db\n"
     "       cudalens-report --explain=KIND | --list-checks\n"
@@ -40,9 +44,11 @@ static const char usage_text[] =
     "Summarize a cudalens recording (devices, streams, copies, kernels,\n"
     "synchronization) and report findings with the user's call sites.\n"
     "\n"
-    "  -f, --format=FORMAT   text (default), json, sarif (SARIF 2.1.0) or\n"
-    "                        github (GitHub Actions annotations); the last\n"
-    "                        two: findings only\n"
+    "  -f, --format=FORMAT   text (default), json, sarif (SARIF 2.1.0),\n"
+    "                        github (GitHub Actions annotations; these two:\n"
+    "                        findings only), perfetto (a timeline of streams\n"
+    "                        and findings for ui.perfetto.dev) or html (the\n"
+    "                        same timeline as one self-contained page)\n"
     "      --fail-on=SEV     exit 1 when a finding of severity SEV or worse\n"
     "                        exists (error, warning or note)\n"
     "      --source-root=DIR files under DIR shown relative to it (the\n"
@@ -93,8 +99,13 @@ static void parse_options(int argc, char **argv, struct options *o)
         o->format = FORMAT_SARIF;
       else if (strcmp(optarg, "github") == 0)
         o->format = FORMAT_GITHUB;
+      else if (strcmp(optarg, "perfetto") == 0)
+        o->format = FORMAT_PERFETTO;
+      else if (strcmp(optarg, "html") == 0)
+        o->format = FORMAT_HTML;
       else
-        fail("unknown format '%s' (use text, json, sarif or github)", optarg);
+        fail("unknown format '%s' (use text, json, sarif, github, perfetto or"
+             " html)", optarg);
       break;
     case 'F':
       if ((o->fail_on = severity_parse(optarg)) < 0)
@@ -155,9 +166,10 @@ static void parse_options(int argc, char **argv, struct options *o)
   o->db = argv[optind];
 }
 
-static void write_report(const struct options *o, const struct summary *s,
+static void write_report(const struct options *o, struct report_ctx *ctx,
                          const struct findings *fs)
 {
+  const struct summary *s = ctx->sum;
   FILE *f = stdout;
   const char *name = o->output ? o->output : "standard output";
   if (o->output && !(f = fopen(o->output, "w")))
@@ -168,7 +180,15 @@ static void write_report(const struct options *o, const struct summary *s,
     output_sarif(f, fs, o->source_root);
   else if (o->format == FORMAT_GITHUB)
     output_github(f, fs);
-  else
+  else if (o->format == FORMAT_PERFETTO || o->format == FORMAT_HTML) {
+    struct timeline tl;
+    timeline_build(&tl, ctx);
+    if (o->format == FORMAT_PERFETTO)
+      output_perfetto(f, s, fs, &tl);
+    else
+      output_html(f, s, fs, &tl);
+    timeline_free(&tl);
+  } else
     output_text(f, s, fs);
   int err = ferror(f);
   if (fflush(f) != 0 && !err)
@@ -207,7 +227,7 @@ int main(int argc, char **argv)
     findings_fingerprint(&fs);
   }
 
-  write_report(&o, &sum, &fs);
+  write_report(&o, &ctx, &fs);
 
   int status = 0;
   if (o.fail_on >= 0 && findings_max_severity(&fs) >= o.fail_on)
