@@ -6,12 +6,12 @@ standard library only.
       self-contained: no external scripts, styles, images or links (no src=,
       no <link>, no http(s) URL but the SVG namespace)
   check_page.py dom DOM.html [--lanes N] [--findings N] [--selected N]
-                [--lane TEXT]... [--op-kind KIND]...
+                [--lane TEXT]... [--op-kind KIND]... [--selected-kind KIND]...
       the DOM that headless Chromium dumped (--dump-dom) after the script
       ran: <body data-rendered="ok">, no script error in #errors, N lane
       labels, N findings listed, at least N highlighted (selected) shapes
       and the dashed arrow of the selected finding, lanes titled TEXT, ops
-      of each KIND drawn
+      of each KIND drawn, a highlighted op of each KIND
   check_page.py png SHOT.png WIDTH HEIGHT [--red]
       Chromium's screenshot: a PNG of that size that is not blank (many
       colours, a share of non-white pixels), with --red some pixels of the
@@ -107,7 +107,12 @@ def check_dom(path, args, errors):
         elif opt == "--op-kind" and not any(
                 "op" in classes(a) and "kind-" + val in classes(a) for t, a in d.elements):
             errors.append("no %s drawn" % val)
-        elif opt not in ("--lanes", "--findings", "--selected", "--lane", "--op-kind"):
+        elif opt == "--selected-kind" and not any(
+                "kind-" + val in classes(a) for a in selected):
+            errors.append("no highlighted %s (highlighted: %s)"
+                          % (val, [a.get("class") for a in selected]))
+        elif opt not in ("--lanes", "--findings", "--selected", "--lane", "--op-kind",
+                         "--selected-kind"):
             errors.append("unknown option %s" % opt)
 
 
