@@ -20,11 +20,18 @@
 #include "output.h"
 #include "util.h"
 
-/* the ids of the trace: pid and tid of a lane */
+/* the ids of the trace: pid and tid of a lane.  Slices of one thread
+ * must nest, so an operation that overlaps the one before it on its lane
+ * (overlapping GPU records of one stream, in odd recordings) goes to an
+ * extra thread of the lane, "... (overlapping R)": row R = 1, 2, ... */
 struct ids {
   const struct timeline *tl;
   int64_t host_pid;
+  size_t *row;        /* per op: its thread of the lane, 0 the lane's own */
+  size_t *nrows;      /* per lane */
 };
+
+#define ROW_TID 1000000 /* tid of row R > 0: R * ROW_TID + lane + 1 */
 
 static int64_t lane_pid(const struct ids *d, size_t lane)
 {
@@ -32,10 +39,66 @@ static int64_t lane_pid(const struct ids *d, size_t lane)
   return l->host ? d->host_pid : l->device;
 }
 
-static int64_t lane_tid(const struct ids *d, size_t lane)
+static int64_t lane_tid(const struct ids *d, size_t lane, size_t row)
 {
   const struct tl_lane *l = &d->tl->lanes[lane];
+  if (row)
+    return (int64_t)row * ROW_TID + (int64_t)lane + 1;
   return l->host ? l->tid : (int64_t)lane + 1;
+}
+
+static const struct timeline *sort_tl; /* for cmp_op */
+
+static int cmp_op(const void *pa, const void *pb)
+{
+  const struct tl_op *a = &sort_tl->ops[*(const size_t *)pa];
+  const struct tl_op *b = &sort_tl->ops[*(const size_t *)pb];
+  if (a->lane != b->lane)
+    return a->lane < b->lane ? -1 : 1;
+  if (a->start_ns != b->start_ns)
+    return a->start_ns < b->start_ns ? -1 : 1;
+  return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* the duration written for op X (points get POINT_NS, so flows can bind) */
+#define POINT_NS 2
+static int64_t op_dur(const struct tl_op *x)
+{
+  if (x->end_ns > x->start_ns)
+    return x->end_ns - x->start_ns;
+  return x->kind == TL_RECORD || x->kind == TL_WAIT || x->kind == TL_ACCESS
+             ? POINT_NS : 0;
+}
+
+/* each op in the first row of its lane that is free at its start */
+static void assign_rows(struct ids *d)
+{
+  const struct timeline *tl = d->tl;
+  d->row = xcalloc(tl->nops + 1, sizeof *d->row);
+  d->nrows = xcalloc(tl->nlanes + 1, sizeof *d->nrows);
+  size_t *order = xcalloc(tl->nops + 1, sizeof *order);
+  for (size_t i = 0; i < tl->nops; i++)
+    order[i] = i;
+  sort_tl = tl;
+  qsort(order, tl->nops, sizeof *order, cmp_op);
+  int64_t *row_end = NULL;
+  size_t cap = 0;
+  for (size_t k = 0; k < tl->nops; k++) {
+    const struct tl_op *x = &tl->ops[order[k]];
+    size_t lane = x->lane, r;
+    if (k == 0 || tl->ops[order[k - 1]].lane != lane)
+      d->nrows[lane] = 0;
+    for (r = 0; r < d->nrows[lane] && row_end[r] > x->start_ns; r++)
+      ;
+    if (r == d->nrows[lane]) {
+      GROW(row_end, cap, r + 1);
+      d->nrows[lane]++;
+    }
+    row_end[r] = x->start_ns + op_dur(x);
+    d->row[order[k]] = r;
+  }
+  free(row_end);
+  free(order);
 }
 
 /* nanoseconds from the origin as the format's microseconds */
@@ -45,16 +108,18 @@ static void kv_us(struct json *j, const char *key, int64_t ns)
   json_double(j, (double)ns / 1000.0, 3);
 }
 
+/* an event on the thread of op OP */
 static void event_head(struct json *j, const struct ids *d, const char *ph,
-                       const char *name, const char *cat, size_t lane)
+                       const char *name, const char *cat, size_t op)
 {
+  size_t lane = d->tl->ops[op].lane;
   json_begin_object(j);
   json_kv_string(j, "name", name);
   if (cat)
     json_kv_string(j, "cat", cat);
   json_kv_string(j, "ph", ph);
   json_kv_int(j, "pid", lane_pid(d, lane));
-  json_kv_int(j, "tid", lane_tid(d, lane));
+  json_kv_int(j, "tid", lane_tid(d, lane, d->row[op]));
 }
 
 static void metadata(struct json *j, const char *name, int64_t pid,
@@ -102,27 +167,25 @@ static void names(struct json *j, const struct ids *d, const struct summary *s)
                l->host ? INT32_MAX : l->device);
       free(pname);
     }
-    metadata(j, "thread_name", lane_pid(d, i), lane_tid(d, i), "name", l->title, 0);
-    metadata(j, "thread_sort_index", lane_pid(d, i), lane_tid(d, i),
-             "sort_index", NULL, (int64_t)i);
+    for (size_t r = 0; r < d->nrows[i] || r == 0; r++) {
+      char *title = r ? xasprintf("%s (overlapping %zu)", l->title, r) : NULL;
+      metadata(j, "thread_name", lane_pid(d, i), lane_tid(d, i, r), "name",
+               r ? title : l->title, 0);
+      metadata(j, "thread_sort_index", lane_pid(d, i), lane_tid(d, i, r),
+               "sort_index", NULL, (int64_t)(i * 64 + (r < 63 ? r : 63)));
+      free(title);
+    }
   }
 }
-
-/* points (records, waits, host accesses) get 2 ns, so flows can bind */
-#define POINT_NS 2
 
 static void ops(struct json *j, const struct ids *d)
 {
   const struct timeline *tl = d->tl;
   for (size_t i = 0; i < tl->nops; i++) {
     const struct tl_op *x = &tl->ops[i];
-    event_head(j, d, "X", x->name, tl_kind_names[x->kind], x->lane);
+    event_head(j, d, "X", x->name, tl_kind_names[x->kind], i);
     kv_us(j, "ts", x->start_ns);
-    kv_us(j, "dur", x->end_ns > x->start_ns ? x->end_ns - x->start_ns
-                    : x->kind == TL_RECORD || x->kind == TL_WAIT ||
-                            x->kind == TL_ACCESS
-                        ? POINT_NS
-                        : 0);
+    kv_us(j, "dur", op_dur(x));
     json_key(j, "args");
     json_begin_object(j);
     json_kv_int(j, "seq", x->seq);
@@ -139,13 +202,11 @@ static void flow(struct json *j, const struct ids *d, int64_t id,
 {
   const struct tl_op *x[2] = {&d->tl->ops[a], &d->tl->ops[b]};
   for (int k = 0; k < 2; k++) {
-    event_head(j, d, k ? "f" : "s", name, cat, x[k]->lane);
+    event_head(j, d, k ? "f" : "s", name, cat, k ? b : a);
     json_kv_int(j, "id", id);
     if (k)
       json_kv_string(j, "bp", "e");
-    kv_us(j, "ts", x[k]->end_ns > x[k]->start_ns
-                       ? x[k]->start_ns + (x[k]->end_ns - x[k]->start_ns) / 2
-                       : x[k]->start_ns + POINT_NS / 2);
+    kv_us(j, "ts", x[k]->start_ns + op_dur(x[k]) / 2);
     json_end_object(j);
   }
 }
@@ -162,7 +223,7 @@ static void findings(struct json *j, const struct ids *d,
         last = at[k];
     char *name = xasprintf("%s: %s", severity_name(f->severity), f->kind);
     if (last >= 0) {
-      event_head(j, d, "i", name, "finding", d->tl->ops[last].lane);
+      event_head(j, d, "i", name, "finding", (size_t)last);
       json_kv_string(j, "s", "t");
       kv_us(j, "ts", d->tl->ops[last].start_ns);
     } else {
@@ -211,6 +272,7 @@ void output_perfetto(FILE *f, const struct summary *s, const struct findings *fs
   if (s->proc.pid && *s->proc.pid && (pid = strtoll(s->proc.pid, &end, 10), *end))
     pid = -1;
   struct ids d = {.tl = tl, .host_pid = pid > max_device ? pid : max_device + 1};
+  assign_rows(&d);
 
   struct json j;
   json_init(&j, f);
@@ -236,4 +298,6 @@ void output_perfetto(FILE *f, const struct summary *s, const struct findings *fs
   json_end_array(&j);
   json_end_object(&j);
   json_finish(&j);
+  free(d.row);
+  free(d.nrows);
 }

@@ -6,7 +6,8 @@ events "X" with ts and dur, instant events "i" with scope s, flow events
 "s"/"f" with id, metadata events "M" process_name / thread_name /
 *_sort_index with args) and against the JSON report of the same recording:
 every process and thread used is named, stream work sits on the devices'
-processes, every flow is one start and one finish ("f" binding to its
+processes, the complete events of a thread nest, every flow is one start
+and one finish ("f" binding to its
 enclosing slice, bp "e"), and every finding of the report is an instant
 event with its kind, severity and message.
 
@@ -106,6 +107,19 @@ def main(trace_path, report_path):
             if cat in STREAM_WORK and not name.startswith("GPU "):
                 err("%s on %r, not on a GPU's process" % (cat, name))
                 break
+    for (pid, tid), v in slices.items():
+        # complete events of one thread nest (as integer nanoseconds, which
+        # is how viewers read the microseconds)
+        stack = []
+        for ts, end, cat in sorted(((round(a * 1000), round(b * 1000), c) for a, b, c in v),
+                                   key=lambda s: (s[0], -s[1])):
+            while stack and stack[-1] <= ts:
+                stack.pop()
+            if stack and end > stack[-1]:
+                err("slices overlap without nesting on thread %s of process %s at ts %s us"
+                    % (tid, pid, ts / 1000))
+                break
+            stack.append(end)
     for key, v in flows.items():
         phases = sorted(e["ph"] for e in v)
         if phases != ["f", "s"]:
