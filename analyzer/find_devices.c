@@ -208,6 +208,7 @@ static void report_access(struct xpass *p, struct findings *out)
                        fmt_hex(b2, sizeof b2, g->timed_bytes), g->dev_a,
                        g->dev_b);
     f->count = (uint64_t)g->count;
+    finding_add_op(f, g->first_seq); /* the first occurrence */
     f->cost_ns = g->gpu_ns;
     finding_set_extra(f, "device", g->dev_a);
     finding_set_extra(f, "memory_device", g->dev_b);

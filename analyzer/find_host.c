@@ -20,6 +20,7 @@ struct pair {
   enum check_id check;
   int64_t access_stack, access_pystack, copy_seq, address, bytes;
   size_t stream;      /* the device work's stream instance (streams.h) */
+  int64_t access_seq; /* the host access's own seq (the timeline's mark) */
   char direction[16];
   char memkind[16];   /* of the allocation accessed: pinned, managed, ... */
   int is_kernel, is_memset;
@@ -98,6 +99,8 @@ static void emit(struct report_ctx *ctx, struct findings *out,
                         stream);
   }
   f->count = p->count;
+  finding_add_op(f, p->copy_seq);
+  finding_add_op(f, p->access_seq);
   free(stream);
 }
 
@@ -113,7 +116,7 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
       " k.seq IS NOT NULL, s.value,"
       " (SELECT min(a.param) FROM kernel_args a WHERE a.seq = h.copy_seq"
       "  AND a.value >= m.address AND a.value < m.address + m.size),"
-      " m.kind, c.device, ap.name"
+      " m.kind, c.device, ap.name, h.seq"
       " FROM host_accesses h LEFT JOIN transfers t ON t.seq = h.copy_seq"
       " LEFT JOIN calls c ON c.seq = h.copy_seq"
       " LEFT JOIN api ap ON ap.id = c.api"
@@ -136,6 +139,7 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
                      sqlite3_column_int64(st, 4),
                      sqlite3_column_int64(st, 5),
                      0,
+                     sqlite3_column_int64(st, 15),
                      "",
                      "",
                      0,

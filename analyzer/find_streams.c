@@ -253,6 +253,7 @@ static void report(struct spass *p, struct findings *out)
         g->count, g->count == 1 ? "" : "s", timing,
         g->nlost + g->more == 1 ? "that stream" : "those streams");
     f->count = (uint64_t)g->count;
+    finding_add_op(f, g->first_seq); /* the first occurrence */
     f->cost_ns = g->gpu_ns;
     finding_set_extra(f, "device", g->device);
     finding_set_extra(f, "streams", (int64_t)(g->nlost + g->more));

@@ -150,6 +150,12 @@ void finding_set_flag(struct finding *f, const char *name, int value)
   set_extra(f, name, value != 0, 1);
 }
 
+void finding_add_op(struct finding *f, int64_t seq)
+{
+  if (f->nops < FINDING_MAX_OPS)
+    f->ops[f->nops++] = seq;
+}
+
 void finding_set_fix(struct finding *f, const char *fmt, ...)
 {
   free(f->fix);

@@ -25,11 +25,13 @@ libclreport_la_SOURCES = \
 	analyzer/out_json.c analyzer/out_text.c analyzer/output.h \
 	analyzer/out_sarif.c analyzer/out_github.c \
 	analyzer/recordings.c analyzer/recordings.h \
+	analyzer/out_perfetto.c analyzer/out_html.c \
 	analyzer/report.h \
 	analyzer/strarray.c analyzer/strarray.h \
 	analyzer/streams.c analyzer/streams.h \
 	analyzer/summary.c analyzer/summary.h \
 	analyzer/tempdir.c analyzer/tempdir.h \
+	analyzer/timeline.c analyzer/timeline.h \
 	analyzer/symbolize.c analyzer/symbolize.h \
 	analyzer/u64map.c analyzer/u64map.h \
 	analyzer/util.c analyzer/util.h

@@ -10,10 +10,13 @@
 #include "findings.h"
 #include "summary.h"
 
+struct timeline;
+
 struct recording {
   char *path;            /* as named; a folder's entries as FOLDER/NAME */
   struct summary sum;
   struct findings fs;    /* its own findings (emptied by merge_findings) */
+  struct timeline *tl;   /* for --format=perfetto/html, else NULL */
 };
 
 /* The paths ARGS[0..NARGS) name, sorted as text: a folder stands for the

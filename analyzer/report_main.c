@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,9 +22,13 @@
 #include "output.h"
 #include "recordings.h"
 #include "summary.h"
+#include "timeline.h"
 #include "util.h"
 
-enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF, FORMAT_GITHUB };
+enum format {
+  FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF, FORMAT_GITHUB, FORMAT_PERFETTO,
+  FORMAT_HTML
+};
 
 struct options {
   enum format format;
@@ -35,7 +40,7 @@ struct options {
 };
 
 static const char usage_text[] =
-    "Usage: cudalens-report [--format=text|json|sarif|github]\n"
+    "Usage: cudalens-report [--format=text|json|sarif|github|perfetto|html]\n"
     "                       [--fail-on=error|warning|note]\n"
     "                       [--source-root=DIR] [-o FILE] RECORDING.db...\n"
     "       cudalens-report [OPTIONS] FOLDER\n"
@@ -48,9 +53,12 @@ static const char usage_text[] =
     "one run: one report, the same findings merged and labelled with their\n"
     "processes (or ranks), then each process's summary.\n"
     "\n"
-    "  -f, --format=FORMAT   text (default), json, sarif (SARIF 2.1.0) or\n"
-    "                        github (GitHub Actions annotations); the last\n"
-    "                        two: findings only\n"
+    "  -f, --format=FORMAT   text (default), json, sarif (SARIF 2.1.0),\n"
+    "                        github (GitHub Actions annotations; these two:\n"
+    "                        findings only), perfetto (a timeline of streams\n"
+    "                        and findings for ui.perfetto.dev) or html (the\n"
+    "                        same timeline as one self-contained page;\n"
+    "                        these two: one recording)\n"
     "      --fail-on=SEV     exit 1 when a finding of severity SEV or worse\n"
     "                        exists (error, warning or note; in any of the\n"
     "                        recordings)\n"
@@ -102,8 +110,13 @@ static void parse_options(int argc, char **argv, struct options *o)
         o->format = FORMAT_SARIF;
       else if (strcmp(optarg, "github") == 0)
         o->format = FORMAT_GITHUB;
+      else if (strcmp(optarg, "perfetto") == 0)
+        o->format = FORMAT_PERFETTO;
+      else if (strcmp(optarg, "html") == 0)
+        o->format = FORMAT_HTML;
       else
-        fail("unknown format '%s' (use text, json, sarif or github)", optarg);
+        fail("unknown format '%s' (use text, json, sarif, github, perfetto or"
+             " html)", optarg);
       break;
     case 'F':
       if ((o->fail_on = severity_parse(optarg)) < 0)
@@ -162,6 +175,11 @@ static void parse_options(int argc, char **argv, struct options *o)
   o->nargs = (size_t)(argc - optind);
 }
 
+static bool timeline_format(enum format f)
+{
+  return f == FORMAT_PERFETTO || f == FORMAT_HTML;
+}
+
 static void write_report(const struct options *o, const struct recording *r,
                          size_t n, const struct findings *fs)
 {
@@ -175,6 +193,10 @@ static void write_report(const struct options *o, const struct recording *r,
     output_sarif(f, fs, o->source_root);
   else if (o->format == FORMAT_GITHUB)
     output_github(f, fs);
+  else if (o->format == FORMAT_PERFETTO) /* one recording (main) */
+    output_perfetto(f, &r->sum, fs, r->tl);
+  else if (o->format == FORMAT_HTML)
+    output_html(f, &r->sum, fs, r->tl);
   else
     output_text(f, r, n, fs);
   int err = ferror(f);
@@ -202,6 +224,10 @@ static void analyze(struct recording *r, const struct options *o)
   struct report_ctx ctx = {.db = &db, .act = &act, .sum = &r->sum, .cs = cs};
   findings_init(&r->fs);
   run_analyses(&ctx, &r->fs);
+  if (timeline_format(o->format)) {
+    r->tl = xcalloc(1, sizeof *r->tl);
+    timeline_build(r->tl, &ctx);
+  }
   if (o->source_root) {
     /* paths under the root relative to it, then their order and
      * fingerprints again */
@@ -221,6 +247,9 @@ int main(int argc, char **argv)
 
   size_t n;
   char **paths = recordings_expand(o.args, o.nargs, &n);
+  if (n > 1 && timeline_format(o.format))
+    fail("--format=%s draws one recording at a time (got %zu)",
+         o.format == FORMAT_HTML ? "html" : "perfetto", n);
   struct recording *rec = xcalloc(n, sizeof *rec);
   for (size_t i = 0; i < n; i++) {
     rec[i].path = paths[i];
@@ -245,6 +274,9 @@ int main(int argc, char **argv)
   for (size_t i = 0; i < n; i++) {
     findings_free(&rec[i].fs);
     summary_free(&rec[i].sum);
+    if (rec[i].tl)
+      timeline_free(rec[i].tl);
+    free(rec[i].tl);
   }
   free(rec);
   recordings_expand_free(paths, n);
