@@ -27,6 +27,10 @@ Options:
   --no-cuda     skip the CUDA benchmarks (with --torch/--train: PyTorch only)
   --quick       a tenth of the work per run, for a smoke test
   --keep        keep the databases the shim wrote (their folder is printed)
+  --with VAR=VALUE
+                also run the CUDA benchmarks under the shim with VAR=VALUE
+                in the environment (e.g. CUDALENS_HOSTGUARD=0), interleaved
+                with the others
   --floor LIB   also run each benchmark under LIB, the CUPTI floor
                 (bench/cupti_floor.c built as a shared library: the same
                 callbacks and activity kinds as the shim, doing nothing)
@@ -39,7 +43,7 @@ EOF
 
 die() { echo "run.sh: $*" >&2; exit 2; }
 
-runs=5 bindir='' arch=native torch=0 train=0 cuda=1 quick=0 keep=0 target='' floor=''
+runs=5 bindir='' arch=native torch=0 train=0 cuda=1 quick=0 keep=0 target='' floor='' with=''
 while [ $# -gt 0 ]; do
   case $1 in
   --runs) [ $# -ge 2 ] || die "--runs needs a number"; runs=$2; shift ;;
@@ -55,6 +59,8 @@ while [ $# -gt 0 ]; do
   --keep) keep=1 ;;
   --floor) [ $# -ge 2 ] || die "--floor needs the library"; floor=$2; shift ;;
   --floor=*) floor=${1#--floor=} ;;
+  --with) [ $# -ge 2 ] || die "--with needs VAR=VALUE"; with=$2; shift ;;
+  --with=*) with=${1#--with=} ;;
   -h | --help) usage; exit 0 ;;
   --) shift; break ;;
   -*) die "unknown option '$1' (try --help)" ;;
@@ -63,6 +69,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 [ $# -eq 1 ] || { usage >&2; exit 2; }
+case $with in '' | [A-Za-z_]*=*) ;; *) die "--with wants VAR=VALUE, not '$with'" ;; esac
 target=$1
 case $runs in '' | *[!0-9]*) die "--runs wants a positive number, not '$runs'" ;; esac
 [ "$runs" -ge 1 ] || die "--runs wants a positive number"
@@ -137,6 +144,10 @@ run_one() {
       "$@" >"$out.stdout" 2>"$out.stderr" ;;
   csan)
     env -u CUDALENS_OUTPUT -u CUDALENS_MANIFEST TORCH_CUDA_SANITIZER=1 \
+      "$@" >"$out.stdout" 2>"$out.stderr" ;;
+  with)
+    env -u CUDALENS_MANIFEST LD_PRELOAD="$shim${LD_PRELOAD:+:$LD_PRELOAD}" \
+      CUDALENS_OUTPUT="$dbdir/$(basename "$out")-%p.db" "$with" \
       "$@" >"$out.stdout" 2>"$out.stderr" ;;
   floor)
     env -u CUDALENS_OUTPUT -u CUDALENS_MANIFEST \
@@ -219,9 +230,11 @@ if [ "$cuda" = 1 ]; then
       exe=$bindir/$name
       if [ $b = launch_bound ]; then arg=$launches; else arg=$rounds; fi
       nat=$work/out/$name.native cl=$work/out/$name fl=$work/out/$name.floor
+      wi=$work/out/$name.with
       : >"$nat.times"
       : >"$cl.times"
       : >"$fl.times"
+      : >"$wi.times"
       dbinfo=''
       ok=1
       r=1
@@ -230,6 +243,10 @@ if [ "$cuda" = 1 ]; then
         run_one cudalens "$cl" "$exe" "$arg" || { ok=0; break; }
         if [ -n "$floor" ]; then
           run_one floor "$fl" "$exe" "$arg" || { ok=0; break; }
+        fi
+        if [ -n "$with" ]; then
+          run_one with "$wi" "$exe" "$arg" || { ok=0; break; }
+          check_db "$name.with" 0
         fi
         if [ $r -eq "$runs" ]; then check_db "$name" 1; else check_db "$name" 0; fi
         r=$((r + 1))
@@ -254,6 +271,11 @@ if [ "$cuda" = 1 ]; then
           "$(awk '{ print $1 }' "$fl.times" | median)" \
           "$(ratios "$nat.times" "$fl.times" 1 | median)" \
           "$(echo "$mr $(ratios "$nat.times" "$fl.times" 1 | median)" | awk '{ print $1 - $2 }')"
+      fi
+      if [ -n "$with" ]; then
+        printf '  cudalens with %s: %.3f s, ratio %.2f\n' "$with" \
+          "$(awk '{ print $1 }' "$wi.times" | median)" \
+          "$(ratios "$nat.times" "$wi.times" 1 | median)"
       fi
       [ -z "$dbinfo" ] || echo "$dbinfo"
     done
