@@ -210,6 +210,7 @@ static void report_access(struct xpass *p, struct findings *out)
     if (what == X_KERNEL && strncmp(g->text, "kernel ", 7) == 0)
       finding_add_kernel(f, g->text + 7);
     f->count = (uint64_t)g->count;
+    finding_add_op(f, g->first_seq); /* the first occurrence */
     f->cost_ns = g->gpu_ns;
     finding_set_extra(f, "device", g->dev_a);
     finding_set_extra(f, "memory_device", g->dev_b);

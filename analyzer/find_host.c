@@ -1,20 +1,34 @@
 /* find_host.c - host-read-before-sync, host-write-before-sync and
- * pinned-free-before-sync: the host touching (or freeing) pinned memory
- * while an async copy on it was still in flight, as caught by the shim's
- * page protection (host_accesses).  One finding per pair of call sites (the
- * host access and the copy), with a count. */
+ * pinned-free-before-sync: the host touching (or freeing) pinned or managed
+ * memory while an async copy or memset on it, or a kernel given a pointer
+ * into it, was still in flight, as caught by the shim's page protection
+ * (host_accesses; copy_seq is the copy's, memset's or kernel's call).  One
+ * finding per pair of call sites (the host access and the device work),
+ * with a count.  The device work's stream is named as in every finding
+ * (stream_title). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyses.h"
+#include "demangle.h"
+#include "find_common.h"
+#include "streams.h"
 #include "util.h"
 
 struct pair {
   enum check_id check;
-  int64_t access_stack, access_pystack, copy_seq, address, bytes, stream;
+  int64_t access_stack, access_pystack, copy_seq, address, bytes;
+  size_t stream;      /* the device work's stream instance (streams.h) */
+  int64_t access_seq; /* the host access's own seq (the timeline's mark) */
   char direction[16];
+  char memkind[16];   /* of the allocation accessed: pinned, managed, ... */
+  int is_kernel, is_memset;
+  int64_t param;      /* the kernel argument into the memory, -1: unknown */
+  char *kernel;       /* its demangled name, without parameters */
   uint64_t count;
+  char *kernel_sig;   /* the kernel demangled with its parameters, for
+                         suppressions (kernel=GLOB) */
 };
 
 static enum check_id finding_check(const char *access)
@@ -27,7 +41,7 @@ static enum check_id finding_check(const char *access)
 }
 
 static void emit(struct report_ctx *ctx, struct findings *out,
-                 const struct pair *p)
+                 const struct streams *ss, const struct pair *p)
 {
   struct callsite at, copy;
   callsite_resolve_ids(ctx->cs, p->access_stack, p->access_pystack, &at);
@@ -36,37 +50,87 @@ static void emit(struct report_ctx *ctx, struct findings *out,
   struct location copy_loc = callsite_location(&copy);
   const char *dir = !strcmp(p->direction, "dtoh")   ? "device-to-host"
                     : !strcmp(p->direction, "htod") ? "host-to-device"
+                    : !strcmp(p->direction, "dtod") ? "device-to-device"
                                                     : p->direction;
   const char *what = p->check == CHECK_HOST_READ_BEFORE_SYNC    ? "the host reads"
                      : p->check == CHECK_HOST_WRITE_BEFORE_SYNC ? "the host writes"
                                                                 : "the host frees";
-  char stream[32];
-  if (p->stream == 0)
-    snprintf(stream, sizeof stream, "the default stream");
-  else
-    snprintf(stream, sizeof stream, "stream 0x%" PRIx64, (uint64_t)p->stream);
-  struct finding *f = findings_add(
-      out, p->check, &loc,
-      "%s pinned memory at 0x%" PRIx64 " while a %s copy of %" PRId64
-      " bytes on %s is still in flight (no synchronization covers it)",
-      what, (uint64_t)p->address, dir, p->bytes, stream);
-  finding_set_fix(f, "synchronize first (cudaStreamSynchronize, or"
-                     " cudaEventSynchronize on an event recorded after the"
-                     " copy; in PyTorch torch.cuda.synchronize() or"
-                     " event.synchronize()), or use a separate buffer per step");
+  const char *mem = !strcmp(p->memkind, "managed") ? "managed" : "pinned";
+  char *stream = stream_title(ctx, ss, p->stream);
+  struct finding *f;
+  if (p->is_kernel) {
+    char arg[32] = "";
+    if (p->param >= 0)
+      snprintf(arg, sizeof arg, " (argument %" PRId64 ")", p->param + 1);
+    const char *verb = p->check == CHECK_HOST_READ_BEFORE_SYNC ? "write"
+                                                               : "be using";
+    f = findings_add(out, p->check, &loc,
+                     "%s %s memory at 0x%" PRIx64 " while kernel %s%s on %s"
+                     " may still %s it (no synchronization covers the kernel)",
+                     what, mem, (uint64_t)p->address, p->kernel, arg, stream,
+                     verb);
+    finding_set_fix(f, "synchronize with the kernel first (cudaStreamSynchronize"
+                       " on its stream, cudaEventSynchronize on an event"
+                       " recorded after it, or cudaDeviceSynchronize; in"
+                       " PyTorch torch.cuda.synchronize()), or give the host"
+                       " a buffer of its own");
+    finding_add_related(f, &copy_loc, "kernel %s%s launched here, on %s",
+                        p->kernel, arg, stream);
+    finding_add_kernel(f, p->kernel_sig);
+  } else if (p->is_memset) {
+    f = findings_add(out, p->check, &loc,
+                     "%s %s memory at 0x%" PRIx64 " while a memset of %" PRId64
+                     " bytes on %s is still in flight (no synchronization"
+                     " covers it)",
+                     what, mem, (uint64_t)p->address, p->bytes, stream);
+    finding_set_fix(f, "synchronize first (cudaStreamSynchronize, or"
+                       " cudaEventSynchronize on an event recorded after the"
+                       " memset)");
+    finding_add_related(f, &copy_loc, "the memset still in flight, on %s",
+                        stream);
+  } else {
+    f = findings_add(out, p->check, &loc,
+                     "%s %s memory at 0x%" PRIx64 " while a %s copy of %" PRId64
+                     " bytes on %s is still in flight (no synchronization"
+                     " covers it)",
+                     what, mem, (uint64_t)p->address, dir, p->bytes, stream);
+    finding_set_fix(f, "synchronize first (cudaStreamSynchronize, or"
+                       " cudaEventSynchronize on an event recorded after the"
+                       " copy; in PyTorch torch.cuda.synchronize() or"
+                       " event.synchronize()), or use a separate buffer per step");
+    finding_add_related(f, &copy_loc, "the %s copy still in flight, on %s", dir,
+                        stream);
+  }
   f->count = p->count;
-  finding_add_related(f, &copy_loc, "the %s copy still in flight, on %s", dir,
-                      stream);
+  finding_add_op(f, p->copy_seq);
+  finding_add_op(f, p->access_seq);
+  free(stream);
 }
 
 void analysis_host(struct report_ctx *ctx, struct findings *out)
 {
+  /* the allocation accessed is the latest one holding the address; the
+   * kernel's argument is the first whose pointer lies in it */
   sqlite3_stmt *st = db_prepare(
       ctx->db,
       "SELECT h.kind, coalesce(h.stack, -1), coalesce(h.pystack, -1),"
-      " h.copy_seq, h.address, t.bytes, t.stream, t.direction"
+      " h.copy_seq, h.address, coalesce(t.bytes, 0),"
+      " coalesce(t.stream, k.stream, c.stream), t.direction, t.op,"
+      " k.seq IS NOT NULL, s.value,"
+      " (SELECT min(a.param) FROM kernel_args a WHERE a.seq = h.copy_seq"
+      "  AND a.value >= m.address AND a.value < m.address + m.size),"
+      " m.kind, c.device, ap.name, h.seq"
       " FROM host_accesses h LEFT JOIN transfers t ON t.seq = h.copy_seq"
+      " LEFT JOIN calls c ON c.seq = h.copy_seq"
+      " LEFT JOIN api ap ON ap.id = c.api"
+      " LEFT JOIN kernels k ON k.seq = h.copy_seq"
+      " LEFT JOIN strings s ON s.id = k.name"
+      " LEFT JOIN memory m ON m.seq = (SELECT max(m2.seq) FROM memory m2"
+      "  WHERE m2.op = 'alloc' AND m2.seq < h.seq AND m2.address <= h.address"
+      "  AND h.address < m2.address + m2.size)"
       " ORDER BY h.seq");
+  struct streams ss;
+  streams_load(&ss, ctx->db);
   struct pair *v = NULL;
   size_t n = 0, cap = 0;
   while (db_step(ctx->db, st)) {
@@ -77,11 +141,25 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
                      sqlite3_column_int64(st, 3),
                      sqlite3_column_int64(st, 4),
                      sqlite3_column_int64(st, 5),
-                     sqlite3_column_int64(st, 6),
+                     0,
+                     sqlite3_column_int64(st, 15),
                      "",
-                     1};
+                     "",
+                     0,
+                     0,
+                     -1,
+                     NULL,
+                     1,
+                     NULL};
     const char *dir = (const char *)sqlite3_column_text(st, 7);
     snprintf(p.direction, sizeof p.direction, "%s", dir ? dir : "async");
+    const char *op = (const char *)sqlite3_column_text(st, 8);
+    p.is_memset = op && !strcmp(op, "memset");
+    p.is_kernel = sqlite3_column_int(st, 9);
+    if (sqlite3_column_type(st, 11) != SQLITE_NULL)
+      p.param = sqlite3_column_int64(st, 11);
+    const char *mk = (const char *)sqlite3_column_text(st, 12);
+    snprintf(p.memkind, sizeof p.memkind, "%s", mk ? mk : "pinned");
     size_t i;
     for (i = 0; i < n; i++)
       if (v[i].check == p.check && v[i].access_stack == p.access_stack &&
@@ -90,6 +168,22 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
     if (i < n) {
       v[i].count++;
       continue;
+    }
+    /* no stream (NULL): the legacy default stream, or the per-thread one
+     * for a _ptsz/_ptds API */
+    p.stream = streams_lookup(
+        &ss, sqlite3_column_type(st, 6) != SQLITE_NULL,
+        sqlite3_column_int64(st, 6),
+        sqlite3_column_type(st, 13) == SQLITE_NULL ? -1
+                                                   : sqlite3_column_int64(st, 13),
+        p.copy_seq, (const char *)sqlite3_column_text(st, 14));
+    if (p.is_kernel) {
+      const char *name = (const char *)sqlite3_column_text(st, 10);
+      p.kernel = cl_demangle(name ? name : "?");
+      p.kernel_sig = p.kernel ? xstrdup(p.kernel) : NULL;
+      char *paren = p.kernel ? strchr(p.kernel, '(') : NULL;
+      if (paren && paren > p.kernel)
+        *paren = 0; /* the name: its parameters are in the stack */
     }
     if (n == cap) {
       cap = cap ? 2 * cap : 16;
@@ -100,7 +194,11 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
     v[n++] = p;
   }
   db_finalize(st);
-  for (size_t i = 0; i < n; i++)
-    emit(ctx, out, &v[i]);
+  for (size_t i = 0; i < n; i++) {
+    emit(ctx, out, &ss, &v[i]);
+    free(v[i].kernel);
+    free(v[i].kernel_sig);
+  }
   free(v);
+  streams_free(&ss);
 }

@@ -85,6 +85,7 @@ void analysis_pinning(struct report_ctx *ctx, struct findings *out)
         g->text, g->count, fmt_bytes(b1, sizeof b1, g->bytes),
         fmt_ns(b2, sizeof b2, g->host_ns), rel);
     f->count = (uint64_t)g->count;
+    finding_add_op(f, g->first_seq); /* the first occurrence */
     f->cost_ns = sat_add(g->host_ns, g->host2_ns);
     finding_set_extra(f, "bytes", g->bytes);
     finding_set_extra(f, "pin_ns", g->host_ns);

@@ -754,6 +754,8 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
   finding_set_flag(f, "definite", r->definite);
   finding_set_extra(f, "first_seq", r->prev.seq);
   finding_set_extra(f, "second_seq", r->cur.seq);
+  finding_add_op(f, r->prev.seq);
+  finding_add_op(f, r->cur.seq);
   if (r->kind == RK_MASKED || r->kind == RK_STAGED)
     finding_set_extra(f, "implicit", r->implicit);
 

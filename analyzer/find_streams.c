@@ -255,6 +255,7 @@ static void report(struct spass *p, struct findings *out)
     if (strncmp(g->label, "kernel ", 7) == 0)
       finding_add_kernel(f, g->label + 7);
     f->count = (uint64_t)g->count;
+    finding_add_op(f, g->first_seq); /* the first occurrence */
     f->cost_ns = g->gpu_ns;
     finding_set_extra(f, "device", g->device);
     finding_set_extra(f, "streams", (int64_t)(g->nlost + g->more));

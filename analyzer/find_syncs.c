@@ -97,6 +97,7 @@ void analysis_syncs(struct report_ctx *ctx, struct findings *out)
         permille % 10, fmt_ns(b2, sizeof b2, wall), g->count,
         fmt_ns(b3, sizeof b3, g->host_ns / g->count));
     f->count = (uint64_t)g->count;
+    finding_add_op(f, g->first_seq); /* the first occurrence */
     f->cost_ns = g->host_ns;
     finding_set_extra(f, "host_ns", g->host_ns);
     finding_set_extra(f, "wall_ns", wall);

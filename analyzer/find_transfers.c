@@ -250,6 +250,7 @@ static void report_pageable(struct pass *p, struct findings *out)
         fmt_bytes(b1, sizeof b1, g->bytes), timing,
         fmt_ns(b3, sizeof b3, g->host_ns));
     f->count = (uint64_t)g->count;
+    finding_add_op(f, g->first_seq); /* the first occurrence */
     f->cost_ns = g->host_ns > g->gpu_ns ? g->host_ns : g->gpu_ns;
     finding_set_extra(f, "bytes", g->bytes);
     finding_set_extra(f, "gpu_ns", g->gpu_ns);
@@ -290,6 +291,7 @@ static void report_sync_copies(struct pass *p, struct findings *out)
     if (small)
       finding_lower_severity(f, SEV_NOTE);
     f->count = (uint64_t)g->count;
+    finding_add_op(f, g->first_seq); /* the first occurrence */
     f->cost_ns = g->host_ns;
     finding_set_extra(f, "bytes", g->bytes);
     finding_set_extra(f, "gpu_ns", g->gpu_ns);
@@ -321,6 +323,7 @@ static void report_sync_memsets(struct pass *p, struct findings *out)
         g->text, g->count, fmt_bytes(b1, sizeof b1, g->bytes),
         fmt_ns(b2, sizeof b2, g->host_ns));
     f->count = (uint64_t)g->count;
+    finding_add_op(f, g->first_seq); /* the first occurrence */
     f->cost_ns = g->host_ns;
     finding_set_extra(f, "bytes", g->bytes);
     finding_set_extra(f, "host_ns", g->host_ns);

@@ -51,26 +51,32 @@ void findings_init(struct findings *fs)
   memset(fs, 0, sizeof *fs);
 }
 
+void finding_clear(struct finding *f)
+{
+  free(f->kind);
+  free(f->message);
+  location_free(&f->loc);
+  for (size_t r = 0; r < f->nrelated; r++) {
+    free(f->related[r].message);
+    location_free(&f->related[r].loc);
+  }
+  free(f->related);
+  for (size_t e = 0; e < f->nextra; e++)
+    free(f->extra[e].name);
+  free(f->extra);
+  free(f->fix);
+  for (size_t k = 0; k < f->nkernels; k++)
+    free(f->kernels[k]);
+  free(f->kernels);
+  free(f->origins);
+  free(f->origin_label);
+  memset(f, 0, sizeof *f);
+}
+
 void findings_free(struct findings *fs)
 {
-  for (size_t i = 0; i < fs->n; i++) {
-    struct finding *f = &fs->v[i];
-    free(f->kind);
-    free(f->message);
-    location_free(&f->loc);
-    for (size_t r = 0; r < f->nrelated; r++) {
-      free(f->related[r].message);
-      location_free(&f->related[r].loc);
-    }
-    free(f->related);
-    for (size_t e = 0; e < f->nextra; e++)
-      free(f->extra[e].name);
-    free(f->extra);
-    free(f->fix);
-    for (size_t k = 0; k < f->nkernels; k++)
-      free(f->kernels[k]);
-    free(f->kernels);
-  }
+  for (size_t i = 0; i < fs->n; i++)
+    finding_clear(&fs->v[i]);
   free(fs->v);
   findings_init(fs);
 }
@@ -145,6 +151,12 @@ void finding_set_extra(struct finding *f, const char *name, int64_t value)
 void finding_set_flag(struct finding *f, const char *name, int value)
 {
   set_extra(f, name, value != 0, 1);
+}
+
+void finding_add_op(struct finding *f, int64_t seq)
+{
+  if (f->nops < FINDING_MAX_OPS)
+    f->ops[f->nops++] = seq;
 }
 
 void finding_set_fix(struct finding *f, const char *fmt, ...)

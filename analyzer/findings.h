@@ -35,6 +35,8 @@ struct extra {
   int is_flag;      /* a yes/no (value 0 or 1): a JSON boolean */
 };
 
+#define FINDING_MAX_OPS 2
+
 struct finding {
   enum check_id check;
   char *kind;        /* the registry's name of it, e.g. "pageable-async-copy" */
@@ -51,7 +53,20 @@ struct finding {
   char **kernels;    /* the kernels it involves, demangled, for
                         suppressions (kernel=GLOB); not printed */
   size_t nkernels, cap_kernels;
+  /* the recording's rows it is about (finding_add_op): calls.seq of an
+   * operation, host_accesses.seq of a host access (one sequence numbers
+   * both); a race's earlier and later access, a host finding's copy and
+   * host access.  For the timeline outputs; one occurrence of a folded
+   * finding (the first). */
+  int64_t ops[FINDING_MAX_OPS];
+  size_t nops;
   char fingerprint[17]; /* findings_fingerprint: 16 hex digits */
+  /* a report of several recordings (merge.c): the processes it was found
+   * in, as indices into the report's processes (ascending), and their
+   * label, "processes 1234, 1240" or "ranks 0-7"; none for one recording */
+  size_t *origins;
+  size_t norigins, cap_origins;
+  char *origin_label;
 };
 
 struct findings {
@@ -61,6 +76,8 @@ struct findings {
 
 void findings_init(struct findings *fs);
 void findings_free(struct findings *fs);
+/* free what the finding holds (the finding itself is not freed) */
+void finding_clear(struct finding *f);
 
 /* Append a finding of the registry's kind CHECK (checks.def), with its
  * severity (count 1, cost 0); LOC is copied (may be NULL).  The returned
@@ -76,6 +93,9 @@ void finding_add_related(struct finding *f, const struct location *loc,
 void finding_set_extra(struct finding *f, const char *name, int64_t value);
 /* a yes/no extra (JSON true/false) */
 void finding_set_flag(struct finding *f, const char *name, int value);
+/* a row the finding is about (struct finding's ops; ignored beyond
+ * FINDING_MAX_OPS) */
+void finding_add_op(struct finding *f, int64_t seq);
 /* the one-line fix suggestion (replaces an earlier one) */
 void finding_set_fix(struct finding *f, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

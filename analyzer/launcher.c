@@ -5,8 +5,9 @@
  * (128+signo when it died from a signal) and afterwards tells on stderr which
  * databases the shim wrote.  The shim reports them by appending one path per
  * line to the file named by CUDALENS_MANIFEST, a temporary file made here.
- * With --fail-on it then runs cudalens-report on each and turns the verdicts
- * into the exit status.  See cudalens(1).
+ * With --fail-on it then runs cudalens-report on all of them (one report,
+ * merged when there are several) and turns its verdict into the exit
+ * status.  See cudalens(1).
  *
  * The pure helpers (LD_PRELOAD building, option parsing, status mapping,
  * manifest parsing, shim and report candidates, --fail-on verdicts) are not
@@ -255,9 +256,10 @@ static const char usage_text[] =
     "                        pattern is checked and its missing folders made\n"
     "                        before CMD starts\n"
     "      --fail-on=SEV     SEV is error, warning or note: afterwards run\n"
-    "                        cudalens-report on every database written, print\n"
-    "                        the reports on stderr, and exit 1 when one has a\n"
-    "                        finding of severity SEV or worse (for CI)\n"
+    "                        cudalens-report on all the databases written (one\n"
+    "                        report, findings merged), print it on stderr, and\n"
+    "                        exit 1 when it has a finding of severity SEV or\n"
+    "                        worse (for CI)\n"
     "  -h, --help            show this help\n"
     "      --version         show the version\n"
     "\n"
@@ -436,17 +438,29 @@ static int list_recordings(const char *manifest, bool known)
   return count;
 }
 
-/* Runs `cudalens-report --fail-on=SEV DB` with its output on stderr and the
- * environment the launcher was started with; returns cl_report_verdict. */
-static int check_recording(const char *report, const char *sev,
-                           const char *db, const char *orig_preload)
+/* Runs `cudalens-report --fail-on=SEV DB...` with its output on stderr and
+ * the environment the launcher was started with; returns cl_report_verdict.
+ * WHAT names the recordings in a message. */
+static int check_recording(const char *report, const char *sev, char **dbs,
+                           int ndbs, const char *what,
+                           const char *orig_preload)
 {
   char opt[64];
   snprintf(opt, sizeof opt, "--fail-on=%s", sev);
+  char **argv = calloc((size_t)ndbs + 3, sizeof *argv);
+  if (!argv) {
+    fprintf(stderr, "cudalens: out of memory\n");
+    return 2;
+  }
+  argv[0] = (char *)report;
+  argv[1] = opt;
+  for (int i = 0; i < ndbs; i++)
+    argv[i + 2] = dbs[i];
   fflush(stderr);
   pid_t pid = fork();
   if (pid < 0) {
     fprintf(stderr, "cudalens: fork: %s\n", strerror(errno));
+    free(argv);
     return 2;
   }
   if (pid == 0) {
@@ -459,11 +473,11 @@ static int check_recording(const char *report, const char *sev,
     signal(SIGQUIT, SIG_DFL);
     if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
       _exit(2);
-    char *argv[] = {(char *)report, opt, (char *)db, NULL};
     execv(report, argv);
     fprintf(stderr, "cudalens: cannot run %s: %s\n", report, strerror(errno));
     _exit(2);
   }
+  free(argv);
   child_pid = pid;
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
@@ -476,14 +490,16 @@ static int check_recording(const char *report, const char *sev,
   child_pid = 0;
   int verdict = cl_report_verdict(status);
   if (verdict == 2)
-    fprintf(stderr, "cudalens: --fail-on: no report for %s (%s %d)\n", db,
+    fprintf(stderr, "cudalens: --fail-on: no report for %s (%s %d)\n", what,
             WIFSIGNALED(status) ? "signal" : "exit status",
             WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
   return verdict;
 }
 
-/* --fail-on: reports every recording the manifest names; returns the exit
- * status (cl_fail_on_status). */
+/* --fail-on: one report of all the recordings the manifest names (their
+ * findings merged when there are several: cudalens-report(1), SEVERAL
+ * PROCESSES), named as shown to the user; returns the exit status
+ * (cl_fail_on_status). */
 static int check_recordings(const char *report, const char *sev,
                             const char *manifest, int program_code,
                             const char *orig_preload)
@@ -492,26 +508,53 @@ static int check_recordings(const char *report, const char *sev,
   const char *cwd = getcwd(cwdbuf, sizeof cwdbuf);
   const char *p = manifest ? manifest : "", *line, *d;
   size_t n, dn;
-  int total = 0, failed = 0, with_findings = 0;
+  int total = 0, failed = 0;
+  char **dbs = NULL;
   while (cl_manifest_next(&p, &line, &n)) {
-    char *db = strndup(line, n);
-    if (!db) {
-      failed++;
-      continue;
-    }
     d = cl_display_path(line, n, cwd, &dn);
-    fprintf(stderr, "cudalens: report of %.*s:\n", (int)dn, d);
-    int v = check_recording(report, sev, db, orig_preload);
-    failed += v == 2;
-    with_findings += v == 1;
-    total++;
-    free(db);
+    char **grown = realloc(dbs, ((size_t)total + 1) * sizeof *dbs);
+    char *db = strndup(d, dn);
+    if (!grown || !db) {
+      free(db);
+      if (grown)
+        dbs = grown;
+      failed = 1;
+      break;
+    }
+    dbs = grown;
+    dbs[total++] = db;
   }
-  int code = cl_fail_on_status(program_code, failed, with_findings);
-  fprintf(stderr, "cudalens: --fail-on=%s: findings of %s or worse in %d of "
-                  "%d recording%s, %d without a report; exit status %d%s\n",
-          sev, sev, with_findings, total, total == 1 ? "" : "s", failed, code,
-          program_code ? " (the program's own)" : "");
+  int verdict = 0;
+  char what[64];
+  snprintf(what, sizeof what, "the %d recordings", total);
+  if (failed) {
+    fprintf(stderr, "cudalens: --fail-on: out of memory\n");
+    verdict = 2;
+  } else if (total) {
+    if (total == 1)
+      fprintf(stderr, "cudalens: report of %s:\n", dbs[0]);
+    else
+      fprintf(stderr, "cudalens: report of %d recordings:\n", total);
+    verdict = check_recording(report, sev, dbs, total,
+                              total == 1 ? dbs[0] : what, orig_preload);
+  }
+  for (int i = 0; i < total; i++)
+    free(dbs[i]);
+  free(dbs);
+  int code = cl_fail_on_status(program_code, verdict == 2, verdict == 1);
+  const char *own = program_code ? " (the program's own)" : "";
+  if (!total && verdict != 2)
+    fprintf(stderr, "cudalens: --fail-on=%s: no recording to report; exit "
+                    "status %d%s\n", sev, code, own);
+  else if (verdict == 2)
+    fprintf(stderr, "cudalens: --fail-on=%s: no report of the %d "
+                    "recording%s; exit status %d%s\n", sev, total,
+            total == 1 ? "" : "s", code, own);
+  else
+    fprintf(stderr, "cudalens: --fail-on=%s: %sfindings of %s or worse in "
+                    "the report of %d recording%s; exit status %d%s\n",
+            sev, verdict ? "" : "no ", sev, total, total == 1 ? "" : "s",
+            code, own);
   return code;
 }
 

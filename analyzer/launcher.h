@@ -48,8 +48,9 @@ int cl_report_candidates(const char *exe_dir, const char *installed,
 int cl_report_verdict(int wstatus);
 
 /* The exit status of `cudalens run --fail-on`: the program's own code when
- * it is not 0; else 2 when some report could not be made, 1 when some
- * recording has a finding at or above the severity, 0 otherwise. */
+ * it is not 0; else 2 when the report (of all the recordings, one run of
+ * cudalens-report) could not be made, 1 when it has a finding at or above
+ * the severity, 0 otherwise. */
 int cl_fail_on_status(int program_code, int reports_failed,
                       int reports_with_findings);
 

@@ -21,14 +21,18 @@ libclreport_la_SOURCES = \
 	analyzer/find_host.c \
 	analyzer/json.c analyzer/json.h \
 	analyzer/memmodel.c analyzer/memmodel.h \
+	analyzer/merge.c analyzer/merge.h \
 	analyzer/out_json.c analyzer/out_text.c analyzer/output.h \
 	analyzer/out_sarif.c analyzer/out_github.c \
+	analyzer/recordings.c analyzer/recordings.h \
+	analyzer/out_perfetto.c analyzer/out_html.c \
 	analyzer/report.h \
 	analyzer/strarray.c analyzer/strarray.h \
 	analyzer/streams.c analyzer/streams.h \
 	analyzer/summary.c analyzer/summary.h \
 	analyzer/suppress.c analyzer/suppress.h \
 	analyzer/tempdir.c analyzer/tempdir.h \
+	analyzer/timeline.c analyzer/timeline.h \
 	analyzer/symbolize.c analyzer/symbolize.h \
 	analyzer/u64map.c analyzer/u64map.h \
 	analyzer/util.c analyzer/util.h

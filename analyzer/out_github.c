@@ -96,6 +96,11 @@ void output_github(FILE *f, const struct findings *fs)
       fputs(" in ", f);
       put_text(f, x->loc.function, 0);
     }
+    if (x->origin_label) {
+      fputs(" (in ", f);
+      put_text(f, x->origin_label, 0);
+      fputc(')', f);
+    }
     if (x->fix) {
       fputs("%0Afix: ", f);
       put_text(f, x->fix, 0);

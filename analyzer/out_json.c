@@ -1,6 +1,9 @@
 /* out_json.c - the JSON report:
  *   {"schema": "cudalens-report/1", "summary": {...}, "findings": [...],
  *    "suppressed": {"count": N, "by": [...]}}
+ * or, for several recordings, "processes": [{"recording": PATH, "summary":
+ * {...}}, ...] in place of "summary", and each finding with its
+ * "processes" (pids) and "ranks".
  * Handles and addresses are "0x..." strings (64-bit values do not survive
  * JSON numbers in every reader); times are integer nanoseconds.  Its JSON
  * Schema is doc/cudalens-report.schema.json (checked by
@@ -23,14 +26,19 @@ static void kv_opt_int(struct json *j, const char *key, int64_t v)
 }
 
 /* a meta value that should be a number: number if it is one, else string */
-static void kv_num_text(struct json *j, const char *key, const char *v)
+static void num_text(struct json *j, const char *v)
 {
-  json_key(j, key);
   char *end;
   if (v && *v && (strtoll(v, &end, 10), !*end))
     json_int(j, strtoll(v, NULL, 10));
   else
     json_string(j, v);
+}
+
+static void kv_num_text(struct json *j, const char *key, const char *v)
+{
+  json_key(j, key);
+  num_text(j, v);
 }
 
 static void kv_hex(struct json *j, const char *key, int64_t v)
@@ -45,6 +53,8 @@ static void process(struct json *j, const struct process *p)
   json_begin_object(j);
   kv_num_text(j, "pid", p->pid);
   kv_num_text(j, "ppid", p->ppid);
+  if (p->rank >= 0) /* only when recorded: older reports stay as they were */
+    json_kv_int(j, "rank", p->rank);
   json_kv_string(j, "host", p->host);
   json_kv_string(j, "exe", p->exe);
   json_key(j, "cmdline");
@@ -254,7 +264,30 @@ void json_finding_numbers(struct json *j, const struct finding *x)
       json_kv_int(j, x->extra[e].name, x->extra[e].value);
 }
 
-static void findings(struct json *j, const struct findings *fs)
+/* a merged finding's processes, one entry per recording it was found in
+ * (in report order): "processes", their pids, and "ranks", their ranks
+ * when every recording has one, else null */
+static void origins(struct json *j, const struct finding *x,
+                    const struct recording *r, size_t n)
+{
+  json_key(j, "processes");
+  json_begin_array(j);
+  for (size_t k = 0; k < x->norigins; k++)
+    num_text(j, r[x->origins[k]].sum.proc.pid);
+  json_end_array(j);
+  json_key(j, "ranks");
+  if (!recordings_all_ranked(r, n)) {
+    json_null(j);
+    return;
+  }
+  json_begin_array(j);
+  for (size_t k = 0; k < x->norigins; k++)
+    json_int(j, r[x->origins[k]].sum.proc.rank);
+  json_end_array(j);
+}
+
+static void findings(struct json *j, const struct findings *fs,
+                     const struct recording *r, size_t n)
 {
   json_key(j, "findings");
   json_begin_array(j);
@@ -282,6 +315,8 @@ static void findings(struct json *j, const struct findings *fs)
     }
     json_end_array(j);
     json_finding_numbers(j, x);
+    if (n > 1)
+      origins(j, x, r, n);
     json_end_object(j);
   }
   json_end_array(j);
@@ -307,23 +342,40 @@ static void suppressed(struct json *j, const struct suppressed *sup)
   json_end_object(j);
 }
 
-void output_json(FILE *f, const struct summary *s, const struct findings *fs,
-                 const struct suppressed *sup)
+static void summary(struct json *j, const struct summary *s)
+{
+  json_key(j, "summary");
+  json_begin_object(j);
+  process(j, &s->proc);
+  devices(j, s);
+  streams(j, s);
+  copies(j, s);
+  kernels(j, s);
+  syncs(j, s);
+  json_end_object(j);
+}
+
+void output_json(FILE *f, const struct recording *r, size_t n,
+                 const struct findings *fs, const struct suppressed *sup)
 {
   struct json j;
   json_init(&j, f);
   json_begin_object(&j);
   json_kv_string(&j, "schema", "cudalens-report/1");
-  json_key(&j, "summary");
-  json_begin_object(&j);
-  process(&j, &s->proc);
-  devices(&j, s);
-  streams(&j, s);
-  copies(&j, s);
-  kernels(&j, s);
-  syncs(&j, s);
-  json_end_object(&j);
-  findings(&j, fs);
+  if (n == 1) {
+    summary(&j, &r[0].sum);
+  } else {
+    json_key(&j, "processes");
+    json_begin_array(&j);
+    for (size_t i = 0; i < n; i++) {
+      json_begin_object(&j);
+      json_kv_string(&j, "recording", r[i].path);
+      summary(&j, &r[i].sum);
+      json_end_object(&j);
+    }
+    json_end_array(&j);
+  }
+  findings(&j, fs, r, n);
   suppressed(&j, sup);
   json_end_object(&j);
   json_finish(&j);

@@ -153,6 +153,11 @@ static void result(struct json *j, const struct finding *x, size_t index,
   char *text = x->count > 1
                    ? xasprintf("%s (%" PRIu64 " times)", x->message, x->count)
                    : xasprintf("%s", x->message);
+  if (x->origin_label) {
+    char *t = xasprintf("%s (in %s)", text, x->origin_label);
+    free(text);
+    text = t;
+  }
   if (x->fix) {
     char *t = xasprintf("%s\nfix: %s", text, x->fix);
     free(text);

@@ -2,8 +2,10 @@
  * "file:line: severity: [kind] message", errors first, then by place (as
  * findings_sort orders them), each followed by its related locations and
  * its fix; with suppressions, how many findings they took out; then the
- * summary: process, devices, streams, copies, kernels,
- * synchronization. */
+ * summary: process, devices, streams, copies, kernels, synchronization.
+ * A report of several recordings labels each finding with its processes
+ * ("in ranks 0-7") and gives each recording's summary, headed by its
+ * path. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +72,8 @@ static void process(FILE *f, const struct process *p)
   fputs(p->clean_exit ? " (exited cleanly)\n"
                       : " (did not exit cleanly: the recording may be"
                         " incomplete)\n", f);
+  if (p->rank >= 0)
+    fprintf(f, "  rank:        %" PRId64 "\n", p->rank);
   if (p->argc || p->cmdline_raw) {
     fputs("  command:     ", f);
     if (p->cmdline_raw)
@@ -319,6 +323,11 @@ static void findings(FILE *f, const struct findings *fs)
       put(f, x->related[r].message);
       fputc('\n', f);
     }
+    if (x->origin_label) {
+      fputs("  in ", f);
+      put(f, x->origin_label);
+      fputc('\n', f);
+    }
     if (x->fix) {
       fputs("  fix: ", f);
       put(f, x->fix);
@@ -350,16 +359,31 @@ static void suppressed(FILE *f, const struct suppressed *sup)
   fputs(")\n", f);
 }
 
-void output_text(FILE *f, const struct summary *s, const struct findings *fs,
-                 const struct suppressed *sup)
+static void summary(FILE *f, const struct summary *s)
 {
-  findings(f, fs);
-  suppressed(f, sup);
-  fputc('\n', f);
   process(f, &s->proc);
   devices(f, s);
   streams(f, s);
   copies(f, s);
   kernels(f, s);
   syncs(f, s);
+}
+
+void output_text(FILE *f, const struct recording *r, size_t n,
+                 const struct findings *fs, const struct suppressed *sup)
+{
+  findings(f, fs);
+  suppressed(f, sup);
+  if (n == 1) {
+    fputc('\n', f);
+    summary(f, &r[0].sum);
+    return;
+  }
+  fprintf(f, "\nProcesses (%zu):\n", n);
+  for (size_t i = 0; i < n; i++) {
+    fputs("\n== ", f);
+    put(f, r[i].path);
+    fputs(" ==\n", f);
+    summary(f, &r[i].sum);
+  }
 }

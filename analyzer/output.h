@@ -1,27 +1,38 @@
 /* output.h - the renderings of a report: human-readable text, JSON
  * ("cudalens-report/1"), SARIF 2.1.0 and GitHub Actions workflow commands
- * (the last two: findings only).  All take the same sorted findings. */
+ * (the last two: findings only), and the timeline as a Chrome trace-event
+ * file (Perfetto) or one self-contained HTML page.  All take the same
+ * sorted findings. */
 #ifndef CL_REPORT_OUTPUT_H
 #define CL_REPORT_OUTPUT_H
 
 #include <stdio.h>
 
 #include "findings.h"
+#include "recordings.h"
 #include "summary.h"
 #include "suppress.h"
+#include "timeline.h"
 
-/* FS: the findings shown; SUP: those suppressions took out (text and JSON
- * count them, SARIF lists them as suppressed results, GitHub's format
- * leaves them out) */
-void output_text(FILE *f, const struct summary *s, const struct findings *fs,
-                 const struct suppressed *sup);
-void output_json(FILE *f, const struct summary *s, const struct findings *fs,
-                 const struct suppressed *sup);
+/* R[0..N): the recordings in report order; with more than one, FS are
+ * merged (merge.c) and the report takes its merged form.  FS: the findings
+ * shown; SUP: those suppressions took out (text and JSON count them, SARIF
+ * lists them as suppressed results, GitHub's format and the timelines
+ * leave them out) */
+void output_text(FILE *f, const struct recording *r, size_t n,
+                 const struct findings *fs, const struct suppressed *sup);
+void output_json(FILE *f, const struct recording *r, size_t n,
+                 const struct findings *fs, const struct suppressed *sup);
 /* SOURCE_ROOT: the absolute --source-root that relative file paths are
  * relative to (SARIF's uriBaseId SRCROOT), or NULL */
 void output_sarif(FILE *f, const struct findings *fs,
                   const struct suppressed *sup, const char *source_root);
 void output_github(FILE *f, const struct findings *fs);
+/* the timeline and the findings drawn on it (finding ops) */
+void output_perfetto(FILE *f, const struct summary *s, const struct findings *fs,
+                     const struct timeline *tl);
+void output_html(FILE *f, const struct summary *s, const struct findings *fs,
+                 const struct timeline *tl);
 
 struct json;
 /* a finding's count, cost_ns, fix and extra numbers (flags as booleans), as

@@ -1,7 +1,8 @@
 /* report_main.c - cudalens-report: command-line options (suppression
- * files are read with them), then open the recording, summarize it, run
- * the analyses, set the suppressed findings apart (suppress.c) and write
- * the report, and the suppressions --gen-suppressions asks for.
+ * files are read with them), then open each recording, summarize it, run
+ * the analyses, merge the findings of several recordings (the processes of
+ * one run), set the suppressed findings apart (suppress.c) and write the
+ * report, and the suppressions --gen-suppressions asks for.
  * Exit status: 0 report written, 1 a finding shown at or above --fail-on,
  * 2 bad usage or input (one line on stderr). */
 #include "config.h"
@@ -19,19 +20,26 @@
 #include "callsite.h"
 #include "db.h"
 #include "findings.h"
+#include "merge.h"
 #include "output.h"
+#include "recordings.h"
 #include "summary.h"
 #include "suppress.h"
+#include "timeline.h"
 #include "util.h"
 
-enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF, FORMAT_GITHUB };
+enum format {
+  FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF, FORMAT_GITHUB, FORMAT_PERFETTO,
+  FORMAT_HTML
+};
 
 struct options {
   enum format format;
   int fail_on;          /* severity, -1 when not given */
   const char *output;   /* NULL: stdout */
   char *source_root;    /* normalized --source-root, NULL when not given */
-  const char *db;
+  char **args;          /* the recordings and folders named */
+  size_t nargs;
   struct suppressions supp; /* --suppressions, CUDALENS_SUPPRESSIONS,
                                --disable */
   bool gen_supp;            /* --gen-suppressions */
@@ -39,22 +47,31 @@ struct options {
 };
 
 static const char usage_text[] =
-    "Usage: cudalens-report [--format=text|json|sarif|github]\n"
+    "Usage: cudalens-report [--format=text|json|sarif|github|perfetto|html]\n"
     "                       [--fail-on=error|warning|note]\n"
     "                       [--source-root=DIR] [--suppressions=FILE]...\n"
     "                       [--disable=KIND[,KIND]...]...\n"
-    "                       [--gen-suppressions[=FILE]] [-o FILE] RECORDING.db\n"
+    "                       [--gen-suppressions[=FILE]] [-o FILE]\n"
+    "                       RECORDING.db...\n"
+    "       cudalens-report [OPTIONS] FOLDER\n"
     "       cudalens-report --explain=KIND | --list-checks\n"
     "       cudalens-report --version | --help\n"
     "\n"
     "Summarize a cudalens recording (devices, streams, copies, kernels,\n"
     "synchronization) and report findings with the user's call sites.\n"
+    "Several recordings (or a FOLDER: its *.db files) are the processes of\n"
+    "one run: one report, the same findings merged and labelled with their\n"
+    "processes (or ranks), then each process's summary.\n"
     "\n"
-    "  -f, --format=FORMAT   text (default), json, sarif (SARIF 2.1.0) or\n"
-    "                        github (GitHub Actions annotations); the last\n"
-    "                        two: findings only\n"
+    "  -f, --format=FORMAT   text (default), json, sarif (SARIF 2.1.0),\n"
+    "                        github (GitHub Actions annotations; these two:\n"
+    "                        findings only), perfetto (a timeline of streams\n"
+    "                        and findings for ui.perfetto.dev) or html (the\n"
+    "                        same timeline as one self-contained page;\n"
+    "                        these two: one recording)\n"
     "      --fail-on=SEV     exit 1 when a finding of severity SEV or worse\n"
-    "                        exists (error, warning or note)\n"
+    "                        exists (error, warning or note; in any of the\n"
+    "                        recordings)\n"
     "      --source-root=DIR files under DIR shown relative to it (the\n"
     "                        checkout of the program's sources)\n"
     "      --suppressions=FILE\n"
@@ -78,8 +95,8 @@ static const char usage_text[] =
     "  -V, --version         show the version and exit\n"
     "\n"
     "Exit status: 0 report written, 1 findings at or above --fail-on (not\n"
-    "counting suppressed ones), 2 bad usage, unreadable recording or\n"
-    "malformed suppression file.\n"
+    "counting suppressed ones), 2 bad usage, an unreadable recording (any\n"
+    "of them) or a malformed suppression file.\n"
     "Report bugs at " PACKAGE_BUGREPORT "\n";
 
 static void fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
@@ -132,8 +149,13 @@ static void parse_options(int argc, char **argv, struct options *o)
         o->format = FORMAT_SARIF;
       else if (strcmp(optarg, "github") == 0)
         o->format = FORMAT_GITHUB;
+      else if (strcmp(optarg, "perfetto") == 0)
+        o->format = FORMAT_PERFETTO;
+      else if (strcmp(optarg, "html") == 0)
+        o->format = FORMAT_HTML;
       else
-        fail("unknown format '%s' (use text, json, sarif or github)", optarg);
+        fail("unknown format '%s' (use text, json, sarif, github, perfetto or"
+             " html)", optarg);
       break;
     case 'F':
       if ((o->fail_on = severity_parse(optarg)) < 0)
@@ -204,14 +226,17 @@ static void parse_options(int argc, char **argv, struct options *o)
   if (optind >= argc)
     fail("no recording given (usage: cudalens-report [OPTIONS] RECORDING.db;"
          " try --help)");
-  if (argc - optind > 1)
-    fail("one recording at a time (got '%s' and '%s')", argv[optind],
-         argv[optind + 1]);
-  o->db = argv[optind];
+  o->args = argv + optind;
+  o->nargs = (size_t)(argc - optind);
 }
 
-static void write_report(const struct options *o, const struct summary *s,
-                         const struct findings *fs,
+static bool timeline_format(enum format f)
+{
+  return f == FORMAT_PERFETTO || f == FORMAT_HTML;
+}
+
+static void write_report(const struct options *o, const struct recording *r,
+                         size_t n, const struct findings *fs,
                          const struct suppressed *sup)
 {
   FILE *f = stdout;
@@ -219,13 +244,17 @@ static void write_report(const struct options *o, const struct summary *s,
   if (o->output && !(f = fopen(o->output, "w")))
     fail("%s: %s", o->output, strerror(errno));
   if (o->format == FORMAT_JSON)
-    output_json(f, s, fs, sup);
+    output_json(f, r, n, fs, sup);
   else if (o->format == FORMAT_SARIF)
     output_sarif(f, fs, sup, o->source_root);
   else if (o->format == FORMAT_GITHUB)
     output_github(f, fs);
+  else if (o->format == FORMAT_PERFETTO) /* one recording (main) */
+    output_perfetto(f, &r->sum, fs, r->tl);
+  else if (o->format == FORMAT_HTML)
+    output_html(f, &r->sum, fs, r->tl);
   else
-    output_text(f, s, fs, sup);
+    output_text(f, r, n, fs, sup);
   int err = ferror(f);
   if (fflush(f) != 0 && !err)
     err = 1;
@@ -255,37 +284,70 @@ static void write_suppressions(const struct options *o,
     fail("%s: write error: %s", name, strerror(saved ? saved : EIO));
 }
 
+/* open the recording at R->path, summarize it and find what is wrong */
+static void analyze(struct recording *r, const struct options *o)
+{
+  struct cl_db db;
+  char *err;
+  if (db_open(&db, r->path, &err) < 0)
+    fail("%s", err);
+
+  struct activity act;
+  activity_load(&act, &db);
+  summary_build(&r->sum, &db, &act);
+  struct callsites *cs = callsites_new(db.db);
+  struct report_ctx ctx = {.db = &db, .act = &act, .sum = &r->sum, .cs = cs};
+  findings_init(&r->fs);
+  run_analyses(&ctx, &r->fs);
+  if (timeline_format(o->format)) {
+    r->tl = xcalloc(1, sizeof *r->tl);
+    timeline_build(r->tl, &ctx);
+  }
+  if (o->source_root) {
+    /* paths under the root relative to it, then their order and
+     * fingerprints again */
+    findings_relative_to(&r->fs, o->source_root);
+    findings_sort(&r->fs);
+    findings_fingerprint(&r->fs);
+  }
+  callsites_free(cs);
+  activity_free(&act);
+  db_close(&db);
+}
+
 int main(int argc, char **argv)
 {
   struct options o;
   parse_options(argc, argv, &o);
 
-  struct cl_db db;
-  char *err;
-  if (db_open(&db, o.db, &err) < 0)
-    fail("%s", err);
+  size_t n;
+  char **paths = recordings_expand(o.args, o.nargs, &n);
+  if (n > 1 && timeline_format(o.format))
+    fail("--format=%s draws one recording at a time (got %zu)",
+         o.format == FORMAT_HTML ? "html" : "perfetto", n);
+  struct recording *rec = xcalloc(n, sizeof *rec);
+  for (size_t i = 0; i < n; i++) {
+    rec[i].path = paths[i];
+    analyze(&rec[i], &o);
+  }
+  recordings_order(rec, n);
 
-  struct activity act;
-  activity_load(&act, &db);
-  struct summary sum;
-  summary_build(&sum, &db, &act);
-  struct callsites *cs = callsites_new(db.db);
-  struct report_ctx ctx = {.db = &db, .act = &act, .sum = &sum, .cs = cs};
   struct findings fs;
-  findings_init(&fs);
-  run_analyses(&ctx, &fs);
-  if (o.source_root) {
-    /* paths under the root relative to it, then their order and
-     * fingerprints again */
-    findings_relative_to(&fs, o.source_root);
-    findings_sort(&fs);
-    findings_fingerprint(&fs);
+  if (n == 1) {
+    fs = rec[0].fs; /* one recording: its findings as they are */
+    findings_init(&rec[0].fs);
+  } else {
+    merge_findings(&fs, rec, n);
   }
 
+  /* suppressions take findings out of the report as it is shown: with
+   * several recordings, the merged findings (a finding of many processes
+   * is suppressed, and counted, once; the entries --gen-suppressions
+   * writes match the merged findings they were written for) */
   struct suppressed sup;
   suppressions_apply(&o.supp, &fs, &sup);
 
-  write_report(&o, &sum, &fs, &sup);
+  write_report(&o, rec, n, &fs, &sup);
   if (o.gen_supp)
     write_suppressions(&o, &fs);
 
@@ -295,10 +357,15 @@ int main(int argc, char **argv)
   findings_free(&fs);
   suppressed_free(&sup);
   suppressions_free(&o.supp);
+  for (size_t i = 0; i < n; i++) {
+    findings_free(&rec[i].fs);
+    summary_free(&rec[i].sum);
+    if (rec[i].tl)
+      timeline_free(rec[i].tl);
+    free(rec[i].tl);
+  }
+  free(rec);
+  recordings_expand_free(paths, n);
   free(o.source_root);
-  callsites_free(cs);
-  summary_free(&sum);
-  activity_free(&act);
-  db_close(&db);
   return status;
 }

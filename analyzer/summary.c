@@ -54,6 +54,7 @@ static void load_process(struct process *p, struct cl_db *d)
     p->cmdline_raw = cmd;
   else
     free(cmd);
+  p->rank = meta_int(d, "rank");
   p->start_ns = meta_int(d, "start_ns");
   p->end_ns = meta_int(d, "end_ns");
   p->clean_exit = meta_int(d, "clean_exit") == 1;

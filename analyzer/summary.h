@@ -25,6 +25,7 @@ struct process {
   char **argv;          /* meta.cmdline parsed */
   size_t argc;
   char *cmdline_raw;    /* meta.cmdline when it is not a JSON array */
+  int64_t rank;         /* meta.rank: the rank in a multi-process job, -1 none */
   int64_t start_ns, end_ns; /* -1 when absent */
   int64_t last_ns;      /* latest end_ns of a call, -1 without calls */
   bool clean_exit;

@@ -3,8 +3,9 @@
 # programs of bench/, runs each natively and under the shim, interleaved
 # (native, shim, native, shim, ...), and prints the median times and the
 # median of the per-pair ratios shim/native.  With --torch, also
-# torch_small_ops.py natively, under the shim and under PyTorch's CUDA
-# sanitizer.  Needs a GPU; see bench/README.md.
+# torch_small_ops.py, and with --train torch_train.py's training loops,
+# natively, under the shim, under the CUPTI floor (--floor) and under
+# PyTorch's CUDA sanitizer.  Needs a GPU; see bench/README.md.
 set -u
 
 usage() {
@@ -20,9 +21,16 @@ Options:
                 ones there (default: build them in a temporary directory)
   --arch ARCH   nvcc -arch for building them (default native)
   --torch       also run torch_small_ops.py (needs python3 with torch)
-  --no-cuda     skip the CUDA benchmarks (with --torch: PyTorch only)
+  --train       also run torch_train.py: 40 training steps (after 5 warm-up
+                steps) of resnet18, resnet18 fed by a pinned DataLoader,
+                and a transformer (needs torch and torchvision)
+  --no-cuda     skip the CUDA benchmarks (with --torch/--train: PyTorch only)
   --quick       a tenth of the work per run, for a smoke test
   --keep        keep the databases the shim wrote (their folder is printed)
+  --with VAR=VALUE
+                also run the CUDA benchmarks under the shim with VAR=VALUE
+                in the environment (e.g. CUDALENS_HOSTGUARD=0), interleaved
+                with the others
   --floor LIB   also run each benchmark under LIB, the CUPTI floor
                 (bench/cupti_floor.c built as a shared library: the same
                 callbacks and activity kinds as the shim, doing nothing)
@@ -35,7 +43,7 @@ EOF
 
 die() { echo "run.sh: $*" >&2; exit 2; }
 
-runs=5 bindir='' arch=native torch=0 cuda=1 quick=0 keep=0 target='' floor=''
+runs=5 bindir='' arch=native torch=0 train=0 cuda=1 quick=0 keep=0 target='' floor='' with=''
 while [ $# -gt 0 ]; do
   case $1 in
   --runs) [ $# -ge 2 ] || die "--runs needs a number"; runs=$2; shift ;;
@@ -45,11 +53,14 @@ while [ $# -gt 0 ]; do
   --arch) [ $# -ge 2 ] || die "--arch needs an architecture"; arch=$2; shift ;;
   --arch=*) arch=${1#--arch=} ;;
   --torch) torch=1 ;;
+  --train) train=1 ;;
   --no-cuda) cuda=0 ;;
   --quick) quick=1 ;;
   --keep) keep=1 ;;
   --floor) [ $# -ge 2 ] || die "--floor needs the library"; floor=$2; shift ;;
   --floor=*) floor=${1#--floor=} ;;
+  --with) [ $# -ge 2 ] || die "--with needs VAR=VALUE"; with=$2; shift ;;
+  --with=*) with=${1#--with=} ;;
   -h | --help) usage; exit 0 ;;
   --) shift; break ;;
   -*) die "unknown option '$1' (try --help)" ;;
@@ -58,6 +69,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 [ $# -eq 1 ] || { usage >&2; exit 2; }
+case $with in '' | [A-Za-z_]*=*) ;; *) die "--with wants VAR=VALUE, not '$with'" ;; esac
 target=$1
 case $runs in '' | *[!0-9]*) die "--runs wants a positive number, not '$runs'" ;; esac
 [ "$runs" -ge 1 ] || die "--runs wants a positive number"
@@ -98,9 +110,9 @@ trap 'exit 143' TERM
 mkdir -p "$work/out"
 
 if [ "$quick" = 1 ]; then
-  launches=20000 rounds=2000 ops=2000
+  launches=20000 rounds=2000 ops=2000 steps=4
 else
-  launches=200000 rounds=20000 ops=20000
+  launches=200000 rounds=20000 ops=20000 steps=40
 fi
 
 # ---- helpers --------------------------------------------------------------------
@@ -132,6 +144,10 @@ run_one() {
       "$@" >"$out.stdout" 2>"$out.stderr" ;;
   csan)
     env -u CUDALENS_OUTPUT -u CUDALENS_MANIFEST TORCH_CUDA_SANITIZER=1 \
+      "$@" >"$out.stdout" 2>"$out.stderr" ;;
+  with)
+    env -u CUDALENS_MANIFEST LD_PRELOAD="$shim${LD_PRELOAD:+:$LD_PRELOAD}" \
+      CUDALENS_OUTPUT="$dbdir/$(basename "$out")-%p.db" "$with" \
       "$@" >"$out.stdout" 2>"$out.stderr" ;;
   floor)
     env -u CUDALENS_OUTPUT -u CUDALENS_MANIFEST \
@@ -214,9 +230,11 @@ if [ "$cuda" = 1 ]; then
       exe=$bindir/$name
       if [ $b = launch_bound ]; then arg=$launches; else arg=$rounds; fi
       nat=$work/out/$name.native cl=$work/out/$name fl=$work/out/$name.floor
+      wi=$work/out/$name.with
       : >"$nat.times"
       : >"$cl.times"
       : >"$fl.times"
+      : >"$wi.times"
       dbinfo=''
       ok=1
       r=1
@@ -225,6 +243,10 @@ if [ "$cuda" = 1 ]; then
         run_one cudalens "$cl" "$exe" "$arg" || { ok=0; break; }
         if [ -n "$floor" ]; then
           run_one floor "$fl" "$exe" "$arg" || { ok=0; break; }
+        fi
+        if [ -n "$with" ]; then
+          run_one with "$wi" "$exe" "$arg" || { ok=0; break; }
+          check_db "$name.with" 0
         fi
         if [ $r -eq "$runs" ]; then check_db "$name" 1; else check_db "$name" 0; fi
         r=$((r + 1))
@@ -250,43 +272,71 @@ if [ "$cuda" = 1 ]; then
           "$(ratios "$nat.times" "$fl.times" 1 | median)" \
           "$(echo "$mr $(ratios "$nat.times" "$fl.times" 1 | median)" | awk '{ print $1 - $2 }')"
       fi
+      if [ -n "$with" ]; then
+        printf '  cudalens with %s: %.3f s, ratio %.2f\n' "$with" \
+          "$(awk '{ print $1 }' "$wi.times" | median)" \
+          "$(ratios "$nat.times" "$wi.times" 1 | median)"
+      fi
       [ -z "$dbinfo" ] || echo "$dbinfo"
     done
   done
 fi
 
 # ---- PyTorch --------------------------------------------------------------------
-if [ "$torch" = 1 ]; then
+# torch_case NAME SCRIPT ARG...: runs python3 SCRIPT ARG... native, under the
+# shim, under the CUPTI floor (--floor) and with PyTorch's CUDA sanitizer,
+# interleaved, and prints the medians and the ratios to native
+torch_case() {
+  name=$1
+  shift
   py=${PYTHON:-python3}
-  name=torch_small_ops
-  nat=$work/out/$name.native cl=$work/out/$name cs=$work/out/$name.csan
+  nat=$work/out/$name.native cl=$work/out/$name cs=$work/out/$name.csan fl=$work/out/$name.floor
   : >"$nat.times"
   : >"$cl.times"
   : >"$cs.times"
+  : >"$fl.times"
   dbinfo=''
   ok=1
   r=1
   while [ $r -le "$runs" ]; do
-    run_one native "$nat" "$py" "$here/torch_small_ops.py" "$ops" || { ok=0; break; }
-    run_one cudalens "$cl" "$py" "$here/torch_small_ops.py" "$ops" || { ok=0; break; }
-    run_one csan "$cs" "$py" "$here/torch_small_ops.py" "$ops" || { ok=0; break; }
+    run_one native "$nat" "$py" "$@" || { ok=0; break; }
+    run_one cudalens "$cl" "$py" "$@" || { ok=0; break; }
+    if [ -n "$floor" ]; then
+      run_one floor "$fl" "$py" "$@" || { ok=0; break; }
+    fi
+    run_one csan "$cs" "$py" "$@" || { ok=0; break; }
     if [ $r -eq "$runs" ]; then check_db "$name" 1; else check_db "$name" 0; fi
     r=$((r + 1))
   done
   if [ $ok = 0 ]; then
-    echo "torch_small_ops: FAILED"
+    echo "$name: FAILED"
     status=1
-  else
-    mn=$(awk '{ print $1 }' "$nat.times" | median)
-    mc=$(awk '{ print $1 }' "$cl.times" | median)
-    ms=$(awk '{ print $1 }' "$cs.times" | median)
-    rc_=$(ratios "$nat.times" "$cl.times" 1 | median)
-    rs_=$(ratios "$nat.times" "$cs.times" 1 | median)
-    awk -v n="$mn" -v c="$mc" -v s="$ms" -v rc="$rc_" -v rs="$rs_" -v k="$ops" -v r="$runs" 'BEGIN {
-      printf "torch_small_ops: native %.2f us/op, cudalens %.2f us/op (ratio %.2f), TORCH_CUDA_SANITIZER=1 %.2f us/op (ratio %.2f) (%d runs each)\n",
-        n / k * 1e6, c / k * 1e6, rc, s / k * 1e6, rs, r }'
-    [ -z "$dbinfo" ] || echo "$dbinfo"
+    return
   fi
+  line=$(printf '%s: native %.3f s, cudalens %.3f s (ratio %.2f)' "$name" \
+    "$(awk '{ print $1 }' "$nat.times" | median)" \
+    "$(awk '{ print $1 }' "$cl.times" | median)" \
+    "$(ratios "$nat.times" "$cl.times" 1 | median)")
+  if [ -n "$floor" ]; then
+    line=$line$(printf ', CUPTI floor %.3f s (ratio %.2f; cudalens above it %+.2f)' \
+      "$(awk '{ print $1 }' "$fl.times" | median)" \
+      "$(ratios "$nat.times" "$fl.times" 1 | median)" \
+      "$(echo "$(ratios "$nat.times" "$cl.times" 1 | median) $(ratios "$nat.times" "$fl.times" 1 | median)" | awk '{ print $1 - $2 }')")
+  fi
+  line=$line$(printf ', TORCH_CUDA_SANITIZER=1 %.3f s (ratio %.2f) (%d runs each)' \
+    "$(awk '{ print $1 }' "$cs.times" | median)" \
+    "$(ratios "$nat.times" "$cs.times" 1 | median)" "$runs")
+  echo "$line"
+  [ -z "$dbinfo" ] || echo "$dbinfo"
+}
+
+if [ "$torch" = 1 ]; then
+  torch_case torch_small_ops "$here/torch_small_ops.py" "$ops"
+fi
+if [ "$train" = 1 ]; then
+  for m in resnet18 resnet18-loader transformer; do
+    torch_case "train_$m" "$here/torch_train.py" "$m" "$steps"
+  done
 fi
 
 if [ "$nodb" = 1 ]; then

@@ -6,6 +6,8 @@
  * describe contexts and devices. */
 #include <string.h>
 
+#include "../analyzer/mangle_const.h"
+#include "cudalens/semantics.h"
 #include "cupti.h"
 
 static CUpti_SubscriberHandle subscriber;
@@ -102,6 +104,12 @@ static void guard_free(const struct cl_api *api, const void *params,
   struct cl_args a;
   memset(&a, 0, sizeof a);
   api->decode(params, &a); /* a free's pointer is an input: valid at entry */
+  if (cl_allocmap_kind(a.dst, 1) == CL_MEMKIND_MANAGED) {
+    /* cudaFree of managed memory: its guards go before the pages do (not
+     * reported: cudaFree waits for the device in practice) */
+    cl_hostguard_free(a.dst);
+    return;
+  }
   if (a.memkind != CL_MEMKIND_PINNED && a.memkind != CL_MEMKIND_REGISTERED)
     return;
   p->freed_addr = a.dst;
@@ -120,7 +128,44 @@ static void guard_host_func(const struct cl_api *api, const void *params)
                     cl_gettid(), 0, UINT64_MAX);
 }
 
-static void guard_after(const struct cl_api *api, const struct cl_call *c)
+/* Pointer parameters of a kernel declared as pointers to const (bit i for
+ * parameter i), read from its mangled name once per kernel and thread. */
+static uint64_t const_params(uint32_t name_id, const char *name)
+{
+  static __thread struct {
+    uint32_t id;
+    uint64_t mask;
+  } cache[64];
+  unsigned k = name_id % 64;
+  if (name_id && cache[k].id == name_id)
+    return cache[k].mask;
+  enum param_class cls[64];
+  uint64_t mask = 0;
+  int n = name ? mangle_param_classes(name, cls, 64) : -1;
+  for (int i = 0; i < n && i < 64; i++)
+    if (cls[i] == PARAM_PTR_CONST)
+      mask |= 1ull << i;
+  cache[k].id = name_id, cache[k].mask = mask;
+  return mask;
+}
+
+/* The host side's memory kind of a blocking copy (pageable when unknown),
+ * for its rule in ops.def. */
+static int sync_host_kind(const struct cl_args *a, int memset)
+{
+  uint64_t host = memset || a->dir == CL_DIR_DTOH ? a->dst : a->src;
+  int kind = cl_allocmap_kind(host, a->bytes ? a->bytes : 1);
+  return kind == CL_MEMKIND_UNKNOWN ? CL_MEMKIND_PAGEABLE : kind;
+}
+
+static int named(const struct cl_api *api, const char *rt, const char *drv)
+{
+  return !strncmp(api->name, rt, strlen(rt)) ||
+         !strncmp(api->name, drv, strlen(drv));
+}
+
+static void guard_after(const struct cl_api *api, const struct cl_call *c,
+                        const char *symbol)
 {
   const struct cl_args *a = &c->a;
   uint64_t stream = cl_stream_of(api, a->stream);
@@ -128,28 +173,58 @@ static void guard_after(const struct cl_api *api, const struct cl_call *c)
   switch (api->op) {
   case CL_OP_COPY:
     if (!async) {
-      cl_hostguard_sync(CL_OP_COPY, c->device, stream, c->tid, 0, c->seq);
+      /* a blocking copy waits for the legacy stream only where ops.def
+       * says the host knows it finished (not device-to-device) */
+      if (cl_copy_rule(0, 0, a->dir, sync_host_kind(a, 0))->after !=
+          CL_AFTER_NONE)
+        cl_hostguard_sync(CL_OP_COPY, c->device, stream, c->tid, 0, c->seq);
     } else if (a->dir == CL_DIR_DTOH ||
                (a->dir == CL_DIR_DEFAULT &&
                 cl_allocmap_kind(a->dst, a->bytes) != CL_MEMKIND_DEVICE)) {
       cl_hostguard_copy(c->seq, stream, c->tid, c->device, 1, a->dst, a->bytes);
     } else if (a->dir == CL_DIR_HTOD || a->dir == CL_DIR_DEFAULT) {
       cl_hostguard_copy(c->seq, stream, c->tid, c->device, 0, a->src, a->bytes);
+    } else if (a->dir == CL_DIR_DTOD || a->dir == CL_DIR_PEER) {
+      /* managed or pinned memory on either side (device memory is not
+       * guarded) */
+      cl_hostguard_copy(c->seq, stream, c->tid, c->device, 1, a->dst, a->bytes);
+      cl_hostguard_copy(c->seq, stream, c->tid, c->device, 0, a->src, a->bytes);
     }
     break;
   case CL_OP_MEMSET:
-    if (!async)
+    if (async) /* the device writes the target: pinned or managed memory */
+      cl_hostguard_copy(c->seq, stream, c->tid, c->device, 1, a->dst, a->bytes);
+    else if (cl_copy_rule(1, 0, CL_DIR_UNKNOWN, sync_host_kind(a, 1))->after !=
+             CL_AFTER_NONE)
       cl_hostguard_sync(CL_OP_COPY, c->device, stream, c->tid, 0, c->seq);
+    break;
+  case CL_OP_KERNEL:
+    if (c->nkargs)
+      cl_hostguard_kernel(c->seq, stream, c->tid, c->device, c->kargs,
+                          c->nkargs, const_params(c->name, symbol));
     break;
   case CL_OP_CAPTURE_BEGIN: case CL_OP_CAPTURE_END:
     cl_hostguard_capture(api->op == CL_OP_CAPTURE_BEGIN);
     break;
-  case CL_OP_EVENT_RECORD: case CL_OP_SYNC_DEVICE: case CL_OP_SYNC_CONTEXT:
-  case CL_OP_SYNC_STREAM: case CL_OP_SYNC_EVENT: case CL_OP_QUERY_STREAM:
-  case CL_OP_QUERY_EVENT: case CL_OP_RESET_DEVICE:
+  case CL_OP_STREAM_CREATE: case CL_OP_STREAM_DESTROY:
+    /* cudaStreamNonBlocking == CU_STREAM_NON_BLOCKING == 1 */
+    cl_hostguard_stream(a->stream, api->op == CL_OP_STREAM_CREATE,
+                        (a->flags & 1) != 0);
+    break;
+  case CL_OP_EVENT_RECORD: /* what a later event synchronization covers */
     cl_hostguard_sync(api->op, c->device, stream, c->tid, a->event, c->seq);
     break;
+  case CL_OP_OTHER:
+    if (named(api, "cudaStreamAttachMemAsync", "cuStreamAttachMemAsync"))
+      cl_allocmap_attach(a->dst, a->flags);
+    else if (named(api, "cudaHostGetDevicePointer", "cuMemHostGetDevicePointer"))
+      cl_allocmap_alias(a->dst, a->src);
+    break;
   default:
+    /* a synchronization: what it covers is the ordering table's (ops.def,
+     * read by cl_hostguard_sync); the call succeeded, as a query must */
+    if (cl_op_sem(api->op)->host != CL_HOST_NONE)
+      cl_hostguard_sync(api->op, c->device, stream, c->tid, a->event, c->seq);
     break;
   }
 }
@@ -258,7 +333,7 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
     cl_allocmap_remove(c->a.dst);
   }
   if (ok)
-    guard_after(api, c);
+    guard_after(api, c, cb->symbolName);
   if (keep)
     cl_ring_commit();
   if (p->freed_copy) /* after the free's own record, in seq order */

@@ -11,6 +11,15 @@
  * handler the program installed (see sigwrap.c).  CUDALENS_HOSTGUARD=0 turns
  * this off.
  *
+ * The same guards cover the other device work the host can race with
+ * (issue 9): an async memset of pinned or managed memory, an async copy
+ * with managed memory on either side, and a kernel launched with pointer
+ * arguments into managed memory (not attached to the host) or pinned memory
+ * (mapped: on a unified address space it all is), found by kparams.c and
+ * resolved to the whole allocation (cl_hostguard_kernel).  copy_seq is then
+ * the memset's or the launch's seq.  A kernel's guard is read-only when all
+ * its arguments into the allocation are pointers to const.
+ *
  * The check must never kill the program (issue 9): a fault on a page that is
  * protected, or whose protection is being or was lately lifted, is ours, and
  * the access is retried.  The fault of one thread races with another thread
@@ -40,6 +49,7 @@
 #include <unistd.h>
 #include <unwind.h>
 
+#include "cudalens/semantics.h"
 #include "shim.h"
 
 #define MAX_GUARDS 512
@@ -99,6 +109,24 @@ static struct lift {
   uint64_t lo, hi;        /* pages */
   uint64_t births;        /* guards born later are not this call's business */
 } lifts[MAX_LIFTS];
+
+/* streams created non-blocking (cudaStreamNonBlocking): the legacy default
+ * stream does not wait for them, so its synchronization does not lift their
+ * guards ([API] cudaStreamCreateWithFlags, ops.def NONBLOCKING_STREAM).
+ * Streams not seen created count as blocking (never a false report).
+ * Written under the lock. */
+#define MAX_NONBLOCKING 1024
+static uint64_t nonblocking[MAX_NONBLOCKING];
+
+static int is_nonblocking(uint64_t stream)
+{
+  if (stream == 0 || stream == CL_STREAM_PER_THREAD)
+    return 0;
+  for (int i = 0; i < MAX_NONBLOCKING; i++)
+    if (nonblocking[i] == stream)
+      return 1;
+  return 0;
+}
 
 /* events: the stream and order of their latest record */
 #define MAX_EVENTS 1024
@@ -325,6 +353,11 @@ static void wlock(void)
       release(&guards[i]);
 }
 
+static int same_stream(const struct guard *g, uint64_t stream, uint64_t tid)
+{
+  return g->stream == stream && (stream != CL_STREAM_PER_THREAD || g->tid == tid);
+}
+
 /* copies issued while a stream is being captured into a graph only
  * describe work: they are not in flight */
 static _Atomic int capturing;
@@ -337,31 +370,52 @@ void cl_hostguard_capture(int begin)
     atomic_fetch_sub(&capturing, 1);
 }
 
-void cl_hostguard_copy(uint64_t seq, uint64_t stream, uint64_t tid,
-                       int32_t device, int dtoh, uint64_t host, uint64_t bytes)
+/* A guard on the whole pages of [start, end) for device work seq (a copy,
+ * a memset or a kernel): readonly when the device only reads them.  merge
+ * (kernels): an active guard of the same pages and stream, as strict or
+ * stricter, takes the later work's seq instead of a second guard being
+ * made (a loop of launches on one buffer costs no mprotect after the
+ * first); the later work is in flight as long as the earlier may be.  A
+ * reader after a writer gets a guard of its own: a synchronization that
+ * covers the writer leaves only the reader's read-only protection. */
+static void guard_pages(uint64_t seq, uint64_t stream, uint64_t tid,
+                        int32_t device, int readonly, uint64_t start,
+                        uint64_t end, int merge)
 {
-  if (!enabled || !bytes || atomic_load(&capturing) > 0)
-    return;
-  int kind = cl_allocmap_kind(host, bytes);
-  if (kind != CL_MEMKIND_PINNED && kind != CL_MEMKIND_REGISTERED)
-    return;
-  uint64_t lo = (host + page_size - 1) & ~(page_size - 1);
-  uint64_t hi = (host + bytes) & ~(page_size - 1);
+  uint64_t lo = (start + page_size - 1) & ~(page_size - 1);
+  uint64_t hi = end & ~(page_size - 1);
   if (hi <= lo)
-    return; /* no whole page inside the copy */
+    return; /* no whole page inside */
   wlock();
   if (!nvendor)
     dl_iterate_phdr(add_vendor, NULL);
   struct guard *g = NULL;
+  for (int i = 0; merge && i < MAX_GUARDS && !g; i++) {
+    struct guard *m = &guards[i];
+    if (m->active && m->lo == lo && m->hi == hi && m->device == device &&
+        same_stream(m, stream, tid) && (m->readonly == readonly || !readonly)) {
+      int stricter = m->readonly && !readonly;
+      begin_change(m);
+      m->copy_seq = seq;
+      m->readonly = readonly;
+      m->start = start, m->end = end;
+      m->birth = ++births;
+      end_change(m);
+      if (stricter) /* a writer after a reader: no access at all now */
+        reprotect(lo, hi);
+      unlock();
+      return;
+    }
+  }
   for (int i = 0; i < MAX_GUARDS && !g; i++)
     if (!guards[i].active)
       g = &guards[i];
   if (g) {
     begin_change(g);
     g->active = 1;
-    g->readonly = !dtoh;
+    g->readonly = readonly;
     g->lo = lo, g->hi = hi;
-    g->start = host, g->end = host + bytes;
+    g->start = start, g->end = end;
     g->copy_seq = seq, g->stream = stream, g->tid = tid;
     g->device = device;
     g->birth = ++births;
@@ -375,19 +429,116 @@ void cl_hostguard_copy(uint64_t seq, uint64_t stream, uint64_t tid,
   }
   unlock();
   if (!g)
-    CL_LOG(CL_LOG_INFO, "more than %d copies in flight: not all are checked",
-           MAX_GUARDS);
+    CL_LOG(CL_LOG_INFO, "more than %d copies and kernels in flight: not all "
+                        "are checked", MAX_GUARDS);
 }
 
-static int same_stream(const struct guard *g, uint64_t stream, uint64_t tid)
+void cl_hostguard_copy(uint64_t seq, uint64_t stream, uint64_t tid,
+                       int32_t device, int dtoh, uint64_t host, uint64_t bytes)
 {
-  return g->stream == stream && (stream != CL_STREAM_PER_THREAD || g->tid == tid);
+  if (!enabled || !bytes || atomic_load(&capturing) > 0)
+    return;
+  int kind = cl_allocmap_kind(host, bytes);
+  if (kind != CL_MEMKIND_PINNED && kind != CL_MEMKIND_REGISTERED &&
+      kind != CL_MEMKIND_MANAGED)
+    return;
+  guard_pages(seq, stream, tid, device, !dtoh, host, host + bytes, 0);
+}
+
+/* A kernel whose arguments point into managed memory or pinned memory the
+ * device can reach (mapped: on a unified address space every pinned
+ * allocation is): the whole allocation is guarded until the kernel's
+ * synchronization, read-only where every argument into it is a pointer to
+ * const (const_params: bit i for parameter i). */
+void cl_hostguard_kernel(uint64_t seq, uint64_t stream, uint64_t tid,
+                         int32_t device, const struct cl_karg *kargs,
+                         int nkargs, uint64_t const_params)
+{
+  if (!enabled || !nkargs || atomic_load(&capturing) > 0)
+    return;
+  struct {
+    uint64_t start, end;
+    int readonly;
+  } reach[CL_MAX_KARGS];
+  int n = 0;
+  for (int i = 0; i < nkargs; i++) {
+    uint64_t start, end;
+    if (!cl_allocmap_device_reach(kargs[i].value, &start, &end))
+      continue;
+    int ro = kargs[i].offset == 0 && kargs[i].param < 64 &&
+             ((const_params >> kargs[i].param) & 1);
+    int k;
+    for (k = 0; k < n && reach[k].start != start; k++)
+      ;
+    if (k == n) {
+      reach[n].start = start, reach[n].end = end, reach[n].readonly = ro;
+      n++;
+    } else if (!ro) {
+      reach[k].readonly = 0;
+    }
+  }
+  for (int k = 0; k < n; k++)
+    guard_pages(seq, stream, tid, device, reach[k].readonly, reach[k].start,
+                reach[k].end, 1);
+}
+
+
+void cl_hostguard_stream(uint64_t stream, int created, int nonblocking_flag)
+{
+  if (!enabled || !stream)
+    return;
+  wlock();
+  for (int i = 0; i < MAX_NONBLOCKING; i++)
+    if (nonblocking[i] == stream)
+      nonblocking[i] = 0; /* destroyed, or a handle used again */
+  for (int i = 0; created && nonblocking_flag && i < MAX_NONBLOCKING; i++)
+    if (!nonblocking[i]) {
+      nonblocking[i] = stream;
+      break;
+    }
+  unlock();
+}
+
+/* the legacy default stream's synchronization covers g: same device, and
+ * not a non-blocking stream */
+static int legacy_covers(const struct guard *g, int32_t device)
+{
+  return g->device == device && !is_nonblocking(g->stream);
+}
+
+/* What the host knows once a call of class OP returned, from the ordering
+ * table (ops.def, cl_op_sem): a device done, a stream's work so far, an
+ * event's, or nothing.  Only documented knowledge lifts a guard: cudaFree
+ * waits for the device only in practice (UNPROMISED), so a free with a
+ * copy in flight is reported (cl_hostguard_free).  A blocking copy or
+ * memset (RULE) comes here only where its rule of section 2 says the host
+ * knows it finished: it waited for its stream, as a stream synchronization
+ * does. */
+static enum cl_host host_knows(enum cl_op op)
+{
+  const struct cl_op_sem *sem = cl_op_sem(op);
+  if (sem->edge != CL_EDGE_DOC)
+    return CL_HOST_NONE;
+  return sem->host == CL_HOST_RULE ? CL_HOST_STREAM : sem->host;
+}
+
+/* the work of STREAM (0: the legacy default stream, which waits for the
+ * blocking streams too: lift them all, streams not seen created included,
+ * rather than risk a false report; non-blocking streams it does not wait
+ * for) covers g */
+static int stream_covers(const struct guard *g, int32_t device,
+                         uint64_t stream, uint64_t tid)
+{
+  return stream == 0 ? legacy_covers(g, device) : same_stream(g, stream, tid);
 }
 
 void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
                        uint64_t tid, uint64_t event, uint64_t seq)
 {
-  if (!enabled)
+  enum cl_host host = host_knows(op);
+  if (!enabled ||
+      (host == CL_HOST_NONE && op != CL_OP_EVENT_RECORD &&
+       op != CL_OP_HOST_FUNC))
     return;
   wlock();
   if (op == CL_OP_EVENT_RECORD) {
@@ -411,32 +562,23 @@ void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
     if (!g->active)
       continue;
     int covered = 0;
-    switch (op) {
-    case CL_OP_SYNC_DEVICE: case CL_OP_SYNC_CONTEXT: case CL_OP_RESET_DEVICE:
-      covered = device < 0 || g->device == device;
-      break;
-    case CL_OP_COPY: case CL_OP_MEMSET: /* blocking: waits for stream 0 */
-    case CL_OP_SYNC_STREAM: case CL_OP_QUERY_STREAM:
-      /* the legacy default stream waits for the blocking streams too: lift
-       * them all rather than risk a false report */
-      covered = stream == 0 ? g->device == device : same_stream(g, stream, tid);
-      break;
-    case CL_OP_HOST_FUNC:
-      /* a host function runs once the work before it in its stream is
-       * done, and may hand the memory to any thread (NVIDIA's
-       * simpleCallback): what came before it counts as synchronized */
+    if (op == CL_OP_HOST_FUNC) {
+      /* not a synchronization, but a host function runs once the work
+       * before it in its stream is done, and may hand the memory to any
+       * thread (NVIDIA's simpleCallback): what came before it counts as
+       * synchronized */
       covered = same_stream(g, stream, tid) && g->copy_seq < seq;
-      break;
-    case CL_OP_SYNC_EVENT: case CL_OP_QUERY_EVENT:
+    } else if (host == CL_HOST_DEVICE) {
+      covered = device < 0 || g->device == device;
+    } else if (host == CL_HOST_STREAM) {
+      covered = stream_covers(g, device, stream, tid);
+    } else if (host == CL_HOST_EVENT) {
+      /* the work its stream had when the event was recorded */
       for (int e = 0; e < MAX_EVENTS; e++)
         if (events[e].event == event && event)
-          covered = (events[e].stream == 0 ? g->device == device
-                                           : same_stream(g, events[e].stream,
-                                                         events[e].tid)) &&
+          covered = stream_covers(g, device, events[e].stream,
+                                  events[e].tid) &&
                     g->copy_seq < events[e].seq;
-      break;
-    default:
-      break;
     }
     if (covered)
       release(g);

@@ -12,7 +12,9 @@
 struct range {
   uint64_t start, end;
   int kind;
-  uint32_t flags;
+  uint32_t flags;         /* managed: the attach flags (cudaMemAttach*) */
+  uint64_t host;          /* a device alias (cudaHostGetDevicePointer) of the
+                           * pinned allocation starting here; 0: none */
 };
 static pthread_rwlock_t map_lock = PTHREAD_RWLOCK_INITIALIZER;
 static struct range *map;
@@ -39,7 +41,7 @@ void cl_allocmap_add(uint64_t start, uint64_t size, int kind, uint32_t flags)
   pthread_rwlock_wrlock(&map_lock);
   size_t i = lower_bound(start);
   if (i < nmap && map[i].start == start) {
-    map[i] = (struct range){start, start + size, kind, flags};
+    map[i] = (struct range){start, start + size, kind, flags, 0};
   } else {
     if (nmap == capmap) {
       size_t nc = capmap ? capmap * 2 : 256;
@@ -52,7 +54,7 @@ void cl_allocmap_add(uint64_t start, uint64_t size, int kind, uint32_t flags)
       capmap = nc;
     }
     memmove(&map[i + 1], &map[i], (nmap - i) * sizeof *map);
-    map[i] = (struct range){start, start + size, kind, flags};
+    map[i] = (struct range){start, start + size, kind, flags, 0};
     nmap++;
   }
   if (start < atomic_load(&map_lo))
@@ -66,11 +68,83 @@ void cl_allocmap_remove(uint64_t start)
 {
   pthread_rwlock_wrlock(&map_lock);
   size_t i = lower_bound(start);
-  if (i < nmap && map[i].start == start) {
+  if (i < nmap && map[i].start == start && !map[i].host) {
     memmove(&map[i], &map[i + 1], (nmap - i - 1) * sizeof *map);
     nmap--;
+    /* and the device aliases of the allocation */
+    for (size_t k = 0; k < nmap;)
+      if (map[k].host == start) {
+        memmove(&map[k], &map[k + 1], (nmap - k - 1) * sizeof *map);
+        nmap--;
+      } else {
+        k++;
+      }
   }
   pthread_rwlock_unlock(&map_lock);
+}
+
+void cl_allocmap_alias(uint64_t device, uint64_t host)
+{
+  uint64_t start, end;
+  int kind;
+  if (!device || device == host)
+    return; /* unified addressing: the host pointer is the device's */
+  pthread_rwlock_rdlock(&map_lock);
+  size_t i = lower_bound(host + 1);
+  int found = i > 0 && host < map[i - 1].end && !map[i - 1].host &&
+              (map[i - 1].kind == CL_MEMKIND_PINNED ||
+               map[i - 1].kind == CL_MEMKIND_REGISTERED);
+  if (found)
+    start = map[i - 1].start, end = map[i - 1].end, kind = map[i - 1].kind;
+  pthread_rwlock_unlock(&map_lock);
+  if (!found || device < host - start)
+    return;
+  uint64_t base = device - (host - start);
+  cl_allocmap_add(base, end - start, kind, 0);
+  pthread_rwlock_wrlock(&map_lock);
+  i = lower_bound(base);
+  if (i < nmap && map[i].start == base)
+    map[i].host = start;
+  pthread_rwlock_unlock(&map_lock);
+}
+
+void cl_allocmap_attach(uint64_t addr, uint32_t flags)
+{
+  pthread_rwlock_wrlock(&map_lock);
+  size_t i = lower_bound(addr + 1);
+  if (i > 0 && addr < map[i - 1].end && map[i - 1].kind == CL_MEMKIND_MANAGED)
+    map[i - 1].flags = flags;
+  pthread_rwlock_unlock(&map_lock);
+}
+
+int cl_allocmap_device_reach(uint64_t v, uint64_t *start, uint64_t *end)
+{
+  int found = 0;
+  pthread_rwlock_rdlock(&map_lock);
+  size_t i = lower_bound(v + 1);
+  if (i > 0 && v < map[i - 1].end) {
+    const struct range *r = &map[i - 1];
+    switch (r->kind) {
+    case CL_MEMKIND_MANAGED:
+      found = !(r->flags & 0x02); /* cudaMemAttachHost: the host's */
+      break;
+    case CL_MEMKIND_PINNED:
+      found = 1;
+      break;
+    case CL_MEMKIND_REGISTERED:
+      /* read-only registrations must never be made writable again */
+      found = !(r->flags & 0x08);
+      break;
+    default:
+      break;
+    }
+    if (found) {
+      *start = r->host ? r->host : r->start;
+      *end = *start + (r->end - r->start);
+    }
+  }
+  pthread_rwlock_unlock(&map_lock);
+  return found;
 }
 
 /* caller holds map_lock for reading */
@@ -85,7 +159,7 @@ int cl_allocmap_kind(uint64_t addr, uint64_t bytes)
   int kind = CL_MEMKIND_UNKNOWN;
   pthread_rwlock_rdlock(&map_lock);
   size_t i = lower_bound(addr + 1);
-  if (i > 0 && addr + bytes <= map[i - 1].end)
+  if (i > 0 && addr + bytes <= map[i - 1].end && !map[i - 1].host)
     kind = map[i - 1].kind;
   /* read-only registrations must never be made writable again */
   if (kind == CL_MEMKIND_REGISTERED && (map[i - 1].flags & 0x08))

@@ -279,6 +279,19 @@ void cl_allocmap_remove(uint64_t start) CL_HIDDEN;
 int cl_allocmap_kind(uint64_t addr, uint64_t bytes) CL_HIDDEN;
 /* The live allocation containing addr: 1 and its range, or 0. */
 int cl_allocmap_find(uint64_t addr, uint64_t *start, uint64_t *end) CL_HIDDEN;
+/* A device alias of pinned memory (cudaHostGetDevicePointer) that is not
+ * the host pointer: kernel arguments through it are recorded, and reach
+ * the host allocation. */
+void cl_allocmap_alias(uint64_t device, uint64_t host) CL_HIDDEN;
+/* cudaStreamAttachMemAsync: the managed allocation holding addr is now
+ * attached as flags says (cudaMemAttachGlobal, Host or Single) */
+void cl_allocmap_attach(uint64_t addr, uint32_t flags) CL_HIDDEN;
+/* What the device reaches through kernel argument v and the host may race
+ * with: the live managed allocation holding v (not attached to the host),
+ * or pinned or registered memory (not read-only), through a device alias
+ * too: 1 and the allocation's host range, else 0. */
+int cl_allocmap_device_reach(uint64_t v, uint64_t *start, uint64_t *end)
+    CL_HIDDEN;
 /* Scan a launch's parameters for words pointing into live allocations. */
 void cl_kparams_scan(void *func, void **params, struct cl_call *c) CL_HIDDEN;
 void cl_kparams_atfork_prepare(void) CL_HIDDEN;
@@ -331,6 +344,12 @@ void cl_sigwrap_atfork_parent(void) CL_HIDDEN;
 void cl_sigwrap_atfork_child(void) CL_HIDDEN;
 void cl_hostguard_copy(uint64_t seq, uint64_t stream, uint64_t tid,
                        int32_t device, int dtoh, uint64_t host, uint64_t bytes)
+    CL_HIDDEN;
+void cl_hostguard_kernel(uint64_t seq, uint64_t stream, uint64_t tid,
+                         int32_t device, const struct cl_karg *kargs,
+                         int nkargs, uint64_t const_params) CL_HIDDEN;
+/* a stream created (created 1: non-blocking or not) or destroyed (0) */
+void cl_hostguard_stream(uint64_t stream, int created, int nonblocking)
     CL_HIDDEN;
 void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
                        uint64_t tid, uint64_t event, uint64_t seq) CL_HIDDEN;

@@ -202,6 +202,25 @@ static char *json_cmdline(void)
   return out;
 }
 
+/* The process's rank in a multi-process job, from the variable its
+ * launcher sets (torchrun RANK, Open MPI OMPI_COMM_WORLD_RANK, MPICH and
+ * Intel MPI PMI_RANK, PMIx PMIX_RANK; the first set wins), when it is a
+ * plain non-negative decimal number; else NULL. */
+static const char *launcher_rank(void)
+{
+  static const char *const vars[] = {"RANK", "OMPI_COMM_WORLD_RANK",
+                                     "PMI_RANK", "PMIX_RANK"};
+  for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+    const char *v = getenv(vars[i]);
+    if (!v || !*v)
+      continue;
+    if (strlen(v) > 9 || strspn(v, "0123456789") != strlen(v))
+      return NULL;
+    return v;
+  }
+  return NULL;
+}
+
 static void write_meta(struct cl_db *db)
 {
   char buf[4096];
@@ -225,6 +244,9 @@ static void write_meta(struct cl_db *db)
   const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
   if (cvd)
     meta(db, "cuda_visible_devices", cvd);
+  const char *rank = launcher_rank();
+  if (rank)
+    meta(db, "rank", rank);
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   meta_int(db, "start_realtime_ns",

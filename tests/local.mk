@@ -18,7 +18,7 @@ unit_cflags = $(AM_CFLAGS) -I$(top_srcdir) $(SQLITE_CFLAGS)
 unit_ldadd = libclshim.la $(SQLITE_LIBS) -ldl -lpthread
 
 check_PROGRAMS += tests/unit/test_outpath tests/unit/test_writer \
-	tests/unit/test_stack tests/unit/test_cuptifind
+	tests/unit/test_stack tests/unit/test_cuptifind tests/unit/test_allocmap
 tests_unit_test_outpath_SOURCES = tests/unit/test_outpath.c tests/unit/unit.h
 tests_unit_test_outpath_CFLAGS = $(unit_cflags)
 tests_unit_test_outpath_LDADD = $(unit_ldadd)
@@ -34,8 +34,12 @@ tests_unit_test_cuptifind_SOURCES = tests/unit/test_cuptifind.c tests/unit/unit.
 tests_unit_test_cuptifind_CFLAGS = $(unit_cflags)
 tests_unit_test_cuptifind_LDADD = $(unit_ldadd)
 
+tests_unit_test_allocmap_SOURCES = tests/unit/test_allocmap.c tests/unit/unit.h
+tests_unit_test_allocmap_CFLAGS = $(unit_cflags)
+tests_unit_test_allocmap_LDADD = $(unit_ldadd)
+
 TESTS += tests/unit/test_outpath tests/unit/test_writer tests/unit/test_stack \
-	tests/unit/test_cuptifind \
+	tests/unit/test_cuptifind tests/unit/test_allocmap \
 	tests/unit/writer-drop.test
 EXTRA_DIST += tests/unit/writer-drop.test
 

@@ -49,7 +49,8 @@ CAPTURE_TESTS = \
 	tests/capture/exec.test \
 	tests/capture/nobuffer.test \
 	tests/capture/output_dirs.test \
-	tests/capture/cuptifind.test
+	tests/capture/cuptifind.test \
+	tests/capture/multiproc.test
 TESTS += $(CAPTURE_TESTS)
 EXTRA_DIST += $(CAPTURE_TESTS) tests/capture/capture.sh tests/capture/ci.sh \
 	tests/capture/behave.cu tests/capture/hostile.cu tests/capture/common.expect \

@@ -16,7 +16,7 @@
  * other than 0, 1 or 2, writes anything to stderr unless it exits 2, or
  * exits 2 with other than one "cudalens-report: " line on stderr and
  * nothing on stdout; a text or github report (the formats are text, json,
- * sarif, github) must not hold raw control characters.
+ * sarif, github, perfetto, html) must not hold raw control characters.
  * A failing input is kept in CRASHDIR (default: the current directory) as
  * fail-SEED-RUN.db with a line saying why.  Runs are reproducible: run R of
  * seed S depends on S and R only (-s S -r R -n 1 replays it).  Exit status
@@ -398,7 +398,8 @@ static bool raw_control(const unsigned char *b, size_t n)
 
 /* the formats a run may ask for; text and github output must not hold
  * raw control characters */
-static const char *const formats[] = {"text", "json", "sarif", "github"};
+static const char *const formats[] = {"text",     "json", "sarif",
+                                      "github",   "perfetto", "html"};
 
 /* the report on DBPATH in a child, in formats[FMT]; a message when the run
  * fails, else NULL */
@@ -564,9 +565,9 @@ int main(int argc, char **argv)
     remove_input();
     write_file(dbpath, in.bytes, in.len);
     char why[1024];
-    /* text 1/2, json 1/4, sarif and github 1/8 each */
-    unsigned pick = (unsigned)below(8);
-    int fmt = pick < 4 ? 0 : pick < 6 ? 1 : pick == 6 ? 2 : 3;
+    /* text 4/10, json 2/10, sarif, github, perfetto and html 1/10 each */
+    unsigned pick = (unsigned)below(10);
+    int fmt = pick < 4 ? 0 : pick < 6 ? 1 : (int)pick - 4;
     const char *fail = run_report(fmt, timeout_s, why, sizeof why);
     if (fail) {
       failed++;

@@ -67,8 +67,11 @@ for suite in races semantics; do
     grep -q '^// needs:' "$src" || echo "$suite $(basename "$src" .cu)"
   done
 done | T=$top K=$kit xargs -P "$JOBS" -n 2 sh -c '
+  # `// link: FLAGS`: what the program links besides the runtime (-lcuda)
+  link=$(sed -n "s|^// link: *||p" "$T/tests/$0/$1.cu")
+  [ -n "$link" ] && link="-L$CUDA_HOME/lib64/stubs $link"
   "$NVCC" -g -lineinfo $ARCH --no-compress -cudart static -I"$T/tests/races" \
-    -I"$T/tests/apps" "$T/tests/$0/$1.cu" -o "$K/static/$0/$1" -lpthread ||
+    -I"$T/tests/apps" "$T/tests/$0/$1.cu" -o "$K/static/$0/$1" -lpthread $link ||
   echo "$0/$1: nvcc failed" >&2'
 
 # ---- the sample apps ----------------------------------------------------------

@@ -10,7 +10,7 @@
 #   races     the race and semantics catalogues, shared and static cudart,
 #             and the PyTorch race cases (races.sh)
 #   suite     capture suite of tests/apps, shared and static (run-gpu-suite.sh),
-#             then transfers.sh and hostsync.sh
+#             then transfers.sh, hostsync.sh and managed.sh
 # OUTDIR/summary.txt gets each lane's verdict lines.  Exit 0 when all passed.
 set -u
 [ $# -ge 2 ] || { echo "usage: $0 KIT_DIR OUTDIR [LANE...]" >&2; exit 2; }
@@ -33,7 +33,8 @@ lane() {
   suite)
     sh "$here/run-gpu-suite.sh" "$build" "$out/suite"
     sh "$here/transfers.sh" "$build" "$out/transfers"
-    sh "$here/hostsync.sh" "$build" "$out/hostsync" ;;
+    sh "$here/hostsync.sh" "$build" "$out/hostsync"
+    sh "$here/managed.sh" "$build" "$out/managed" ;;
   *) echo "unknown lane $1" ;;
   esac
 }

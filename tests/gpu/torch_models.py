@@ -14,11 +14,18 @@ MODEL is one of:
   compile           a small MLP trained through torch.compile
 Prints one line, `MODEL: ok STEPS steps`, and exits 0; every model is a
 correct program (all its synchronization is PyTorch's own).
+
+bench/torch_train.py times the same loops: each calls on_step(i) after
+step i (a no-op here).
 """
 import sys
 
 import torch
 import torch.nn as nn
+
+# called with the step's index after each training step (bench/torch_train.py
+# starts its clock there)
+on_step = lambda i: None
 
 
 def resnet(steps, autocast=False, loader=False):
@@ -34,7 +41,7 @@ def resnet(steps, autocast=False, loader=False):
     else:
         batches = [(torch.randn(32, 3, 224, 224), torch.randint(0, 10, (32,)))
                    for _ in range(steps)]
-    for x, y in batches:
+    for i, (x, y) in enumerate(batches):
         x = x.cuda(non_blocking=loader)
         y = y.cuda(non_blocking=loader)
         opt.zero_grad(set_to_none=True)
@@ -42,6 +49,7 @@ def resnet(steps, autocast=False, loader=False):
             loss = lossf(model(x), y)
         loss.backward()
         opt.step()
+        on_step(i)
     return loss.item()
 
 
@@ -52,13 +60,14 @@ def transformer(steps):
                           nn.Linear(256, 1000)).cuda()
     opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
     lossf = nn.CrossEntropyLoss()
-    for _ in range(steps):
+    for i in range(steps):
         x = torch.randn(16, 128, 256, device="cuda")
         y = torch.randint(0, 1000, (16, 128), device="cuda")
         opt.zero_grad(set_to_none=True)
         loss = lossf(model(x).reshape(-1, 1000), y.reshape(-1))
         loss.backward()
         opt.step()
+        on_step(i)
     return loss.item()
 
 

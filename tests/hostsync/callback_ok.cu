@@ -2,6 +2,7 @@
 // function enqueued after the copy on the same stream (it runs once the
 // copy is done), as NVIDIA's simpleCallback does with cudaStreamAddCallback.
 // expect-none: host-read-before-sync host-write-before-sync pinned-free-before-sync
+// rule: HOST_FUNC
 #include "common.h"
 
 static double sum;

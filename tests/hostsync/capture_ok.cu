@@ -3,6 +3,7 @@
 // that are synchronized (NVIDIA's simpleCudaGraphs frees such a buffer
 // right after capturing).
 // expect-none: host-read-before-sync host-write-before-sync pinned-free-before-sync
+// rule: CAPTURE_BEGIN CAPTURE_END GRAPH_LAUNCH
 #include "common.h"
 
 int main()

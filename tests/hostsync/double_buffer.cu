@@ -2,6 +2,7 @@
 // step; each buffer is read only after its own event completed, and freed
 // after a device synchronization.
 // expect-none: host-read-before-sync host-write-before-sync pinned-free-before-sync
+// rule: SYNC_EVENT SYNC_DEVICE
 #include "common.h"
 
 int main()

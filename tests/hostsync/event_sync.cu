@@ -2,6 +2,7 @@
 // before the host reads; then the source is rewritten only after the
 // host-to-device copy's event completed.
 // expect-none: host-read-before-sync host-write-before-sync pinned-free-before-sync
+// rule: SYNC_EVENT
 #include "common.h"
 
 int main()

@@ -13,6 +13,7 @@
 // must be the same without cudalens (under the simulated runtime, whose
 // copies complete when issued).
 //   fault_storm [ITERATIONS [THREADS]]
+// rule: ASYNC_OTHER
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>

@@ -1,5 +1,6 @@
 // free_before_sync.cu - BUG: pinned memory freed while an async copy into it
 // is still in flight.
+// rule: FREE
 #include "common.h"
 
 int main()

@@ -1,21 +1,35 @@
 # tests/hostsync/local.mk - samples of host/device synchronization bugs
 # (host-read-before-sync, host-write-before-sync, pinned-free-before-sync)
 # and their correct twins, each checked by a .test against the markers in
-# its source, under the simulated runtime.
+# its source, under the simulated runtime; and timeline.test, the demo
+# app's findings drawn by --format=perfetto and --format=html.
 HOSTSYNC_NAMES = read_before_sync write_before_sync free_before_sync \
 	registered_read sync_first event_sync query_loop double_buffer callback_ok \
-	syscall_access fault_storm
+	syscall_access fault_storm $(MANAGED_NAMES)
+# the managed and mapped (zero-copy) samples: kernels, memsets and copies on
+# memory the host reaches too (also run on a GPU by tests/gpu/managed.sh)
+MANAGED_NAMES = managed_read managed_sync managed_write managed_write_sync \
+	managed_event managed_device_sync managed_query managed_memset \
+	managed_attach_host mapped_read mapped_sync managed_legacy managed_legacy_ok
 # (listed in full: automake cannot derive test logs from substitutions)
 HOSTSYNC_TESTS = tests/hostsync/read_before_sync.test \
 	tests/hostsync/write_before_sync.test tests/hostsync/free_before_sync.test \
 	tests/hostsync/registered_read.test tests/hostsync/sync_first.test \
 	tests/hostsync/event_sync.test tests/hostsync/query_loop.test \
 	tests/hostsync/double_buffer.test tests/hostsync/callback_ok.test \
-	tests/hostsync/syscall_access.test tests/hostsync/fault_storm.test
+	tests/hostsync/syscall_access.test tests/hostsync/fault_storm.test \
+	tests/hostsync/managed_read.test tests/hostsync/managed_sync.test \
+	tests/hostsync/managed_write.test tests/hostsync/managed_write_sync.test \
+	tests/hostsync/managed_event.test tests/hostsync/managed_device_sync.test \
+	tests/hostsync/managed_query.test tests/hostsync/managed_memset.test \
+	tests/hostsync/managed_attach_host.test tests/hostsync/mapped_read.test \
+	tests/hostsync/mapped_sync.test tests/hostsync/managed_legacy.test \
+	tests/hostsync/managed_legacy_ok.test \
+	tests/hostsync/timeline.test
 # capture_ok.cu uses CUDA graphs, which the simulated runtime lacks: it runs
 # in the GPU script (tests/gpu/hostsync.sh) only
 EXTRA_DIST += tests/hostsync/common.h $(HOSTSYNC_NAMES:%=tests/hostsync/%.cu) \
-	tests/hostsync/capture_ok.cu tests/gpu/torch_host_storm.py \
+	tests/hostsync/capture_ok.cu tests/gpu/torch_host_storm.py tests/gpu/managed.sh \
 	$(HOSTSYNC_TESTS)
 TESTS += $(HOSTSYNC_TESTS)
 if HAVE_NVCC

@@ -1,6 +1,7 @@
 // query_loop.cu - CORRECT: the host polls cudaStreamQuery until it returns
 // cudaSuccess before reading.
 // expect-none: host-read-before-sync host-write-before-sync pinned-free-before-sync
+// rule: QUERY_STREAM
 #include "common.h"
 
 int main()

@@ -1,6 +1,7 @@
 // read_before_sync.cu - BUG: the host reads the pinned destination of an
 // async device-to-host copy before synchronizing (PyTorch's
 // cuda_t.to("cpu", non_blocking=True).mean()).
+// rule: ASYNC_OTHER
 #include "common.h"
 
 int main()

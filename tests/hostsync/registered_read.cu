@@ -1,5 +1,6 @@
 // registered_read.cu - BUG: the same as read_before_sync, with malloc'd
 // memory pinned by cudaHostRegister, read from a second thread.
+// rule: ASYNC_OTHER
 #include "common.h"
 #include <pthread.h>
 

@@ -1,6 +1,7 @@
 // sync_first.cu - CORRECT twin of read_before_sync: the stream is
 // synchronized before the host reads the copy's destination.
 // expect-none: host-read-before-sync host-write-before-sync pinned-free-before-sync
+// rule: SYNC_STREAM
 #include "common.h"
 
 int main()

@@ -6,6 +6,7 @@
 // return natively and be reported.  A write() of the source of an in-flight
 // host-to-device copy (reading it is fine) and a read() at end of file
 // (which touches nothing) are not reported.
+// rule: ASYNC_OTHER
 #include "common.h"
 #include <cstring>
 #include <fcntl.h>

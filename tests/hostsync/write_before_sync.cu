@@ -1,5 +1,6 @@
 // write_before_sync.cu - BUG: the host overwrites the pinned source of an
 // async host-to-device copy while the copy may still be reading it.
+// rule: ASYNC_OTHER
 #include "common.h"
 #include <cstring>
 

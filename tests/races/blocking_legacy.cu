@@ -2,6 +2,7 @@
 // stream: correct today, because the legacy default stream synchronizes
 // with blocking streams, but only implicitly: with cudaStreamNonBlocking
 // or --default-stream per-thread it races.  cudalens warns (masked-race).
+// rule: LEGACY_STREAM
 #include "races.h"
 
 int main()

@@ -4,6 +4,7 @@
 // error: cudalens cannot tell a read from a write through a non-const
 // pointer, so it warns (shared-argument-race) and suggests const.
 // expect-none: stream-race
+// rule: STREAM_ORDER
 #include "races.h"
 
 // factor is only read, but its parameter is not const

@@ -1,5 +1,6 @@
 // callback_ok.cu - CORRECT: a host function (cudaLaunchHostFunc) runs in
 // s1's order between the write and the event that s2 waits for.
+// rule: HOST_FUNC EVENT_RECORD STREAM_WAIT_EVENT
 #include "races.h"
 
 static void CUDART_CB note(void *arg)

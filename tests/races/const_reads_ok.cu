@@ -1,5 +1,6 @@
 // const_reads_ok.cu - CORRECT: two streams only read the same buffer (const
 // pointer parameters), each writing its own output.
+// rule: STREAM_ORDER
 #include "races.h"
 
 int main()

@@ -1,6 +1,7 @@
 // device_sync_ok.cu - CORRECT: cudaDeviceSynchronize separates a write on
 // the legacy default stream and a read on a non-blocking stream, and a
 // cudaMemcpy to the host separates a later write.
+// rule: SYNC_DEVICE SYNC_DTOH NONBLOCKING_STREAM
 #include "races.h"
 
 int main()

@@ -1,5 +1,6 @@
 // event_rerecord_ok.cu - CORRECT twin of event_too_early: the event is
 // recorded early and again after the write; a wait uses the latest record.
+// rule: EVENT_RECORD STREAM_WAIT_EVENT
 #include "races.h"
 
 int main()

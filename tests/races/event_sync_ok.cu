@@ -1,5 +1,6 @@
 // event_sync_ok.cu - CORRECT twin of never_waited: the host waits for the
 // event (cudaEventSynchronize) before issuing the read on s2.
+// rule: SYNC_EVENT EVENT_RECORD
 #include "races.h"
 
 int main()

@@ -1,5 +1,6 @@
 // event_too_early.cu - BUG: the event is recorded on s1 before the kernel
 // that writes, so waiting for it on s2 orders nothing.
+// rule: EVENT_RECORD STREAM_WAIT_EVENT
 #include "races.h"
 
 int main()

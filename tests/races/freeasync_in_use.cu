@@ -1,5 +1,6 @@
 // freeasync_in_use.cu - BUG: the buffer is freed with cudaFreeAsync on s1
 // while a kernel on s2 may still use it.
+// rule: FREE
 #include "races.h"
 
 int main()

@@ -3,6 +3,7 @@
 // launched on s1 twice; s2 reads the result after waiting for an event.
 // Captured work does not run at capture time; the analysis must not pair
 // it with anything.
+// rule: GRAPH_LAUNCH CAPTURE_BEGIN CAPTURE_END
 #include "races.h"
 
 int main()

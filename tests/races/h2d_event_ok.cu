@@ -1,5 +1,6 @@
 // h2d_event_ok.cu - CORRECT twin of h2d_kernel: the kernel's stream waits
 // for an event recorded after the copy.
+// rule: ASYNC_OTHER STREAM_WAIT_EVENT
 #include "races.h"
 
 int main()

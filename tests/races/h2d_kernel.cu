@@ -1,5 +1,6 @@
 // h2d_kernel.cu - BUG: an async copy from pinned memory fills a buffer on
 // s1 while a kernel on s2 reads it.
+// rule: ASYNC_OTHER
 #include "races.h"
 
 int main()

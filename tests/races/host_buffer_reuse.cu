@@ -1,5 +1,6 @@
 // host_buffer_reuse.cu - BUG: a pinned staging buffer receives a result on
 // s1 (device to host) while s2 already uploads from it (host to device).
+// rule: ASYNC_OTHER
 #include "races.h"
 
 int main()

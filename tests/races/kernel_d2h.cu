@@ -1,5 +1,6 @@
 // kernel_d2h.cu - BUG: a kernel on s1 computes a result, an async copy on
 // s2 brings it to pinned host memory without waiting for the kernel.
+// rule: ASYNC_OTHER
 #include "races.h"
 
 int main()

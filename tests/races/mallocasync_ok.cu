@@ -1,5 +1,6 @@
 // mallocasync_ok.cu - CORRECT twin of mallocasync_use / freeasync_in_use:
 // s2 waits for the allocation, s1 waits for s2's use before the free.
+// rule: ALLOC FREE
 #include "races.h"
 
 int main()

@@ -1,5 +1,6 @@
 // mallocasync_use.cu - BUG: memory from cudaMallocAsync on s1 is used on s2
 // without s2 waiting for the allocation.
+// rule: ALLOC
 #include "races.h"
 
 int main()

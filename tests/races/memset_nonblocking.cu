@@ -1,5 +1,6 @@
 // memset_nonblocking.cu - BUG: cudaMemset of device memory is asynchronous
 // to the host; a kernel on a non-blocking stream may see the old contents.
+// rule: MEMSET_SYNC NONBLOCKING_STREAM
 #include "races.h"
 
 int main()

@@ -2,6 +2,7 @@
 // an event of device 0 and then copies the result over (peer copy), and
 // device 0 reuses its buffer only after an event of device 1.  With one
 // device, it does the same with two streams of device 0.
+// rule: ASYNC_OTHER STREAM_WAIT_EVENT
 #include "races.h"
 
 int main()

@@ -1,6 +1,7 @@
 // neighbours_ok.cu - CORRECT: like a caching allocator, one big allocation
 // is carved into two tensors; s1 writes the first, s2 the second.  They
 // never overlap, so nothing races.
+// rule: STREAM_ORDER
 #include "races.h"
 
 int main()

@@ -1,5 +1,6 @@
 // never_waited.cu - BUG: the event is recorded after the write but nobody
 // waits for it (neither s2 nor the host).
+// rule: EVENT_RECORD SYNC_EVENT
 #include "races.h"
 
 int main()

@@ -1,6 +1,7 @@
 // nonblocking_legacy.cu - BUG: a kernel on the legacy default stream writes,
 // a kernel on a non-blocking stream reads: non-blocking streams do not
 // synchronize with stream 0.
+// rule: NONBLOCKING_STREAM LEGACY_STREAM
 #include "races.h"
 
 int main()

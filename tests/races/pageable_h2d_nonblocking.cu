@@ -4,6 +4,7 @@
 // the buffer before the copy lands.  Seen in practice above 256 KiB.
 // Reported as the staging rule's own warning (staged-copy-race): an error
 // is kept for what no documented rule orders.
+// rule: SYNC_HTOD_PAGEABLE
 #include <cstdlib>
 #include "races.h"
 

@@ -3,6 +3,7 @@
 // copy is done, and only that orders the later overwrite on s2.  Pinning
 // the host buffer (the usual advice) makes the copy asynchronous and the
 // overwrite races with the kernel and the copy (masked-race).
+// rule: ASYNC_DTOH_PAGEABLE
 #include <cstdlib>
 #include "races.h"
 

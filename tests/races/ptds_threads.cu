@@ -1,6 +1,7 @@
 // ptds_threads.cu - BUG: two threads use their per-thread default streams
 // (cudaStreamPerThread); those are separate streams, not ordered with each
 // other, so B's read races with A's write.
+// rule: PER_THREAD_STREAM
 #include <pthread.h>
 #include "races.h"
 

@@ -1,5 +1,6 @@
 // raw_event_ok.cu - CORRECT twin of raw_kernels: s2 waits for an event
 // recorded on s1 after the write.
+// rule: STREAM_WAIT_EVENT EVENT_RECORD
 #include "races.h"
 
 int main()

@@ -1,5 +1,6 @@
 // raw_kernels.cu - BUG (read after write): a kernel on s1 writes a buffer,
 // a kernel on s2 reads it with no event or synchronization in between.
+// rule: STREAM_ORDER
 #include "races.h"
 
 int main()

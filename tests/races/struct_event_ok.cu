@@ -1,5 +1,6 @@
 // struct_event_ok.cu - CORRECT twin of struct_ptr: an event orders the two
 // kernels.
+// rule: STREAM_WAIT_EVENT
 #include "races.h"
 
 struct Pair {

@@ -1,6 +1,7 @@
 // struct_ptr.cu - BUG: the pointers travel inside a struct passed by value;
 // a kernel on s1 writes through one, a kernel on s2 reads the same buffer.
 // The analysis cannot see constness inside structs: a possible race.
+// rule: STREAM_ORDER
 #include "races.h"
 
 struct Pair {

@@ -1,5 +1,6 @@
 // sync_wrong_stream.cu - BUG: the host synchronizes s2 (idle) instead of
 // s1 before reusing the buffer on s2.
+// rule: SYNC_STREAM
 #include "races.h"
 
 int main()

@@ -1,6 +1,7 @@
 // threads_event_ok.cu - CORRECT twin of threads_shared: thread A records
 // an event after its write, thread B's stream waits for it (an event
 // recorded by one thread can be waited for by another).
+// rule: EVENT_RECORD STREAM_WAIT_EVENT
 #include <pthread.h>
 #include "races.h"
 

@@ -2,6 +2,7 @@
 // share a buffer: thread A writes it, thread B reads it, and nothing on the
 // CUDA side orders B's read after A's write (the pthread barrier orders the
 // launches, not the GPU work).
+// rule: HOST_HANDOFF
 #include <pthread.h>
 #include "races.h"
 

@@ -1,5 +1,6 @@
 // wait_wrong_stream.cu - BUG: the event is waited for on s3, but the read
 // runs on s2.
+// rule: STREAM_WAIT_EVENT
 #include "races.h"
 
 int main()

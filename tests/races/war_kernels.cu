@@ -1,5 +1,6 @@
 // war_kernels.cu - BUG (write after read): s1 reads a buffer, s2 overwrites
 // it before the read is known to be done.
+// rule: STREAM_ORDER
 #include "races.h"
 
 int main()

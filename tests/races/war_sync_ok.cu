@@ -1,5 +1,6 @@
 // war_sync_ok.cu - CORRECT twin of war_kernels: the host synchronizes s1
 // before issuing the write on s2.
+// rule: SYNC_STREAM
 #include "races.h"
 
 int main()

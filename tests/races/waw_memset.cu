@@ -1,5 +1,6 @@
 // waw_memset.cu - BUG (write after write): two cudaMemsetAsync on two
 // streams fill the same buffer; which value wins is undefined.
+// rule: MEMSET_ASYNC
 #include "races.h"
 
 int main()

@@ -1,5 +1,6 @@
 // waw_query_ok.cu - CORRECT twin of waw_memset: the host polls s1 with
 // cudaStreamQuery until it reports success before the second memset.
+// rule: QUERY_STREAM MEMSET_ASYNC
 #include "races.h"
 
 int main()

@@ -37,6 +37,8 @@ RECORDING_TESTS = \
 	tests/recordings/schema.rtest \
 	tests/recordings/sarif.rtest \
 	tests/recordings/github.rtest \
+	tests/recordings/perfetto.rtest \
+	tests/recordings/html.rtest \
 	tests/recordings/sourceroot.rtest \
 	tests/recordings/suppress.rtest
 TESTS += $(RECORDING_TESTS)
@@ -77,6 +79,10 @@ EXTRA_DIST += $(RECORDING_TESTS) \
 	tests/recordings/pyrun.expected.txt \
 	tests/recordings/pyrun.expected.json \
 	tests/recordings/validate_json.py \
+	tests/recordings/check_trace.py \
+	tests/recordings/check_page.py \
+	tests/recordings/chromium.sh \
+	tests/recordings/walk.expected.perfetto \
 	tests/recordings/pyrun.expected.sarif \
 	tests/recordings/pyrun.expected.github \
 	tests/recordings/pyrun-root.expected.txt \

@@ -5,6 +5,7 @@
 // PyTorch's resnet18).  Unordered by CUDA's stream rules, but not the
 // program's code or stream: a library-race warning, not an error.
 // needs: lib/cudnn_cltest
+// rule: STREAM_ORDER
 #include "races.h"
 #include "cltest.h"
 

@@ -3,6 +3,7 @@
 // cudnnSetStream): the ordering is the program's to make, and it is
 // missing, so this stays a stream-race error.
 // needs: lib/cudnn_cltest
+// rule: STREAM_ORDER
 #include "races.h"
 #include "cltest.h"
 

@@ -3,17 +3,40 @@
 # the bug (its line marked `// expect: KIND`) and its correct twin (no
 # mark), built like the race catalogue and checked with the same script
 # (tests/races/check.sh): the race findings must be exactly the marks.
+# Each program names the rules it exercises (`// rule: ID...`);
+# coverage.test checks that every rule of the table has a correct program
+# in this catalogue, tests/races or tests/hostsync, and prints the table.
 # Include from Makefile.am:  include tests/semantics/local.mk
 
 SEM_NAMES = \
-	memset_managed_ok memset_pinned_ok pageable_source_reuse_ok \
-	pageable_staged pageable_staged_ok threads_two_writers threads_join_ok
+	memset_managed_ok memset_pinned_ok memset_sync_ok \
+	pageable_source_reuse_ok pageable_staged pageable_staged_ok \
+	pageable_async_h2d pageable_async_h2d_ok pinned_htod_sync_ok \
+	dtod_sync dtod_sync_ok htoh_ok peer_sync_ok event_query_ok \
+	prefetch_ok ptds_legacy_ok threads_two_writers threads_join_ok \
+	threads_handoff
+# programs that call the driver API too (`// link: -lcuda`)
+SEM_DRV_NAMES = ctx_sync_ok
 # programs linked with tests/semantics/lib/cudnn_cltest.cu, a stand-in for
 # a closed NVIDIA library (libcudnn_cltest.so, found through $ORIGIN)
 SEM_LIB_NAMES = library_stream library_user_stream
 # listed in full: automake cannot rewrite substitution references in TESTS
 SEM_TESTS = \
+	tests/semantics/coverage.test \
 	tests/semantics/memset_managed_ok.test \
+	tests/semantics/memset_sync_ok.test \
+	tests/semantics/pageable_async_h2d.test \
+	tests/semantics/pageable_async_h2d_ok.test \
+	tests/semantics/pinned_htod_sync_ok.test \
+	tests/semantics/dtod_sync.test \
+	tests/semantics/dtod_sync_ok.test \
+	tests/semantics/htoh_ok.test \
+	tests/semantics/peer_sync_ok.test \
+	tests/semantics/event_query_ok.test \
+	tests/semantics/ptds_legacy_ok.test \
+	tests/semantics/threads_handoff.test \
+	tests/semantics/prefetch_ok.test \
+	tests/semantics/ctx_sync_ok.test \
 	tests/semantics/memset_pinned_ok.test \
 	tests/semantics/pageable_source_reuse_ok.test \
 	tests/semantics/pageable_staged.test \
@@ -24,6 +47,7 @@ SEM_TESTS = \
 	tests/semantics/library_user_stream.test
 TESTS += $(SEM_TESTS)
 EXTRA_DIST += $(SEM_TESTS) $(SEM_NAMES:%=tests/semantics/%.cu) \
+	$(SEM_DRV_NAMES:%=tests/semantics/%.cu) \
 	$(SEM_LIB_NAMES:%=tests/semantics/%.cu) tests/semantics/cltest.h \
 	tests/semantics/lib/cudnn_cltest.cu
 
@@ -36,6 +60,15 @@ $(SEM_PROGS): tests/semantics/%: $(srcdir)/tests/semantics/%.cu $(srcdir)/tests/
 	@$(MKDIR_P) tests/semantics
 	$(AM_V_GEN)$(NVCC) $(RACE_NVCCFLAGS) -cudart shared -I$(srcdir)/tests/races \
 		-I$(srcdir)/tests/apps $< -o $@ -lpthread
+
+SEM_DRV_PROGS = $(SEM_DRV_NAMES:%=tests/semantics/%)
+check_DATA += $(SEM_DRV_PROGS)
+CLEANFILES += $(SEM_DRV_PROGS)
+$(SEM_DRV_PROGS): tests/semantics/%: $(srcdir)/tests/semantics/%.cu $(srcdir)/tests/races/races.h $(srcdir)/tests/apps/common.h
+	@$(MKDIR_P) tests/semantics
+	$(AM_V_GEN)$(NVCC) $(RACE_NVCCFLAGS) -cudart shared -I$(srcdir)/tests/races \
+		-I$(srcdir)/tests/apps $< -o $@ -lpthread \
+		-L$(CUDA_HOME)/lib64/stubs -lcuda
 
 SEM_LIB = tests/semantics/libcudnn_cltest.so
 SEM_LIB_PROGS = $(SEM_LIB_NAMES:%=tests/semantics/%)

@@ -3,6 +3,7 @@
 // synchronous memset functions are synchronous when the target is pinned
 // host memory or a Unified Memory region), so a kernel on a non-blocking
 // stream issued afterwards sees the zeros.
+// rule: MEMSET_SYNC_MANAGED
 #include "races.h"
 
 int main()

@@ -1,6 +1,7 @@
 // memset_pinned_ok.cu - correct: cudaMemset on pinned host memory is fully
 // synchronous with the host ("API synchronization behavior"), so a kernel
 // on a non-blocking stream issued afterwards sees the zeros.
+// rule: MEMSET_SYNC_PINNED
 #include "races.h"
 
 int main()

@@ -5,6 +5,7 @@
 // function returns once the pageable buffer has been copied to the staging
 // memory), so the host buffer may be reused at once, here as the
 // destination of a device-to-host copy on a non-blocking stream.
+// rule: SYNC_HTOD_PAGEABLE
 #include <vector>
 #include "races.h"
 

@@ -4,6 +4,7 @@
 // memory, but the DMA to final destination may not have completed" ("API
 // synchronization behavior"), so a kernel on a non-blocking stream that
 // reads the destination right after is not ordered after the copy.
+// rule: SYNC_HTOD_PAGEABLE
 #include <vector>
 #include "races.h"
 

@@ -1,6 +1,7 @@
 // pageable_staged_ok.cu - the twin of pageable_staged: the copy's stream
 // (the legacy default stream) is synchronized before the kernel on the
 // non-blocking stream, so the DMA to the destination is known complete.
+// rule: SYNC_HTOD_PAGEABLE SYNC_STREAM
 #include <vector>
 #include "races.h"
 

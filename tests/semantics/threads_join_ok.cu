@@ -3,6 +3,7 @@
 // the second write is ordered after the first (pthread_join and
 // pthread_create order the host threads; the stream synchronization makes
 // the first write known complete).
+// rule: THREAD_CREATE_JOIN
 #include <pthread.h>
 #include "races.h"
 

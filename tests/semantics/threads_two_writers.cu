@@ -3,6 +3,7 @@
 // both launches are issued before either thread synchronizes, so nothing
 // orders the two writes.  (With the same kernel on both sides the report
 // is the shared-argument-race warning; different kernels: stream-race.)
+// rule: THREAD_CREATE_JOIN
 #include <pthread.h>
 #include "races.h"
 

@@ -1,6 +1,7 @@
 /* sim_cudart_memory.c - TEST DOUBLE for CI: memory API of the simulated
  * libcudart.so.13: cudaMalloc/Free family (host, managed, stream-ordered,
- * host registration), cudaMemcpy/Memset and their Async forms, peer copies,
+ * host registration, cudaHostGetDevicePointer, cudaStreamAttachMemAsync),
+ * cudaMemcpy/Memset and their Async forms, peer copies, cudaMemPrefetchAsync,
  * cudaPointerGetAttributes.  Each does its work through the sim driver
  * (nested DRIVER callbacks: cuMemAlloc_v2, cuMemcpyHtoDAsync_v2, ...).
  */
@@ -87,6 +88,15 @@ cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
     RT_NEED_CTX();
     RT_RETURN(CU2RT(cuMemAllocManaged((CUdeviceptr *)devPtr, size,
                                       flags ? flags : CU_MEM_ATTACH_GLOBAL)));
+}
+
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,
+                                     unsigned int flags)
+{
+    RT_ENTER(cudaStreamAttachMemAsync_v6000, "cudaStreamAttachMemAsync", stream, devPtr,
+             length, flags);
+    RT_NEED_CTX();
+    RT_RETURN(CU2RT(cuStreamAttachMemAsync((CUstream)stream, DP(devPtr), length, flags)));
 }
 
 cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
@@ -185,6 +195,19 @@ cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t 
     RT_ENTER(cudaMemsetAsync_v3020, "cudaMemsetAsync", devPtr, value, count, stream);
     RT_NEED_CTX();
     RT_RETURN(CU2RT(cuMemsetD8Async(DP(devPtr), (unsigned char)value, count, (CUstream)stream)));
+}
+
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
+                                 unsigned int flags, cudaStream_t stream)
+{
+    RT_ENTER(cudaMemPrefetchAsync_v12020, "cudaMemPrefetchAsync", devPtr, count, location, flags,
+             stream);
+    RT_NEED_CTX();
+    CUmemLocation loc;
+    memset(&loc, 0, sizeof loc);
+    loc.type = (CUmemLocationType)location.type;
+    loc.id = location.id;
+    RT_RETURN(CU2RT(cuMemPrefetchAsync_v2(DP(devPtr), count, loc, flags, (CUstream)stream)));
 }
 
 cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)

@@ -249,6 +249,28 @@ CUresult cuMemGetInfo_v2(size_t *free_, size_t *total)
     DRV_RETURN(CUDA_SUCCESS);
 }
 
+/* ---- prefetch -------------------------------------------------------------- */
+
+/* Checked like the real driver, without effect: the simulated device sees
+ * all memory.  Managed memory only (the simulator has no HMM). */
+CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location,
+                               unsigned int flags, CUstream hStream)
+{
+    DRV_ENTER(cuMemPrefetchAsync_v2, NULL, devPtr, count, location, flags, hStream);
+    if (!drv_ctx())
+        DRV_RETURN(CUDA_ERROR_INVALID_CONTEXT);
+    if (!drv_stream(hStream))
+        DRV_RETURN(CUDA_ERROR_INVALID_HANDLE);
+    if (flags != 0 || count == 0)
+        DRV_RETURN(CUDA_ERROR_INVALID_VALUE);
+    pthread_mutex_lock(&clsimdrv_lock);
+    struct range *p = find((uintptr_t)devPtr);
+    int ok = p && p->kind == CUPTI_ACTIVITY_MEMORY_KIND_MANAGED &&
+             devPtr + count <= p->base + p->size;
+    pthread_mutex_unlock(&clsimdrv_lock);
+    DRV_RETURN(ok ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE);
+}
+
 /* ---- copies and memsets ------------------------------------------------------ */
 
 static int is_dev(int kind)
@@ -518,4 +540,34 @@ CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUst
 {
     DRV_ENTER(cuMemsetD32Async, NULL, dstDevice, ui, N, hStream);
     DRV_RETURN(memset_(dstDevice, ui, 4, N, hStream, 1));
+}
+
+/* ---- managed memory attachment ------------------------------------------------ */
+
+/* The attachment is only checked: the simulated device sees all memory. */
+CUresult cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length,
+                                unsigned int flags)
+{
+    DRV_ENTER(cuStreamAttachMemAsync, NULL, hStream, dptr, length, flags);
+    struct range r;
+    int found = 0;
+    if (!drv_ctx())
+        DRV_RETURN(CUDA_ERROR_INVALID_CONTEXT);
+    if (!drv_stream(hStream))
+        DRV_RETURN(CUDA_ERROR_INVALID_HANDLE);
+    if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST &&
+        flags != CU_MEM_ATTACH_SINGLE)
+        DRV_RETURN(CUDA_ERROR_INVALID_VALUE);
+    pthread_mutex_lock(&clsimdrv_lock);
+    struct range *p = find((uintptr_t)dptr);
+    if (p) {
+        r = *p;
+        found = 1;
+    }
+    pthread_mutex_unlock(&clsimdrv_lock);
+    /* managed memory, and all of the allocation (length 0 or its size) */
+    if (!found || r.kind != CUPTI_ACTIVITY_MEMORY_KIND_MANAGED || r.base != dptr ||
+        (length && length != r.size))
+        DRV_RETURN(CUDA_ERROR_INVALID_VALUE);
+    DRV_RETURN(CUDA_SUCCESS);
 }

@@ -1,0 +1,143 @@
+/* recordings.c - the recordings of recordings.h: folders expanded, names
+ * checked for duplicates, and the report order. */
+#include "recordings.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util.h"
+
+struct paths {
+  char **v;
+  size_t n, cap;
+};
+
+static void add(struct paths *p, char *path)
+{
+  GROW(p->v, p->cap, p->n + 1);
+  p->v[p->n++] = path;
+}
+
+static int ends_with_db(const char *name)
+{
+  size_t n = strlen(name);
+  return n > 3 && name[0] != '.' && strcmp(name + n - 3, ".db") == 0;
+}
+
+/* DIR's recordings, as DIR/NAME ("DIR/" and "DIR" give the same names) */
+static void add_folder(struct paths *p, const char *dir)
+{
+  DIR *d = opendir(dir);
+  if (!d)
+    fatal("%s: %s", dir, strerror(errno));
+  size_t len = strlen(dir);
+  while (len > 1 && dir[len - 1] == '/')
+    len--;
+  size_t before = p->n;
+  struct dirent *e;
+  errno = 0;
+  while ((e = readdir(d))) {
+    if (!ends_with_db(e->d_name))
+      continue;
+    char *path = xasprintf("%.*s%s%s", (int)len, dir,
+                           dir[len - 1] == '/' ? "" : "/", e->d_name);
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+      add(p, path);
+    else
+      free(path);
+    errno = 0;
+  }
+  int err = errno;
+  closedir(d);
+  if (err)
+    fatal("%s: %s", dir, strerror(err));
+  if (p->n == before)
+    fatal("%s: no recordings in this folder (no *.db files)", dir);
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **recordings_expand(char *const *args, size_t nargs, size_t *n)
+{
+  struct paths p = {0};
+  for (size_t i = 0; i < nargs; i++) {
+    struct stat st;
+    if (stat(args[i], &st) == 0 && S_ISDIR(st.st_mode))
+      add_folder(&p, args[i]);
+    else
+      add(&p, xstrdup(args[i]));
+  }
+  qsort(p.v, p.n, sizeof *p.v, cmp_path);
+  /* the same file twice would count its findings twice */
+  struct stat *sts = xcalloc(p.n, sizeof *sts);
+  int *ok = xcalloc(p.n, sizeof *ok);
+  for (size_t i = 0; i < p.n; i++) {
+    ok[i] = stat(p.v[i], &sts[i]) == 0;
+    for (size_t k = 0; k < i; k++)
+      if (strcmp(p.v[k], p.v[i]) == 0 ||
+          (ok[i] && ok[k] && sts[k].st_dev == sts[i].st_dev &&
+           sts[k].st_ino == sts[i].st_ino)) {
+        if (strcmp(p.v[k], p.v[i]) == 0)
+          fatal("%s: named twice", p.v[i]);
+        fatal("%s and %s are the same recording", p.v[k], p.v[i]);
+      }
+  }
+  free(sts);
+  free(ok);
+  *n = p.n;
+  return p.v;
+}
+
+void recordings_expand_free(char **paths, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    free(paths[i]);
+  free(paths);
+}
+
+/* the pid as a number; -1 when it is not one */
+static long long pid_number(const char *pid)
+{
+  if (!pid || !*pid)
+    return -1;
+  char *end;
+  long long v = strtoll(pid, &end, 10);
+  return *end || v < 0 ? -1 : v;
+}
+
+static int cmp_recording(const void *pa, const void *pb)
+{
+  const struct recording *a = pa, *b = pb;
+  int64_t ra = a->sum.proc.rank, rb = b->sum.proc.rank;
+  if ((ra >= 0) != (rb >= 0))
+    return ra >= 0 ? -1 : 1;
+  if (ra != rb)
+    return ra < rb ? -1 : 1;
+  long long pa_ = pid_number(a->sum.proc.pid), pb_ = pid_number(b->sum.proc.pid);
+  if ((pa_ >= 0) != (pb_ >= 0))
+    return pa_ >= 0 ? -1 : 1;
+  if (pa_ != pb_)
+    return pa_ < pb_ ? -1 : 1;
+  return strcmp(a->path, b->path);
+}
+
+void recordings_order(struct recording *r, size_t n)
+{
+  if (n > 1)
+    qsort(r, n, sizeof *r, cmp_recording);
+}
+
+int recordings_all_ranked(const struct recording *r, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (r[i].sum.proc.rank < 0)
+      return 0;
+  return n > 0;
+}

@@ -1,0 +1,38 @@
+/* recordings.h - the recordings one report covers: the files and folders
+ * named on the command line (a folder stands for its *.db files), each
+ * analyzed on its own into a summary and findings, and the order the
+ * report shows them in. */
+#ifndef CL_REPORT_RECORDINGS_H
+#define CL_REPORT_RECORDINGS_H
+
+#include <stddef.h>
+
+#include "findings.h"
+#include "summary.h"
+
+struct timeline;
+
+struct recording {
+  char *path;            /* as named; a folder's entries as FOLDER/NAME */
+  struct summary sum;
+  struct findings fs;    /* its own findings (emptied by merge_findings) */
+  struct timeline *tl;   /* for --format=perfetto/html, else NULL */
+};
+
+/* The paths ARGS[0..NARGS) name, sorted as text: a folder stands for the
+ * regular files in it whose names end in ".db" (not those starting with a
+ * dot; not recursively), joined as FOLDER/NAME.  Exits 2 with one line for
+ * a folder that cannot be read or has no recording, and for a file named
+ * twice (the same file under two names included).  Other paths are left to
+ * db_open, which names what is wrong with them.  *N gets the count. */
+char **recordings_expand(char *const *args, size_t nargs, size_t *n);
+void recordings_expand_free(char **paths, size_t n);
+
+/* Report order: by rank when every recording has one, else recordings with
+ * a rank first (by rank); then by pid (as a number), then by path.  The
+ * same recordings named in any order come out the same. */
+void recordings_order(struct recording *r, size_t n);
+/* do all of R[0..N) have a rank (then a merged report names ranks)? */
+int recordings_all_ranked(const struct recording *r, size_t n);
+
+#endif

@@ -1,0 +1,51 @@
+"""torch_train.py - benchmark of real PyTorch training: the training loops
+of tests/gpu/torch_models.py (resnet18, resnet18-loader, transformer, ...),
+WARMUP (5) steps untimed (cuDNN autotuning, allocator growth, kernel
+loading), then STEPS (default 40) timed between two
+torch.cuda.synchronize() calls.  Prints `elapsed SECONDS s (...)`.
+bench/run.sh --train runs it natively, under the CUPTI floor, under
+libcudalens.so and with TORCH_CUDA_SANITIZER=1.
+
+    python3 torch_train.py MODEL [STEPS]
+"""
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "tests", "gpu"))
+import torch  # noqa: E402
+import torch_models  # noqa: E402
+
+WARMUP = 5
+
+
+def main():
+    if len(sys.argv) not in (2, 3) or sys.argv[1] not in torch_models.MODELS:
+        sys.exit("usage: torch_train.py {%s} [STEPS]" % ",".join(torch_models.MODELS))
+    if not torch.cuda.is_available():
+        sys.exit("torch_train: no CUDA device")
+    model = sys.argv[1]
+    steps = int(sys.argv[2]) if len(sys.argv) == 3 else 40
+    torch.manual_seed(0)
+    start = []
+
+    def on_step(i):
+        if i == WARMUP - 1:
+            torch.cuda.synchronize()
+            start.append(time.perf_counter())
+
+    torch_models.on_step = on_step
+    loss = torch_models.MODELS[model](WARMUP + steps)
+    torch.cuda.synchronize()
+    if not start:
+        sys.exit(f"torch_train: {model} does not report its steps")
+    dt = time.perf_counter() - start[0]
+    if loss != loss:
+        sys.exit("torch_train: loss is NaN")
+    print(f"elapsed {dt:.6f} s ({steps} steps after {WARMUP} warm-up, "
+          f"{dt / steps * 1e3:.2f} ms/step)")
+
+
+if __name__ == "__main__":
+    main()

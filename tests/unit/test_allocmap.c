@@ -1,0 +1,51 @@
+/* test_allocmap.c - unit test of what the host check reaches through a
+ * kernel argument (cl_allocmap_device_reach): managed memory unless
+ * attached to the host, pinned and registered memory unless registered
+ * read-only, device aliases of pinned memory (cudaHostGetDevicePointer on a
+ * system without unified addressing: not something the simulated runtime
+ * produces), and never device memory. */
+#include "shim/shim.h"
+#include "unit.h"
+
+int main(void)
+{
+  uint64_t s = 0, e = 0;
+  const uint64_t MiB = 1 << 20;
+  cl_allocmap_add(0x10000000, MiB, CL_MEMKIND_MANAGED, 1);
+  cl_allocmap_add(0x20000000, MiB, CL_MEMKIND_PINNED, 2);
+  cl_allocmap_add(0x30000000, MiB, CL_MEMKIND_REGISTERED, 0x08);
+  cl_allocmap_add(0x40000000, MiB, CL_MEMKIND_DEVICE, 0);
+
+  CHECK(cl_allocmap_device_reach(0x10000010, &s, &e));
+  CHECK(s == 0x10000000 && e == 0x10000000 + MiB);
+  CHECK(cl_allocmap_device_reach(0x20000000 + MiB - 1, &s, &e));
+  CHECK(s == 0x20000000);
+  CHECK(!cl_allocmap_device_reach(0x20000000 + MiB, &s, &e)); /* past it */
+  CHECK(!cl_allocmap_device_reach(0x30000010, &s, &e));  /* read-only */
+  CHECK(!cl_allocmap_device_reach(0x40000010, &s, &e));  /* device memory */
+
+  /* attached to the host: the host's; attached globally again: guarded */
+  cl_allocmap_attach(0x10000000, 2);
+  CHECK(!cl_allocmap_device_reach(0x10000010, &s, &e));
+  cl_allocmap_attach(0x10000000, 4);
+  CHECK(cl_allocmap_device_reach(0x10000010, &s, &e));
+
+  /* a device alias stands for the host allocation, and is not host memory */
+  cl_allocmap_alias(0x7000001000, 0x20001000); /* alias of host + 4 KiB */
+  CHECK(cl_allocmap_device_reach(0x7000000000 + 8, &s, &e));
+  CHECK(s == 0x20000000 && e == 0x20000000 + MiB);
+  CHECK(cl_allocmap_kind(0x7000000000, 8) == CL_MEMKIND_UNKNOWN);
+  CHECK(cl_allocmap_kind(0x20000000, 8) == CL_MEMKIND_PINNED);
+  /* the same address: unified addressing, nothing added */
+  cl_allocmap_alias(0x20000000, 0x20000000);
+  /* freeing the host allocation takes its aliases along */
+  cl_allocmap_remove(0x20000000);
+  CHECK(!cl_allocmap_device_reach(0x7000000000 + 8, &s, &e));
+  CHECK(!cl_allocmap_device_reach(0x20000010, &s, &e));
+  /* removing an alias by its own address does nothing */
+  cl_allocmap_add(0x20000000, MiB, CL_MEMKIND_PINNED, 0);
+  cl_allocmap_alias(0x7000000000, 0x20000000);
+  cl_allocmap_remove(0x7000000000);
+  CHECK(cl_allocmap_device_reach(0x7000000010, &s, &e));
+  UNIT_DONE();
+}
