@@ -207,6 +207,8 @@ static void report_access(struct xpass *p, struct findings *out)
                        fmt_bytes(b1, sizeof b1, g->bytes),
                        fmt_hex(b2, sizeof b2, g->timed_bytes), g->dev_a,
                        g->dev_b);
+    if (what == X_KERNEL && strncmp(g->text, "kernel ", 7) == 0)
+      finding_add_kernel(f, g->text + 7);
     f->count = (uint64_t)g->count;
     finding_add_op(f, g->first_seq); /* the first occurrence */
     f->cost_ns = g->gpu_ns;

@@ -27,6 +27,8 @@ struct pair {
   int64_t param;      /* the kernel argument into the memory, -1: unknown */
   char *kernel;       /* its demangled name, without parameters */
   uint64_t count;
+  char *kernel_sig;   /* the kernel demangled with its parameters, for
+                         suppressions (kernel=GLOB) */
 };
 
 static enum check_id finding_check(const char *access)
@@ -74,6 +76,7 @@ static void emit(struct report_ctx *ctx, struct findings *out,
                        " a buffer of its own");
     finding_add_related(f, &copy_loc, "kernel %s%s launched here, on %s",
                         p->kernel, arg, stream);
+    finding_add_kernel(f, p->kernel_sig);
   } else if (p->is_memset) {
     f = findings_add(out, p->check, &loc,
                      "%s %s memory at 0x%" PRIx64 " while a memset of %" PRId64
@@ -146,7 +149,8 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
                      0,
                      -1,
                      NULL,
-                     1};
+                     1,
+                     NULL};
     const char *dir = (const char *)sqlite3_column_text(st, 7);
     snprintf(p.direction, sizeof p.direction, "%s", dir ? dir : "async");
     const char *op = (const char *)sqlite3_column_text(st, 8);
@@ -176,6 +180,7 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
     if (p.is_kernel) {
       const char *name = (const char *)sqlite3_column_text(st, 10);
       p.kernel = cl_demangle(name ? name : "?");
+      p.kernel_sig = p.kernel ? xstrdup(p.kernel) : NULL;
       char *paren = p.kernel ? strchr(p.kernel, '(') : NULL;
       if (paren && paren > p.kernel)
         *paren = 0; /* the name: its parameters are in the stack */
@@ -192,6 +197,7 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
   for (size_t i = 0; i < n; i++) {
     emit(ctx, out, &ss, &v[i]);
     free(v[i].kernel);
+    free(v[i].kernel_sig);
   }
   free(v);
   streams_free(&ss);

@@ -544,6 +544,7 @@ static bool library_internal(struct walk *w, const struct race *r)
 
 struct opinfo {
   char *what;   /* "kernel saxpy(float*, ...)", "cudaMemcpyAsync htod of 4 KiB" */
+  char *kernel; /* the kernel's demangled name, NULL for other work */
   int64_t stack;
 };
 
@@ -553,6 +554,7 @@ static void opinfo_load(struct walk *w, sqlite3_stmt *q, int64_t seq,
   sqlite3_reset(q);
   sqlite3_bind_int64(q, 1, seq);
   out->what = NULL;
+  out->kernel = NULL;
   out->stack = -1;
   if (!db_step(w->ctx->db, q))
     return;
@@ -568,7 +570,7 @@ static void opinfo_load(struct walk *w, sqlite3_stmt *q, int64_t seq,
     char *dn = cl_demangle(db_text(q, 2));
     out->what = xasprintf("kernel %s (argument %d)", dn ? dn : "(unnamed)",
                           (int)a->param);
-    free(dn);
+    out->kernel = dn;
     break;
   }
   case ACC_COPY_SRC:
@@ -773,8 +775,12 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
                         fmt_hex(b1, sizeof b1, (int64_t)r->alloc_addr),
                         r->alloc_seq);
   }
+  finding_add_kernel(f, c.kernel);
+  finding_add_kernel(f, p.kernel);
   free(p.what);
   free(c.what);
+  free(p.kernel);
+  free(c.kernel);
 }
 
 void analysis_races(struct report_ctx *ctx, struct findings *out)

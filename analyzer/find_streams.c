@@ -252,6 +252,8 @@ static void report(struct spass *p, struct findings *out)
         g->label, g->device, g->nlost + g->more == 1 ? "" : "s", names,
         g->count, g->count == 1 ? "" : "s", timing,
         g->nlost + g->more == 1 ? "that stream" : "those streams");
+    if (strncmp(g->label, "kernel ", 7) == 0)
+      finding_add_kernel(f, g->label + 7);
     f->count = (uint64_t)g->count;
     finding_add_op(f, g->first_seq); /* the first occurrence */
     f->cost_ns = g->gpu_ns;

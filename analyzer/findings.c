@@ -65,6 +65,9 @@ void finding_clear(struct finding *f)
     free(f->extra[e].name);
   free(f->extra);
   free(f->fix);
+  for (size_t k = 0; k < f->nkernels; k++)
+    free(f->kernels[k]);
+  free(f->kernels);
   free(f->origins);
   free(f->origin_label);
   memset(f, 0, sizeof *f);
@@ -163,6 +166,17 @@ void finding_set_fix(struct finding *f, const char *fmt, ...)
   va_start(ap, fmt);
   f->fix = vformat(fmt, ap);
   va_end(ap);
+}
+
+void finding_add_kernel(struct finding *f, const char *name)
+{
+  if (!name)
+    return;
+  for (size_t k = 0; k < f->nkernels; k++)
+    if (strcmp(f->kernels[k], name) == 0)
+      return;
+  GROW(f->kernels, f->cap_kernels, f->nkernels + 1);
+  f->kernels[f->nkernels++] = xstrdup(name);
 }
 
 static int strcmp0(const char *a, const char *b)

@@ -50,6 +50,9 @@ struct finding {
   struct extra *extra;
   size_t nextra, cap_extra;
   char *fix;         /* one-line fix suggestion, NULL if none */
+  char **kernels;    /* the kernels it involves, demangled, for
+                        suppressions (kernel=GLOB); not printed */
+  size_t nkernels, cap_kernels;
   /* the recording's rows it is about (finding_add_op): calls.seq of an
    * operation, host_accesses.seq of a host access (one sequence numbers
    * both); a race's earlier and later access, a host finding's copy and
@@ -96,6 +99,9 @@ void finding_add_op(struct finding *f, int64_t seq);
 /* the one-line fix suggestion (replaces an earlier one) */
 void finding_set_fix(struct finding *f, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* name a kernel the finding involves (demangled; once each) */
+void finding_add_kernel(struct finding *f, const char *name);
 
 /* severity (error first), then file (findings without one last), line,
  * kind and message: the same findings always come in the same order (the

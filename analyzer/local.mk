@@ -30,6 +30,7 @@ libclreport_la_SOURCES = \
 	analyzer/strarray.c analyzer/strarray.h \
 	analyzer/streams.c analyzer/streams.h \
 	analyzer/summary.c analyzer/summary.h \
+	analyzer/suppress.c analyzer/suppress.h \
 	analyzer/tempdir.c analyzer/tempdir.h \
 	analyzer/timeline.c analyzer/timeline.h \
 	analyzer/symbolize.c analyzer/symbolize.h \

@@ -1,5 +1,6 @@
 /* out_json.c - the JSON report:
- *   {"schema": "cudalens-report/1", "summary": {...}, "findings": [...]}
+ *   {"schema": "cudalens-report/1", "summary": {...}, "findings": [...],
+ *    "suppressed": {"count": N, "by": [...]}}
  * or, for several recordings, "processes": [{"recording": PATH, "summary":
  * {...}}, ...] in place of "summary", and each finding with its
  * "processes" (pids) and "ranks".
@@ -321,6 +322,26 @@ static void findings(struct json *j, const struct findings *fs,
   json_end_array(j);
 }
 
+/* "suppressed": {"count": N, "by": [{"source": FILE, "count": n}, ...]}:
+ * every suppression file given and --disable, each with the findings it
+ * took out (the first that matched) */
+static void suppressed(struct json *j, const struct suppressed *sup)
+{
+  json_key(j, "suppressed");
+  json_begin_object(j);
+  json_kv_int(j, "count", sup ? (int64_t)sup->list.n : 0);
+  json_key(j, "by");
+  json_begin_array(j);
+  for (size_t i = 0; sup && i < sup->nsources; i++) {
+    json_begin_object(j);
+    json_kv_string(j, "source", sup->sources[i]);
+    json_kv_int(j, "count", (int64_t)sup->counts[i]);
+    json_end_object(j);
+  }
+  json_end_array(j);
+  json_end_object(j);
+}
+
 static void summary(struct json *j, const struct summary *s)
 {
   json_key(j, "summary");
@@ -335,7 +356,7 @@ static void summary(struct json *j, const struct summary *s)
 }
 
 void output_json(FILE *f, const struct recording *r, size_t n,
-                 const struct findings *fs)
+                 const struct findings *fs, const struct suppressed *sup)
 {
   struct json j;
   json_init(&j, f);
@@ -355,6 +376,7 @@ void output_json(FILE *f, const struct recording *r, size_t n,
     json_end_array(&j);
   }
   findings(&j, fs, r, n);
+  suppressed(&j, sup);
   json_end_object(&j);
   json_finish(&j);
 }

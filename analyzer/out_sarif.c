@@ -3,11 +3,14 @@
  * rules are the registry's kinds (checks.def: id = kind, title, reference,
  * default level from the kind's severity), and one result per finding with
  * its level, message, location, related locations and fingerprint
- * (partialFingerprints).  With --source-root, files under the root are
- * relative URIs with uriBaseId SRCROOT, which the log leaves undefined
- * (originalUriBaseIds) so that logs made from two checkouts are the same:
- * the consumer knows its checkout.  The summary is not part of it.  Checked against
- * the official schema (tests/recordings/sarif-schema-2.1.0.json) by
+ * (partialFingerprints); then the findings suppressions took out, as
+ * results with a suppression of kind "external" whose justification names
+ * the file and line (or --disable) that took it.  With --source-root,
+ * files under the root are relative URIs with uriBaseId SRCROOT, which the
+ * log leaves undefined (originalUriBaseIds) so that logs made from two
+ * checkouts are the same: the consumer knows its checkout.  The summary is
+ * not part of it.  Checked against the official schema
+ * (tests/recordings/sarif-schema-2.1.0.json) by
  * tests/recordings/sarif.rtest. */
 #include "config.h"
 
@@ -138,8 +141,10 @@ static void rules(struct json *j)
   json_end_array(j);
 }
 
+/* ORIGIN: for a suppressed finding, what suppressed it ("FILE:LINE" or
+ * "--disable"), NULL for a finding shown */
 static void result(struct json *j, const struct finding *x, size_t index,
-                   const char *root)
+                   const char *root, const char *origin)
 {
   json_begin_object(j);
   json_kv_string(j, "ruleId", x->kind);
@@ -194,6 +199,18 @@ static void result(struct json *j, const struct finding *x, size_t index,
   json_kv_string(j, "cudalensFingerprint/v1", x->fingerprint);
   json_end_object(j);
 
+  if (origin) {
+    char *why = xasprintf("suppressed by %s", origin);
+    json_key(j, "suppressions");
+    json_begin_array(j);
+    json_begin_object(j);
+    json_kv_string(j, "kind", "external");
+    json_kv_string(j, "justification", why);
+    json_end_object(j);
+    json_end_array(j);
+    free(why);
+  }
+
   json_key(j, "properties");
   json_begin_object(j);
   json_kv_int(j, "id", (int64_t)index);
@@ -202,7 +219,8 @@ static void result(struct json *j, const struct finding *x, size_t index,
   json_end_object(j);
 }
 
-void output_sarif(FILE *f, const struct findings *fs, const char *source_root)
+void output_sarif(FILE *f, const struct findings *fs,
+                  const struct suppressed *sup, const char *source_root)
 {
   struct json j;
   json_init(&j, f);
@@ -228,7 +246,9 @@ void output_sarif(FILE *f, const struct findings *fs, const char *source_root)
   json_key(&j, "results");
   json_begin_array(&j);
   for (size_t i = 0; i < fs->n; i++)
-    result(&j, &fs->v[i], i, source_root);
+    result(&j, &fs->v[i], i, source_root, NULL);
+  for (size_t i = 0; sup && i < sup->list.n; i++)
+    result(&j, &sup->list.v[i], fs->n + i, source_root, sup->origin[i]);
   json_end_array(&j);
 
   json_end_object(&j);

@@ -1,10 +1,11 @@
 /* out_text.c - the text report: first the findings as compiler-style lines
  * "file:line: severity: [kind] message", errors first, then by place (as
  * findings_sort orders them), each followed by its related locations and
- * its fix; then the summary: process, devices, streams, copies, kernels,
- * synchronization.  A report of several recordings labels each finding
- * with its processes ("in ranks 0-7") and gives each recording's summary,
- * headed by its path. */
+ * its fix; with suppressions, how many findings they took out; then the
+ * summary: process, devices, streams, copies, kernels, synchronization.
+ * A report of several recordings labels each finding with its processes
+ * ("in ranks 0-7") and gives each recording's summary, headed by its
+ * path. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,6 +336,29 @@ static void findings(FILE *f, const struct findings *fs)
   }
 }
 
+/* "Suppressed: 3 findings (2 by FILE, 1 by --disable)", when suppressions
+ * were given */
+static void suppressed(FILE *f, const struct suppressed *sup)
+{
+  if (!sup || !sup->active)
+    return;
+  if (!sup->list.n) {
+    fputs("Suppressed: none\n", f);
+    return;
+  }
+  fprintf(f, "Suppressed: %zu finding%s (", sup->list.n,
+          sup->list.n == 1 ? "" : "s");
+  const char *sep = "";
+  for (size_t i = 0; i < sup->nsources; i++) {
+    if (!sup->counts[i])
+      continue;
+    fprintf(f, "%s%zu by ", sep, sup->counts[i]);
+    put(f, sup->sources[i]);
+    sep = ", ";
+  }
+  fputs(")\n", f);
+}
+
 static void summary(FILE *f, const struct summary *s)
 {
   process(f, &s->proc);
@@ -346,9 +370,10 @@ static void summary(FILE *f, const struct summary *s)
 }
 
 void output_text(FILE *f, const struct recording *r, size_t n,
-                 const struct findings *fs)
+                 const struct findings *fs, const struct suppressed *sup)
 {
   findings(f, fs);
+  suppressed(f, sup);
   if (n == 1) {
     fputc('\n', f);
     summary(f, &r[0].sum);

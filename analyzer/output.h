@@ -11,17 +11,22 @@
 #include "findings.h"
 #include "recordings.h"
 #include "summary.h"
+#include "suppress.h"
 #include "timeline.h"
 
 /* R[0..N): the recordings in report order; with more than one, FS are
- * merged (merge.c) and the report takes its merged form */
+ * merged (merge.c) and the report takes its merged form.  FS: the findings
+ * shown; SUP: those suppressions took out (text and JSON count them, SARIF
+ * lists them as suppressed results, GitHub's format and the timelines
+ * leave them out) */
 void output_text(FILE *f, const struct recording *r, size_t n,
-                 const struct findings *fs);
+                 const struct findings *fs, const struct suppressed *sup);
 void output_json(FILE *f, const struct recording *r, size_t n,
-                 const struct findings *fs);
+                 const struct findings *fs, const struct suppressed *sup);
 /* SOURCE_ROOT: the absolute --source-root that relative file paths are
  * relative to (SARIF's uriBaseId SRCROOT), or NULL */
-void output_sarif(FILE *f, const struct findings *fs, const char *source_root);
+void output_sarif(FILE *f, const struct findings *fs,
+                  const struct suppressed *sup, const char *source_root);
 void output_github(FILE *f, const struct findings *fs);
 /* the timeline and the findings drawn on it (finding ops) */
 void output_perfetto(FILE *f, const struct summary *s, const struct findings *fs,

@@ -1,7 +1,9 @@
-/* report_main.c - cudalens-report: command-line options, then open each
- * recording, summarize it, run the analyses, merge the findings of several
- * recordings (the processes of one run) and write the report.
- * Exit status: 0 report written, 1 a finding at or above --fail-on,
+/* report_main.c - cudalens-report: command-line options (suppression
+ * files are read with them), then open each recording, summarize it, run
+ * the analyses, merge the findings of several recordings (the processes of
+ * one run), set the suppressed findings apart (suppress.c) and write the
+ * report, and the suppressions --gen-suppressions asks for.
+ * Exit status: 0 report written, 1 a finding shown at or above --fail-on,
  * 2 bad usage or input (one line on stderr). */
 #include "config.h"
 
@@ -22,6 +24,7 @@
 #include "output.h"
 #include "recordings.h"
 #include "summary.h"
+#include "suppress.h"
 #include "timeline.h"
 #include "util.h"
 
@@ -37,12 +40,19 @@ struct options {
   char *source_root;    /* normalized --source-root, NULL when not given */
   char **args;          /* the recordings and folders named */
   size_t nargs;
+  struct suppressions supp; /* --suppressions, CUDALENS_SUPPRESSIONS,
+                               --disable */
+  bool gen_supp;            /* --gen-suppressions */
+  const char *gen_supp_file; /* its FILE; NULL: standard error */
 };
 
 static const char usage_text[] =
     "Usage: cudalens-report [--format=text|json|sarif|github|perfetto|html]\n"
     "                       [--fail-on=error|warning|note]\n"
-    "                       [--source-root=DIR] [-o FILE] RECORDING.db...\n"
+    "                       [--source-root=DIR] [--suppressions=FILE]...\n"
+    "                       [--disable=KIND[,KIND]...]...\n"
+    "                       [--gen-suppressions[=FILE]] [-o FILE]\n"
+    "                       RECORDING.db...\n"
     "       cudalens-report [OPTIONS] FOLDER\n"
     "       cudalens-report --explain=KIND | --list-checks\n"
     "       cudalens-report --version | --help\n"
@@ -64,6 +74,19 @@ static const char usage_text[] =
     "                        recordings)\n"
     "      --source-root=DIR files under DIR shown relative to it (the\n"
     "                        checkout of the program's sources)\n"
+    "      --suppressions=FILE\n"
+    "                        leave out the findings an entry of FILE\n"
+    "                        matches (repeatable; also the files of\n"
+    "                        CUDALENS_SUPPRESSIONS, colon-separated); an\n"
+    "                        entry a line: KIND [FIELD=GLOB]..., FIELD one\n"
+    "                        of function, file, kernel, module,\n"
+    "                        fingerprint, at\n"
+    "      --disable=KINDS   leave out every finding of these kinds (comma-\n"
+    "                        separated; repeatable)\n"
+    "      --gen-suppressions[=FILE]\n"
+    "                        after the report, an entry matching just it\n"
+    "                        for every finding shown, into FILE (else on\n"
+    "                        standard error)\n"
     "  -o, --output=FILE     write the report to FILE instead of stdout\n"
     "      --explain=KIND    what a kind of finding means, its severity and\n"
     "                        the CUDA documentation it rests on, and exit\n"
@@ -71,8 +94,9 @@ static const char usage_text[] =
     "  -h, --help            show this help and exit\n"
     "  -V, --version         show the version and exit\n"
     "\n"
-    "Exit status: 0 report written, 1 findings at or above --fail-on,\n"
-    "2 bad usage or an unreadable recording (any of them).\n"
+    "Exit status: 0 report written, 1 findings at or above --fail-on (not\n"
+    "counting suppressed ones), 2 bad usage, an unreadable recording (any\n"
+    "of them) or a malformed suppression file.\n"
     "Report bugs at " PACKAGE_BUGREPORT "\n";
 
 static void fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
@@ -94,9 +118,24 @@ static void parse_options(int argc, char **argv, struct options *o)
       {"explain", required_argument, NULL, 'E'},
       {"list-checks", no_argument, NULL, 'L'},
       {"source-root", required_argument, NULL, 'R'},
+      {"suppressions", required_argument, NULL, 'S'},
+      {"disable", required_argument, NULL, 'D'},
+      {"gen-suppressions", optional_argument, NULL, 'G'},
       {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
   o->fail_on = -1;
+  suppressions_init(&o->supp);
+  char *err = NULL;
+  /* CUDALENS_SUPPRESSIONS first, then --suppressions in order */
+  const char *env = getenv("CUDALENS_SUPPRESSIONS");
+  if (env && *env) {
+    char *list = xstrdup(env), *save = NULL;
+    for (char *p = strtok_r(list, ":", &save); p;
+         p = strtok_r(NULL, ":", &save))
+      if (suppressions_load(&o->supp, p, &err) < 0)
+        fail("%s (from CUDALENS_SUPPRESSIONS)", err);
+    free(list);
+  }
   opterr = 0;
   int c;
   while ((c = getopt_long(argc, argv, ":f:o:hV", longopts, NULL)) != -1) {
@@ -133,6 +172,22 @@ static void parse_options(int argc, char **argv, struct options *o)
       if (!(o->source_root = source_root_normalize(optarg)))
         fail("--source-root=%s: the working directory is unknown: %s", optarg,
              strerror(errno));
+      break;
+    case 'S':
+      if (!*optarg)
+        fail("--suppressions needs a file");
+      if (suppressions_load(&o->supp, optarg, &err) < 0)
+        fail("%s", err);
+      break;
+    case 'D':
+      if (suppressions_disable(&o->supp, optarg, &err) < 0)
+        fail("%s", err);
+      break;
+    case 'G':
+      if (optarg && !*optarg)
+        fail("--gen-suppressions=FILE needs a file");
+      o->gen_supp = true;
+      o->gen_supp_file = optarg;
       break;
     case 'h':
       fputs(usage_text, stdout);
@@ -181,16 +236,17 @@ static bool timeline_format(enum format f)
 }
 
 static void write_report(const struct options *o, const struct recording *r,
-                         size_t n, const struct findings *fs)
+                         size_t n, const struct findings *fs,
+                         const struct suppressed *sup)
 {
   FILE *f = stdout;
   const char *name = o->output ? o->output : "standard output";
   if (o->output && !(f = fopen(o->output, "w")))
     fail("%s: %s", o->output, strerror(errno));
   if (o->format == FORMAT_JSON)
-    output_json(f, r, n, fs);
+    output_json(f, r, n, fs, sup);
   else if (o->format == FORMAT_SARIF)
-    output_sarif(f, fs, o->source_root);
+    output_sarif(f, fs, sup, o->source_root);
   else if (o->format == FORMAT_GITHUB)
     output_github(f, fs);
   else if (o->format == FORMAT_PERFETTO) /* one recording (main) */
@@ -198,12 +254,31 @@ static void write_report(const struct options *o, const struct recording *r,
   else if (o->format == FORMAT_HTML)
     output_html(f, &r->sum, fs, r->tl);
   else
-    output_text(f, r, n, fs);
+    output_text(f, r, n, fs, sup);
   int err = ferror(f);
   if (fflush(f) != 0 && !err)
     err = 1;
   int saved = errno;
   if (f != stdout && fclose(f) != 0)
+    err = 1, saved = errno;
+  if (err)
+    fail("%s: write error: %s", name, strerror(saved ? saved : EIO));
+}
+
+/* --gen-suppressions: an entry for every finding shown */
+static void write_suppressions(const struct options *o,
+                               const struct findings *fs)
+{
+  FILE *f = stderr;
+  const char *name = o->gen_supp_file ? o->gen_supp_file : "standard error";
+  if (o->gen_supp_file && !(f = fopen(o->gen_supp_file, "w")))
+    fail("%s: %s", o->gen_supp_file, strerror(errno));
+  suppressions_generate(f, fs);
+  int err = ferror(f);
+  if (fflush(f) != 0 && !err)
+    err = 1;
+  int saved = errno;
+  if (f != stderr && fclose(f) != 0)
     err = 1, saved = errno;
   if (err)
     fail("%s: write error: %s", name, strerror(saved ? saved : EIO));
@@ -265,12 +340,23 @@ int main(int argc, char **argv)
     merge_findings(&fs, rec, n);
   }
 
-  write_report(&o, rec, n, &fs);
+  /* suppressions take findings out of the report as it is shown: with
+   * several recordings, the merged findings (a finding of many processes
+   * is suppressed, and counted, once; the entries --gen-suppressions
+   * writes match the merged findings they were written for) */
+  struct suppressed sup;
+  suppressions_apply(&o.supp, &fs, &sup);
+
+  write_report(&o, rec, n, &fs, &sup);
+  if (o.gen_supp)
+    write_suppressions(&o, &fs);
 
   int status = 0;
   if (o.fail_on >= 0 && findings_max_severity(&fs) >= o.fail_on)
     status = 1;
   findings_free(&fs);
+  suppressed_free(&sup);
+  suppressions_free(&o.supp);
   for (size_t i = 0; i < n; i++) {
     findings_free(&rec[i].fs);
     summary_free(&rec[i].sum);

@@ -4,12 +4,14 @@
 TEST_EXTENSIONS += .test
 TEST_LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/run-test.sh
 # CL_SAN_SUFFIX: -san in make check-sanitize (analyzer/sanitize.mk), whose
-# tests run the sanitized cudalens-report-san and friends
+# tests run the sanitized cudalens-report-san and friends.  Suppression
+# files of the caller's CUDALENS_SUPPRESSIONS must not change reports.
 CL_SAN_SUFFIX =
 AM_TESTS_ENVIRONMENT = CL_TOP_BUILDDIR='$(abs_top_builddir)'; \
 	CL_TOP_SRCDIR='$(abs_top_srcdir)'; CL_SAN_SUFFIX='$(CL_SAN_SUFFIX)'; \
 	CL_SHIM_SQLITE_LDFLAGS='$(SHIM_SQLITE_LDFLAGS)'; \
-	export CL_TOP_BUILDDIR CL_TOP_SRCDIR CL_SAN_SUFFIX CL_SHIM_SQLITE_LDFLAGS;
+	export CL_TOP_BUILDDIR CL_TOP_SRCDIR CL_SAN_SUFFIX CL_SHIM_SQLITE_LDFLAGS; \
+	unset CUDALENS_SUPPRESSIONS;
 EXTRA_DIST += tests/run-test.sh tests/lib.sh
 
 unit_cflags = $(AM_CFLAGS) -I$(top_srcdir) $(SQLITE_CFLAGS)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # check_sarif.py - a SARIF report says what the JSON report of the same
 # recording says, and its rules are the registry's (tests/recordings/
-# sarif.rtest).  Usage: check_sarif.py REPORT.sarif REPORT.json CHECKS
+# sarif.rtest), the findings suppressions took out being results with
+# an external suppression after the others.  Usage: check_sarif.py REPORT.sarif REPORT.json CHECKS
 # where CHECKS is the output of `cudalens-report --list-checks`.
 # Exit 0 when it does, 1 (with the reasons) when not.
 import json
@@ -37,7 +38,20 @@ def main():
         want(r["help"]["text"].startswith(title + ". Rests on: "),
              "%s: help is not title + reference" % kind)
     want("originalUriBaseIds" not in run, "SRCROOT is defined")
-    results = run.get("results", [])
+    results = [r for r in run.get("results", []) if "suppressions" not in r]
+    suppressed = [r for r in run.get("results", []) if "suppressions" in r]
+    want(run.get("results", [])[:len(results)] == results,
+         "suppressed results before results shown")
+    want(len(suppressed) == report.get("suppressed", {}).get("count", 0),
+         "%d suppressed results for %s suppressed findings"
+         % (len(suppressed), report.get("suppressed", {}).get("count")))
+    for i, res in enumerate(suppressed):
+        sup = res["suppressions"]
+        want(len(sup) == 1 and sup[0]["kind"] == "external" and
+             sup[0]["justification"].startswith("suppressed by "),
+             "suppressed result %d: not one external suppression" % i)
+        want(res["properties"]["id"] == len(results) + i,
+             "suppressed result %d: id" % i)
     findings = report["findings"]
     want(len(results) == len(findings),
          "%d results for %d findings" % (len(results), len(findings)))

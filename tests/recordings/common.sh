@@ -12,6 +12,9 @@ for v in CL_REPORT CL_SQL2DB CL_RECDIR; do
   fi
 done
 
+# the caller's suppression files must not change the reports
+unset CUDALENS_SUPPRESSIONS
+
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cl-rtest.XXXXXX") || exit 99
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 trap 'exit 99' HUP INT TERM

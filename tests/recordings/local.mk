@@ -39,7 +39,8 @@ RECORDING_TESTS = \
 	tests/recordings/github.rtest \
 	tests/recordings/perfetto.rtest \
 	tests/recordings/html.rtest \
-	tests/recordings/sourceroot.rtest
+	tests/recordings/sourceroot.rtest \
+	tests/recordings/suppress.rtest
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
 RTEST_LOG_COMPILER = env \
