@@ -1,7 +1,8 @@
 # bench/local.mk - the overhead benchmarks.  Not built by `make`: they need a
 # GPU; bench/run.sh builds them with nvcc and runs them (see bench/README.md).
 EXTRA_DIST += bench/README.md bench/run.sh bench/launch_bound.cu \
-	bench/copy_bound.cu bench/torch_small_ops.py bench/cupti_floor.c
+	bench/copy_bound.cu bench/torch_small_ops.py bench/cupti_floor.c \
+	bench/report_scale.sh
 
 # the generator of large synthetic recordings (bench/report_scale.sh, and
 # tests/recordings/scale.rtest with a small one)
