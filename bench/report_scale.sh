@@ -30,7 +30,7 @@ for n in "$@"; do
   /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$report" "$db" >/dev/null ||
     [ $? -eq 1 ]
   read -r wall user sys rss <"$work/time"
-  cpu=$(echo "$user + $sys" | bc)
+  cpu=$(echo "$user $sys" | awk '{ printf "%.2f", $1 + $2 }')
   mb=$(( $(wc -c <"$db") / 1000000 ))
   printf '| %s | %s | %s | %s | %s |\n' "$n" "$mb" "$wall" "$cpu" $((rss / 1024))
   fit="$fit $n $cpu"
