@@ -89,15 +89,20 @@ static void sort_stable(struct act *v, size_t n)
   free(tmp);
 }
 
-void activity_load(struct activity *a, struct cl_db *d)
+/* read the rows of ST into A; false when a correlation or start_ns is not
+ * an integer (a damaged or hand-made recording), whose order only SQLite's
+ * ORDER BY gives */
+static bool read_rows(struct activity *a, struct cl_db *d, sqlite3_stmt *st,
+                      bool integers_only)
 {
   size_t cap = 0;
-  a->v = NULL;
-  a->n = 0;
-  sqlite3_stmt *st = db_prepare(
-      d, "SELECT correlation, kind, start_ns, end_ns, bytes, copy_kind,"
-         " src_kind, dst_kind, name FROM activity ORDER BY rowid");
+  bool ok = true;
   while (db_step(d, st)) {
+    if (integers_only && (sqlite3_column_type(st, 0) != SQLITE_INTEGER ||
+                          sqlite3_column_type(st, 2) != SQLITE_INTEGER)) {
+      ok = false;
+      break;
+    }
     GROW(a->v, cap, a->n + 1);
     struct act *x = &a->v[a->n++];
     x->correlation = db_int(st, 0);
@@ -111,7 +116,27 @@ void activity_load(struct activity *a, struct cl_db *d)
     x->name = db_null(st, 8) ? -1 : db_int(st, 8);
   }
   db_finalize(st);
-  sort_stable(a->v, a->n);
+  return ok;
+}
+
+void activity_load(struct activity *a, struct cl_db *d)
+{
+  a->v = NULL;
+  a->n = 0;
+  if (read_rows(a, d,
+                db_prepare(d, "SELECT correlation, kind, start_ns, end_ns,"
+                              " bytes, copy_kind, src_kind, dst_kind, name"
+                              " FROM activity ORDER BY rowid"),
+                true)) {
+    sort_stable(a->v, a->n);
+    return;
+  }
+  activity_free(a);
+  read_rows(a, d,
+            db_prepare(d, "SELECT correlation, kind, start_ns, end_ns, bytes,"
+                          " copy_kind, src_kind, dst_kind, name FROM activity"
+                          " ORDER BY correlation, start_ns, rowid"),
+            false);
 }
 
 void activity_free(struct activity *a)
