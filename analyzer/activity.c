@@ -1,5 +1,5 @@
-/* activity.c - loads the activity table sorted by correlation and finds a
- * call's records by binary search. */
+/* activity.c - loads the activity table sorted by correlation (then start
+ * time, then row order) and finds a call's records by binary search. */
 #include "activity.h"
 
 #include <stdlib.h>
@@ -51,16 +51,58 @@ static int parse_act_kind(const char *s)
   return ACT_OTHER;
 }
 
-void activity_load(struct activity *a, struct cl_db *d)
+static bool act_before(const struct act *x, const struct act *y)
+{
+  return x->correlation < y->correlation ||
+         (x->correlation == y->correlation && x->start_ns < y->start_ns);
+}
+
+/* V in rowid order to (correlation, start_ns, rowid) order: a stable merge
+ * sort by (correlation, start_ns), nothing to do when already in order
+ * (records come nearly in correlation order); cheaper than SQLite reading
+ * the table through the correlation index and sorting each run */
+static void sort_stable(struct act *v, size_t n)
+{
+  size_t i = 1;
+  while (i < n && !act_before(&v[i], &v[i - 1]))
+    i++;
+  if (i >= n)
+    return;
+  struct act *tmp = xmalloc(n * sizeof *tmp), *from = v, *to = tmp;
+  for (size_t w = 1; w < n; w *= 2) {
+    for (size_t lo = 0; lo < n; lo += 2 * w) {
+      size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+      size_t a = lo, b = mid, k = lo;
+      while (a < mid && b < hi)
+        to[k++] = act_before(&from[b], &from[a]) ? from[b++] : from[a++];
+      while (a < mid)
+        to[k++] = from[a++];
+      while (b < hi)
+        to[k++] = from[b++];
+    }
+    struct act *t = from;
+    from = to;
+    to = t;
+  }
+  if (from != v)
+    memcpy(v, from, n * sizeof *v);
+  free(tmp);
+}
+
+/* read the rows of ST into A; false when a correlation or start_ns is not
+ * an integer (a damaged or hand-made recording), whose order only SQLite's
+ * ORDER BY gives */
+static bool read_rows(struct activity *a, struct cl_db *d, sqlite3_stmt *st,
+                      bool integers_only)
 {
   size_t cap = 0;
-  a->v = NULL;
-  a->n = 0;
-  sqlite3_stmt *st = db_prepare(
-      d, "SELECT correlation, kind, start_ns, end_ns, bytes, copy_kind,"
-         " src_kind, dst_kind, name FROM activity"
-         " ORDER BY correlation, start_ns, rowid");
+  bool ok = true;
   while (db_step(d, st)) {
+    if (integers_only && (sqlite3_column_type(st, 0) != SQLITE_INTEGER ||
+                          sqlite3_column_type(st, 2) != SQLITE_INTEGER)) {
+      ok = false;
+      break;
+    }
     GROW(a->v, cap, a->n + 1);
     struct act *x = &a->v[a->n++];
     x->correlation = db_int(st, 0);
@@ -74,6 +116,27 @@ void activity_load(struct activity *a, struct cl_db *d)
     x->name = db_null(st, 8) ? -1 : db_int(st, 8);
   }
   db_finalize(st);
+  return ok;
+}
+
+void activity_load(struct activity *a, struct cl_db *d)
+{
+  a->v = NULL;
+  a->n = 0;
+  if (read_rows(a, d,
+                db_prepare(d, "SELECT correlation, kind, start_ns, end_ns,"
+                              " bytes, copy_kind, src_kind, dst_kind, name"
+                              " FROM activity ORDER BY rowid"),
+                true)) {
+    sort_stable(a->v, a->n);
+    return;
+  }
+  activity_free(a);
+  read_rows(a, d,
+            db_prepare(d, "SELECT correlation, kind, start_ns, end_ns, bytes,"
+                          " copy_kind, src_kind, dst_kind, name FROM activity"
+                          " ORDER BY correlation, start_ns, rowid"),
+            false);
 }
 
 void activity_free(struct activity *a)

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cudalens/format.h"
+#include "replay.h"
 #include "tempdir.h"
 #include "util.h"
 
@@ -111,7 +112,9 @@ static bool is_table(sqlite3 *db, const char *table)
 static int try_open(sqlite3 **db, const char *file, int flags, char **err)
 {
   *db = NULL;
-  int rc = sqlite3_open_v2(file, db, SQLITE_OPEN_READONLY | flags, NULL);
+  int rc = sqlite3_open_v2(file, db,
+                           SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | flags,
+                           NULL);
   if (rc == SQLITE_OK) {
     sqlite3_busy_timeout(*db, 2000);
     harden(*db);
@@ -343,11 +346,24 @@ int db_open(struct cl_db *d, const char *path, char **err)
     db_close(d);
     return -1;
   }
+  /* one read transaction for the whole report: every query sees the same
+   * recording, and SQLite takes its lock (and looks for a hot journal)
+   * once, not once per statement run; db_close() ends it */
+  if (sqlite3_exec(d->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+    *err = xasprintf("%s: cannot read the recording: %s", path,
+                     sqlite3_errmsg(d->db));
+    db_close(d);
+    return -1;
+  }
   return 0;
 }
 
 void db_close(struct cl_db *d)
 {
+  replay_log_free(d->calls_log);
+  d->calls_log = NULL;
+  if (d->db && !sqlite3_get_autocommit(d->db))
+    sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL);
   if (d->db)
     sqlite3_close(d->db);
   d->db = NULL;

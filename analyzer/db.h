@@ -13,6 +13,7 @@ struct cl_db {
   const char *path;   /* as given by the user, for messages */
   const char *copy_dir; /* temporary copy of a WAL recording, else NULL */
   int version;        /* PRAGMA user_version */
+  struct replay_log *calls_log; /* replay.c's, read at the first replay */
 };
 
 /* Open and validate PATH.  On failure returns -1 and sets *err to a

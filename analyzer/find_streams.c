@@ -131,10 +131,35 @@ static void clear_device(struct spass *p, int64_t dev)
     }
 }
 
+/* demangled kernel names by strings id, each looked up and demangled once */
+struct kernel_labels {
+  struct u64map by_id;
+  char **v;
+  size_t n, cap;
+};
+
+static const char *kernel_label(struct kernel_labels *kl, struct cl_db *d,
+                                sqlite3_stmt *kname, int64_t id)
+{
+  uint64_t i;
+  if (u64map_get(&kl->by_id, (uint64_t)id, &i))
+    return kl->v[i];
+  sqlite3_bind_int64(kname, 1, id);
+  char *dm = db_step(d, kname) && db_text(kname, 0)
+                 ? cl_demangle(db_text(kname, 0)) : NULL;
+  sqlite3_reset(kname);
+  GROW(kl->v, kl->cap, kl->n + 1);
+  kl->v[kl->n] = dm;
+  u64map_put(&kl->by_id, (uint64_t)id, kl->n++);
+  return dm;
+}
+
 static void scan(struct spass *p)
 {
   struct cl_db *d = p->ctx->db;
   sqlite3_stmt *kname = db_prepare(d, "SELECT value FROM strings WHERE id=?1");
+  struct kernel_labels kl = {0};
+  u64map_init(&kl.by_id);
   struct replay r;
   replay_begin(&r, p->ctx);
   while (replay_next(&r)) {
@@ -175,12 +200,8 @@ static void scan(struct spass *p)
       api_display(api, sizeof api, o->api);
       int64_t kn = o->kname >= 0 ? o->kname : ca.name;
       if (o->op == CL_OP_KERNEL && kn >= 0) {
-        sqlite3_bind_int64(kname, 1, kn);
-        char *dm = db_step(d, kname) && db_text(kname, 0)
-                       ? cl_demangle(db_text(kname, 0)) : NULL;
-        sqlite3_reset(kname);
+        const char *dm = kernel_label(&kl, d, kname, kn);
         snprintf(label, sizeof label, "kernel %s", dm ? dm : "?");
-        free(dm);
       } else {
         snprintf(label, sizeof label, "%s", api);
       }
@@ -213,6 +234,10 @@ static void scan(struct spass *p)
   }
   replay_end(&r);
   db_finalize(kname);
+  for (size_t i = 0; i < kl.n; i++)
+    free(kl.v[i]);
+  free(kl.v);
+  u64map_free(&kl.by_id);
 }
 
 static void report(struct spass *p, struct findings *out)

@@ -1,6 +1,15 @@
 /* replay.c - the one seq-ordered reading of a recording's calls (see
- * replay.h): one join over calls and the tables that describe them, each
- * row turned into a struct replay_op. */
+ * replay.h).  The recording is read once: `calls` scanned in seq order,
+ * merged with a seq-ordered scan of each table that describes calls
+ * (transfers, memory, device_ops, events, event_records, stream_waits,
+ * syncs, kernels, kernel_args), each row turned into a struct replay_op.
+ * The merge gives what a LEFT JOIN on seq gives (every such table has seq
+ * as its primary key) without a B-tree search per table per call.  Each op
+ * is appended to the calls log of the recording (struct replay_log, kept
+ * with the struct cl_db): its fields as a mask of those that differ from
+ * the previous op's and those differences as zigzag varints, strings as
+ * indexes into a table of the distinct strings.  Every replay, the first
+ * included, decodes the log, so the analyses' passes cost no SQLite. */
 #include "replay.h"
 
 #include <stdlib.h>
@@ -8,53 +17,128 @@
 
 #include "cudalens/format.h"
 #include "db.h"
+#include "u64map.h"
 #include "util.h"
 
-enum {
-  C_SEQ, C_APIID, C_OP, C_API, C_TID, C_START, C_END, C_DEVICE, C_STREAM, C_RESULT, C_STACK,
-  C_PYSTACK, C_CORR, C_DCORR,
-  T_OP, T_DIR, T_DST, T_SRC, T_BYTES, T_ASYNC, T_SRCDEV, T_DSTDEV,
-  M_ADDR, M_SIZE, M_STREAM, M_SEQ, M_OP, M_KIND, D_OP, D_DEVICE, D_PEER,
-  EV_HANDLE, ER_EVENT, SW_EVENT,
-  SY_KIND, SY_EVENT, SY_STREAM, SY_COMPLETE,
-  K_NAME, K_MANGLED
+enum { C_SEQ, C_APIID, C_TID, C_START, C_END, C_DEVICE, C_STREAM, C_RESULT,
+       C_STACK, C_PYSTACK, C_CORR, C_DCORR };
+/* the columns after seq (column 0) of each side table */
+enum { T_OP = 1, T_DIR, T_DST, T_SRC, T_BYTES, T_ASYNC, T_SRCDEV, T_DSTDEV };
+enum { M_ADDR = 1, M_SIZE, M_STREAM, M_OP, M_KIND };
+enum { D_OP = 1, D_DEVICE, D_PEER };
+enum { EV_HANDLE = 1 };
+enum { ER_EVENT = 1 };
+enum { SW_EVENT = 1 };
+enum { SY_KIND = 1, SY_EVENT, SY_STREAM, SY_COMPLETE };
+enum { K_NAME = 1 };
+
+static const char CALLS_SQL[] =
+    "SELECT seq, api, tid, start_ns, end_ns, device, stream, result, stack,"
+    " pystack, correlation, driver_correlation FROM calls ORDER BY seq";
+enum { SIDES = 8 };
+static const char *const SIDE_SQL[SIDES] = {
+    "SELECT seq, op, direction, dst, src, bytes, async, src_device,"
+    " dst_device FROM transfers ORDER BY seq",
+    "SELECT seq, address, size, stream, op, kind FROM memory ORDER BY seq",
+    "SELECT seq, op, device, peer FROM device_ops ORDER BY seq",
+    "SELECT seq, handle FROM events ORDER BY seq",
+    "SELECT seq, event FROM event_records ORDER BY seq",
+    "SELECT seq, event FROM stream_waits ORDER BY seq",
+    "SELECT seq, kind, event, stream, complete FROM syncs ORDER BY seq",
+    "SELECT seq, name FROM kernels ORDER BY seq",
+};
+enum { S_TRANSFER, S_MEMORY, S_DEVOP, S_EVENT, S_RECORD, S_WAIT, S_SYNC,
+       S_KERNEL };
+
+/* the api table, by id: its name and op (NULL: the column is NULL) */
+struct replay_api {
+  char *name, *op;
 };
 
-static const char SQL[] =
-    "SELECT c.seq, c.api, a.op, a.name, c.tid, c.start_ns, c.end_ns, c.device, c.stream, c.result,"
-    " c.stack, c.pystack, c.correlation, c.driver_correlation,"
-    " t.op, t.direction, t.dst, t.src, t.bytes, t.async, t.src_device,"
-    " t.dst_device,"
-    " m.address, m.size, m.stream, m.seq, m.op, m.kind, o.op, o.device, o.peer,"
-    " ev.handle, er.event, sw.event,"
-    " y.kind, y.event, y.stream, y.complete,"
-    " k.name, s.value"
-    " FROM calls c LEFT JOIN api a ON a.id = c.api"
-    " LEFT JOIN transfers t ON t.seq = c.seq"
-    " LEFT JOIN memory m ON m.seq = c.seq"
-    " LEFT JOIN device_ops o ON o.seq = c.seq"
-    " LEFT JOIN events ev ON ev.seq = c.seq"
-    " LEFT JOIN event_records er ON er.seq = c.seq"
-    " LEFT JOIN stream_waits sw ON sw.seq = c.seq"
-    " LEFT JOIN syncs y ON y.seq = c.seq"
-    " LEFT JOIN kernels k ON k.seq = c.seq"
-    " LEFT JOIN strings s ON s.id = k.name"
-    " ORDER BY c.seq";
+/* the SQLite side: calls and the tables merged into it */
+struct reader {
+  struct cl_db *db;
+  sqlite3_stmt *st;         /* calls, in seq order */
+  sqlite3_stmt *side[SIDES];
+  bool side_row[SIDES];
+  sqlite3_stmt *args_st;    /* kernel_args, merged by seq */
+  bool args_row;
+  struct replay_arg *args;
+  size_t cap_args;
+  int *op_of_api;           /* api.id -> enum cl_op, cached */
+  int64_t napi;
+  struct replay_api *apis;  /* the api table */
+  size_t napis, cap_apis;
+  struct u64map api_by_id;
+  char **names;             /* kernel names (strings.value), read once */
+  size_t nnames, cap_names;
+  struct u64map name_by_id;
+  sqlite3_stmt *name_st;
+  struct replay_op op;
+};
 
-void replay_begin(struct replay *r, struct report_ctx *ctx)
+static void load_apis(struct reader *r)
+{
+  u64map_init(&r->api_by_id);
+  sqlite3_stmt *st = db_prepare(r->db, "SELECT id, name, op FROM api");
+  while (db_step(r->db, st)) {
+    if (sqlite3_column_type(st, 0) != SQLITE_INTEGER)
+      continue; /* matches no calls.api */
+    GROW(r->apis, r->cap_apis, r->napis + 1);
+    struct replay_api *a = &r->apis[r->napis];
+    a->name = db_null(st, 1) ? NULL : xstrdup(db_text(st, 1));
+    a->op = db_null(st, 2) ? NULL : xstrdup(db_text(st, 2));
+    u64map_put(&r->api_by_id, (uint64_t)db_int(st, 0), r->napis++);
+  }
+  db_finalize(st);
+}
+
+/* strings.value of kernel name ID (NULL: no such row), read once */
+static const char *kernel_name(struct reader *r, int64_t id)
+{
+  uint64_t i;
+  if (u64map_get(&r->name_by_id, (uint64_t)id, &i))
+    return r->names[i];
+  if (!r->name_st)
+    r->name_st = db_prepare(r->db, "SELECT value FROM strings WHERE id=?1");
+  sqlite3_stmt *st = r->name_st;
+  sqlite3_bind_int64(st, 1, id);
+  char *v = db_step(r->db, st) ? xstrdup(db_text(st, 0)) : NULL;
+  sqlite3_reset(st);
+  GROW(r->names, r->cap_names, r->nnames + 1);
+  r->names[r->nnames] = v;
+  u64map_put(&r->name_by_id, (uint64_t)id, r->nnames++);
+  return v;
+}
+
+static void reader_begin(struct reader *r, struct cl_db *db)
 {
   memset(r, 0, sizeof *r);
-  r->db = ctx->db;
-  r->act = ctx->act;
-  memmodel_load(&r->mm, ctx->db);
-  r->st = db_prepare(ctx->db, SQL);
-  r->args_st = db_prepare(ctx->db, "SELECT seq, param, offset, value"
-                                   " FROM kernel_args ORDER BY seq, param, offset");
-  r->args_row = db_step(ctx->db, r->args_st);
+  r->db = db;
+  load_apis(r);
+  u64map_init(&r->name_by_id);
+  r->st = db_prepare(db, CALLS_SQL);
+  for (int i = 0; i < SIDES; i++) {
+    r->side[i] = db_prepare(db, SIDE_SQL[i]);
+    r->side_row[i] = db_step(db, r->side[i]);
+  }
+  r->args_st = db_prepare(db, "SELECT seq, param, offset, value"
+                              " FROM kernel_args ORDER BY seq, param, offset");
+  r->args_row = db_step(db, r->args_st);
+}
+
+/* side table I's row of call SEQ, or NULL (the rows of earlier calls
+ * skipped) */
+static sqlite3_stmt *side_row(struct reader *r, int i, int64_t seq)
+{
+  sqlite3_stmt *st = r->side[i];
+  while (r->side_row[i] && db_int(st, 0) < seq)
+    r->side_row[i] = db_step(r->db, st);
+  return r->side_row[i] && db_int(st, 0) == seq ? st : NULL;
 }
 
 /* the kernel_args rows of call SEQ (the rows of earlier calls skipped) */
-static void load_args(struct replay *r, int64_t seq)
+static void load_args(struct reader *r, int64_t seq)
 {
   sqlite3_stmt *a = r->args_st;
   struct replay_op *o = &r->op;
@@ -69,7 +153,7 @@ static void load_args(struct replay *r, int64_t seq)
 }
 
 /* enum cl_op of an api row's op name, cached by api id */
-static int op_of(struct replay *r, int64_t api, const char *name)
+static int op_of(struct reader *r, int64_t api, const char *name)
 {
   if (api >= 0 && api < r->napi && r->op_of_api[api] != -2)
     return r->op_of_api[api];
@@ -95,7 +179,7 @@ static int64_t int_or(sqlite3_stmt *st, int col, int64_t none)
   return db_null(st, col) ? none : db_int(st, col);
 }
 
-bool replay_next(struct replay *r)
+static bool reader_next(struct reader *r)
 {
   sqlite3_stmt *st = r->st;
   if (!st || !db_step(r->db, st))
@@ -103,8 +187,13 @@ bool replay_next(struct replay *r)
   struct replay_op *o = &r->op;
   memset(o, 0, sizeof *o);
   o->seq = db_int(st, C_SEQ);
-  o->op = db_null(st, C_OP) ? -1 : op_of(r, db_int(st, C_APIID), db_text(st, C_OP));
-  o->api = db_text(st, C_API);
+  const struct replay_api *api = NULL;
+  uint64_t ai;
+  if (sqlite3_column_type(st, C_APIID) == SQLITE_INTEGER &&
+      u64map_get(&r->api_by_id, (uint64_t)db_int(st, C_APIID), &ai))
+    api = &r->apis[ai];
+  o->op = !api || !api->op ? -1 : op_of(r, db_int(st, C_APIID), api->op);
+  o->api = api ? api->name : NULL;
   o->tid = db_int(st, C_TID);
   o->start_ns = db_int(st, C_START);
   o->end_ns = db_int(st, C_END);
@@ -117,62 +206,409 @@ bool replay_next(struct replay *r)
   o->corr = int_or(st, C_CORR, -1);
   o->dcorr = int_or(st, C_DCORR, -1);
 
-  if ((o->transfer = !db_null(st, T_OP))) {
-    const char *top = db_text(st, T_OP);
+  sqlite3_stmt *t = side_row(r, S_TRANSFER, o->seq);
+  if ((o->transfer = t && !db_null(t, T_OP))) {
+    const char *top = db_text(t, T_OP);
     o->is_memset = top && !strcmp(top, "memset");
-    o->async = db_int(st, T_ASYNC) != 0;
-    o->dir_recorded = parse_dir(db_text(st, T_DIR));
-    o->dst = (uint64_t)db_int(st, T_DST);
-    o->src = (uint64_t)db_int(st, T_SRC);
-    o->bytes = int_or(st, T_BYTES, -1);
-    o->src_device = int_or(st, T_SRCDEV, -1);
-    o->dst_device = int_or(st, T_DSTDEV, -1);
+    o->async = db_int(t, T_ASYNC) != 0;
+    o->dir_recorded = parse_dir(db_text(t, T_DIR));
+    o->dst = (uint64_t)db_int(t, T_DST);
+    o->src = (uint64_t)db_int(t, T_SRC);
+    o->bytes = int_or(t, T_BYTES, -1);
+    o->src_device = int_or(t, T_SRCDEV, -1);
+    o->dst_device = int_or(t, T_DSTDEV, -1);
   }
-  if ((o->mem = !db_null(st, M_SEQ))) {
-    o->mem_addr = (uint64_t)db_int(st, M_ADDR);
-    o->mem_size = int_or(st, M_SIZE, -1);
-    o->mem_has_stream = !db_null(st, M_STREAM);
-    o->mem_stream = db_int(st, M_STREAM);
-    const char *mop = db_text(st, M_OP);
+  sqlite3_stmt *m = side_row(r, S_MEMORY, o->seq);
+  if ((o->mem = m != NULL)) {
+    o->mem_addr = (uint64_t)db_int(m, M_ADDR);
+    o->mem_size = int_or(m, M_SIZE, -1);
+    o->mem_has_stream = !db_null(m, M_STREAM);
+    o->mem_stream = db_int(m, M_STREAM);
+    const char *mop = db_text(m, M_OP);
     o->mem_free = mop && !strcmp(mop, "free");
-    o->mem_kind = db_null(st, M_KIND) ? -1 : parse_memkind(db_text(st, M_KIND));
-    if (db_null(st, M_ADDR))
+    o->mem_kind = db_null(m, M_KIND) ? -1 : parse_memkind(db_text(m, M_KIND));
+    if (db_null(m, M_ADDR))
       o->mem = false; /* a row without an address describes nothing */
   }
-  if ((o->dev_op = db_text(st, D_OP))) {
-    o->dev_op_device = int_or(st, D_DEVICE, -1);
-    if ((o->has_peer = !db_null(st, D_PEER)))
-      o->peer = db_int(st, D_PEER);
+  sqlite3_stmt *d = side_row(r, S_DEVOP, o->seq);
+  if (d && (o->dev_op = db_text(d, D_OP))) {
+    o->dev_op_device = int_or(d, D_DEVICE, -1);
+    if ((o->has_peer = !db_null(d, D_PEER)))
+      o->peer = db_int(d, D_PEER);
   }
-  if ((o->has_event = !db_null(st, EV_HANDLE)))
-    o->event = (uint64_t)db_int(st, EV_HANDLE);
-  if ((o->has_record = !db_null(st, ER_EVENT)))
-    o->record_event = (uint64_t)db_int(st, ER_EVENT);
-  if ((o->has_wait = !db_null(st, SW_EVENT)))
-    o->wait_event = (uint64_t)db_int(st, SW_EVENT);
+  sqlite3_stmt *e = side_row(r, S_EVENT, o->seq);
+  if ((o->has_event = e && !db_null(e, EV_HANDLE)))
+    o->event = (uint64_t)db_int(e, EV_HANDLE);
+  e = side_row(r, S_RECORD, o->seq);
+  if ((o->has_record = e && !db_null(e, ER_EVENT)))
+    o->record_event = (uint64_t)db_int(e, ER_EVENT);
+  e = side_row(r, S_WAIT, o->seq);
+  if ((o->has_wait = e && !db_null(e, SW_EVENT)))
+    o->wait_event = (uint64_t)db_int(e, SW_EVENT);
   o->sync_op = -1;
-  if ((o->sync_kind = db_text(st, SY_KIND))) {
+  sqlite3_stmt *y = side_row(r, S_SYNC, o->seq);
+  if (y && (o->sync_kind = db_text(y, SY_KIND))) {
     o->sync_op = cl_sync_kind_op(o->sync_kind);
-    if ((o->has_sync_event = !db_null(st, SY_EVENT)))
-      o->sync_event = (uint64_t)db_int(st, SY_EVENT);
-    if ((o->has_sync_stream = !db_null(st, SY_STREAM)))
-      o->sync_stream = db_int(st, SY_STREAM);
-    o->complete = db_int(st, SY_COMPLETE) != 0;
+    if ((o->has_sync_event = !db_null(y, SY_EVENT)))
+      o->sync_event = (uint64_t)db_int(y, SY_EVENT);
+    if ((o->has_sync_stream = !db_null(y, SY_STREAM)))
+      o->sync_stream = db_int(y, SY_STREAM);
+    o->complete = db_int(y, SY_COMPLETE) != 0;
   }
-  o->kname = int_or(st, K_NAME, -1);
-  o->kmangled = db_text(st, K_MANGLED);
+  sqlite3_stmt *k = side_row(r, S_KERNEL, o->seq);
+  o->kname = k ? int_or(k, K_NAME, -1) : -1;
+  if (k && sqlite3_column_type(k, K_NAME) == SQLITE_INTEGER)
+    o->kmangled = kernel_name(r, db_int(k, K_NAME));
   if (o->op == CL_OP_KERNEL)
     load_args(r, o->seq);
+  return true;
+}
+
+static void reader_end(struct reader *r)
+{
+  db_finalize(r->st);
+  for (int i = 0; i < SIDES; i++)
+    db_finalize(r->side[i]);
+  db_finalize(r->args_st);
+  db_finalize(r->name_st);
+  for (size_t i = 0; i < r->napis; i++) {
+    free(r->apis[i].name);
+    free(r->apis[i].op);
+  }
+  free(r->apis);
+  u64map_free(&r->api_by_id);
+  for (size_t i = 0; i < r->nnames; i++)
+    free(r->names[i]);
+  free(r->names);
+  u64map_free(&r->name_by_id);
+  free(r->op_of_api);
+  free(r->args);
+  memset(r, 0, sizeof *r);
+}
+
+/* ---- the calls log ------------------------------------------------------- */
+struct replay_log {
+  unsigned char *buf;
+  size_t n, cap;
+  char **strs;              /* the distinct strings of the ops */
+  size_t nstrs, capstrs;
+  struct u64map str_by_hash; /* hash -> first index; collisions chained */
+  size_t *str_next;         /* the next index with the same hash, or SIZE_MAX */
+};
+
+static uint64_t hash_str(const char *s)
+{
+  uint64_t h = 1469598103934665603ULL;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+  return h;
+}
+
+/* the index of string S in the log's table (-1: NULL) */
+static int64_t intern(struct replay_log *l, const char *s)
+{
+  if (!s)
+    return -1;
+  uint64_t h = hash_str(s), i;
+  size_t last = SIZE_MAX;
+  if (u64map_get(&l->str_by_hash, h, &i))
+    for (size_t j = (size_t)i; j != SIZE_MAX; j = l->str_next[j]) {
+      if (!strcmp(l->strs[j], s))
+        return (int64_t)j;
+      last = j;
+    }
+  if (l->nstrs == l->capstrs) {
+    l->capstrs = l->capstrs ? l->capstrs * 2 : 64;
+    l->strs = xrealloc(l->strs, l->capstrs * sizeof *l->strs);
+    l->str_next = xrealloc(l->str_next, l->capstrs * sizeof *l->str_next);
+  }
+  size_t k = l->nstrs++;
+  l->strs[k] = xstrdup(s);
+  l->str_next[k] = SIZE_MAX;
+  if (last == SIZE_MAX)
+    u64map_put(&l->str_by_hash, h, k);
+  else
+    l->str_next[last] = k;
+  return (int64_t)k;
+}
+
+static const char *str_at(const struct replay_log *l, int64_t i)
+{
+  return i >= 0 && (size_t)i < l->nstrs ? l->strs[i] : NULL;
+}
+
+/* The fields of a struct replay_op, in the order of the log's mask bits. */
+#define LOG_FIELDS(X)                                                          \
+  X(seq) X(op) X(api) X(tid) X(start_ns) X(end_ns) X(device) X(has_stream)     \
+  X(stream) X(result) X(stack) X(pystack) X(corr) X(dcorr) X(transfer)         \
+  X(is_memset) X(async) X(dir_recorded) X(src) X(dst) X(bytes) X(src_device)   \
+  X(dst_device) X(mem) X(mem_free) X(mem_kind) X(mem_addr) X(mem_size)         \
+  X(mem_has_stream) X(mem_stream) X(dev_op) X(dev_op_device) X(has_peer)       \
+  X(peer) X(has_event) X(event) X(has_record) X(record_event) X(has_wait)      \
+  X(wait_event) X(sync_kind) X(sync_op) X(has_sync_event) X(sync_event)        \
+  X(has_sync_stream) X(sync_stream) X(complete) X(kname) X(kmangled) X(nargs)
+enum {
+#define LOG_ENUM(f) F_##f,
+  LOG_FIELDS(LOG_ENUM)
+#undef LOG_ENUM
+  NFIELDS
+};
+
+static void op_to_fields(struct replay_log *l, const struct replay_op *o,
+                         int64_t *v)
+{
+v[F_api] = intern(l, o->api);
+  v[F_dev_op] = intern(l, o->dev_op);
+  v[F_sync_kind] = intern(l, o->sync_kind);
+  v[F_kmangled] = intern(l, o->kmangled);
+  v[F_seq] = o->seq;
+  v[F_op] = o->op;
+  v[F_tid] = o->tid;
+  v[F_start_ns] = o->start_ns;
+  v[F_end_ns] = o->end_ns;
+  v[F_device] = o->device;
+  v[F_has_stream] = o->has_stream;
+  v[F_stream] = o->stream;
+  v[F_result] = o->result;
+  v[F_stack] = o->stack;
+  v[F_pystack] = o->pystack;
+  v[F_corr] = o->corr;
+  v[F_dcorr] = o->dcorr;
+  v[F_transfer] = o->transfer;
+  v[F_is_memset] = o->is_memset;
+  v[F_async] = o->async;
+  v[F_dir_recorded] = o->dir_recorded;
+  v[F_src] = (int64_t)o->src;
+  v[F_dst] = (int64_t)o->dst;
+  v[F_bytes] = o->bytes;
+  v[F_src_device] = o->src_device;
+  v[F_dst_device] = o->dst_device;
+  v[F_mem] = o->mem;
+  v[F_mem_free] = o->mem_free;
+  v[F_mem_kind] = o->mem_kind;
+  v[F_mem_addr] = (int64_t)o->mem_addr;
+  v[F_mem_size] = o->mem_size;
+  v[F_mem_has_stream] = o->mem_has_stream;
+  v[F_mem_stream] = o->mem_stream;
+  v[F_dev_op_device] = o->dev_op_device;
+  v[F_has_peer] = o->has_peer;
+  v[F_peer] = o->peer;
+  v[F_has_event] = o->has_event;
+  v[F_event] = (int64_t)o->event;
+  v[F_has_record] = o->has_record;
+  v[F_record_event] = (int64_t)o->record_event;
+  v[F_has_wait] = o->has_wait;
+  v[F_wait_event] = (int64_t)o->wait_event;
+  v[F_sync_op] = o->sync_op;
+  v[F_has_sync_event] = o->has_sync_event;
+  v[F_sync_event] = (int64_t)o->sync_event;
+  v[F_has_sync_stream] = o->has_sync_stream;
+  v[F_sync_stream] = o->sync_stream;
+  v[F_complete] = o->complete;
+  v[F_kname] = o->kname;
+  v[F_nargs] = (int64_t)o->nargs;
+}
+
+static void fields_to_op(const struct replay_log *l, const int64_t *v,
+                         struct replay_op *o)
+{
+  o->seq = v[F_seq];
+  o->op = (int)v[F_op];
+  o->api = str_at(l, v[F_api]);
+  o->tid = v[F_tid];
+  o->start_ns = v[F_start_ns];
+  o->end_ns = v[F_end_ns];
+  o->device = v[F_device];
+  o->has_stream = v[F_has_stream] != 0;
+  o->stream = v[F_stream];
+  o->result = v[F_result];
+  o->stack = v[F_stack];
+  o->pystack = v[F_pystack];
+  o->corr = v[F_corr];
+  o->dcorr = v[F_dcorr];
+  o->transfer = v[F_transfer] != 0;
+  o->is_memset = v[F_is_memset] != 0;
+  o->async = v[F_async] != 0;
+  o->dir_recorded = (int)v[F_dir_recorded];
+  o->src = (uint64_t)v[F_src];
+  o->dst = (uint64_t)v[F_dst];
+  o->bytes = v[F_bytes];
+  o->src_device = v[F_src_device];
+  o->dst_device = v[F_dst_device];
+  o->mem = v[F_mem] != 0;
+  o->mem_free = v[F_mem_free] != 0;
+  o->mem_kind = (int)v[F_mem_kind];
+  o->mem_addr = (uint64_t)v[F_mem_addr];
+  o->mem_size = v[F_mem_size];
+  o->mem_has_stream = v[F_mem_has_stream] != 0;
+  o->mem_stream = v[F_mem_stream];
+  o->dev_op = str_at(l, v[F_dev_op]);
+  o->dev_op_device = v[F_dev_op_device];
+  o->has_peer = v[F_has_peer] != 0;
+  o->peer = v[F_peer];
+  o->has_event = v[F_has_event] != 0;
+  o->event = (uint64_t)v[F_event];
+  o->has_record = v[F_has_record] != 0;
+  o->record_event = (uint64_t)v[F_record_event];
+  o->has_wait = v[F_has_wait] != 0;
+  o->wait_event = (uint64_t)v[F_wait_event];
+  o->sync_kind = str_at(l, v[F_sync_kind]);
+  o->sync_op = (int)v[F_sync_op];
+  o->has_sync_event = v[F_has_sync_event] != 0;
+  o->sync_event = (uint64_t)v[F_sync_event];
+  o->has_sync_stream = v[F_has_sync_stream] != 0;
+  o->sync_stream = v[F_sync_stream];
+  o->complete = v[F_complete] != 0;
+  o->kname = v[F_kname];
+  o->kmangled = str_at(l, v[F_kmangled]);
+  o->nargs = (size_t)v[F_nargs];
+}
+
+static void put_varint(struct replay_log *l, uint64_t x)
+{
+  if (l->cap - l->n < 10) {
+    l->cap = l->cap ? l->cap * 2 : 1 << 16;
+    l->buf = xrealloc(l->buf, l->cap);
+  }
+  while (x >= 0x80) {
+    l->buf[l->n++] = (unsigned char)(x | 0x80);
+    x >>= 7;
+  }
+  l->buf[l->n++] = (unsigned char)x;
+}
+
+static uint64_t get_varint(const unsigned char **p)
+{
+  const unsigned char *q = *p;
+  uint64_t x = 0;
+  for (unsigned shift = 0;; shift += 7) {
+    unsigned char b = *q++;
+    x |= (uint64_t)(b & 0x7f) << shift;
+    if (!(b & 0x80))
+      break;
+  }
+  *p = q;
+  return x;
+}
+
+/* the difference NOW - PREV as a zigzag varint (wrapping) */
+static uint64_t zigzag(int64_t now, int64_t prev)
+{
+  uint64_t d = (uint64_t)now - (uint64_t)prev;
+  return (d << 1) ^ (uint64_t)-(int64_t)(d >> 63);
+}
+
+static int64_t unzigzag(uint64_t z, int64_t prev)
+{
+  uint64_t d = (z >> 1) ^ (uint64_t)-(int64_t)(z & 1);
+  return (int64_t)((uint64_t)prev + d);
+}
+
+/* the delta state of an encoder or decoder */
+struct log_state {
+  int64_t prev[NFIELDS];
+  struct replay_arg prev_arg;
+};
+
+static void log_append(struct replay_log *l, struct log_state *s,
+                       const struct replay_op *o)
+{
+  int64_t v[NFIELDS];
+  op_to_fields(l, o, v);
+  uint64_t mask = 0;
+  for (int f = 0; f < NFIELDS; f++)
+    if (v[f] != s->prev[f])
+      mask |= 1ULL << f;
+  put_varint(l, mask);
+  for (int f = 0; f < NFIELDS; f++)
+    if (mask >> f & 1) {
+      put_varint(l, zigzag(v[f], s->prev[f]));
+      s->prev[f] = v[f];
+    }
+  for (size_t i = 0; i < o->nargs; i++) {
+    const struct replay_arg *a = &o->args[i];
+    put_varint(l, zigzag(a->param, s->prev_arg.param));
+    put_varint(l, zigzag(a->offset, s->prev_arg.offset));
+    put_varint(l, zigzag((int64_t)a->value, (int64_t)s->prev_arg.value));
+    s->prev_arg = *a;
+  }
+}
+
+static struct replay_log *log_build(struct cl_db *db)
+{
+  struct replay_log *l = xcalloc(1, sizeof *l);
+  u64map_init(&l->str_by_hash);
+  struct log_state s;
+  memset(&s, 0, sizeof s);
+  struct reader r;
+  reader_begin(&r, db);
+  while (reader_next(&r))
+    log_append(l, &s, &r.op);
+  reader_end(&r);
+  return l;
+}
+
+void replay_log_free(struct replay_log *l)
+{
+  if (!l)
+    return;
+  free(l->buf);
+  for (size_t i = 0; i < l->nstrs; i++)
+    free(l->strs[i]);
+  free(l->strs);
+  free(l->str_next);
+  u64map_free(&l->str_by_hash);
+  free(l);
+}
+
+/* ---- replaying ------------------------------------------------------------ */
+void replay_begin(struct replay *r, struct report_ctx *ctx)
+{
+  memset(r, 0, sizeof *r);
+  r->db = ctx->db;
+  r->act = ctx->act;
+  if (!ctx->db->calls_log)
+    ctx->db->calls_log = log_build(ctx->db);
+  r->log = ctx->db->calls_log;
+  r->state = xcalloc(1, sizeof(struct log_state));
+  memmodel_load(&r->mm, ctx->db);
+}
+
+bool replay_next(struct replay *r)
+{
+  const struct replay_log *l = r->log;
+  if (!l || r->pos >= l->n)
+    return false;
+  struct log_state *s = r->state;
+  const unsigned char *p = l->buf + r->pos;
+  uint64_t mask = get_varint(&p);
+  for (int f = 0; f < NFIELDS; f++)
+    if (mask >> f & 1)
+      s->prev[f] = unzigzag(get_varint(&p), s->prev[f]);
+  struct replay_op *o = &r->op;
+  memset(o, 0, sizeof *o);
+  fields_to_op(l, s->prev, o);
+  if (o->nargs) {
+    GROW(r->args, r->cap_args, o->nargs);
+    for (size_t i = 0; i < o->nargs; i++) {
+      struct replay_arg *a = &s->prev_arg;
+      a->param = unzigzag(get_varint(&p), a->param);
+      a->offset = unzigzag(get_varint(&p), a->offset);
+      a->value = (uint64_t)unzigzag(get_varint(&p), (int64_t)a->value);
+      r->args[i] = *a;
+    }
+  }
+  if (o->op == CL_OP_KERNEL)
+    o->args = r->args;
+  r->pos = (size_t)(p - l->buf);
   memmodel_advance(&r->mm, sat_sub(o->seq, 1));
   return true;
 }
 
 void replay_end(struct replay *r)
 {
-  db_finalize(r->st);
-  db_finalize(r->args_st);
   memmodel_free(&r->mm);
-  free(r->op_of_api);
+  free(r->state);
   free(r->args);
   memset(r, 0, sizeof *r);
 }

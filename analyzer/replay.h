@@ -85,16 +85,16 @@ struct replay_arg {
   uint64_t value;
 };
 
+struct replay_log;
+
 struct replay {
   struct replay_op op;
   struct memmodel mm;      /* advanced to op.seq - 1 by replay_next */
   const struct activity *act;
   struct cl_db *db;
-  void *st;                /* the statement (sqlite3_stmt) */
-  int *op_of_api;          /* api.id -> enum cl_op, cached */
-  int64_t napi;
-  void *args_st;           /* kernel_args, merged by seq */
-  bool args_row;
+  const struct replay_log *log; /* the recording's calls, read once */
+  size_t pos;              /* of the next op in the log */
+  void *state;             /* the decoder's (struct log_state) */
   struct replay_arg *args;
   size_t cap_args;
 };
@@ -102,6 +102,8 @@ struct replay {
 void replay_begin(struct replay *r, struct report_ctx *ctx);
 bool replay_next(struct replay *r);
 void replay_end(struct replay *r);
+/* the calls log kept with a struct cl_db (db_close frees it) */
+void replay_log_free(struct replay_log *l);
 
 /* the GPU activity of the current call (n == 0: none recorded) */
 void replay_activity(const struct replay *r, struct call_act *ca);

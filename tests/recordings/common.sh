@@ -1,7 +1,8 @@
 # common.sh - sourced by the tests/recordings/*.rtest scripts: a private
 # temporary directory (removed on exit) and assertion helpers.  Paths come
 # from the environment set by RTEST_LOG_COMPILER (tests/recordings/local.mk):
-# CL_REPORT, CL_SQL2DB, CL_TEST_CALLSITE, CL_RECDIR.  Exit 1 is a failure,
+# CL_REPORT, CL_SQL2DB, CL_TEST_CALLSITE, CL_RECDIR (and CL_GEN, the
+# generator bench/gen_recording, for scale.rtest).  Exit 1 is a failure,
 # 77 a skip, 99 a hard error of the harness.
 
 for v in CL_REPORT CL_SQL2DB CL_RECDIR; do

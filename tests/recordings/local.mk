@@ -40,12 +40,14 @@ RECORDING_TESTS = \
 	tests/recordings/perfetto.rtest \
 	tests/recordings/html.rtest \
 	tests/recordings/sourceroot.rtest \
-	tests/recordings/suppress.rtest
+	tests/recordings/suppress.rtest \
+	tests/recordings/scale.rtest
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
 RTEST_LOG_COMPILER = env \
 	CL_REPORT='$(abs_top_builddir)/cudalens-report$(CL_SAN_SUFFIX)$(EXEEXT)' \
 	CL_SQL2DB='$(abs_top_builddir)/tests/recordings/sql2db$(EXEEXT)' \
+	CL_GEN='$(abs_top_builddir)/bench/gen_recording$(EXEEXT)' \
 	CL_TEST_CALLSITE='$(abs_top_builddir)/tests/recordings/test_callsite$(CL_SAN_SUFFIX)$(EXEEXT)' \
 	CL_FUZZ='$(abs_top_builddir)/tests/fuzz/fuzz_report$(CL_SAN_SUFFIX)$(EXEEXT)' \
 	CL_RECDIR='$(abs_top_srcdir)/tests/recordings' \
