@@ -173,24 +173,24 @@ run_one() {
 # After a run under the shim: did it write a database?  For the last run of a
 # benchmark, sets dbinfo to a summary of it.  Deletes them unless --keep.
 check_db() {
-  name=$1 last=$2
-  set -- "$dbdir/$name"-*.db
+  cd_name=$1 cd_last=$2
+  set -- "$dbdir/$cd_name"-*.db
   if [ ! -f "$1" ]; then
-    if [ "$warned" != "$name" ]; then
-      echo "run.sh: warning: $name under cudalens wrote no database; its stderr:" >&2
-      tail -n 5 "$work/out/$name.stderr" >&2
-      warned=$name
+    if [ "$warned" != "$cd_name" ]; then
+      echo "run.sh: warning: $cd_name under cudalens wrote no database; its stderr:" >&2
+      tail -n 5 "$work/out/$cd_name.stderr" >&2
+      warned=$cd_name
     fi
     nodb=1
     return
   fi
-  if [ "$last" = 1 ] && command -v sqlite3 >/dev/null 2>&1; then
+  if [ "$cd_last" = 1 ] && command -v sqlite3 >/dev/null 2>&1; then
     calls=$(sqlite3 "$1" 'SELECT count(*) FROM calls' 2>/dev/null)
     drops=$(sqlite3 "$1" 'SELECT coalesce(sum(count), 0) FROM drops' 2>/dev/null)
     size=$(du -k "$1" | awk '{ print $1 }')
     dbinfo="  last recording: ${calls:-?} calls, ${drops:-?} dropped, ${size} KiB"
   fi
-  [ "$keep" = 1 ] || rm -f "$dbdir/$name"-*.db "$dbdir/$name"-*.db-journal
+  [ "$keep" = 1 ] || rm -f "$dbdir/$cd_name"-*.db "$dbdir/$cd_name"-*.db-journal
 }
 
 # pairwise ratios: column 1 of file $2 over column 1 of file $1 (line by line)
@@ -283,12 +283,13 @@ if [ "$cuda" = 1 ]; then
 fi
 
 # ---- PyTorch --------------------------------------------------------------------
-# torch_case NAME SCRIPT ARG...: runs python3 SCRIPT ARG... native, under the
-# shim, under the CUPTI floor (--floor) and with PyTorch's CUDA sanitizer,
-# interleaved, and prints the medians and the ratios to native
+# torch_case NAME CSAN SCRIPT ARG...: runs python3 SCRIPT ARG... native,
+# under the shim, under the CUPTI floor (--floor) and, when CSAN is "csan",
+# with PyTorch's CUDA sanitizer, interleaved, and prints the medians and the
+# ratios to native
 torch_case() {
-  name=$1
-  shift
+  name=$1 csan=$2
+  shift 2
   py=${PYTHON:-python3}
   nat=$work/out/$name.native cl=$work/out/$name cs=$work/out/$name.csan fl=$work/out/$name.floor
   : >"$nat.times"
@@ -304,7 +305,9 @@ torch_case() {
     if [ -n "$floor" ]; then
       run_one floor "$fl" "$py" "$@" || { ok=0; break; }
     fi
-    run_one csan "$cs" "$py" "$@" || { ok=0; break; }
+    if [ "$csan" = csan ]; then
+      run_one csan "$cs" "$py" "$@" || { ok=0; break; }
+    fi
     if [ $r -eq "$runs" ]; then check_db "$name" 1; else check_db "$name" 0; fi
     r=$((r + 1))
   done
@@ -323,20 +326,25 @@ torch_case() {
       "$(ratios "$nat.times" "$fl.times" 1 | median)" \
       "$(echo "$(ratios "$nat.times" "$cl.times" 1 | median) $(ratios "$nat.times" "$fl.times" 1 | median)" | awk '{ print $1 - $2 }')")
   fi
-  line=$line$(printf ', TORCH_CUDA_SANITIZER=1 %.3f s (ratio %.2f) (%d runs each)' \
-    "$(awk '{ print $1 }' "$cs.times" | median)" \
-    "$(ratios "$nat.times" "$cs.times" 1 | median)" "$runs")
+  if [ "$csan" = csan ]; then
+    line=$line$(printf ', TORCH_CUDA_SANITIZER=1 %.3f s (ratio %.2f)' \
+      "$(awk '{ print $1 }' "$cs.times" | median)" \
+      "$(ratios "$nat.times" "$cs.times" 1 | median)")
+  fi
+  line="$line ($runs runs each)"
   echo "$line"
   [ -z "$dbinfo" ] || echo "$dbinfo"
 }
 
 if [ "$torch" = 1 ]; then
-  torch_case torch_small_ops "$here/torch_small_ops.py" "$ops"
+  torch_case torch_small_ops csan "$here/torch_small_ops.py" "$ops"
 fi
 if [ "$train" = 1 ]; then
-  for m in resnet18 resnet18-loader transformer; do
-    torch_case "train_$m" "$here/torch_train.py" "$m" "$steps"
-  done
+  # PyTorch's sanitizer cannot run the DataLoader's forked workers ("Cannot
+  # re-initialize CUDA in forked subprocess")
+  torch_case train_resnet18 csan "$here/torch_train.py" resnet18 "$steps"
+  torch_case train_resnet18-loader nocsan "$here/torch_train.py" resnet18-loader "$steps"
+  torch_case train_transformer csan "$here/torch_train.py" transformer "$steps"
 fi
 
 if [ "$nodb" = 1 ]; then
