@@ -114,17 +114,8 @@ static void put(const struct cl_name_rec *n)
   cl_ring_commit();
 }
 
-static void name(uint8_t kind, uint64_t handle, struct cl_name_rec *n)
+static void stash(const struct cl_name_rec *n)
 {
-  n->kind = kind;
-  n->handle = handle;
-  if (!n->name[0])
-    return;
-  if (cl_capture_recording()) {
-    cl_threads_before_record();
-    put(n);
-    return;
-  }
   pthread_mutex_lock(&pending_lock);
   if (npending < PENDING)
     pending[npending++] = *n;
@@ -138,6 +129,26 @@ void cl_nvtx_flush_pending(void)
     put(&pending[i]);
   npending = 0;
   pthread_mutex_unlock(&pending_lock);
+}
+
+/* A name given while nothing is recorded (CUDA not loaded yet), or in a
+ * forked child before its own first CUDA call (a record would start its
+ * recording), is kept for later: written when the recording starts, or
+ * with the next name given once the child records. */
+static void give_name(uint8_t kind, uint64_t handle, struct cl_name_rec *n)
+{
+  n->kind = kind;
+  n->handle = handle;
+  if (!n->name[0])
+    return;
+  if (!cl_capture_recording() || cl_writer_inherited()) {
+    stash(n);
+    return;
+  }
+  cl_threads_before_record();
+  if (__atomic_load_n(&npending, __ATOMIC_RELAXED))
+    cl_nvtx_flush_pending();
+  put(n);
 }
 
 /* fork takes the lock (shim_init.c lists every lock of the shim) */
@@ -191,28 +202,28 @@ static void name_stream_a(void *stream, const char *s)
 {
   struct cl_name_rec n;
   copy_utf8(&n, s);
-  name(CL_NAME_STREAM, (uint64_t)(uintptr_t)stream, &n);
+  give_name(CL_NAME_STREAM, (uint64_t)(uintptr_t)stream, &n);
 }
 
 static void name_stream_w(void *stream, const wchar_t *s)
 {
   struct cl_name_rec n;
   copy_wide(&n, s);
-  name(CL_NAME_STREAM, (uint64_t)(uintptr_t)stream, &n);
+  give_name(CL_NAME_STREAM, (uint64_t)(uintptr_t)stream, &n);
 }
 
 static void name_thread_a(uint32_t tid, const char *s)
 {
   struct cl_name_rec n;
   copy_utf8(&n, s);
-  name(CL_NAME_THREAD, tid, &n);
+  give_name(CL_NAME_THREAD, tid, &n);
 }
 
 static void name_thread_w(uint32_t tid, const wchar_t *s)
 {
   struct cl_name_rec n;
   copy_wide(&n, s);
-  name(CL_NAME_THREAD, tid, &n);
+  give_name(CL_NAME_THREAD, tid, &n);
 }
 
 /* ---- the injection entry point ------------------------------------------------ */
