@@ -76,8 +76,17 @@ int64_t process_wall_ns(struct report_ctx *ctx);
  * (non-blocking, created at pipeline.cu:34)" for a stream the recording
  * saw created (numbered by stream_ordinal), "stream 0x... (created before
  * recording)" for an unknown one, "the legacy default stream (device 0)",
- * "the per-thread default stream". */
+ * "the per-thread default stream".  A stream the program named through
+ * NVTX is called by that name first: "stream \"prefetch\" (2,
+ * non-blocking, created at pipeline.cu:34)", "stream \"io\" (0x...,
+ * created before recording)", "the legacy default stream \"main\" (device
+ * 0)". */
 char *stream_title(struct report_ctx *ctx, const struct streams *s, size_t i);
+
+/* What reports call host thread TID (malloc'd): "thread 4242 \"loader\""
+ * when the program named it through NVTX (the latest name), else "thread
+ * 4242 (comm)" with its name in the threads table, else "thread 4242". */
+char *thread_title(struct cl_db *db, int64_t tid);
 
 /* An API name without CUPTI's version suffix: "cudaMemcpyAsync_v3020" ->
  * "cudaMemcpyAsync" (into BUF). */

@@ -120,12 +120,19 @@ static uint32_t hb_stream_of(struct walk *w, bool has_handle, int64_t handle,
   switch (st->kind) {
   case STREAM_LEGACY:
     flags = HB_STREAM_LEGACY;
-    desc = xasprintf("the legacy default stream (device %" PRId64 ")", dev);
+    desc = st->name ? stream_title(w->ctx, &w->streams, i)
+                    : xasprintf("the legacy default stream (device %" PRId64 ")",
+                                dev);
     break;
-  case STREAM_PER_THREAD:
+  case STREAM_PER_THREAD: {
     flags = HB_STREAM_BLOCKING;
-    desc = xasprintf("the per-thread default stream of thread %" PRId64, tid);
+    char *who = thread_title(w->ctx->db, tid);
+    desc = st->name ? xasprintf("the per-thread default stream \"%s\" of %s",
+                                st->name, who)
+                    : xasprintf("the per-thread default stream of %s", who);
+    free(who);
     break;
+  }
   default:
     if (stream_blocking(st))
       flags = HB_STREAM_BLOCKING; /* unknown flags: assume blocking */

@@ -119,6 +119,8 @@ static void streams(struct json *j, const struct summary *s)
     kv_opt_int(j, "device", st->device);
     kv_hex(j, "handle", st->handle);
     json_kv_string(j, "kind", stream_kind_name(st->kind));
+    if (st->name)
+      json_kv_string(j, "name", st->name);
     json_key(j, "blocking");
     if (st->flags < 0)
       json_null(j);

@@ -146,22 +146,28 @@ static void devices(FILE *f, const struct summary *s)
   }
 }
 
-/* the stream's number (stream_ordinal, as findings name it) and handle */
-static const char *stream_label(char *buf, size_t len,
-                                const struct streams *ss, size_t i)
+/* the stream's number (stream_ordinal, as findings name it), its NVTX
+ * name and its handle, escaped (malloc'd) */
+static char *stream_label(const struct streams *ss, size_t i)
 {
   const struct stream *st = &ss->v[i];
-  if (st->kind == STREAM_LEGACY)
-    return "legacy default";
-  if (st->kind == STREAM_PER_THREAD)
-    return "per-thread default";
-  char h[32];
+  char h[32], *name = st->name ? xasprintf(" \"%s\"", st->name) : xstrdup("");
+  char *t;
   size_t ord = stream_ordinal(ss, i);
-  if (ord)
-    snprintf(buf, len, "%zu (%s)", ord, fmt_hex(h, sizeof h, st->handle));
+  if (st->kind == STREAM_LEGACY)
+    t = xasprintf("legacy default%s", name);
+  else if (st->kind == STREAM_PER_THREAD)
+    t = xasprintf("per-thread default%s", name);
+  else if (ord)
+    t = xasprintf("%zu%s (%s)", ord, name, fmt_hex(h, sizeof h, st->handle));
+  else if (st->name)
+    t = xasprintf("%s (%s)", name + 1, fmt_hex(h, sizeof h, st->handle));
   else
-    snprintf(buf, len, "%s", fmt_hex(h, sizeof h, st->handle));
-  return buf;
+    t = xstrdup(fmt_hex(h, sizeof h, st->handle));
+  free(name);
+  char *e = escaped(t);
+  free(t);
+  return e;
 }
 
 static const char *device_label(char *buf, size_t len, int64_t dev)
@@ -174,14 +180,22 @@ static const char *device_label(char *buf, size_t len, int64_t dev)
 
 static void streams(FILE *f, const struct summary *s)
 {
-  char b[32], bd[32], fl[64];
+  char bd[32], fl[64];
   fputs("\nStreams:\n", f);
   if (!s->streams.n) {
     fputs("  none used\n", f);
     return;
   }
-  fprintf(f, "  %-6s %-20s %-24s %7s %6s %7s %7s %5s %5s %5s\n", "device",
-          "stream", "flags", "kernels", "copies", "memsets", "records",
+  /* the stream column is 20 wide, wider for long NVTX names */
+  int width = 20;
+  for (size_t i = 0; i < s->streams.n; i++) {
+    char *label = stream_label(&s->streams, i);
+    if ((int)strlen(label) > width)
+      width = (int)strlen(label);
+    free(label);
+  }
+  fprintf(f, "  %-6s %-*s %-24s %7s %6s %7s %7s %5s %5s %5s\n", "device",
+          width, "stream", "flags", "kernels", "copies", "memsets", "records",
           "waits", "syncs", "other");
   for (size_t i = 0; i < s->streams.n; i++) {
     size_t k = s->order[i];
@@ -197,8 +211,10 @@ static void streams(FILE *f, const struct summary *s)
     else
       snprintf(fl, sizeof fl, "%s",
                stream_blocking(st) ? "blocking" : "non-blocking");
-    fprintf(f, "  %-6s %-20s %-24s", device_label(bd, sizeof bd, st->device),
-            stream_label(b, sizeof b, &s->streams, k), fl);
+    char *label = stream_label(&s->streams, k);
+    fprintf(f, "  %-6s %-*s %-24s", device_label(bd, sizeof bd, st->device),
+            width, label, fl);
+    free(label);
     static const int w[SOP_COUNT] = {7, 6, 7, 7, 5, 5, 5};
     for (int o = 0; o < SOP_COUNT; o++)
       fprintf(f, " %*" PRId64, w[o], ss->ops[o]);
@@ -238,7 +254,7 @@ static void copies(FILE *f, const struct summary *s)
 
 static void kernels(FILE *f, const struct summary *s)
 {
-  char b1[32], b2[32], bd[32];
+  char b2[32], bd[32];
   bool any = false;
   fputs("\nKernels:\n", f);
   for (size_t i = 0; i < s->streams.n; i++) {
@@ -247,10 +263,11 @@ static void kernels(FILE *f, const struct summary *s)
     if (!ss->kernels)
       continue;
     any = true;
+    char *label = stream_label(&s->streams, k);
     fprintf(f, "  device %s, stream %s: %" PRId64 " launch%s",
-            device_label(bd, sizeof bd, s->streams.v[k].device),
-            stream_label(b1, sizeof b1, &s->streams, k), ss->kernels,
-            ss->kernels == 1 ? "" : "es");
+            device_label(bd, sizeof bd, s->streams.v[k].device), label,
+            ss->kernels, ss->kernels == 1 ? "" : "es");
+    free(label);
     if (ss->kernels_timed)
       fprintf(f, ", GPU time %s", fmt_ns(b2, sizeof b2, ss->kernel_gpu_ns));
     if (ss->kernels_timed < ss->kernels)

@@ -8,6 +8,61 @@
 #include "cudalens/format.h"
 #include "util.h"
 
+static void set_name(char **slot, const char *name)
+{
+  free(*slot);
+  *slot = xstrdup(name);
+}
+
+/* the created instance holding HANDLE at SEQ (the latest creation at or
+ * before it), or s->n */
+static size_t created_at(const struct streams *s, int64_t handle, int64_t seq)
+{
+  size_t best = s->n;
+  for (size_t i = 0; i < s->n; i++) {
+    const struct stream *x = &s->v[i];
+    if (x->kind == STREAM_CREATED && x->handle == handle &&
+        x->created_seq <= seq &&
+        (best == s->n || x->created_seq > s->v[best].created_seq))
+      best = i;
+  }
+  return best;
+}
+
+/* the names the program gave streams through NVTX (schema 3), the latest
+ * winning: onto the created instance that held the handle then, else kept
+ * for the instances lookups create */
+static void load_names(struct streams *s, struct cl_db *d)
+{
+  if (!db_has_table(d, "names"))
+    return;
+  sqlite3_stmt *st = db_prepare(
+      d, "SELECT seq, handle, name FROM names WHERE kind = 'stream'"
+         " AND name IS NOT NULL AND name != '' ORDER BY seq");
+  while (db_step(d, st)) {
+    int64_t seq = db_int(st, 0), handle = db_int(st, 1);
+    const char *name = db_text(st, 2);
+    if (handle == (int64_t)CL_STREAM_LEGACY)
+      handle = 0;
+    size_t i = handle == 0 || handle == (int64_t)CL_STREAM_PER_THREAD
+                   ? s->n
+                   : created_at(s, handle, seq);
+    if (i < s->n) {
+      set_name(&s->v[i].name, name);
+      continue;
+    }
+    size_t k = 0;
+    while (k < s->nnames && s->names[k].handle != handle)
+      k++;
+    if (k == s->nnames) {
+      GROW(s->names, s->capnames, s->nnames + 1);
+      s->names[s->nnames++] = (struct stream_name){handle, NULL};
+    }
+    set_name(&s->names[k].name, name);
+  }
+  db_finalize(st);
+}
+
 void streams_load(struct streams *s, struct cl_db *d)
 {
   memset(s, 0, sizeof *s);
@@ -26,11 +81,17 @@ void streams_load(struct streams *s, struct cl_db *d)
     x->destroyed_seq = db_null(st, 5) ? -1 : db_int(st, 5);
   }
   db_finalize(st);
+  load_names(s, d);
 }
 
 void streams_free(struct streams *s)
 {
+  for (size_t i = 0; i < s->n; i++)
+    free(s->v[i].name);
+  for (size_t i = 0; i < s->nnames; i++)
+    free(s->names[i].name);
   free(s->v);
+  free(s->names);
   memset(s, 0, sizeof *s);
 }
 
@@ -45,6 +106,9 @@ static size_t add(struct streams *s, enum stream_kind kind, int64_t handle,
   x->device = device;
   x->flags = kind == STREAM_UNKNOWN ? -1 : 0;
   x->created_seq = x->destroyed_seq = -1;
+  for (size_t k = 0; k < s->nnames; k++)
+    if (s->names[k].handle == (kind == STREAM_LEGACY ? 0 : handle))
+      x->name = xstrdup(s->names[k].name);
   return s->n++;
 }
 
@@ -74,14 +138,7 @@ size_t streams_lookup(struct streams *s, bool has_handle, int64_t handle,
                device);
   }
   /* the latest creation of this handle at or before SEQ */
-  size_t best = s->n;
-  for (size_t i = 0; i < s->n; i++) {
-    const struct stream *x = &s->v[i];
-    if (x->kind == STREAM_CREATED && x->handle == handle &&
-        x->created_seq <= seq &&
-        (best == s->n || x->created_seq > s->v[best].created_seq))
-      best = i;
-  }
+  size_t best = created_at(s, handle, seq);
   if (best < s->n) {
     if (s->v[best].device < 0)
       s->v[best].device = device; /* not recorded at creation */

@@ -1,7 +1,8 @@
 /* streams.h - the streams of a recording as instances: one per created
  * stream (streams table; a handle reused after destroy is a new instance),
  * one per default stream (legacy, per-thread) and device, and one per
- * handle seen in calls but never created in the recording. */
+ * handle seen in calls but never created in the recording; each with the
+ * name the program gave it through NVTX, if any (names table). */
 #ifndef CL_REPORT_STREAMS_H
 #define CL_REPORT_STREAMS_H
 
@@ -26,11 +27,22 @@ struct stream {
   int64_t priority;
   int64_t created_seq;    /* -1 for default / unknown streams */
   int64_t destroyed_seq;  /* -1 when never destroyed */
+  char *name;             /* its NVTX name (the latest given), or NULL */
+};
+
+/* an NVTX name for a handle that no created instance held when it was
+ * given (a default stream, or one created before recording): it goes to
+ * the instances of that handle that lookups create */
+struct stream_name {
+  int64_t handle;         /* 0 stands for the legacy default stream */
+  char *name;
 };
 
 struct streams {
   struct stream *v;
   size_t n, cap;
+  struct stream_name *names;
+  size_t nnames, capnames;
 };
 
 void streams_load(struct streams *s, struct cl_db *d);

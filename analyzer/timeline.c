@@ -64,12 +64,7 @@ static size_t host_lane(struct build *b, int64_t tid)
   uint64_t i;
   if (u64map_get(&b->lane_of, HOST_KEY(tid), &i))
     return (size_t)i;
-  sqlite3_stmt *st = db_prepare(b->ctx->db, "SELECT name FROM threads WHERE tid=?1");
-  sqlite3_bind_int64(st, 1, tid);
-  const char *name = db_step(b->ctx->db, st) ? db_text(st, 0) : NULL;
-  char *title = name && *name ? xasprintf("thread %" PRId64 " (%s)", tid, name)
-                              : xasprintf("thread %" PRId64, tid);
-  db_finalize(st);
+  char *title = thread_title(b->ctx->db, tid);
   return add_lane(b, HOST_KEY(tid),
                   (struct tl_lane){.host = true, .device = -1, .tid = tid,
                                    .title = title});

@@ -159,6 +159,11 @@ const char CL_SCHEMA_SQL[] =
      * (thread tid joined thread other) */
     "CREATE TABLE thread_edges(seq INTEGER PRIMARY KEY, kind TEXT NOT NULL,"
     " tid INTEGER NOT NULL, other INTEGER NOT NULL);\n"
+    /* names the program gave through NVTX (since schema 3): kind stream
+     * (handle: the stream handle as passed, 0 the legacy default stream)
+     * or thread (handle: the thread id); seq orders it among the calls */
+    "CREATE TABLE names(seq INTEGER PRIMARY KEY, kind TEXT NOT NULL,"
+    " handle INTEGER NOT NULL, name TEXT NOT NULL);\n"
     /* convenience: calls with their API name and operation class */
     "CREATE VIEW ops AS SELECT c.*, a.name AS api_name, a.op AS op"
     " FROM calls c JOIN api a ON a.id = c.api;\n"

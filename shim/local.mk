@@ -15,7 +15,7 @@ libclshim_la_SOURCES = \
 libclshim_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(SQLITE_CFLAGS)
 
 lib_LTLIBRARIES += libcudalens.la
-libcudalens_la_SOURCES = shim/shim_init.c shim/dlhook.c
+libcudalens_la_SOURCES = shim/shim_init.c shim/dlhook.c shim/nvtx.c
 libcudalens_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 libcudalens_la_LDFLAGS = -module -avoid-version -shared -no-undefined \
 	$(SHIM_SQLITE_LDFLAGS)

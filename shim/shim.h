@@ -109,6 +109,7 @@ enum cl_rec_type {
   CL_REC_DEVICE,
   CL_REC_DROP,           /* drop.count records of reason drop.reason lost */
   CL_REC_THREAD,         /* a host thread created or joined (threads.c) */
+  CL_REC_NAME,           /* a name given through NVTX (nvtx.c) */
 };
 
 enum cl_thread_edge { CL_THREAD_CREATE, CL_THREAD_JOIN };
@@ -118,6 +119,15 @@ struct cl_thread_rec {
   uint64_t seq;
   uint32_t tid, other;
   uint8_t kind;          /* enum cl_thread_edge */
+};
+
+/* names row: at SEQ the program named stream or thread HANDLE (a stream
+ * handle as the program passed it, or a thread id) NAME (UTF-8, cut) */
+enum cl_name_kind { CL_NAME_STREAM = 1, CL_NAME_THREAD };
+struct cl_name_rec {
+  uint64_t seq, handle;
+  uint8_t kind;          /* enum cl_name_kind */
+  char name[256];
 };
 
 struct cl_drop_rec {
@@ -134,6 +144,7 @@ struct cl_record {
     struct cl_device_rec dev;
     struct cl_drop_rec drop;
     struct cl_thread_rec thread;
+    struct cl_name_rec name;
   } u;
 };
 
@@ -171,6 +182,13 @@ void cl_threads_before_record(void) CL_HIDDEN;
 void cl_ring_atfork_prepare(void) CL_HIDDEN;
 void cl_ring_atfork_parent(void) CL_HIDDEN;
 void cl_ring_atfork_child(void) CL_HIDDEN;
+
+/* ---- NVTX names (nvtx.c) ---------------------------------------------------- */
+/* write the names given before the recording started */
+void cl_nvtx_flush_pending(void) CL_HIDDEN;
+void cl_nvtx_atfork_prepare(void) CL_HIDDEN;
+void cl_nvtx_atfork_parent(void) CL_HIDDEN;
+void cl_nvtx_atfork_child(void) CL_HIDDEN;
 
 /* ---- strings (strings.c): interned kernel names --------------------------- */
 uint32_t cl_intern(const char *s) CL_HIDDEN;

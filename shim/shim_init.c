@@ -4,7 +4,7 @@
  * cl_cuda_maybe_loaded), the fork handlers that take every lock of the shim
  * (listed in one place), and the final flush at exit.  A process that never
  * loads CUDA gets no CUPTI, no file and no message.  The library exports no
- * symbols of its own but its wrappers. */
+ * symbols of its own but its wrappers and NVTX's entry point (nvtx.c). */
 #include <stdlib.h>
 #include <time.h>
 
@@ -27,10 +27,12 @@ static void atfork_prepare(void)
   cl_kparams_atfork_prepare();
   cl_hostguard_atfork_prepare();
   cl_sigwrap_atfork_prepare();
+  cl_nvtx_atfork_prepare();
 }
 
 static void atfork_parent(void)
 {
+  cl_nvtx_atfork_parent();
   cl_sigwrap_atfork_parent();
   cl_hostguard_atfork_parent();
   cl_kparams_atfork_parent();
@@ -41,6 +43,7 @@ static void atfork_parent(void)
 
 static void atfork_child(void)
 {
+  cl_nvtx_atfork_child();
   cl_sigwrap_atfork_child();
   cl_hostguard_atfork_child();
   cl_kparams_atfork_child();
@@ -96,6 +99,7 @@ static void start(const struct cl_cuda_found *f)
   if (cl_capture_start())
     return;
   atomic_store(&active, 1);
+  cl_nvtx_flush_pending();
   pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
   atexit(finish);
   cl_signals_install();

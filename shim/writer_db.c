@@ -48,6 +48,7 @@
           "count=count+excluded.count")                                        \
   X(host_access, "INSERT INTO host_accesses VALUES(?,?,?,?,?,?,?)")           \
   X(thread_edge, "INSERT OR IGNORE INTO thread_edges VALUES(?,?,?,?)")        \
+  X(name, "INSERT OR IGNORE INTO names VALUES(?,?,?,?)")                      \
   X(meta, "INSERT OR REPLACE INTO meta VALUES(?,?)")
 
 struct stack_entry {
@@ -876,6 +877,16 @@ void cl_db_put(struct cl_db *db, const struct cl_record *r)
     TXT(st, 2, t->kind == CL_THREAD_JOIN ? "join" : "create");
     I64(st, 3, t->tid);
     I64(st, 4, t->other);
+    run(db, st);
+    break;
+  }
+  case CL_REC_NAME: {
+    const struct cl_name_rec *n = &r->u.name;
+    sqlite3_stmt *st = db->name;
+    I64(st, 1, n->seq);
+    TXT(st, 2, n->kind == CL_NAME_THREAD ? "thread" : "stream");
+    I64(st, 3, n->handle);
+    TXT(st, 4, n->name);
     run(db, st);
     break;
   }

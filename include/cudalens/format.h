@@ -9,7 +9,7 @@
 #ifndef CUDALENS_FORMAT_H
 #define CUDALENS_FORMAT_H
 
-#define CL_SCHEMA_VERSION 2
+#define CL_SCHEMA_VERSION 3
 #define CL_FORMAT_NAME "cudalens"
 
 /* Operation classes: what a CUDA API call does to streams, memory and

@@ -8,15 +8,20 @@
  *   lateload plugin FILE     dlopen(FILE), a library linked to the runtime
  *                            whose constructor registers its work function
  *                            with cl_register (no dlsym), then runs it
+ *   lateload nvtx            names this thread "early" through NVTX, then
+ *                            as name (the name is given before CUDA loads)
  *   lateload none            dlopen of libm only: no CUDA at all
  *   lateload open FILE       dlopen(FILE) only
  *
  * "CUDA work": cudaMalloc, cudaMemcpy host to device, cudaDeviceSynchronize,
  * cudaFree.  Prints one line; exits 1 when a step fails. */
 #include <dlfcn.h>
+#include <nvtx3/nvToolsExt.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 typedef int (*malloc_fn)(void **, size_t);
 typedef int (*memcpy_fn)(void *, const void *, size_t, int);
@@ -83,8 +88,11 @@ int main(int argc, char **argv)
       return 1;
   } else if (!strcmp(mode, "name") || !strcmp(mode, "path")) {
     load((void *)file);
+  } else if (!strcmp(mode, "nvtx")) {
+    nvtxNameOsThreadA((uint32_t)syscall(SYS_gettid), "early");
+    load((void *)file);
   } else {
-    fprintf(stderr, "usage: lateload name|path FILE|thread|plugin FILE|none|open FILE\n");
+    fprintf(stderr, "usage: lateload name|path FILE|thread|nvtx|plugin FILE|none|open FILE\n");
     return 2;
   }
   if (!rt) {

@@ -13,7 +13,7 @@ RACE_NAMES = \
 	event_rerecord_ok event_sync_ok event_too_early freeasync_in_use \
 	h2d_event_ok h2d_kernel host_buffer_reuse kernel_d2h mallocasync_ok \
 	mallocasync_use memset_nonblocking multidev_ok neighbours_ok \
-	never_waited nonblocking_legacy pageable_h2d_nonblocking \
+	never_waited nonblocking_legacy nvtx_names pageable_h2d_nonblocking \
 	pageable_masked ptds_threads raw_event_ok raw_kernels struct_event_ok broadcast_ok \
 	struct_ptr sync_wrong_stream threads_event_ok threads_shared \
 	wait_wrong_stream war_kernels war_sync_ok waw_memset waw_query_ok
@@ -40,6 +40,7 @@ RACE_TESTS = \
 	tests/races/neighbours_ok.test \
 	tests/races/never_waited.test \
 	tests/races/nonblocking_legacy.test \
+	tests/races/nvtx_names.test \
 	tests/races/pageable_h2d_nonblocking.test \
 	tests/races/pageable_masked.test \
 	tests/races/ptds_threads.test \

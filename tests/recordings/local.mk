@@ -17,6 +17,7 @@ tests_recordings_test_callsite_LDADD = libclreport.la libclshim.la $(SQLITE_LIBS
 
 RECORDING_TESTS = \
 	tests/recordings/small.rtest \
+	tests/recordings/names.rtest \
 	tests/recordings/empty.rtest \
 	tests/recordings/newer.rtest \
 	tests/recordings/notsqlite.rtest \
@@ -57,6 +58,7 @@ AM_RTEST_LOG_FLAGS =
 EXTRA_DIST += $(RECORDING_TESTS) \
 	tests/recordings/common.sh \
 	tests/recordings/small.sql \
+	tests/recordings/names.sql \
 	tests/recordings/small.expected.txt \
 	tests/recordings/small.expected.json \
 	tests/recordings/empty.sql \
