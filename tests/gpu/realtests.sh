@@ -27,6 +27,12 @@ for l in "$CUDA_HOME"/lib64/libcudart.so.13 "$CUDA_HOME"/extras/CUPTI/lib64/libc
   [ -e "$l" ] && ln -sf "$l" "$lib/$(basename "$l")"
 done
 [ -e "$lib/libcudart.so.13" ] || { echo "$0: no libcudart.so.13 in $CUDA_HOME" >&2; exit 2; }
+# the report's own libraries too: the tests run programs with this folder
+# as their library path, and `cudalens run --fail-on` runs cudalens-report
+# with the program's environment
+for l in "$build"/lib-extra/*; do
+  [ -e "$l" ] && ln -sf "$l" "$lib/$(basename "$l")"
+done
 CL_TOP_BUILDDIR=$build CL_TOP_SRCDIR=$top CL_CUDA_LIBDIR=$lib
 LD_LIBRARY_PATH=$build/lib-extra${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export CL_TOP_BUILDDIR CL_TOP_SRCDIR CL_CUDA_LIBDIR LD_LIBRARY_PATH
