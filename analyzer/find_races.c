@@ -636,19 +636,6 @@ static const char *stream_name(const struct walk *w, uint32_t id)
   return "the host (before the call returned)";
 }
 
-/* its name in a finding's first line: "stream 2", "the legacy default
- * stream" (stream_name without its parenthesized details) */
-static const char *stream_brief(char *buf, size_t len, const char *name)
-{
-  const char *paren = strstr(name, " (");
-  size_t n = paren ? (size_t)(paren - name) : strlen(name);
-  if (n >= len)
-    n = len - 1;
-  memcpy(buf, name, n);
-  buf[n] = 0;
-  return buf;
-}
-
 static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
                  struct findings *out)
 {
