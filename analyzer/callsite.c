@@ -606,6 +606,11 @@ const char *callsite_user_api(struct callsites *cs, int64_t stack_id,
   char *v = strrchr(buf, '_');
   if (v && v[1] == 'v' && v[2] && strspn(v + 2, "0123456789") == strlen(v + 2))
     *v = 0;
+  /* the per-thread default stream's entry points (nvcc
+   * --default-stream per-thread): the program wrote the plain name */
+  v = strrchr(buf, '_');
+  if (v && (strcmp(v, "_ptsz") == 0 || strcmp(v, "_ptds") == 0))
+    *v = 0;
   if (cs && stack_id >= 0) {
     struct callsite c;
     callsite_resolve(cs, stack_id, &c);

@@ -83,7 +83,7 @@ void callsite_fill_callers(struct callsites *cs, struct findings *fs,
                            size_t depth);
 
 /* The name of the CUDA function the program called for a recorded call of
- * API (with or without its _vNNNN suffix) from stack STACK_ID, into BUF:
+ * API (with or without its _vNNNN, _ptsz or _ptds suffix) from stack STACK_ID, into BUF:
  * the stack's called_api when it shows one; else API itself, or, where a
  * cuda_runtime.h template that may have been inlined calls API under
  * another name ("cudaMallocHost/cudaHostAlloc"), both names. */
