@@ -92,8 +92,9 @@ static void emit(struct report_ctx *ctx, struct findings *out,
     finding_set_fix(f, "synchronize first (cudaStreamSynchronize, or"
                        " cudaEventSynchronize on an event recorded after the"
                        " memset)");
-    finding_add_related(f, &copy_loc, "the %s of %s still in flight, on %s",
-                        api, fmt_bytes(b1, sizeof b1, p->bytes), stream);
+    finding_add_related(f, &copy_loc, "the memset still in flight, on %s:"
+                        " %s of %s", stream, api,
+                        fmt_bytes(b1, sizeof b1, p->bytes));
   } else {
     f = findings_add(out, p->check, &loc,
                      "%s %s memory at 0x%" PRIx64 " while a %s copy on %s is"
@@ -103,9 +104,9 @@ static void emit(struct report_ctx *ctx, struct findings *out,
                        " cudaEventSynchronize on an event recorded after the"
                        " copy; in PyTorch torch.cuda.synchronize() or"
                        " event.synchronize()), or use a separate buffer per step");
-    finding_add_related(f, &copy_loc, "the %s %s copy of %s still in flight,"
-                        " on %s", api, dir, fmt_bytes(b1, sizeof b1, p->bytes),
-                        stream);
+    finding_add_related(f, &copy_loc, "the %s copy still in flight, on %s:"
+                        " %s of %s", dir, stream, api,
+                        fmt_bytes(b1, sizeof b1, p->bytes));
   }
   f->count = p->count;
   finding_set_extra(f, "bytes", p->bytes);
