@@ -10,7 +10,11 @@
  * remaining frames the first one with file:line wins; failing that the
  * first with a function name; failing that the first unnamed frame in a
  * non-vendor module (reported as module+0xoffset: its file is gone or
- * changed, or it has no symbol).
+ * changed, or it has no symbol).  Code of cuda_runtime.h inlined into the
+ * chosen frame (an optimized build's cudaMallocHost<T>) is shown at the
+ * inline's call site, the user's line.  The outermost frame named like
+ * CUDA's before the chosen one, in the program itself, is the entry point
+ * the program called (called_api).
  *
  * A call made from Python also has calls.pystack, "file:line:function"
  * lines innermost first; its Python site is the innermost frame of the
@@ -289,6 +293,13 @@ const struct sym_frame *const *callsite_stack(struct callsites *cs,
   return s->n ? (const struct sym_frame *const *)s->frames : NULL;
 }
 
+/* a header of the CUDA toolkit whose inline functions the program
+ * compiles in: cuda_runtime.h, cuda_runtime_api.h */
+static bool cuda_header(const char *file)
+{
+  return file && strncmp(path_base(file), "cuda_runtime", 12) == 0;
+}
+
 static bool device_stub(const struct sym_frame *f)
 {
   return f && f->usable && f->function &&
@@ -366,8 +377,11 @@ static void pick(struct stack *s)
     s->called_api = api_base_name(s->frames[entry]->function);
   s->site.called_api = s->called_api;
   const struct sym_frame *f = s->frames[best];
-  s->site.file = best == outer ? f->outer_file : f->file;
-  s->site.line = best == outer ? f->outer_line : f->line;
+  /* code of cuda_runtime.h's templates inlined into the user's function
+   * (an optimized build): the user's line is the inline's call site */
+  bool outer_line = best == outer || (f->outer_file && cuda_header(f->file));
+  s->site.file = outer_line ? f->outer_file : f->file;
+  s->site.line = outer_line ? f->outer_line : f->line;
   s->site.function = f->function;
   s->site.module = f->module;
   s->site.offset = f->offset;
