@@ -24,6 +24,7 @@ RECORDING_TESTS = \
 	tests/recordings/wal.rtest \
 	tests/recordings/badopt.rtest \
 	tests/recordings/failon.rtest \
+	tests/recordings/severity.rtest \
 	tests/recordings/escape.rtest \
 	tests/recordings/callsite.rtest \
 	tests/recordings/transfers.rtest \
