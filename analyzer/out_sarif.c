@@ -129,6 +129,10 @@ static void rules(struct json *j)
     json_begin_object(j);
     json_kv_string(j, "text", ci->title);
     json_end_object(j);
+    json_key(j, "fullDescription"); /* --explain's long text */
+    json_begin_object(j);
+    json_kv_string(j, "text", ci->help);
+    json_end_object(j);
     json_key(j, "help");
     json_begin_object(j);
     json_kv_string(j, "text", help);
