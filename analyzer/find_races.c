@@ -672,13 +672,14 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
                          verb(&r->prev, true));
   const char *slib = NULL;
   uint32_t own = 0;
+  const char *implicit_why = NULL; /* masked-race: what orders the pair */
   switch (r->kind) {
   case RK_STREAM:
     f = findings_add(out, check, &loc, "%s, and nothing orders them", pair);
     break;
   case RK_HANDOFF:
     f = findings_add(out, check, &loc,
-                     "%s on another host thread, ordered only by a handoff"
+                     "%s, from two host threads ordered only by a handoff"
                      " cudalens cannot see", pair);
     fix = "make the order visible to CUDA: cudaEventRecord after the first"
           " and cudaStreamWaitEvent on the second stream before the second";
@@ -690,8 +691,8 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
     if (!slib)
       slib = stream_library(w, own);
     f = findings_add(out, check, &loc,
-                     "%s, both inside %s, and nothing CUDA documents orders"
-                     " them", pair, lib);
+                     "%s, both inside %s, and nothing orders them", pair,
+                     lib);
     fix = "nothing to change in the program; if it matters, report it to the"
           " library's maintainers with this finding, or update the library";
     break;
@@ -704,8 +705,8 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
     break;
   case RK_STAGED:
     f = findings_add(out, check, &loc,
-                     "%s; the copy was from pageable memory, and its DMA may"
-                     " still be in flight", pair);
+                     "%s; a pageable copy's DMA may still be in flight",
+                     pair);
     fix = "synchronize the copy's stream (cudaStreamSynchronize) or record"
           " an event after the copy and make this stream wait for it"
           " (cudaStreamWaitEvent); or copy from pinned memory, which"
@@ -714,13 +715,24 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
   default: {
     const char *why =
         r->implicit == HB_EDGE_UNPROMISED
-            ? "a call that synchronized without CUDA promising it (a"
-              " pageable cudaMemcpyAsync or a cudaFree)"
+            ? "a synchronization CUDA does not promise"
         : r->implicit == HB_EDGE_LEGACY
-            ? "the legacy default stream's implicit synchronization"
-            : "implicit synchronization (the legacy default stream, a"
-              " pageable copy or a cudaFree)";
+            ? "the legacy default stream"
+            : "implicit synchronization";
     f = findings_add(out, check, &loc, "%s; ordered only by %s", pair, why);
+    implicit_why =
+        r->implicit == HB_EDGE_UNPROMISED
+            ? "a cudaMemcpyAsync to pageable memory that blocked the host"
+              " (the documentation says it \"might be synchronous\"), or a"
+              " cudaFree, which synchronizes in practice; with pinned memory,"
+              " or without the free, these two race"
+        : r->implicit == HB_EDGE_LEGACY
+            ? "the legacy default stream synchronizes with blocking streams;"
+              " with cudaStreamNonBlocking streams or --default-stream"
+              " per-thread these two race"
+            : "the legacy default stream, and a copy or free that"
+              " synchronizes in practice; with pinned memory and non-blocking"
+              " streams these two race";
     fix = "make the order explicit: cudaEventRecord after the first and"
           " cudaStreamWaitEvent before the second (PyTorch: wait_stream /"
           " record_stream), or synchronize the first stream";
@@ -758,6 +770,8 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
                         fmt_hex(b1, sizeof b1, (int64_t)r->alloc_addr),
                         r->alloc_seq);
   }
+  if (implicit_why)
+    finding_add_detail(f, NULL, "%s", implicit_why);
   if (r->kind == RK_LIBRARY && slib)
     finding_add_detail(f, NULL, "%s is a stream %s created for itself (call %"
                        PRId64 "): the library's ordering, not the program's",
