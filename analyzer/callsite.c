@@ -10,7 +10,11 @@
  * remaining frames the first one with file:line wins; failing that the
  * first with a function name; failing that the first unnamed frame in a
  * non-vendor module (reported as module+0xoffset: its file is gone or
- * changed, or it has no symbol).
+ * changed, or it has no symbol).  Code of cuda_runtime.h inlined into the
+ * chosen frame (an optimized build's cudaMallocHost<T>) is shown at the
+ * inline's call site, the user's line.  The outermost frame named like
+ * CUDA's before the chosen one, in the program itself, is the entry point
+ * the program called (called_api).
  *
  * A call made from Python also has calls.pystack, "file:line:function"
  * lines innermost first; its Python site is the innermost frame of the
@@ -21,6 +25,7 @@
  * libffi, extension modules in site-packages). */
 #include "callsite.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +37,7 @@ struct stack {
   size_t n;
   struct callsite site;
   int resolved; /* 0 not yet, 1 site found, -1 none */
+  char *called_api; /* site.called_api */
 };
 
 /* a recorded Python stack, parsed */
@@ -226,6 +232,7 @@ void callsites_free(struct callsites *cs)
   if (!cs)
     return;
   for (size_t i = 0; i < cs->nstacks; i++) {
+    free(cs->stacks[i]->called_api);
     free(cs->stacks[i]->frames);
     free(cs->stacks[i]);
   }
@@ -286,15 +293,40 @@ const struct sym_frame *const *callsite_stack(struct callsites *cs,
   return s->n ? (const struct sym_frame *const *)s->frames : NULL;
 }
 
+/* a header of the CUDA toolkit whose inline functions the program
+ * compiles in: cuda_runtime.h, cuda_runtime_api.h */
+static bool cuda_header(const char *file)
+{
+  return file && strncmp(path_base(file), "cuda_runtime", 12) == 0;
+}
+
 static bool device_stub(const struct sym_frame *f)
 {
   return f && f->usable && f->function &&
          strncmp(f->function, "__device_stub_", 14) == 0;
 }
 
+/* "cudaError cudaMallocHost<float>(float**, unsigned long, unsigned int)"
+ * (a template's demangled name starts with its return type) ->
+ * "cudaMallocHost" (malloc'd) */
+static char *api_base_name(const char *function)
+{
+  size_t n = strcspn(function, "<(");
+  for (size_t i = n; i > 0; i--)
+    if (function[i - 1] == ' ') {
+      function += i;
+      n -= i;
+      break;
+    }
+  char *r = xmalloc(n + 1);
+  memcpy(r, function, n);
+  r[n] = 0;
+  return r;
+}
+
 static void pick(struct stack *s)
 {
-  int tier_best = 0, best = -1, outer = -1;
+  int tier_best = 0, best = -1, outer = -1, entry = -1;
   for (size_t i = 0; i < s->n; i++) {
     const struct sym_frame *f = s->frames[i];
     if (!f->module || callsite_vendor_module(f->module))
@@ -317,8 +349,13 @@ static void pick(struct stack *s)
     }
     int tier = 1; /* unnamed code in a non-vendor object: last resort */
     if (f->usable && f->function) {
-      if (callsite_vendor_function(f->function))
-        continue; /* a statically linked cudart inside the program */
+      if (callsite_vendor_function(f->function)) {
+        /* a statically linked cudart inside the program, or an inline
+         * template of cuda_runtime.h: the outermost is what was called */
+        if (best < 0 && strncmp(f->function, "cuda", 4) == 0)
+          entry = (int)i;
+        continue;
+      }
       tier = f->file ? 3 : 2;
     }
     if (tier > tier_best) {
@@ -336,9 +373,15 @@ static void pick(struct stack *s)
     best = outer;
   if (best < 0)
     return;
+  if (entry >= 0 && entry < best)
+    s->called_api = api_base_name(s->frames[entry]->function);
+  s->site.called_api = s->called_api;
   const struct sym_frame *f = s->frames[best];
-  s->site.file = best == outer ? f->outer_file : f->file;
-  s->site.line = best == outer ? f->outer_line : f->line;
+  /* code of cuda_runtime.h's templates inlined into the user's function
+   * (an optimized build): the user's line is the inline's call site */
+  bool outer_line = best == outer || (f->outer_file && cuda_header(f->file));
+  s->site.file = outer_line ? f->outer_file : f->file;
+  s->site.line = outer_line ? f->outer_line : f->line;
   s->site.function = f->function;
   s->site.module = f->module;
   s->site.offset = f->offset;
@@ -371,6 +414,8 @@ int callsite_resolve(struct callsites *cs, int64_t stack_id,
   if (!s->resolved)
     pick(s);
   *out = s->site;
+  out->stack_id = stack_id;
+  out->pystack_id = -1;
   return s->resolved > 0 ? 0 : -1;
 }
 
@@ -470,6 +515,8 @@ int callsite_resolve_ids(struct callsites *cs, int64_t stack,
   int found = 0;
   if (stack >= 0 && callsite_resolve(cs, stack, out) == 0)
     found = 1;
+  out->stack_id = stack;
+  out->pystack_id = pystack > 0 ? pystack : -1;
   if (pystack > 0) {
     const struct pystack *p = load_pystack(cs, pystack);
     out->py_stack = p->text;
@@ -495,6 +542,9 @@ struct location callsite_location(const struct callsite *c)
     l.file = (char *)c->py_file;
     l.line = c->py_line;
     l.function = (char *)c->py_function;
+    l.from_python = 1;
+    l.pystack_id = c->pystack_id;
+    l.py_frame = c->py_frame;
     return l;
   }
   if (c->frame < 0)
@@ -504,5 +554,89 @@ struct location callsite_location(const struct callsite *c)
   l.function = (char *)c->function;
   l.module = (char *)c->module;
   l.offset = c->offset;
+  l.has_stack = 1;
+  l.stack_id = c->stack_id;
+  l.stack_frame = c->frame;
   return l;
+}
+
+static void fill_callers(struct callsites *cs, struct location *l,
+                         size_t depth)
+{
+  if (depth < 2 || l->ncallers)
+    return;
+  size_t max = depth - 1, n = 0;
+  struct location *v = xcalloc(max, sizeof *v);
+  if (l->from_python && l->pystack_id > 0) {
+    const struct pystack *p = load_pystack(cs, l->pystack_id);
+    for (size_t k = (size_t)l->py_frame + 1; k < p->n && n < max; k++) {
+      v[n].file = xstrdup(p->f[k].file);
+      v[n].line = p->f[k].line;
+      v[n].function = xstrdup(p->f[k].function);
+      n++;
+    }
+  } else if (l->has_stack && l->stack_id >= 0) {
+    size_t nf = 0;
+    const struct sym_frame *const *f = callsite_stack(cs, l->stack_id, &nf);
+    for (size_t k = (size_t)l->stack_frame + 1; k < nf && n < max; k++) {
+      v[n].file = xstrdup(f[k]->file);
+      v[n].line = f[k]->file ? f[k]->line : 0;
+      v[n].function = xstrdup(f[k]->function);
+      v[n].module = xstrdup(f[k]->module);
+      v[n].offset = f[k]->offset;
+      n++;
+    }
+  }
+  if (!n) {
+    free(v);
+    return;
+  }
+  l->callers = v;
+  l->ncallers = n;
+}
+
+void callsite_fill_callers(struct callsites *cs, struct findings *fs,
+                           size_t depth)
+{
+  for (size_t i = 0; i < fs->n; i++) {
+    struct finding *f = &fs->v[i];
+    fill_callers(cs, &f->loc, depth);
+    for (size_t r = 0; r < f->nrelated; r++)
+      fill_callers(cs, &f->related[r].loc, depth);
+  }
+}
+
+/* cuda_runtime.h's inline templates that call an entry point of another
+ * name: when the stack shows neither, the program called one of the two */
+static const char *const inline_aliases[][2] = {
+    {"cudaHostAlloc", "cudaMallocHost/cudaHostAlloc"},
+    {"cudaEventCreateWithFlags", "cudaEventCreate/cudaEventCreateWithFlags"},
+};
+
+const char *callsite_user_api(struct callsites *cs, int64_t stack_id,
+                              const char *api, char *buf, size_t len)
+{
+  snprintf(buf, len, "%s", api ? api : "?");
+  char *v = strrchr(buf, '_');
+  if (v && v[1] == 'v' && v[2] && strspn(v + 2, "0123456789") == strlen(v + 2))
+    *v = 0;
+  /* the per-thread default stream's entry points (nvcc
+   * --default-stream per-thread): the program wrote the plain name */
+  v = strrchr(buf, '_');
+  if (v && (strcmp(v, "_ptsz") == 0 || strcmp(v, "_ptds") == 0))
+    *v = 0;
+  if (cs && stack_id >= 0) {
+    struct callsite c;
+    callsite_resolve(cs, stack_id, &c);
+    if (c.called_api) {
+      snprintf(buf, len, "%s", c.called_api);
+      return buf;
+    }
+  }
+  for (size_t i = 0; i < sizeof inline_aliases / sizeof *inline_aliases; i++)
+    if (strcmp(buf, inline_aliases[i][0]) == 0) {
+      snprintf(buf, len, "%s", inline_aliases[i][1]);
+      break;
+    }
+  return buf;
 }

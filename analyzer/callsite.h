@@ -30,6 +30,14 @@ struct callsite {
   const char *py_function;
   int py_frame;            /* index in calls.pystack, -1: none chosen */
   const char *py_stack;    /* the whole recorded Python stack, or NULL */
+  int64_t stack_id;        /* calls.stack, -1: none */
+  int64_t pystack_id;      /* calls.pystack, -1: none */
+  /* the CUDA function the program called, when the stack shows it: the
+   * outermost frame between the recorded call and the user's frame that
+   * is a CUDA entry point compiled into the program (cuda_runtime.h's
+   * inline templates: cudaMallocHost<T>() calls cudaHostAlloc), without
+   * template arguments or parameters; NULL when none */
+  const char *called_api;
 };
 
 struct callsites;
@@ -66,6 +74,21 @@ const struct sym_frame *const *callsite_stack(struct callsites *cs,
  * Python installation (callsite_python_module): then the call came from
  * Python code through an extension module, ctypes or libffi. */
 struct location callsite_location(const struct callsite *c);
+
+/* --stack=N: give every location of FS (and of its related notes) the up
+ * to DEPTH - 1 frames that called it (location.callers), from the stack
+ * its place was chosen from: the native frames outside it, or the Python
+ * frames outside it for a place in Python code. */
+void callsite_fill_callers(struct callsites *cs, struct findings *fs,
+                           size_t depth);
+
+/* The name of the CUDA function the program called for a recorded call of
+ * API (with or without its _vNNNN, _ptsz or _ptds suffix) from stack STACK_ID, into BUF:
+ * the stack's called_api when it shows one; else API itself, or, where a
+ * cuda_runtime.h template that may have been inlined calls API under
+ * another name ("cudaMallocHost/cudaHostAlloc"), both names. */
+const char *callsite_user_api(struct callsites *cs, int64_t stack_id,
+                              const char *api, char *buf, size_t len);
 
 /* The NVIDIA library (libcudnn*, libcublas*, libnccl*...) whose code made
  * the call of stack STACK_ID: the module of its innermost frame outside

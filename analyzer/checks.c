@@ -4,7 +4,8 @@
 #include <string.h>
 
 static const struct check_info table[CHECK_COUNT] = {
-#define CHECK(id, kind, sev, title, ref) [CHECK_##id] = {kind, sev, title, ref},
+#define CHECK(id, kind, sev, title, ref, help)                                 \
+  [CHECK_##id] = {kind, sev, title, ref, help},
 #include "checks.def"
 #undef CHECK
 };

@@ -90,14 +90,17 @@ struct group *groups_get(struct groups *g, size_t site, uint32_t tag,
                          int64_t seq)
 {
   uint64_t key = (uint64_t)site << 32 | tag, i;
-  if (u64map_get(&g->idx, key, &i))
+  if (u64map_get(&g->idx, key, &i)) {
+    if (seq > g->v[i].last_seq)
+      g->v[i].last_seq = seq;
     return &g->v[i];
+  }
   GROW(g->v, g->cap, g->n + 1);
   struct group *x = &g->v[g->n];
   memset(x, 0, sizeof *x);
   x->site = site;
   x->tag = tag;
-  x->first_seq = seq;
+  x->first_seq = x->last_seq = seq;
   x->dir = -1;
   x->dev_a = x->dev_b = -1;
   u64map_put(&g->idx, key, g->n);
@@ -127,6 +130,31 @@ const char *api_display(char *buf, size_t len, const char *name)
   char *v = strrchr(buf, '_');
   if (v && v[1] == 'v' && v[2] && strspn(v + 2, "0123456789") == strlen(v + 2))
     *v = 0;
+  return buf;
+}
+
+int64_t first_kernel_seq(struct report_ctx *ctx)
+{
+  int64_t first = INT64_MAX;
+  sqlite3_stmt *st = db_prepare(
+      ctx->db, "SELECT min(c.seq) FROM calls c JOIN api a ON a.id = c.api"
+               " WHERE a.op IN ('kernel', 'graph-launch') AND c.result = 0");
+  if (db_step(ctx->db, st) && !db_null(st, 0))
+    first = db_int(st, 0);
+  db_finalize(st);
+  return first;
+}
+
+const char *stream_brief(char *buf, size_t len, const char *name)
+{
+  /* after an NVTX name in quotes, which may hold " (" itself */
+  const char *quote = strrchr(name, '"');
+  const char *paren = strstr(quote ? quote : name, " (");
+  size_t n = paren ? (size_t)(paren - name) : strlen(name);
+  if (n >= len)
+    n = len - 1;
+  memcpy(buf, name, n);
+  buf[n] = 0;
   return buf;
 }
 

@@ -44,7 +44,7 @@ size_t sites_of(struct sites *s, int64_t stack, int64_t pystack);
 struct group {
   size_t site;
   uint32_t tag;
-  int64_t first_seq;
+  int64_t first_seq, last_seq; /* the first and latest groups_get seq */
   int64_t count, bytes, host_ns;
   int64_t timed, timed_bytes, gpu_ns; /* occurrences with GPU activity */
   int64_t count2, host2_ns;           /* a second kind of call (frees, syncs) */
@@ -87,6 +87,16 @@ char *stream_title(struct report_ctx *ctx, const struct streams *s, size_t i);
  * when the program named it through NVTX (the latest name), else "thread
  * 4242 (comm)" with its name in the threads table, else "thread 4242". */
 char *thread_title(struct cl_db *db, int64_t tid);
+
+/* calls.seq of the process's first successful kernel or graph launch;
+ * INT64_MAX when it launched none.  Transfer findings whose calls all
+ * come before it are setup (finding_cost_severity). */
+int64_t first_kernel_seq(struct report_ctx *ctx);
+
+/* A stream's name for a finding's first line: NAME (a stream_title)
+ * without its parenthesized details: "stream 2", "the legacy default
+ * stream" (into BUF). */
+const char *stream_brief(char *buf, size_t len, const char *name);
 
 /* An API name without CUPTI's version suffix: "cudaMemcpyAsync_v3020" ->
  * "cudaMemcpyAsync" (into BUF). */

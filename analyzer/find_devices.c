@@ -170,9 +170,10 @@ static void scan_access(struct xpass *p)
       snprintf(label, sizeof label, "kernel %s", k);
       free(k);
     } else {
-      char api[64];
+      char api[96];
       snprintf(label, sizeof label, "%s",
-               api_display(api, sizeof api, o->api));
+               callsite_user_api(p->ctx->cs, o->stack, o->api, api,
+                                 sizeof api));
     }
     hit(p, site, kernel ? X_KERNEL : memset_ ? X_MEMSET : X_COPY, seq, dev,
         bad, &ca, label);
@@ -190,23 +191,14 @@ static void report_access(struct xpass *p, struct findings *out)
     struct finding *f;
     if (what == X_COPY)
       f = findings_add(out, CHECK_CROSS_DEVICE_ACCESS, &s->loc,
-                       "%s on device %" PRId64 " copies between memory of"
-                       " devices %" PRId64 " and %" PRId64 " (%s block at"
-                       " %s) without peer access between them: CUDA must"
-                       " stage it through the host or fail",
-                       g->text, g->dev_a, g->dev_a, g->dev_b,
-                       fmt_bytes(b1, sizeof b1, g->bytes),
-                       fmt_hex(b2, sizeof b2, g->timed_bytes));
+                       "%s on device %" PRId64 " copies between devices %"
+                       PRId64 " and %" PRId64 ", which have no peer access",
+                       g->text, g->dev_a, g->dev_a, g->dev_b);
     else
       f = findings_add(out, CHECK_CROSS_DEVICE_ACCESS, &s->loc,
-                       "%s runs on device %" PRId64 " but uses memory"
-                       " allocated on device %" PRId64 " (%s block at %s)"
-                       " without peer access from device %" PRId64
-                       " to device %" PRId64,
-                       g->text, g->dev_a, g->dev_b,
-                       fmt_bytes(b1, sizeof b1, g->bytes),
-                       fmt_hex(b2, sizeof b2, g->timed_bytes), g->dev_a,
-                       g->dev_b);
+                       "%s on device %" PRId64 " uses memory of device %"
+                       PRId64 " without peer access to it",
+                       g->text, g->dev_a, g->dev_b);
     if (what == X_KERNEL && strncmp(g->text, "kernel ", 7) == 0)
       finding_add_kernel(f, g->text + 7);
     f->count = (uint64_t)g->count;
@@ -219,8 +211,10 @@ static void report_access(struct xpass *p, struct findings *out)
     call_stacks(p->ctx->db, g->count2, &stack, &pystack);
     size_t asite = sites_of(&p->sites, stack, pystack);
     finding_add_related(f, &p->sites.v[asite].loc,
-                        "the memory was allocated here, on device %" PRId64,
-                        g->dev_b);
+                        "the memory was allocated here, on device %" PRId64
+                        ": a %s block at %s", g->dev_b,
+                        fmt_bytes(b1, sizeof b1, g->bytes),
+                        fmt_hex(b2, sizeof b2, g->timed_bytes));
     finding_set_fix(f, "enable peer access first (cudaSetDevice(%" PRId64
                        "); cudaDeviceEnablePeerAccess(%" PRId64 ", 0)) where"
                        " cudaDeviceCanAccessPeer allows it, or copy the data"
@@ -279,7 +273,7 @@ static void report_stray(struct report_ctx *ctx, struct sites *sites,
       continue;
     int64_t created = db_int(st, 2);
     struct location loc = {0};
-    char api[64] = "a CUDA call";
+    char api[96] = "a CUDA call";
     for (int any = 0; any < 2; any++) {
       sqlite3_bind_int64(first, 1, created);
       sqlite3_bind_int64(first, 2, dev);
@@ -289,7 +283,8 @@ static void report_stray(struct report_ctx *ctx, struct sites *sites,
         size_t site = sites_of(sites, db_null(first, 1) ? -1 : db_int(first, 1),
                                db_null(first, 2) ? -1 : db_int(first, 2));
         loc = sites->v[site].loc;
-        api_display(api, sizeof api, db_text(first, 3));
+        callsite_user_api(ctx->cs, db_null(first, 1) ? -1 : db_int(first, 1),
+                          db_text(first, 3), api, sizeof api);
       }
       sqlite3_reset(first);
       if (found)
@@ -299,10 +294,7 @@ static void report_stray(struct report_ctx *ctx, struct sites *sites,
     struct finding *f = findings_add(
         out, CHECK_STRAY_CONTEXT, &loc,
         "%s created a CUDA context on device %" PRId64 ", where the process"
-        " does no work (no kernels, copies, memsets or device allocations);"
-        " it holds device memory and makes the device busy for other"
-        " processes",
-        api, dev);
+        " does no work", api, dev);
     f->count = (uint64_t)n;
     finding_set_extra(f, "device", dev);
     finding_set_fix(f, "select the device first (cudaSetDevice(rank) before"

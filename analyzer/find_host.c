@@ -7,10 +7,12 @@
  * with a count.  The device work's stream is named as in every finding
  * (stream_title). */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyses.h"
+#include "cudalens/format.h"
 #include "demangle.h"
 #include "find_common.h"
 #include "streams.h"
@@ -29,6 +31,7 @@ struct pair {
   uint64_t count;
   char *kernel_sig;   /* the kernel demangled with its parameters, for
                          suppressions (kernel=GLOB) */
+  char api[64];       /* the device work's API as recorded */
 };
 
 static enum check_id finding_check(const char *access)
@@ -57,7 +60,12 @@ static void emit(struct report_ctx *ctx, struct findings *out,
                                                                 : "the host frees";
   const char *mem = !strcmp(p->memkind, "managed") ? "managed" : "pinned";
   char *stream = stream_title(ctx, ss, p->stream);
+  char sb[96], b1[32], api[96];
+  stream_brief(sb, sizeof sb, stream);
+  callsite_user_api(ctx->cs, copy.stack_id, p->api, api, sizeof api);
   struct finding *f;
+  /* the first line: what the host did and the work in flight, briefly;
+   * the note: that work in full, where it was issued */
   if (p->is_kernel) {
     char arg[32] = "";
     if (p->param >= 0)
@@ -66,42 +74,42 @@ static void emit(struct report_ctx *ctx, struct findings *out,
                                                                : "be using";
     f = findings_add(out, p->check, &loc,
                      "%s %s memory at 0x%" PRIx64 " while kernel %s%s on %s"
-                     " may still %s it (no synchronization covers the kernel)",
-                     what, mem, (uint64_t)p->address, p->kernel, arg, stream,
-                     verb);
+                     " may still %s it",
+                     what, mem, (uint64_t)p->address, p->kernel, arg, sb, verb);
     finding_set_fix(f, "synchronize with the kernel first (cudaStreamSynchronize"
                        " on its stream, cudaEventSynchronize on an event"
                        " recorded after it, or cudaDeviceSynchronize; in"
                        " PyTorch torch.cuda.synchronize()), or give the host"
                        " a buffer of its own");
     finding_add_related(f, &copy_loc, "kernel %s%s launched here, on %s",
-                        p->kernel, arg, stream);
+                        p->kernel_sig ? p->kernel_sig : p->kernel, arg, stream);
     finding_add_kernel(f, p->kernel_sig);
   } else if (p->is_memset) {
     f = findings_add(out, p->check, &loc,
-                     "%s %s memory at 0x%" PRIx64 " while a memset of %" PRId64
-                     " bytes on %s is still in flight (no synchronization"
-                     " covers it)",
-                     what, mem, (uint64_t)p->address, p->bytes, stream);
+                     "%s %s memory at 0x%" PRIx64 " while a memset on %s is"
+                     " still in flight",
+                     what, mem, (uint64_t)p->address, sb);
     finding_set_fix(f, "synchronize first (cudaStreamSynchronize, or"
                        " cudaEventSynchronize on an event recorded after the"
                        " memset)");
-    finding_add_related(f, &copy_loc, "the memset still in flight, on %s",
-                        stream);
+    finding_add_related(f, &copy_loc, "the memset still in flight, on %s:"
+                        " %s of %s", stream, api,
+                        fmt_bytes(b1, sizeof b1, p->bytes));
   } else {
     f = findings_add(out, p->check, &loc,
-                     "%s %s memory at 0x%" PRIx64 " while a %s copy of %" PRId64
-                     " bytes on %s is still in flight (no synchronization"
-                     " covers it)",
-                     what, mem, (uint64_t)p->address, dir, p->bytes, stream);
+                     "%s %s memory at 0x%" PRIx64 " while a %s copy on %s is"
+                     " still in flight",
+                     what, mem, (uint64_t)p->address, dir, sb);
     finding_set_fix(f, "synchronize first (cudaStreamSynchronize, or"
                        " cudaEventSynchronize on an event recorded after the"
                        " copy; in PyTorch torch.cuda.synchronize() or"
                        " event.synchronize()), or use a separate buffer per step");
-    finding_add_related(f, &copy_loc, "the %s copy still in flight, on %s", dir,
-                        stream);
+    finding_add_related(f, &copy_loc, "the %s copy still in flight, on %s:"
+                        " %s of %s", dir, stream, api,
+                        fmt_bytes(b1, sizeof b1, p->bytes));
   }
   f->count = p->count;
+  finding_set_extra(f, "bytes", p->bytes);
   finding_add_op(f, p->copy_seq);
   finding_add_op(f, p->access_seq);
   free(stream);
@@ -150,7 +158,10 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
                      -1,
                      NULL,
                      1,
-                     NULL};
+                     NULL,
+                     ""};
+    const char *apiname = (const char *)sqlite3_column_text(st, 14);
+    snprintf(p.api, sizeof p.api, "%s", apiname ? apiname : "?");
     const char *dir = (const char *)sqlite3_column_text(st, 7);
     snprintf(p.direction, sizeof p.direction, "%s", dir ? dir : "async");
     const char *op = (const char *)sqlite3_column_text(st, 8);

@@ -3,7 +3,10 @@
  * forms: memory rows of kind pinned or registered) 10 or more times from
  * one call site, with the host time spent pinning and, for the releases of
  * those blocks (cudaFreeHost, cudaHostUnregister, wherever they are
- * called), unpinning.  Pinning is a system call that maps and locks pages;
+ * called), unpinning.  A site whose pins all come before the process's
+ * first kernel launch, none after a release of one of its blocks, pins a
+ * pool once during setup and is not reported; a finding that costs little
+ * is a note (finding_cost_severity).  Pinning is a system call that maps and locks pages;
  * done per iteration it often costs more than the copy it was meant to
  * speed up.  PyTorch: pin_memory() inside the loop. */
 #include <inttypes.h>
@@ -27,7 +30,8 @@ void analysis_pinning(struct report_ctx *ctx, struct findings *out)
   sites_init(&sites, ctx->cs);
   groups_init(&gs);
   u64map_init(&live);
-  /* group.count: pins, count2: releases, dev_a: site of the first release */
+  /* group.count: pins, count2: releases, dev_a: site of the first
+   * release, timed: 1 when the site pinned again after a release */
   struct replay r;
   replay_begin(&r, ctx);
   while (replay_next(&r)) {
@@ -42,10 +46,12 @@ void analysis_pinning(struct report_ctx *ctx, struct findings *out)
     if (ns < 0)
       ns = 0;
     size_t site = sites_of(&sites, o->stack, o->pystack);
-    char api[64];
-    api_display(api, sizeof api, o->api);
+    char api[96];
+    callsite_user_api(ctx->cs, o->stack, o->api, api, sizeof api);
     if (!is_free) {
       struct group *g = groups_get(&gs, site, 0, seq);
+      if (g->count2)
+        g->timed = 1; /* pinned again after a release: a loop */
       g->count++;
       g->bytes = sat_add(g->bytes, o->mem_size < 0 ? 0 : o->mem_size);
       g->host_ns = sat_add(g->host_ns, ns);
@@ -69,20 +75,23 @@ void analysis_pinning(struct report_ctx *ctx, struct findings *out)
   replay_end(&r);
 
   char b1[32], b2[32], b3[32];
+  int64_t wall = process_wall_ns(ctx), first_kernel = first_kernel_seq(ctx);
   for (size_t i = 0; i < gs.n; i++) {
     const struct group *g = &gs.v[i];
     if (g->count < REPEATED_PINNING_MIN)
       continue;
+    /* a pool pinned once during setup is what the fix asks for */
+    if (!g->timed && first_kernel != INT64_MAX && g->last_seq < first_kernel)
+      continue;
     const struct site *s = &sites.v[g->site];
     char rel[96] = "";
     if (g->count2)
-      snprintf(rel, sizeof rel, " + %s unpinning (%" PRId64 " releases)",
-               fmt_ns(b3, sizeof b3, g->host2_ns), g->count2);
+      snprintf(rel, sizeof rel, " + %s unpinning",
+               fmt_ns(b3, sizeof b3, g->host2_ns));
     struct finding *f = findings_add(
         out, CHECK_REPEATED_PINNING, &s->loc,
-        "%s pins host memory again and again: %" PRId64 " times, %s in"
-        " total; host time %s pinning%s",
-        g->text, g->count, fmt_bytes(b1, sizeof b1, g->bytes),
+        "%s pins host memory in a loop: %s in all, host time %s pinning%s",
+        g->text, fmt_bytes(b1, sizeof b1, g->bytes),
         fmt_ns(b2, sizeof b2, g->host_ns), rel);
     f->count = (uint64_t)g->count;
     finding_add_op(f, g->first_seq); /* the first occurrence */
@@ -91,9 +100,14 @@ void analysis_pinning(struct report_ctx *ctx, struct findings *out)
     finding_set_extra(f, "pin_ns", g->host_ns);
     finding_set_extra(f, "unpin_ns", g->host2_ns);
     finding_set_extra(f, "releases", g->count2);
-    if (g->dev_a >= 0)
+    if (g->dev_a >= 0 && g->count2 == g->count)
       finding_add_related(f, &sites.v[g->dev_a].loc,
                           "the pinned memory is released here");
+    else if (g->dev_a >= 0)
+      finding_add_related(f, &sites.v[g->dev_a].loc,
+                          "the pinned memory is released here (%" PRId64
+                          " of the %" PRId64 " blocks)", g->count2, g->count);
+    finding_cost_severity(f, wall, 0);
     finding_set_fix(f, "pin once: allocate (or register) the buffer before"
                        " the loop and reuse it; PyTorch: keep one pinned"
                        " tensor and copy_() into it, or DataLoader("

@@ -550,10 +550,25 @@ static bool library_internal(struct walk *w, const struct race *r)
 }
 
 struct opinfo {
-  char *what;   /* "kernel saxpy(float*, ...)", "cudaMemcpyAsync htod of 4 KiB" */
+  char *what;   /* "kernel saxpy(float*, ...) (argument 1)",
+                   "cudaMemcpyAsync htod of 4 KiB (destination side)" */
+  char *brief;  /* the same for a finding's first line: "kernel saxpy
+                   (argument 1)", "cudaMemcpyAsync (destination)" */
   char *kernel; /* the kernel's demangled name, NULL for other work */
   int64_t stack;
 };
+
+/* a demangled kernel's name without its parameters (malloc'd) */
+static char *kernel_brief(const char *dn)
+{
+  if (!dn)
+    return xstrdup("(unnamed)");
+  size_t n = strcspn(dn, "(");
+  char *r = xmalloc(n + 1);
+  memcpy(r, dn, n);
+  r[n] = 0;
+  return r;
+}
 
 static void opinfo_load(struct walk *w, sqlite3_stmt *q, int64_t seq,
                         const struct hb_access *a, struct opinfo *out)
@@ -561,40 +576,48 @@ static void opinfo_load(struct walk *w, sqlite3_stmt *q, int64_t seq,
   sqlite3_reset(q);
   sqlite3_bind_int64(q, 1, seq);
   out->what = NULL;
+  out->brief = NULL;
   out->kernel = NULL;
   out->stack = -1;
-  if (!db_step(w->ctx->db, q))
+  if (!db_step(w->ctx->db, q)) {
+    out->what = xstrdup("(unknown call)");
+    out->brief = xstrdup("(unknown call)");
     return;
+  }
   char api[128], b1[32];
-  const char *name = db_text(q, 0);
-  snprintf(api, sizeof api, "%s", name ? name : "?");
-  char *v = strstr(api, "_v");
-  if (v && v[2] >= '0' && v[2] <= '9')
-    *v = '\0';
   out->stack = db_null(q, 1) ? -1 : db_int(q, 1);
+  callsite_user_api(w->ctx->cs, out->stack, db_text(q, 0), api, sizeof api);
   switch (a->op) {
   case ACC_KERNEL: {
     char *dn = cl_demangle(db_text(q, 2));
+    char *k = kernel_brief(dn);
     out->what = xasprintf("kernel %s (argument %d)", dn ? dn : "(unnamed)",
                           (int)a->param);
+    out->brief = xasprintf("kernel %s (argument %d)", k, (int)a->param);
+    free(k);
     out->kernel = dn;
     break;
   }
   case ACC_COPY_SRC:
-  case ACC_COPY_DST:
+  case ACC_COPY_DST: {
+    const char *side = a->op == ACC_COPY_SRC ? "source" : "destination";
     out->what = xasprintf("%s %s of %s (%s side)", api,
                           db_text(q, 3) ? db_text(q, 3) : "copy",
-                          fmt_bytes(b1, sizeof b1, db_int(q, 4)),
-                          a->op == ACC_COPY_SRC ? "source" : "destination");
+                          fmt_bytes(b1, sizeof b1, db_int(q, 4)), side);
+    out->brief = xasprintf("%s (%s)", api, side);
     break;
+  }
   case ACC_MEMSET:
     out->what = xasprintf("%s of %s", api, fmt_bytes(b1, sizeof b1, db_int(q, 4)));
+    out->brief = xstrdup(api);
     break;
   case ACC_ALLOC:
     out->what = xasprintf("%s (the block's allocation)", api);
+    out->brief = xasprintf("%s (allocation)", api);
     break;
   default:
     out->what = xasprintf("%s (the block's release)", api);
+    out->brief = xasprintf("%s (release)", api);
     break;
   }
 }
@@ -628,31 +651,19 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
   opinfo_load(w, q, r->cur.seq, &r->cur, &c);
   const char *ps = stream_name(w, r->prev.stream);
   const char *cs = stream_name(w, r->cur.stream);
+  char psb[96], csb[96];
+  stream_brief(psb, sizeof psb, ps);
+  stream_brief(csb, sizeof csb, cs);
   char mem[96], b1[32], b2[32];
-  if (r->alloc_seq >= 0)
-    snprintf(mem, sizeof mem, "%s memory at %s",
-             cl_memkind_name((enum cl_memkind)r->alloc_kind),
-             fmt_hex(b1, sizeof b1, (int64_t)r->cur.lo));
-  else
-    snprintf(mem, sizeof mem, "host memory at %s",
-             fmt_hex(b1, sizeof b1, (int64_t)r->cur.lo));
+  const char *memkind = r->alloc_seq >= 0
+                            ? cl_memkind_name((enum cl_memkind)r->alloc_kind)
+                            : "host";
+  snprintf(mem, sizeof mem, "%s memory", memkind);
 
   struct callsite site;
   callsite_resolve_call(w->ctx->cs, r->cur.seq, &site); /* Python too */
   struct location loc = callsite_location(&site);
   struct finding *f;
-  /* which access of the pair is certain, when one is a guess */
-  char maybe[160] = "";
-  if (!r->definite) {
-    const struct hb_access *sure = r->prev.definite ? &r->prev
-                                 : r->cur.definite ? &r->cur : NULL;
-    snprintf(maybe, sizeof maybe,
-             " A kernel gets the pointer through a non-const parameter (or"
-             " inside a struct), so it may only read it; %s.",
-             sure ? (sure == &r->prev ? "the earlier access is certain"
-                                      : "the later access is certain")
-                  : "neither access is certain");
-  }
   enum check_id check = race_checks[r->kind];
   const char *fix =
       "record an event after the first (cudaEventRecord on its stream) and"
@@ -660,72 +671,49 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
       " issuing the second; in PyTorch, second_stream.wait_stream("
       "first_stream), and tensor.record_stream(second_stream) for memory the"
       " second stream uses after the first frees it";
-  /* "<later> on <stream> reads <memory> that <earlier> on <stream> wrote" */
-  char *pair = xasprintf("%s on %s %s %s that %s on %s %s", c.what, cs,
-                         verb(&r->cur, false), mem, p.what, ps,
+  /* "<later> on <stream> reads <memory> that <earlier> on <stream> wrote":
+   * the operations named briefly; the notes give them in full, and
+   * --explain why the pair is a finding */
+  char *pair = xasprintf("%s on %s %s %s that %s on %s %s", c.brief, csb,
+                         verb(&r->cur, false), mem, p.brief, psb,
                          verb(&r->prev, true));
+  const char *slib = NULL;
+  uint32_t own = 0;
+  const char *implicit_why = NULL; /* masked-race: what orders the pair */
   switch (r->kind) {
   case RK_STREAM:
-    f = findings_add(
-        out, check, &loc,
-        "%s, and nothing orders the two: no"
-        " event recorded after the first is waited for by the second's"
-        " stream, and no host thread knew the first had finished when the"
-        " second was issued.%s",
-        pair, maybe);
+    f = findings_add(out, check, &loc, "%s, and nothing orders them", pair);
     break;
   case RK_HANDOFF:
-    f = findings_add(
-        out, check, &loc,
-        "%s, issued by another host thread."
-        " A thread knew the first had finished before the second was issued,"
-        " but cudalens saw nothing ordering the two threads after that (it"
-        " records thread creation and join, not mutexes, condition variables"
-        " or queues): this is correct only if the second thread waited for"
-        " the first.%s",
-        pair, maybe);
+    f = findings_add(out, check, &loc,
+                     "%s, from two host threads ordered only by a handoff"
+                     " cudalens cannot see", pair);
     fix = "make the order visible to CUDA: cudaEventRecord after the first"
           " and cudaStreamWaitEvent on the second stream before the second";
     break;
   case RK_LIBRARY: {
     const char *lib = callsite_issuing_library(w->ctx->cs, r->prev.stack);
-    const char *slib = stream_library(w, r->prev.stream);
-    uint32_t own = slib ? r->prev.stream : r->cur.stream;
+    slib = stream_library(w, r->prev.stream);
+    own = slib ? r->prev.stream : r->cur.stream;
     if (!slib)
       slib = stream_library(w, own);
-    f = findings_add(
-        out, check, &loc,
-        "%s, and nothing CUDA documents orders the two (no event recorded"
-        " after the first is waited for by the second's stream, no host"
-        " synchronization between them; at most a call that synchronizes in"
-        " practice without the promise). Both were issued by code"
-        " inside %s, and %s is a stream %s created for itself (call %"
-        PRId64 "): this is the library's ordering, not the program's, and the"
-        " library may rely on timing or on behaviour the CUDA documentation"
-        " does not promise.%s",
-        pair, lib, stream_name(w, own), slib, w->stream_created[own], maybe);
+    f = findings_add(out, check, &loc,
+                     "%s, both inside %s, and nothing orders them", pair,
+                     lib);
     fix = "nothing to change in the program; if it matters, report it to the"
           " library's maintainers with this finding, or update the library";
     break;
   }
   case RK_SHARED_ARG:
-    f = findings_add(
-        out, check, &loc,
-        "%s on %s and %s on %s receive the same pointer (%s) in the same"
-        " non-const parameter, and nothing orders the two launches. If the"
-        " kernel writes through it, this is a race; if it only reads it (a"
-        " shared input), declare the parameter const and cudalens will know.",
-        c.what, cs, p.what, ps, mem);
+    f = findings_add(out, check, &loc,
+                     "%s on %s and %s on %s get the same pointer in a"
+                     " non-const parameter, and nothing orders them",
+                     c.brief, csb, p.brief, psb);
     break;
   case RK_STAGED:
-    f = findings_add(
-        out, check, &loc,
-        "%s from pageable memory. A blocking"
-        " copy from pageable memory returns once the source is staged, and"
-        " \"the DMA to final destination may not have completed\" (CUDA"
-        " Runtime API, API synchronization behavior), so nothing promises"
-        " the copy finished before this access.%s",
-        pair, maybe);
+    f = findings_add(out, check, &loc,
+                     "%s; a pageable copy's DMA may still be in flight",
+                     pair);
     fix = "synchronize the copy's stream (cudaStreamSynchronize) or record"
           " an event after the copy and make this stream wait for it"
           " (cudaStreamWaitEvent); or copy from pinned memory, which"
@@ -734,21 +722,24 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
   default: {
     const char *why =
         r->implicit == HB_EDGE_UNPROMISED
-            ? "of behaviour CUDA shows but does not promise (a"
-              " cudaMemcpyAsync to pageable memory that blocked the host,"
-              " which the documentation says \"might be synchronous\", or a"
-              " cudaFree, which synchronizes in practice); with pinned"
-              " memory, or without the free, these two race"
+            ? "a synchronization CUDA does not promise"
         : r->implicit == HB_EDGE_LEGACY
-            ? "the legacy default stream implicitly synchronizes with"
-              " blocking streams; with cudaStreamNonBlocking streams or"
-              " --default-stream per-thread these two race"
-            : "of implicit synchronization (the legacy default stream, and a"
-              " copy or free that synchronizes in practice); with pinned"
-              " memory and non-blocking streams these two race";
-    f = findings_add(
-        out, check, &loc,
-        "%s; they are ordered only because %s.%s", pair, why, maybe);
+            ? "the legacy default stream"
+            : "implicit synchronization";
+    f = findings_add(out, check, &loc, "%s; ordered only by %s", pair, why);
+    implicit_why =
+        r->implicit == HB_EDGE_UNPROMISED
+            ? "a cudaMemcpyAsync to pageable memory that blocked the host"
+              " (the documentation says it \"might be synchronous\"), or a"
+              " cudaFree, which synchronizes in practice; with pinned memory,"
+              " or without the free, these two race"
+        : r->implicit == HB_EDGE_LEGACY
+            ? "the legacy default stream synchronizes with blocking streams;"
+              " with cudaStreamNonBlocking streams or --default-stream"
+              " per-thread these two race"
+            : "the legacy default stream, and a copy or free that"
+              " synchronizes in practice; with pinned memory and non-blocking"
+              " streams these two race";
     fix = "make the order explicit: cudaEventRecord after the first and"
           " cudaStreamWaitEvent before the second (PyTorch: wait_stream /"
           " record_stream), or synchronize the first stream";
@@ -766,6 +757,10 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
   if (r->kind == RK_MASKED || r->kind == RK_STAGED)
     finding_set_extra(f, "implicit", r->implicit);
 
+  /* the later access in full, where the finding is */
+  finding_add_detail(f, &loc, "this access: %s on %s %s %s at %s (call %"
+                     PRId64 ")", c.what, cs, verb(&r->cur, false), mem,
+                     fmt_hex(b1, sizeof b1, (int64_t)r->cur.lo), r->cur.seq);
   struct callsite psite;
   callsite_resolve_call(w->ctx->cs, r->prev.seq, &psite);
   struct location ploc = callsite_location(&psite);
@@ -782,10 +777,18 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
                         fmt_hex(b1, sizeof b1, (int64_t)r->alloc_addr),
                         r->alloc_seq);
   }
+  if (implicit_why)
+    finding_add_detail(f, NULL, "%s", implicit_why);
+  if (r->kind == RK_LIBRARY && slib)
+    finding_add_detail(f, NULL, "%s is a stream %s created for itself (call %"
+                       PRId64 "): the library's ordering, not the program's",
+                       stream_name(w, own), slib, w->stream_created[own]);
   finding_add_kernel(f, c.kernel);
   finding_add_kernel(f, p.kernel);
   free(p.what);
   free(c.what);
+  free(p.brief);
+  free(c.brief);
   free(p.kernel);
   free(c.kernel);
 }

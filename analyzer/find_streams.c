@@ -196,8 +196,8 @@ static void scan(struct spass *p)
     if (s->kind == STREAM_LEGACY) {
       struct call_act ca;
       replay_activity(&r, &ca);
-      char label[512], api[64];
-      api_display(api, sizeof api, o->api);
+      char label[512], api[96];
+      callsite_user_api(p->ctx->cs, o->stack, o->api, api, sizeof api);
       int64_t kn = o->kname >= 0 ? o->kname : ca.name;
       if (o->op == CL_OP_KERNEL && kn >= 0) {
         const char *dm = kernel_label(&kl, d, kname, kn);
@@ -272,11 +272,9 @@ static void report(struct spass *p, struct findings *out)
     struct finding *f = findings_add(
         out, CHECK_DEFAULT_STREAM_SERIALIZATION, &site->loc,
         "%s on the legacy default stream of device %" PRId64 " serializes"
-        " with blocking stream%s %s, %" PRId64 " time%s%s: %s lost overlap"
-        " with it",
+        " with blocking stream%s %s%s",
         g->label, g->device, g->nlost + g->more == 1 ? "" : "s", names,
-        g->count, g->count == 1 ? "" : "s", timing,
-        g->nlost + g->more == 1 ? "that stream" : "those streams");
+        timing);
     if (strncmp(g->label, "kernel ", 7) == 0)
       finding_add_kernel(f, g->label + 7);
     f->count = (uint64_t)g->count;

@@ -74,8 +74,9 @@ void analysis_syncs(struct report_ctx *ctx, struct findings *out)
     if (ns > g->host2_ns)
       g->host2_ns = ns; /* the longest */
     if (!g->text) {
-      char api[64];
-      g->text = xstrdup(api_display(api, sizeof api, o->api));
+      char api[96];
+      g->text = xstrdup(callsite_user_api(ctx->cs, o->stack, o->api, api,
+                                          sizeof api));
     }
   }
   replay_end(&r);
@@ -91,10 +92,10 @@ void analysis_syncs(struct report_ctx *ctx, struct findings *out)
     int64_t permille = sat_mul(g->host_ns, 1000) / wall;
     struct finding *f = findings_add(
         out, CHECK_EXCESS_SYNC, &s->loc,
-        "%s kept the host blocked for %s, %" PRId64 ".%" PRId64 "%% of the"
-        " process's %s wall time, in %" PRId64 " calls (%s each on average)",
+        "%s kept the host blocked %s, %" PRId64 ".%" PRId64 "%% of the"
+        " process's %s, %s per call",
         g->text, fmt_ns(b1, sizeof b1, g->host_ns), permille / 10,
-        permille % 10, fmt_ns(b2, sizeof b2, wall), g->count,
+        permille % 10, fmt_ns(b2, sizeof b2, wall),
         fmt_ns(b3, sizeof b3, g->host_ns / g->count));
     f->count = (uint64_t)g->count;
     finding_add_op(f, g->first_seq); /* the first occurrence */

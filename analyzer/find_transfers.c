@@ -1,5 +1,8 @@
 /* find_transfers.c - findings about copies and memsets:
  *
+ * Each is a note instead of a warning when it costs little or runs only
+ * during setup (finding_cost_severity, findings.h).
+ *
  *   pageable-async-copy (warning)  an async copy whose host side is
  *       pageable memory: CUDA stages it through a pinned buffer, so it is
  *       not asynchronous.  Per call site and direction: count, bytes, GPU
@@ -49,7 +52,7 @@ struct pending {
   size_t site;
   int dir, host_kind;
   struct call_act ca;
-  char api[64];
+  char api[96];
 };
 
 struct pass {
@@ -59,6 +62,8 @@ struct pass {
   struct pending *pend;
   size_t npend, cappend;
   struct u64map by_tid; /* tid -> index in pend */
+  int64_t wall_ns;      /* process_wall_ns */
+  int64_t first_kernel; /* first_kernel_seq */
 };
 
 static void add_sync_copy(struct pass *p, size_t site, int64_t seq, int dir,
@@ -142,8 +147,8 @@ static void scan(struct pass *p)
     int64_t host_ns = sat_sub(o->end_ns, o->start_ns);
     if (host_ns < 0)
       host_ns = 0;
-    char api[64];
-    api_display(api, sizeof api, o->api);
+    char api[96];
+    callsite_user_api(p->ctx->cs, o->stack, o->api, api, sizeof api);
 
     /* the previous call of this thread may have been an async copy */
     struct pending *x = pending_of(p, o->tid);
@@ -223,32 +228,41 @@ static const char *dir_words(int dir)
   }
 }
 
+/* "from" pageable memory for a host-to-device copy, "to" it for one back */
+static const char *dir_preposition(int dir)
+{
+  return dir == CL_DIR_HTOD ? "from" : dir == CL_DIR_DTOH ? "to" : "with";
+}
+
+/* the severity rule of findings.h for the finding of group G */
+static void cost_severity(struct pass *p, struct finding *f,
+                          const struct group *g)
+{
+  finding_cost_severity(f, p->wall_ns,
+                        p->first_kernel != INT64_MAX &&
+                            g->last_seq < p->first_kernel);
+}
+
 static void report_pageable(struct pass *p, struct findings *out)
 {
   char b1[32], b2[32], b3[32];
   for (size_t i = 0; i < p->pageable.n; i++) {
     const struct group *g = &p->pageable.v[i];
     const struct site *s = &p->sites.v[g->site];
-    char timing[256] = "";
+    char timing[128] = "";
     double bw = gbps(g->timed_bytes, g->gpu_ns);
     int64_t pb, pns;
     pinned_rate(p->ctx->sum, g->dir, &pb, &pns);
     double pbw = gbps(pb, pns);
-    if (g->timed) {
-      int n = snprintf(timing, sizeof timing, ", GPU time %s at %.2f GB/s",
-                       fmt_ns(b2, sizeof b2, g->gpu_ns), bw);
-      if (pbw > 0 && n > 0 && (size_t)n < sizeof timing)
-        snprintf(timing + n, sizeof timing - (size_t)n,
-                 " (pinned %s copies in this run: %.2f GB/s)",
-                 cl_dir_name((enum cl_dir)g->dir), pbw);
-    }
+    if (g->timed)
+      snprintf(timing, sizeof timing, ", GPU time %s at %.2f GB/s",
+               fmt_ns(b2, sizeof b2, g->gpu_ns), bw);
     struct finding *f = findings_add(
         out, CHECK_PAGEABLE_ASYNC_COPY, &s->loc,
-        "%s with pageable host memory is staged and not asynchronous:"
-        " %" PRId64 " %s cop%s of %s%s; host blocked %s in the calls",
-        g->text, g->count, dir_words(g->dir), g->count == 1 ? "y" : "ies",
-        fmt_bytes(b1, sizeof b1, g->bytes), timing,
-        fmt_ns(b3, sizeof b3, g->host_ns));
+        "%s %s pageable memory is staged, not asynchronous: %s %s, host"
+        " blocked %s%s",
+        g->text, dir_preposition(g->dir), fmt_bytes(b1, sizeof b1, g->bytes),
+        dir_words(g->dir), fmt_ns(b3, sizeof b3, g->host_ns), timing);
     f->count = (uint64_t)g->count;
     finding_add_op(f, g->first_seq); /* the first occurrence */
     f->cost_ns = g->host_ns > g->gpu_ns ? g->host_ns : g->gpu_ns;
@@ -257,8 +271,13 @@ static void report_pageable(struct pass *p, struct findings *out)
     finding_set_extra(f, "host_ns", g->host_ns);
     if (bw > 0)
       finding_set_extra(f, "bandwidth_mbps", (int64_t)(bw * 1000.0));
-    if (pbw > 0)
+    if (pbw > 0) {
       finding_set_extra(f, "pinned_bandwidth_mbps", (int64_t)(pbw * 1000.0));
+      if (g->timed)
+        finding_add_detail(f, NULL, "pinned %s copies in this run reached"
+                           " %.2f GB/s", dir_words(g->dir), pbw);
+    }
+    cost_severity(p, f, g);
     finding_set_fix(f, "allocate the host buffer pinned (cudaMallocHost/"
                        "cudaHostAlloc, or cudaHostRegister it once), reused"
                        " across iterations; PyTorch: pin_memory() once"
@@ -281,13 +300,12 @@ static void report_sync_copies(struct pass *p, struct findings *out)
                fmt_ns(b2, sizeof b2, g->gpu_ns));
     struct finding *f = findings_add(
         out, CHECK_SYNC_COPY, &s->loc,
-        "%s blocks the host on every %s copy%s: %" PRId64 " copies of %s%s;"
-        " host blocked %s",
+        "%s blocks the host on each %s copy%s: %s in all, host blocked %s%s",
         g->text, g->dir == CL_DIR_HTOD || g->dir == CL_DIR_DTOH
                      ? dir_words(g->dir) : "host/device",
-        small ? " (each of 64 KiB or less)" : "", g->count,
-        fmt_bytes(b1, sizeof b1, g->bytes), timing,
-        fmt_ns(b3, sizeof b3, g->host_ns));
+        small ? " of 64 KiB or less" : "",
+        fmt_bytes(b1, sizeof b1, g->bytes), fmt_ns(b3, sizeof b3, g->host_ns),
+        timing);
     if (small)
       finding_lower_severity(f, SEV_NOTE);
     f->count = (uint64_t)g->count;
@@ -296,6 +314,7 @@ static void report_sync_copies(struct pass *p, struct findings *out)
     finding_set_extra(f, "bytes", g->bytes);
     finding_set_extra(f, "gpu_ns", g->gpu_ns);
     finding_set_extra(f, "host_ns", g->host_ns);
+    cost_severity(p, f, g);
     if (pair)
       finding_set_fix(f, "copy from pinned memory with cudaMemcpyAsync and"
                          " synchronize once when the data is needed (PyTorch:"
@@ -318,15 +337,15 @@ static void report_sync_memsets(struct pass *p, struct findings *out)
     const struct site *s = &p->sites.v[g->site];
     struct finding *f = findings_add(
         out, CHECK_SYNC_MEMSET, &s->loc,
-        "%s is not stream-ordered (it runs on the legacy default stream and"
-        " can block the host): %" PRId64 " memsets of %s; host time %s",
-        g->text, g->count, fmt_bytes(b1, sizeof b1, g->bytes),
+        "%s is not stream-ordered: %s in all, host time %s",
+        g->text, fmt_bytes(b1, sizeof b1, g->bytes),
         fmt_ns(b2, sizeof b2, g->host_ns));
     f->count = (uint64_t)g->count;
     finding_add_op(f, g->first_seq); /* the first occurrence */
     f->cost_ns = g->host_ns;
     finding_set_extra(f, "bytes", g->bytes);
     finding_set_extra(f, "host_ns", g->host_ns);
+    cost_severity(p, f, g);
     finding_set_fix(f, "use cudaMemsetAsync on the stream that uses the"
                        " memory, or clear it once outside the loop");
   }
@@ -341,6 +360,8 @@ void analysis_transfers(struct report_ctx *ctx, struct findings *out)
   groups_init(&p.syncmemset);
   u64map_init(&p.by_tid);
   scan(&p);
+  p.wall_ns = process_wall_ns(ctx);
+  p.first_kernel = first_kernel_seq(ctx);
   report_pageable(&p, out);
   report_sync_copies(&p, out);
   report_sync_memsets(&p, out);

@@ -31,11 +31,18 @@ void location_copy(struct location *dst, const struct location *src)
   memset(dst, 0, sizeof *dst);
   if (!src)
     return;
+  *dst = *src;
   dst->file = xstrdup(src->file);
-  dst->line = src->line;
   dst->function = xstrdup(src->function);
   dst->module = xstrdup(src->module);
-  dst->offset = src->offset;
+  dst->callers = NULL;
+  dst->ncallers = 0;
+  if (src->ncallers) {
+    dst->callers = xcalloc(src->ncallers, sizeof *dst->callers);
+    for (size_t i = 0; i < src->ncallers; i++)
+      location_copy(&dst->callers[i], &src->callers[i]);
+    dst->ncallers = src->ncallers;
+  }
 }
 
 void location_free(struct location *loc)
@@ -43,6 +50,9 @@ void location_free(struct location *loc)
   free(loc->file);
   free(loc->function);
   free(loc->module);
+  for (size_t i = 0; i < loc->ncallers; i++)
+    location_free(&loc->callers[i]);
+  free(loc->callers);
   memset(loc, 0, sizeof *loc);
 }
 
@@ -115,16 +125,62 @@ void finding_lower_severity(struct finding *f, enum severity sev)
     f->severity = sev;
 }
 
-void finding_add_related(struct finding *f, const struct location *loc,
-                         const char *fmt, ...)
+static void add_related(struct finding *f, const struct location *loc,
+                        int detail, const char *fmt, va_list ap)
 {
   GROW(f->related, f->cap_related, f->nrelated + 1);
   struct related *r = &f->related[f->nrelated++];
   location_copy(&r->loc, loc);
+  r->message = vformat(fmt, ap);
+  r->detail = detail;
+}
+
+void finding_add_related(struct finding *f, const struct location *loc,
+                         const char *fmt, ...)
+{
   va_list ap;
   va_start(ap, fmt);
-  r->message = vformat(fmt, ap);
+  add_related(f, loc, 0, fmt, ap);
   va_end(ap);
+}
+
+void finding_add_detail(struct finding *f, const struct location *loc,
+                        const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  add_related(f, loc, 1, fmt, ap);
+  va_end(ap);
+}
+
+const char cost_rule_text[] =
+    "Severity: a warning of this kind is a note when what it costs (the "
+    "host or GPU time it takes, cost_ns in JSON) is under 10 ms and under "
+    "1% of the process's wall time, or when all its calls came before the "
+    "process's first kernel launch (setup, run once: not a loop).";
+
+int check_cost_rated(enum check_id check)
+{
+  return check == CHECK_SYNC_COPY || check == CHECK_PAGEABLE_ASYNC_COPY ||
+         check == CHECK_SYNC_MEMSET || check == CHECK_REPEATED_PINNING;
+}
+
+void finding_cost_severity(struct finding *f, int64_t wall_ns, int setup)
+{
+  if (f->severity == SEV_ERROR || !check_cost_rated(f->check))
+    return;
+  if (setup) {
+    char *m = xasprintf("%s, all before the first kernel launch (setup)",
+                        f->message);
+    free(f->message);
+    f->message = m;
+    finding_set_flag(f, "setup", 1);
+    finding_lower_severity(f, SEV_NOTE);
+    return;
+  }
+  if (wall_ns > 0 && f->cost_ns < COST_NOTE_NS &&
+      f->cost_ns < wall_ns / 1000 * COST_NOTE_PERMILLE)
+    finding_lower_severity(f, SEV_NOTE);
 }
 
 static void set_extra(struct finding *f, const char *name, int64_t value,
@@ -295,16 +351,21 @@ static void relative(char **path, const char *root)
   *path = r;
 }
 
+static void location_relative(struct location *l, const char *root)
+{
+  relative(&l->file, root);
+  relative(&l->module, root);
+  for (size_t i = 0; i < l->ncallers; i++)
+    location_relative(&l->callers[i], root);
+}
+
 void findings_relative_to(struct findings *fs, const char *root)
 {
   for (size_t i = 0; i < fs->n; i++) {
     struct finding *f = &fs->v[i];
-    relative(&f->loc.file, root);
-    relative(&f->loc.module, root);
-    for (size_t r = 0; r < f->nrelated; r++) {
-      relative(&f->related[r].loc.file, root);
-      relative(&f->related[r].loc.module, root);
-    }
+    location_relative(&f->loc, root);
+    for (size_t r = 0; r < f->nrelated; r++)
+      location_relative(&f->related[r].loc, root);
   }
 }
 
@@ -351,7 +412,8 @@ void findings_fingerprint(struct findings *fs)
     h = fnv_str(h, f->kind);
     h = fnv_loc(h, &f->loc);
     for (size_t r = 0; r < f->nrelated; r++)
-      h = fnv_loc(h, &f->related[r].loc);
+      if (!f->related[r].detail)
+        h = fnv_loc(h, &f->related[r].loc);
     snprintf(f->fingerprint, sizeof f->fingerprint, "%016llx",
              (unsigned long long)h);
   }

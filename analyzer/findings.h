@@ -22,11 +22,25 @@ struct location {
   char *function;
   char *module;     /* path of the object, for locations without a file */
   uint64_t offset;  /* address - load bias inside module */
+  /* where the place came from (callsite_location): frame STACK_FRAME of
+   * the recording's stack STACK_ID (has_stack), or frame PY_FRAME of the
+   * Python stack PYSTACK_ID (from_python); for --stack */
+  int has_stack, from_python;
+  int64_t stack_id, pystack_id;
+  int stack_frame, py_frame;
+  /* --stack=N: the frames that called it, innermost first (up to N - 1;
+   * callsite_fill_callers); their own callers are empty */
+  struct location *callers;
+  size_t ncallers;
 };
 
+/* a note of a finding: a related place ("the memory was allocated
+ * here"), or a detail of the finding itself (finding_add_detail), which
+ * may have no place and which the fingerprint leaves out */
 struct related {
   char *message;
   struct location loc;
+  int detail;
 };
 
 struct extra {
@@ -87,8 +101,30 @@ struct finding *findings_add(struct findings *fs, enum check_id check,
     __attribute__((format(printf, 4, 5)));
 /* lower the finding's severity below its kind's (never raises it) */
 void finding_lower_severity(struct finding *f, enum severity sev);
+
+/* The severity rule of the transfer findings (sync-copy,
+ * pageable-async-copy, sync-memset, repeated-pinning; cudalens-report(1),
+ * SEVERITY): a warning is a note when what it costs (cost_ns) is under
+ * COST_NOTE_NS and under COST_NOTE_PERMILLE of the process's wall time
+ * WALL_NS (unknown, 0: never by cost), or when SETUP: all its occurrences
+ * came before the process's first kernel launch (setup code, run once,
+ * not a loop; the message then says so and the JSON flag "setup" is
+ * set).  Errors are never lowered. */
+#define COST_NOTE_NS 10000000 /* 10 ms */
+#define COST_NOTE_PERMILLE 10 /* 1% */
+void finding_cost_severity(struct finding *f, int64_t wall_ns, int setup);
+/* the kinds the rule applies to, and the rule in words (--explain) */
+int check_cost_rated(enum check_id check);
+extern const char cost_rule_text[];
 void finding_add_related(struct finding *f, const struct location *loc,
                          const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* a detail of the finding as a note: what its short message leaves out
+ * (an operation in full, its numbers).  LOC may be NULL (a note without a
+ * place: "  note: ..." in text); details do not count in the fingerprint,
+ * so they may change without changing it. */
+void finding_add_detail(struct finding *f, const struct location *loc,
+                        const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void finding_set_extra(struct finding *f, const char *name, int64_t value);
 /* a yes/no extra (JSON true/false) */
@@ -119,7 +155,7 @@ char *source_root_normalize(const char *root);
 void findings_relative_to(struct findings *fs, const char *root);
 /* Give every finding its fingerprint: 16 hex digits of the 64-bit FNV-1a
  * hash of its kind and of the user's places it names (its location, then
- * its related locations, in order): for each, the file (its basename when
+ * its related locations but not its details, in order): for each, the file (its basename when
  * the path is absolute, else the path as shown, which --source-root makes
  * relative to the root), the line and the function; the module's basename
  * for a place without a file.  Messages, counts, addresses, offsets, pids

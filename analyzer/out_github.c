@@ -80,6 +80,11 @@ static void where(FILE *f, const struct location *loc)
   fputs(": ", f);
 }
 
+static int placed(const struct location *loc)
+{
+  return loc->file || loc->module;
+}
+
 void output_github(FILE *f, const struct findings *fs)
 {
   char buf[4096];
@@ -101,6 +106,12 @@ void output_github(FILE *f, const struct findings *fs)
       put_text(f, x->origin_label, 0);
       fputc(')', f);
     }
+    /* notes without a place go with the finding */
+    for (size_t r = 0; r < x->nrelated; r++)
+      if (!placed(&x->related[r].loc)) {
+        fputs("%0Anote: ", f);
+        put_text(f, x->related[r].message, 0);
+      }
     if (x->fix) {
       fputs("%0Afix: ", f);
       put_text(f, x->fix, 0);
@@ -108,6 +119,8 @@ void output_github(FILE *f, const struct findings *fs)
     fputc('\n', f);
     for (size_t r = 0; r < x->nrelated; r++) {
       const struct related *rl = &x->related[r];
+      if (!placed(&rl->loc))
+        continue;
       begin(f, "notice", &rl->loc);
       put_text(f, x->kind, 1);
       fputs(" (related)::", f);

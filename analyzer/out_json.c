@@ -237,7 +237,8 @@ static void frame(struct json *j, const struct location *l)
 }
 
 /* the user's frame, and "stack": the frames the report knows, innermost
- * first (today the user's frame only: a one-element array) */
+ * first: the user's frame, then with --stack=N up to N - 1 frames that
+ * called it (empty for an unknown place) */
 static void location(struct json *j, const struct location *l)
 {
   json_begin_object(j);
@@ -248,6 +249,11 @@ static void location(struct json *j, const struct location *l)
     json_begin_object(j);
     frame(j, l);
     json_end_object(j);
+    for (size_t i = 0; i < l->ncallers; i++) {
+      json_begin_object(j);
+      frame(j, &l->callers[i]);
+      json_end_object(j);
+    }
   }
   json_end_array(j);
   json_end_object(j);

@@ -103,6 +103,12 @@ static void location_body(struct json *j, const struct location *loc,
   }
 }
 
+/* a related note with a place of its own (a file or an object) */
+static int placed(const struct location *loc)
+{
+  return loc->file || loc->module;
+}
+
 static int known(const struct location *loc)
 {
   return loc->file || loc->module || loc->function;
@@ -122,6 +128,10 @@ static void rules(struct json *j)
     json_key(j, "shortDescription");
     json_begin_object(j);
     json_kv_string(j, "text", ci->title);
+    json_end_object(j);
+    json_key(j, "fullDescription"); /* --explain's long text */
+    json_begin_object(j);
+    json_kv_string(j, "text", ci->help);
     json_end_object(j);
     json_key(j, "help");
     json_begin_object(j);
@@ -158,6 +168,12 @@ static void result(struct json *j, const struct finding *x, size_t index,
     free(text);
     text = t;
   }
+  for (size_t r = 0; r < x->nrelated; r++)
+    if (!placed(&x->related[r].loc)) { /* a note without a place */
+      char *t = xasprintf("%s\nnote: %s", text, x->related[r].message);
+      free(text);
+      text = t;
+    }
   if (x->fix) {
     char *t = xasprintf("%s\nfix: %s", text, x->fix);
     free(text);
@@ -178,12 +194,17 @@ static void result(struct json *j, const struct finding *x, size_t index,
   }
   json_end_array(j);
 
-  if (x->nrelated) {
+  size_t nplaced = 0;
+  for (size_t r = 0; r < x->nrelated; r++)
+    nplaced += placed(&x->related[r].loc);
+  if (nplaced) {
     json_key(j, "relatedLocations");
     json_begin_array(j);
-    for (size_t r = 0; r < x->nrelated; r++) {
+    for (size_t r = 0, id = 0; r < x->nrelated; r++) {
+      if (!placed(&x->related[r].loc))
+        continue;
       json_begin_object(j);
-      json_kv_int(j, "id", (int64_t)r + 1);
+      json_kv_int(j, "id", (int64_t)++id);
       location_body(j, &x->related[r].loc, root);
       json_key(j, "message");
       json_begin_object(j);

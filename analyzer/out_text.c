@@ -1,12 +1,15 @@
 /* out_text.c - the text report: first the findings as compiler-style lines
  * "file:line: severity: [kind] message", errors first, then by place (as
- * findings_sort orders them), each followed by its related locations and
- * its fix; with suppressions, how many findings they took out; then the
+ * findings_sort orders them), each followed by its notes ("file:line:
+ * note: ..." for a related place, "  note: ..." for a detail without one)
+ * and its fix, and with --stack=N each place by the frames that called it
+ * ("    from file:line in function"); with suppressions, how many findings they took out; then the
  * summary: process, devices, streams, copies, kernels, synchronization.
  * A report of several recordings labels each finding with its processes
  * ("in ranks 0-7") and gives each recording's summary, headed by its
  * path. */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -312,6 +315,26 @@ static void syncs(FILE *f, const struct summary *s)
   }
 }
 
+/* --stack=N: the frames that called LOC, one a line */
+static void callers(FILE *f, const struct location *l)
+{
+  char loc[4096];
+  for (size_t i = 0; i < l->ncallers; i++) {
+    fputs("    from ", f);
+    put(f, location_text(loc, sizeof loc, &l->callers[i]));
+    if (l->callers[i].function) {
+      fputs(" in ", f);
+      put(f, l->callers[i].function);
+    }
+    fputc('\n', f);
+  }
+}
+
+static bool placed(const struct location *l)
+{
+  return l->file || l->module;
+}
+
 static void findings(FILE *f, const struct findings *fs)
 {
   char loc[4096];
@@ -334,11 +357,18 @@ static void findings(FILE *f, const struct findings *fs)
       put(f, x->loc.function);
     }
     fputc('\n', f);
+    callers(f, &x->loc);
     for (size_t r = 0; r < x->nrelated; r++) {
-      put(f, location_text(loc, sizeof loc, &x->related[r].loc));
-      fputs(": note: ", f);
-      put(f, x->related[r].message);
+      const struct related *rl = &x->related[r];
+      if (placed(&rl->loc)) {
+        put(f, location_text(loc, sizeof loc, &rl->loc));
+        fputs(": note: ", f);
+      } else {
+        fputs("  note: ", f);
+      }
+      put(f, rl->message);
       fputc('\n', f);
+      callers(f, &rl->loc);
     }
     if (x->origin_label) {
       fputs("  in ", f);

@@ -44,12 +44,14 @@ struct options {
                                --disable */
   bool gen_supp;            /* --gen-suppressions */
   const char *gen_supp_file; /* its FILE; NULL: standard error */
+  size_t stack_depth;       /* --stack=N: frames per place (default 1) */
 };
 
 static const char usage_text[] =
     "Usage: cudalens-report [--format=text|json|sarif|github|perfetto|html]\n"
     "                       [--fail-on=error|warning|note]\n"
-    "                       [--source-root=DIR] [--suppressions=FILE]...\n"
+    "                       [--source-root=DIR] [--stack=N]\n"
+    "                       [--suppressions=FILE]...\n"
     "                       [--disable=KIND[,KIND]...]...\n"
     "                       [--gen-suppressions[=FILE]] [-o FILE]\n"
     "                       RECORDING.db...\n"
@@ -74,6 +76,9 @@ static const char usage_text[] =
     "                        recordings)\n"
     "      --source-root=DIR files under DIR shown relative to it (the\n"
     "                        checkout of the program's sources)\n"
+    "      --stack=N         show up to N frames of every place a finding\n"
+    "                        names: its own, then those that called it\n"
+    "                        (default 1: the user's frame alone)\n"
     "      --suppressions=FILE\n"
     "                        leave out the findings an entry of FILE\n"
     "                        matches (repeatable; also the files of\n"
@@ -107,6 +112,32 @@ static void fail(const char *fmt, ...)
   vfatal(fmt, ap);
 }
 
+/* TEXT as lines of at most WIDTH columns (words longer than that on a
+ * line of their own) */
+static void print_wrapped(FILE *f, const char *text, size_t width)
+{
+  size_t col = 0;
+  for (const char *p = text; *p;) {
+    while (*p == ' ')
+      p++;
+    size_t len = strcspn(p, " ");
+    if (!len)
+      break;
+    if (col && col + 1 + len > width) {
+      fputc('\n', f);
+      col = 0;
+    } else if (col) {
+      fputc(' ', f);
+      col++;
+    }
+    fwrite(p, 1, len, f);
+    col += len;
+    p += len;
+  }
+  if (col)
+    fputc('\n', f);
+}
+
 static void parse_options(int argc, char **argv, struct options *o)
 {
   static const struct option longopts[] = {
@@ -121,9 +152,11 @@ static void parse_options(int argc, char **argv, struct options *o)
       {"suppressions", required_argument, NULL, 'S'},
       {"disable", required_argument, NULL, 'D'},
       {"gen-suppressions", optional_argument, NULL, 'G'},
+      {"stack", required_argument, NULL, 'K'},
       {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
   o->fail_on = -1;
+  o->stack_depth = 1;
   suppressions_init(&o->supp);
   char *err = NULL;
   /* CUDALENS_SUPPRESSIONS first, then --suppressions in order */
@@ -183,6 +216,15 @@ static void parse_options(int argc, char **argv, struct options *o)
       if (suppressions_disable(&o->supp, optarg, &err) < 0)
         fail("%s", err);
       break;
+    case 'K': {
+      char *end;
+      errno = 0;
+      long n = strtol(optarg, &end, 10);
+      if (!*optarg || *end || errno || n < 1 || n > 1000)
+        fail("--stack=%s: not a number of frames from 1 to 1000", optarg);
+      o->stack_depth = (size_t)n;
+      break;
+    }
     case 'G':
       if (optarg && !*optarg)
         fail("--gen-suppressions=FILE needs a file");
@@ -197,8 +239,14 @@ static void parse_options(int argc, char **argv, struct options *o)
       if (id < 0)
         fail("no kind of finding named '%s' (try --list-checks)", optarg);
       const struct check_info *ci = check_info((enum check_id)id);
-      printf("%s (%s): %s.\nRests on: %s.\n", ci->kind,
-             severity_name(ci->severity), ci->title, ci->reference);
+      printf("%s (%s): %s.\n\n", ci->kind, severity_name(ci->severity),
+             ci->title);
+      print_wrapped(stdout, ci->help, 72);
+      if (check_cost_rated((enum check_id)id)) {
+        fputc('\n', stdout);
+        print_wrapped(stdout, cost_rule_text, 72);
+      }
+      printf("\nRests on: %s.\n", ci->reference);
       exit(ferror(stdout) || fflush(stdout) ? 2 : 0);
     }
     case 'L':
@@ -299,6 +347,8 @@ static void analyze(struct recording *r, const struct options *o)
   struct report_ctx ctx = {.db = &db, .act = &act, .sum = &r->sum, .cs = cs};
   findings_init(&r->fs);
   run_analyses(&ctx, &r->fs);
+  if (o->stack_depth > 1)
+    callsite_fill_callers(cs, &r->fs, o->stack_depth);
   if (timeline_format(o->format)) {
     r->tl = xcalloc(1, sizeof *r->tl);
     timeline_build(r->tl, &ctx);

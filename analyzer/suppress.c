@@ -230,7 +230,8 @@ bool supp_entry_matches(const struct supp_entry *e, const struct finding *f)
     } else {
       hit = loc_matches((enum supp_field)k, g, &f->loc);
       for (size_t r = 0; !hit && r < f->nrelated; r++)
-        hit = loc_matches((enum supp_field)k, g, &f->related[r].loc);
+        hit = !f->related[r].detail &&
+              loc_matches((enum supp_field)k, g, &f->related[r].loc);
     }
     if (!hit)
       return false;

@@ -10,7 +10,7 @@
  * kernel, module, fingerprint or at; GLOB an fnmatch(3) pattern ('\' quotes
  * the next character, so '\ ' is a space inside a glob).  An entry
  * matches a finding of its kind whose places (its location and related
- * locations) have a function, a file and an object (module) matching the
+ * locations, not its details: findings.h) have a function, a file and an object (module) matching the
  * globs given, each in some place, whose kernels include one matching
  * kernel=, whose fingerprint matches fingerprint=, and one of whose places
  * as the text report shows it ("file:line", "object+0xoffset") matches

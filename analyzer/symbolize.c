@@ -157,10 +157,24 @@ static void outer_site(struct module *m, Dwarf_Addr a, struct sym_frame *f)
     return;
   Dwarf_Die *scopes = NULL;
   int n = dwarf_getscopes(cu, a - bias, &scopes);
+  /* dwarf_getscopes goes on from an inlined subroutine into its abstract
+   * definition; the concrete nesting (an inline inside an inline, as
+   * cuda_runtime.h's templates nest) comes from dwarf_getscopes_die of
+   * the innermost scope, as eu-addr2line -i does */
+  if (n > 0) {
+    Dwarf_Die inner = scopes[0];
+    free(scopes);
+    scopes = NULL;
+    n = dwarf_getscopes_die(&inner, &scopes);
+  }
   Dwarf_Die *outer = NULL;
-  for (int i = 0; i < n; i++)
-    if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine)
+  for (int i = 0; i < n; i++) {
+    int tag = dwarf_tag(&scopes[i]);
+    if (tag == DW_TAG_subprogram)
+      break; /* the enclosing real function */
+    if (tag == DW_TAG_inlined_subroutine)
       outer = &scopes[i]; /* scopes go from innermost to outermost */
+  }
   Dwarf_Attribute attr;
   Dwarf_Word line = 0, fileidx = 0;
   Dwarf_Files *files;

@@ -40,6 +40,7 @@ CAPTURE_TESTS = \
 	tests/capture/launcher_failon.test \
 	tests/capture/forkfork.test \
 	tests/capture/optimized_launch.test \
+	tests/capture/api_name.test \
 	tests/capture/quiet.test \
 	tests/capture/lateload.test \
 	tests/capture/fds.test \

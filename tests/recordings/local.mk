@@ -25,6 +25,8 @@ RECORDING_TESTS = \
 	tests/recordings/wal.rtest \
 	tests/recordings/badopt.rtest \
 	tests/recordings/failon.rtest \
+	tests/recordings/severity.rtest \
+	tests/recordings/stack.rtest \
 	tests/recordings/escape.rtest \
 	tests/recordings/callsite.rtest \
 	tests/recordings/transfers.rtest \
