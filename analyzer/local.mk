@@ -1,46 +1,59 @@
-# analyzer/local.mk - cudalens-report, the analyzer of recordings.
-# (The launcher `cudalens` also lives in analyzer/, analyzer/launcher.c, with
-# its own fragment analyzer/launcher.mk; this fragment defines no `cudalens`.)
+# analyzer/local.mk - cudalens-report, the analyzer of recordings, in the
+# order of its pipeline:
+#   analyzer/model/   the recording read once (db, replay, activity) and
+#                     what it describes: memory, streams, summary, timeline
+#   analyzer/sites/   call sites: symbolization, demangling, the user's frame
+#   analyzer/checks/  the finding registry (checks.def), the happens-before
+#                     engine and one file per analysis; suppressions, merging
+#   analyzer/output/  the renderings (text, json, sarif, github, perfetto, html)
+#   analyzer/         report_main.c (options, then the pipeline), report.h,
+#                     and small utilities
+# Sources include each other's headers by name (ANALYZER_CPPFLAGS).
+
+ANALYZER_CPPFLAGS = -I$(top_srcdir)/analyzer -I$(top_srcdir)/analyzer/model \
+	-I$(top_srcdir)/analyzer/sites -I$(top_srcdir)/analyzer/checks \
+	-I$(top_srcdir)/analyzer/output
 
 # everything but main(), as a convenience library shared with the tests
 noinst_LTLIBRARIES += libclreport.la
 libclreport_la_SOURCES = \
-	analyzer/activity.c analyzer/activity.h \
-	analyzer/analyses.c analyzer/analyses.h \
-	analyzer/callsite.c analyzer/callsite.h \
-	analyzer/db.c analyzer/db.h \
-	analyzer/demangle.c analyzer/demangle.h \
-	analyzer/checks.c analyzer/checks.h analyzer/checks.def \
-	analyzer/replay.c analyzer/replay.h \
-	analyzer/findings.c analyzer/findings.h \
-	analyzer/find_races.c analyzer/hb_engine.c analyzer/hb_engine.h \
-	analyzer/mangle_const.c analyzer/mangle_const.h \
-	analyzer/find_common.c analyzer/find_common.h \
-	analyzer/find_transfers.c analyzer/find_pinning.c \
-	analyzer/find_syncs.c analyzer/find_devices.c analyzer/find_streams.c \
-	analyzer/find_host.c \
-	analyzer/json.c analyzer/json.h \
-	analyzer/memmodel.c analyzer/memmodel.h \
-	analyzer/merge.c analyzer/merge.h \
-	analyzer/out_json.c analyzer/out_text.c analyzer/output.h \
-	analyzer/out_sarif.c analyzer/out_github.c \
-	analyzer/recordings.c analyzer/recordings.h \
-	analyzer/out_perfetto.c analyzer/out_html.c \
+	analyzer/model/activity.c analyzer/model/activity.h \
+	analyzer/model/db.c analyzer/model/db.h \
+	analyzer/model/memmodel.c analyzer/model/memmodel.h \
+	analyzer/model/recordings.c analyzer/model/recordings.h \
+	analyzer/model/replay.c analyzer/model/replay.h \
+	analyzer/model/streams.c analyzer/model/streams.h \
+	analyzer/model/summary.c analyzer/model/summary.h \
+	analyzer/model/timeline.c analyzer/model/timeline.h \
+	analyzer/sites/callsite.c analyzer/sites/callsite.h \
+	analyzer/sites/demangle.c analyzer/sites/demangle.h \
+	analyzer/sites/mangle_const.c analyzer/sites/mangle_const.h \
+	analyzer/sites/symbolize.c analyzer/sites/symbolize.h \
+	analyzer/checks/checks.c analyzer/checks/checks.h analyzer/checks/checks.def \
+	analyzer/checks/analyses.c analyzer/checks/analyses.h \
+	analyzer/checks/findings.c analyzer/checks/findings.h \
+	analyzer/checks/hb_engine.c analyzer/checks/hb_engine.h \
+	analyzer/checks/find_common.c analyzer/checks/find_common.h \
+	analyzer/checks/find_races.c analyzer/checks/find_transfers.c \
+	analyzer/checks/find_pinning.c analyzer/checks/find_syncs.c \
+	analyzer/checks/find_devices.c analyzer/checks/find_streams.c \
+	analyzer/checks/find_host.c \
+	analyzer/checks/merge.c analyzer/checks/merge.h \
+	analyzer/checks/suppress.c analyzer/checks/suppress.h \
+	analyzer/output/output.h analyzer/output/json.c analyzer/output/json.h \
+	analyzer/output/out_text.c analyzer/output/out_json.c \
+	analyzer/output/out_sarif.c analyzer/output/out_github.c \
+	analyzer/output/out_perfetto.c analyzer/output/out_html.c \
 	analyzer/report.h \
 	analyzer/strarray.c analyzer/strarray.h \
-	analyzer/streams.c analyzer/streams.h \
-	analyzer/summary.c analyzer/summary.h \
-	analyzer/suppress.c analyzer/suppress.h \
 	analyzer/tempdir.c analyzer/tempdir.h \
-	analyzer/timeline.c analyzer/timeline.h \
-	analyzer/symbolize.c analyzer/symbolize.h \
 	analyzer/u64map.c analyzer/u64map.h \
 	analyzer/util.c analyzer/util.h
-libclreport_la_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS) $(LIBDW_CFLAGS) $(LIBELF_CFLAGS)
+libclreport_la_CPPFLAGS = $(AM_CPPFLAGS) $(ANALYZER_CPPFLAGS) $(SQLITE_CFLAGS) $(LIBDW_CFLAGS) $(LIBELF_CFLAGS)
 # __cxa_demangle comes from libstdc++
 libclreport_la_LIBADD = libclformat.la $(SQLITE_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) -lstdc++ -lm
 
 bin_PROGRAMS += cudalens-report
 cudalens_report_SOURCES = analyzer/report_main.c
-cudalens_report_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
+cudalens_report_CPPFLAGS = $(AM_CPPFLAGS) $(ANALYZER_CPPFLAGS) $(SQLITE_CFLAGS)
 cudalens_report_LDADD = libclreport.la

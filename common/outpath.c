@@ -2,7 +2,7 @@
  * run -o`): %p pid, %h host, %q{VAR} environment variable, %% percent; a
  * variable's value cannot lead out of the pattern's folder.  One copy,
  * shared by the shim (shim/outpath.c creates the file) and the launcher
- * (analyzer/launcher.c checks the pattern and makes its folder before the
+ * (launcher/launcher.c checks the pattern and makes its folder before the
  * program starts). */
 #define _GNU_SOURCE
 #include <errno.h>

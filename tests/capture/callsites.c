@@ -9,7 +9,7 @@
  * file as the debug info names it.  Without line info FILE:LINE is
  * MODULE+0xOFFSET; without a user frame it is `?`; an unknown function
  * is `?`.  FUNCTION comes last since demangled names hold blanks.  Uses the
- * analyzer's resolver (analyzer/callsite.c), so it sees what
+ * analyzer's resolver (analyzer/sites/callsite.c), so it sees what
  * cudalens-report sees.  Exit status: 0, 2 when the database cannot be read. */
 #include <inttypes.h>
 #include <sqlite3.h>

@@ -14,7 +14,7 @@
 # prints `SEQ API FILE:LINE FUNCTION` for every call of a recording
 check_PROGRAMS += tests/capture/callsites
 tests_capture_callsites_SOURCES = tests/capture/callsites.c
-tests_capture_callsites_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/analyzer $(SQLITE_CFLAGS)
+tests_capture_callsites_CPPFLAGS = $(AM_CPPFLAGS) $(ANALYZER_CPPFLAGS) $(SQLITE_CFLAGS)
 tests_capture_callsites_LDADD = libclreport.la
 
 # listed in full: automake rewrites substitution references in TESTS

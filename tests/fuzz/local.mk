@@ -11,7 +11,7 @@
 # tests/fuzz/seeds), then runs it; failing inputs are kept in tests/fuzz.
 check_PROGRAMS += tests/fuzz/fuzz_report
 tests_fuzz_fuzz_report_SOURCES = tests/fuzz/fuzz_report.c tests/fuzz/report_entry.c
-tests_fuzz_fuzz_report_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(SQLITE_CFLAGS)
+tests_fuzz_fuzz_report_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(ANALYZER_CPPFLAGS) $(SQLITE_CFLAGS)
 tests_fuzz_fuzz_report_LDADD = libclreport.la $(SQLITE_LIBS)
 
 FUZZ_TESTS = tests/fuzz/smoke.rtest

@@ -18,10 +18,10 @@ tests_python_libpyprobe_la_LIBADD = libclshim.la $(SQLITE_LIBS) -ldl -lpthread
 
 check_PROGRAMS += tests/python/test_pysite tests/python/pysites
 tests_python_test_pysite_SOURCES = tests/python/test_pysite.c
-tests_python_test_pysite_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/analyzer $(SQLITE_CFLAGS)
+tests_python_test_pysite_CPPFLAGS = $(AM_CPPFLAGS) $(ANALYZER_CPPFLAGS) $(SQLITE_CFLAGS)
 tests_python_test_pysite_LDADD = libclreport.la
 tests_python_pysites_SOURCES = tests/python/pysites.c
-tests_python_pysites_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/analyzer $(SQLITE_CFLAGS)
+tests_python_pysites_CPPFLAGS = $(AM_CPPFLAGS) $(ANALYZER_CPPFLAGS) $(SQLITE_CFLAGS)
 tests_python_pysites_LDADD = libclreport.la
 
 PYTHON_TESTS = tests/python/test_pysite tests/python/pyframes.test \

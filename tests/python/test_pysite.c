@@ -1,5 +1,5 @@
 /* test_pysite.c - unit test of the Python side of the call-site resolver
- * (analyzer/callsite.c): the file rules (framework packages, standard
+ * (analyzer/sites/callsite.c): the file rules (framework packages, standard
  * library, frozen modules), parsing of calls.pystack, the choice of the
  * user's Python frame, callsite_resolve_call() on an in-memory recording,
  * and callsite_location()'s preference between native and Python sites. */

@@ -79,7 +79,7 @@ races: $(RACE_PROGS)
 # unit test of the happens-before engine and the const-parameter parser
 check_PROGRAMS += tests/races/test_hb
 tests_races_test_hb_SOURCES = tests/races/test_hb.c
-tests_races_test_hb_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/analyzer $(SQLITE_CFLAGS)
+tests_races_test_hb_CPPFLAGS = $(AM_CPPFLAGS) $(ANALYZER_CPPFLAGS) $(SQLITE_CFLAGS)
 tests_races_test_hb_LDADD = libclreport.la
 TESTS += tests/races/test_hb
 

@@ -1,8 +1,8 @@
 /* test_hb.c - unit tests of the race analysis's pieces on hand-written
- * sequences: the happens-before engine (analyzer/hb_engine.h: streams,
+ * sequences: the happens-before engine (analyzer/checks/hb_engine.h: streams,
  * events, host syncs, the legacy default stream, the models that leave out
  * implicit edges, threads, the shadow memory's point/range rules) and the
- * const-parameter parser (analyzer/mangle_const.h). */
+ * const-parameter parser (analyzer/sites/mangle_const.h). */
 #include <stdio.h>
 #include <string.h>
 

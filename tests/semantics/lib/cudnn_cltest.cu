@@ -1,6 +1,6 @@
 // cudnn_cltest.cu - a stand-in for one of NVIDIA's closed libraries built
 // on CUDA (cuDNN, cuBLAS), built as libcudnn_cltest.so so that cudalens
-// takes its code for such a library's (analyzer/callsite.c): like
+// takes its code for such a library's (analyzer/sites/callsite.c): like
 // cudnnCreate, cltest_create() makes a non-blocking stream of its own and
 // zeroes a work buffer on it, never synchronizing that stream; like a cuDNN
 // batch-norm call, cltest_run() launches a kernel that uses the buffer on

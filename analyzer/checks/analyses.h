@@ -1,7 +1,7 @@
 /* analyses.h - the registry of analyses.  Each analysis reads the
  * recording through a report_ctx and appends findings; to add one, write
- * analyzer/<name>.c with a function of type analysis_fn, declare it here
- * and list it in analyses.c. */
+ * analyzer/checks/<name>.c with a function of type analysis_fn, declare it
+ * here and list it in analyses.c (and its kinds in checks.def). */
 #ifndef CL_REPORT_ANALYSES_H
 #define CL_REPORT_ANALYSES_H
 

@@ -2,7 +2,7 @@
  * clocks for CUDA streams and host threads, event clocks, and a shadow of
  * memory that remembers, per address key, the last write and the reads
  * since, to find pairs of accesses on different streams that are not
- * ordered.  It knows nothing about the database: analyzer/find_races.c
+ * ordered.  It knows nothing about the database: analyzer/checks/find_races.c
  * feeds it the recorded calls in seq order.
  *
  * Clocks.  Each stream is a slot of the vector clocks; a clock has one

@@ -11,7 +11,7 @@
  *
  * The pure helpers (LD_PRELOAD building, option parsing, status mapping,
  * manifest parsing, shim and report candidates, --fail-on verdicts) are not
- * static so that analyzer/launcher_test.c can test them; building with
+ * static so that launcher/launcher_test.c can test them; building with
  * -DCL_LAUNCHER_NO_MAIN leaves out main(). */
 #include "config.h"
 

@@ -1,5 +1,5 @@
 /* launcher.h - the testable helpers of the cudalens launcher (launcher.c),
- * declared for analyzer/launcher_test.c. */
+ * declared for launcher/launcher_test.c. */
 #ifndef CUDALENS_LAUNCHER_H
 #define CUDALENS_LAUNCHER_H
 

@@ -1,6 +1,6 @@
 /* find_races.c - the race kinds (stream-race, masked-race,
  * staged-copy-race, thread-handoff-race, shared-argument-race,
- * library-race; analyzer/checks.def): walks the recording's calls in seq
+ * library-race; analyzer/checks/checks.def): walks the recording's calls in seq
  * order through the replay (replay.h), feeds the happens-before engine
  * (hb_engine.h) with what each call means, and turns the unordered pairs of
  * accesses it reports into findings, one per (kind, earlier call site,
