@@ -38,8 +38,14 @@ tests_unit_test_allocmap_SOURCES = tests/unit/test_allocmap.c tests/unit/unit.h
 tests_unit_test_allocmap_CFLAGS = $(unit_cflags)
 tests_unit_test_allocmap_LDADD = $(unit_ldadd)
 
+# cl_kernel_brief, from the analyzer's library
+check_PROGRAMS += tests/unit/test_kernel_brief
+tests_unit_test_kernel_brief_SOURCES = tests/unit/test_kernel_brief.c tests/unit/unit.h
+tests_unit_test_kernel_brief_CPPFLAGS = $(AM_CPPFLAGS) $(ANALYZER_CPPFLAGS)
+tests_unit_test_kernel_brief_LDADD = libclreport.la
+
 TESTS += tests/unit/test_outpath tests/unit/test_writer tests/unit/test_stack \
-	tests/unit/test_cuptifind tests/unit/test_allocmap \
+	tests/unit/test_cuptifind tests/unit/test_allocmap tests/unit/test_kernel_brief \
 	tests/unit/writer-drop.test
 EXTRA_DIST += tests/unit/writer-drop.test
 

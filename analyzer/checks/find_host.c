@@ -190,11 +190,8 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
         p.copy_seq, (const char *)sqlite3_column_text(st, 14));
     if (p.is_kernel) {
       const char *name = (const char *)sqlite3_column_text(st, 10);
-      p.kernel = cl_demangle(name ? name : "?");
-      p.kernel_sig = p.kernel ? xstrdup(p.kernel) : NULL;
-      char *paren = p.kernel ? strchr(p.kernel, '(') : NULL;
-      if (paren && paren > p.kernel)
-        *paren = 0; /* the name: its parameters are in the stack */
+      p.kernel_sig = cl_demangle(name ? name : "?");
+      p.kernel = cl_kernel_brief(p.kernel_sig); /* for the first line */
     }
     if (n == cap) {
       cap = cap ? 2 * cap : 16;

@@ -558,18 +558,6 @@ struct opinfo {
   int64_t stack;
 };
 
-/* a demangled kernel's name without its parameters (malloc'd) */
-static char *kernel_brief(const char *dn)
-{
-  if (!dn)
-    return xstrdup("(unnamed)");
-  size_t n = strcspn(dn, "(");
-  char *r = xmalloc(n + 1);
-  memcpy(r, dn, n);
-  r[n] = 0;
-  return r;
-}
-
 static void opinfo_load(struct walk *w, sqlite3_stmt *q, int64_t seq,
                         const struct hb_access *a, struct opinfo *out)
 {
@@ -590,7 +578,7 @@ static void opinfo_load(struct walk *w, sqlite3_stmt *q, int64_t seq,
   switch (a->op) {
   case ACC_KERNEL: {
     char *dn = cl_demangle(db_text(q, 2));
-    char *k = kernel_brief(dn);
+    char *k = cl_kernel_brief(dn);
     out->what = xasprintf("kernel %s (argument %d)", dn ? dn : "(unnamed)",
                           (int)a->param);
     out->brief = xasprintf("kernel %s (argument %d)", k, (int)a->param);
