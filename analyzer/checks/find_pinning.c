@@ -5,10 +5,12 @@
  * those blocks (cudaFreeHost, cudaHostUnregister, wherever they are
  * called), unpinning.  A site whose pins all come before the process's
  * first kernel launch, none after a release of one of its blocks, pins a
- * pool once during setup and is not reported; a finding that costs little
- * is a note (finding_cost_severity).  Pinning is a system call that maps and locks pages;
- * done per iteration it often costs more than the copy it was meant to
- * speed up.  PyTorch: pin_memory() inside the loop. */
+ * pool once during setup and is not reported; a site that never releases
+ * any of its blocks grows a pool or cache (or leaks) and is a note, as is
+ * a finding that costs little (finding_cost_severity).  Pinning is a
+ * system call that maps and locks pages; done per iteration it often costs
+ * more than the copy it was meant to speed up.  PyTorch: pin_memory()
+ * inside the loop. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,9 +90,17 @@ void analysis_pinning(struct report_ctx *ctx, struct findings *out)
     if (g->count2)
       snprintf(rel, sizeof rel, " + %s unpinning",
                fmt_ns(b3, sizeof b3, g->host2_ns));
+    /* none of its blocks released: a pool or cache that grows (PyTorch's
+     * pinned-memory caching allocator behind DataLoader(pin_memory=True)),
+     * each block paid once; or a leak */
+    int grows = g->count2 == 0;
     struct finding *f = findings_add(
         out, CHECK_REPEATED_PINNING, &s->loc,
-        "%s pins host memory in a loop: %s in all, host time %s pinning%s",
+        grows ? "%s pins host memory again and again and releases none of"
+                " it: %s in all, host time %s pinning (a pool or cache that"
+                " grows, or a leak)%s"
+              : "%s pins host memory in a loop: %s in all, host time %s"
+                " pinning%s",
         g->text, fmt_bytes(b1, sizeof b1, g->bytes),
         fmt_ns(b2, sizeof b2, g->host_ns), rel);
     f->count = (uint64_t)g->count;
@@ -108,6 +118,8 @@ void analysis_pinning(struct report_ctx *ctx, struct findings *out)
                           "the pinned memory is released here (%" PRId64
                           " of the %" PRId64 " blocks)", g->count2, g->count);
     finding_cost_severity(f, wall, 0);
+    if (grows)
+      finding_lower_severity(f, SEV_NOTE);
     finding_set_fix(f, "pin once: allocate (or register) the buffer before"
                        " the loop and reuse it; PyTorch: keep one pinned"
                        " tensor and copy_() into it, or DataLoader("
