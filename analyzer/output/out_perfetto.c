@@ -64,8 +64,9 @@ static int cmp_op(const void *pa, const void *pb)
 #define POINT_NS 2
 static int64_t op_dur(const struct tl_op *x)
 {
+  int64_t d;
   if (x->end_ns > x->start_ns)
-    return x->end_ns - x->start_ns;
+    return __builtin_sub_overflow(x->end_ns, x->start_ns, &d) ? INT64_MAX : d;
   return x->kind == TL_RECORD || x->kind == TL_WAIT || x->kind == TL_ACCESS
              ? POINT_NS : 0;
 }
@@ -94,7 +95,7 @@ static void assign_rows(struct ids *d)
       GROW(row_end, cap, r + 1);
       d->nrows[lane]++;
     }
-    row_end[r] = x->start_ns + op_dur(x);
+    row_end[r] = sat_add(x->start_ns, op_dur(x)); /* extreme times saturate */
     d->row[order[k]] = r;
   }
   free(row_end);
@@ -206,7 +207,7 @@ static void flow(struct json *j, const struct ids *d, int64_t id,
     json_kv_int(j, "id", id);
     if (k)
       json_kv_string(j, "bp", "e");
-    kv_us(j, "ts", x[k]->start_ns + op_dur(x[k]) / 2);
+    kv_us(j, "ts", sat_add(x[k]->start_ns, op_dur(x[k]) / 2));
     json_end_object(j);
   }
 }
