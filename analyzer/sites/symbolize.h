@@ -31,5 +31,11 @@ struct symbolizer *symbolizer_new(sqlite3 *db);
 void symbolizer_free(struct symbolizer *s);
 /* the frame for ADDR; the pointer and strings live as long as S */
 const struct sym_frame *symbolize(struct symbolizer *s, uint64_t addr);
+/* the frame for ADDR with only address, module and offset filled in: the
+ * object file is not read (a lookup in a large library's symbol table
+ * costs milliseconds); symbolize() of the same address fills in the rest
+ * of the same frame */
+const struct sym_frame *symbolize_module_only(struct symbolizer *s,
+                                              uint64_t addr);
 
 #endif
