@@ -115,6 +115,11 @@ bool callsite_vendor_module(const char *path)
   return false;
 }
 
+size_t callsite_symbolized(const struct callsites *cs)
+{
+  return symbolizer_lookups(cs->sym);
+}
+
 bool callsite_python_module(const char *path)
 {
   static const char *const parts[] = {"/site-packages/", "/dist-packages/",

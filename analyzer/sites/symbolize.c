@@ -40,6 +40,7 @@ struct symbolizer {
   struct frame **frames; /* cache, indexed by u64map value */
   size_t nframes, capframes;
   struct u64map by_addr;
+  size_t lookups;
 };
 
 static const Dwfl_Callbacks offline_callbacks = {
@@ -245,12 +246,18 @@ const struct sym_frame *symbolize_module_only(struct symbolizer *s,
   return &frame_of(s, addr)->f;
 }
 
+size_t symbolizer_lookups(const struct symbolizer *s)
+{
+  return s->lookups;
+}
+
 const struct sym_frame *symbolize(struct symbolizer *s, uint64_t addr)
 {
   struct frame *fr = frame_of(s, addr);
   if (fr->looked_up)
     return &fr->f;
   fr->looked_up = true;
+  s->lookups++;
   struct module *m = fr->f.module ? find_module(s, addr) : NULL;
   if (m) {
     if (m->state == 0)

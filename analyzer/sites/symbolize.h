@@ -7,6 +7,7 @@
 
 #include <sqlite3.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct sym_frame {
@@ -37,5 +38,7 @@ const struct sym_frame *symbolize(struct symbolizer *s, uint64_t addr);
  * of the same frame */
 const struct sym_frame *symbolize_module_only(struct symbolizer *s,
                                               uint64_t addr);
+/* how many addresses were looked up in their object files so far */
+size_t symbolizer_lookups(const struct symbolizer *s);
 
 #endif
