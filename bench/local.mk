@@ -2,7 +2,7 @@
 # GPU; bench/run.sh builds them with nvcc and runs them (see bench/README.md).
 EXTRA_DIST += bench/README.md bench/run.sh bench/launch_bound.cu \
 	bench/copy_bound.cu bench/torch_small_ops.py bench/torch_train.py \
-	bench/cupti_floor.c bench/report_scale.sh
+	bench/cupti_floor.c bench/report_scale.sh bench/real_stacks.py
 
 # the generator of large synthetic recordings (bench/report_scale.sh, and
 # tests/recordings/scale.rtest with a small one)

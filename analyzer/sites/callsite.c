@@ -115,6 +115,11 @@ bool callsite_vendor_module(const char *path)
   return false;
 }
 
+size_t callsite_symbolized(const struct callsites *cs)
+{
+  return symbolizer_lookups(cs->sym);
+}
+
 bool callsite_python_module(const char *path)
 {
   static const char *const parts[] = {"/site-packages/", "/dist-packages/",
@@ -274,7 +279,8 @@ static struct stack *load_stack(struct callsites *cs, int64_t id)
         uint64_t a = 0;
         for (int k = 7; k >= 0; k--)
           a = a << 8 | b[i * 8 + (size_t)k];
-        s->frames[i] = symbolize(cs->sym, a);
+        /* the object file is read only for the frames a report needs */
+        s->frames[i] = symbolize_module_only(cs->sym, a);
       }
     }
     sqlite3_reset(cs->get);
@@ -285,10 +291,19 @@ static struct stack *load_stack(struct callsites *cs, int64_t id)
   return s;
 }
 
+/* frame I of S, symbolized */
+static const struct sym_frame *frame_at(struct callsites *cs, struct stack *s,
+                                        size_t i)
+{
+  return s->frames[i] = symbolize(cs->sym, s->frames[i]->address);
+}
+
 const struct sym_frame *const *callsite_stack(struct callsites *cs,
                                               int64_t stack_id, size_t *n)
 {
   struct stack *s = load_stack(cs, stack_id);
+  for (size_t i = 0; i < s->n; i++)
+    frame_at(cs, s, i);
   *n = s->n;
   return s->n ? (const struct sym_frame *const *)s->frames : NULL;
 }
@@ -324,13 +339,15 @@ static char *api_base_name(const char *function)
   return r;
 }
 
-static void pick(struct stack *s)
+static void pick(struct callsites *cs, struct stack *s)
 {
   int tier_best = 0, best = -1, outer = -1, entry = -1;
   for (size_t i = 0; i < s->n; i++) {
     const struct sym_frame *f = s->frames[i];
+    /* by the module's path: a vendor library's file is not read */
     if (!f->module || callsite_vendor_module(f->module))
       continue;
+    f = frame_at(cs, s, i);
     /* a <<<...>>> launch goes through nvcc's generated stub
      * (__device_stub__<mangled>, in a .cudafe1.stub.c file) and the kernel's
      * host-side function (named like the kernel, at its __global__ line):
@@ -338,7 +355,8 @@ static void pick(struct stack *s)
     if (device_stub(f)) {
       /* the kernel's host function: its own frame, or (optimized) inlined
        * into the caller, whose line is then the inline's call site */
-      const struct sym_frame *next = i + 1 < s->n ? s->frames[i + 1] : NULL;
+      const struct sym_frame *next =
+          i + 1 < s->n ? frame_at(cs, s, i + 1) : NULL;
       if (next && !device_stub(next) && next->outer_file) {
         outer = i + 1;
         break;
@@ -394,9 +412,10 @@ const char *callsite_issuing_library(struct callsites *cs, int64_t stack_id)
 {
   if (stack_id < 0)
     return NULL;
-  size_t n = 0;
-  const struct sym_frame *const *f = callsite_stack(cs, stack_id, &n);
-  for (size_t i = 0; i < n; i++) {
+  /* by the modules' paths alone */
+  struct stack *s = load_stack(cs, stack_id);
+  const struct sym_frame *const *f = s->frames;
+  for (size_t i = 0; i < s->n; i++) {
     if (!f[i]->module)
       return NULL;
     const char *base = path_base(f[i]->module);
@@ -412,7 +431,7 @@ int callsite_resolve(struct callsites *cs, int64_t stack_id,
 {
   struct stack *s = load_stack(cs, stack_id);
   if (!s->resolved)
-    pick(s);
+    pick(cs, s);
   *out = s->site;
   out->stack_id = stack_id;
   out->pystack_id = -1;
@@ -576,14 +595,14 @@ static void fill_callers(struct callsites *cs, struct location *l,
       n++;
     }
   } else if (l->has_stack && l->stack_id >= 0) {
-    size_t nf = 0;
-    const struct sym_frame *const *f = callsite_stack(cs, l->stack_id, &nf);
-    for (size_t k = (size_t)l->stack_frame + 1; k < nf && n < max; k++) {
-      v[n].file = xstrdup(f[k]->file);
-      v[n].line = f[k]->file ? f[k]->line : 0;
-      v[n].function = xstrdup(f[k]->function);
-      v[n].module = xstrdup(f[k]->module);
-      v[n].offset = f[k]->offset;
+    struct stack *s = load_stack(cs, l->stack_id);
+    for (size_t k = (size_t)l->stack_frame + 1; k < s->n && n < max; k++) {
+      const struct sym_frame *f = frame_at(cs, s, k);
+      v[n].file = xstrdup(f->file);
+      v[n].line = f->file ? f->line : 0;
+      v[n].function = xstrdup(f->function);
+      v[n].module = xstrdup(f->module);
+      v[n].offset = f->offset;
       n++;
     }
   }

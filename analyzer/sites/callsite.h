@@ -99,6 +99,10 @@ const char *callsite_issuing_library(struct callsites *cs, int64_t stack_id);
 
 /* The rules, exposed for tests and for other analyses. */
 bool callsite_vendor_module(const char *path);
+/* how many distinct addresses were symbolized so far: a vendor library's
+ * frames only when something prints them (their files, libtorch_cuda.so
+ * and the like, are large: each lookup scans the symbol table) */
+size_t callsite_symbolized(const struct callsites *cs);
 bool callsite_vendor_function(const char *name);
 /* the native object belongs to a Python installation or package:
  * site-packages, dist-packages, lib-dynload, lib/pythonX.Y, libffi */

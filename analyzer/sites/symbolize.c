@@ -27,12 +27,20 @@ struct module {
   Dwfl_Module *mod;
 };
 
+/* a cached frame: the public part, and whether the object file was read
+ * for it */
+struct frame {
+  struct sym_frame f;
+  bool looked_up;
+};
+
 struct symbolizer {
   struct module *mods;
   size_t nmods, capmods;
-  struct sym_frame **frames; /* cache, indexed by u64map value */
+  struct frame **frames; /* cache, indexed by u64map value */
   size_t nframes, capframes;
   struct u64map by_addr;
+  size_t lookups;
 };
 
 static const Dwfl_Callbacks offline_callbacks = {
@@ -79,9 +87,9 @@ void symbolizer_free(struct symbolizer *s)
   }
   free(s->mods);
   for (size_t i = 0; i < s->nframes; i++) {
-    free((char *)s->frames[i]->function);
-    free((char *)s->frames[i]->file);
-    free((char *)s->frames[i]->outer_file);
+    free((char *)s->frames[i]->f.function);
+    free((char *)s->frames[i]->f.file);
+    free((char *)s->frames[i]->f.outer_file);
     free(s->frames[i]);
   }
   free(s->frames);
@@ -213,25 +221,50 @@ static void lookup(struct module *m, struct sym_frame *f)
   outer_site(m, a, f);
 }
 
-const struct sym_frame *symbolize(struct symbolizer *s, uint64_t addr)
+/* the cached frame of ADDR, made with module and offset when new */
+static struct frame *frame_of(struct symbolizer *s, uint64_t addr)
 {
   uint64_t idx;
   if (u64map_get(&s->by_addr, addr, &idx))
     return s->frames[idx];
-  struct sym_frame *f = xcalloc(1, sizeof *f);
-  f->address = addr;
+  struct frame *fr = xcalloc(1, sizeof *fr);
+  fr->f.address = addr;
   struct module *m = find_module(s, addr);
   if (m) {
-    f->module = m->path;
-    f->offset = addr - m->bias;
-    if (m->state == 0)
-      open_module(m);
-    f->usable = m->state == 1;
-    if (f->usable)
-      lookup(m, f);
+    fr->f.module = m->path;
+    fr->f.offset = addr - m->bias;
   }
   GROW(s->frames, s->capframes, s->nframes + 1);
-  s->frames[s->nframes] = f;
+  s->frames[s->nframes] = fr;
   u64map_put(&s->by_addr, addr, s->nframes++);
-  return f;
+  return fr;
+}
+
+const struct sym_frame *symbolize_module_only(struct symbolizer *s,
+                                              uint64_t addr)
+{
+  return &frame_of(s, addr)->f;
+}
+
+size_t symbolizer_lookups(const struct symbolizer *s)
+{
+  return s->lookups;
+}
+
+const struct sym_frame *symbolize(struct symbolizer *s, uint64_t addr)
+{
+  struct frame *fr = frame_of(s, addr);
+  if (fr->looked_up)
+    return &fr->f;
+  fr->looked_up = true;
+  s->lookups++;
+  struct module *m = fr->f.module ? find_module(s, addr) : NULL;
+  if (m) {
+    if (m->state == 0)
+      open_module(m);
+    fr->f.usable = m->state == 1;
+    if (fr->f.usable)
+      lookup(m, &fr->f);
+  }
+  return &fr->f;
 }

@@ -7,6 +7,7 @@
 
 #include <sqlite3.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct sym_frame {
@@ -31,5 +32,13 @@ struct symbolizer *symbolizer_new(sqlite3 *db);
 void symbolizer_free(struct symbolizer *s);
 /* the frame for ADDR; the pointer and strings live as long as S */
 const struct sym_frame *symbolize(struct symbolizer *s, uint64_t addr);
+/* the frame for ADDR with only address, module and offset filled in: the
+ * object file is not read (a lookup in a large library's symbol table
+ * costs milliseconds); symbolize() of the same address fills in the rest
+ * of the same frame */
+const struct sym_frame *symbolize_module_only(struct symbolizer *s,
+                                              uint64_t addr);
+/* how many addresses were looked up in their object files so far */
+size_t symbolizer_lookups(const struct symbolizer *s);
 
 #endif

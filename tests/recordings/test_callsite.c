@@ -3,7 +3,8 @@
  * its loaded objects with the recorder's own scan (cl_modules_scan) in an
  * in-memory recording, and checks that the user's frame is chosen and
  * symbolized to function and file:line; also the vendor rules, the
- * fallbacks for a missing or changed module, and demangling. */
+ * fallbacks for a missing or changed module, that a framework library's
+ * frames are looked up in its file only when shown, and demangling. */
 #define _GNU_SOURCE
 #include <sqlite3.h>
 #include <stdint.h>
@@ -200,6 +201,61 @@ int main(void)
         site.module ? site.module : "(null)");
   callsites_free(cs);
   sqlite3_close(db);
+
+  /* 6: a framework library's frames are not looked up in its file unless
+   * shown: the program's own file, as if loaded a second time at another
+   * address under a framework's name (a link named libtorch_cuda.so) */
+  char dir[] = "/tmp/test_callsite.XXXXXX", lib[sizeof dir + 32];
+  if (mkdtemp(dir)) {
+    snprintf(lib, sizeof lib, "%s/libtorch_cuda.so", dir);
+    CHECK(symlink(exe, lib) == 0, "symlink %s", lib);
+    db = make_db(0);
+    sqlite3_stmt *st;
+    sqlite3_prepare_v2(db, "SELECT start, end, bias, build_id FROM modules"
+                           " WHERE path = ?", -1, &st, NULL);
+    sqlite3_bind_text(st, 1, exe, -1, SQLITE_TRANSIENT);
+    CHECK(sqlite3_step(st) == SQLITE_ROW, "no module row for %s", exe);
+    uint64_t start = (uint64_t)sqlite3_column_int64(st, 0);
+    uint64_t end = (uint64_t)sqlite3_column_int64(st, 1);
+    uint64_t bias = (uint64_t)sqlite3_column_int64(st, 2);
+    char bid[64];
+    snprintf(bid, sizeof bid, "%s",
+             sqlite3_column_text(st, 3) ? (const char *)sqlite3_column_text(st, 3) : "");
+    sqlite3_finalize(st);
+    uint64_t fw = 0x7e0000000000; /* the framework's load bias */
+    char sql[1024];
+    snprintf(sql, sizeof sql,
+             "INSERT INTO modules(path,start,end,bias,build_id) VALUES"
+             " ('%s',%lld,%lld,%lld,NULLIF('%s',''))", lib,
+             (long long)(fw + start - bias), (long long)(fw + end - bias),
+             (long long)fw, bid);
+    sqlite3_exec(db, sql, NULL, NULL, NULL);
+    uint64_t s6[] = {fw + in_cuda - bias, fw + in_main - bias, in_user,
+                     in_main};
+    add_stack(db, 6, s6, 4);
+    cs = callsites_new(db);
+    CHECK(callsite_resolve(cs, 6, &site) == 0 && site.frame == 2,
+          "framework stack: frame %d", site.frame);
+    CHECK(site.line == line, "framework stack: line %d", site.line);
+    CHECK(callsite_symbolized(cs) == 1, "%zu frames looked up, want 1",
+          callsite_symbolized(cs));
+    CHECK(callsite_issuing_library(cs, 6) == NULL, "issuing library");
+    CHECK(callsite_symbolized(cs) == 1, "issuing library looked up frames");
+    /* shown (the whole stack): looked up then, with the same answers */
+    fr = callsite_stack(cs, 6, &n);
+    CHECK(n == 4 && callsite_symbolized(cs) == 4, "%zu frames, %zu looked up",
+          n, callsite_symbolized(cs));
+    if (n == 4) {
+      CHECK(fr[0]->usable && strcmp(fr[0]->module, lib) == 0, "module %s",
+            fr[0]->module);
+      CHECK(fr[0]->function && strcmp(fr[0]->function, "cudaFakeLaunch") == 0,
+            "framework frame is %s", fr[0]->function ? fr[0]->function : "(null)");
+    }
+    callsites_free(cs);
+    sqlite3_close(db);
+    unlink(lib);
+    rmdir(dir);
+  }
 
   /* the rules */
   CHECK(callsite_vendor_module("/usr/lib/x86_64-linux-gnu/libcuda.so.1"), "libcuda");
