@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* vasprintf */
 #include "findings.h"
 
+#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -426,4 +427,17 @@ int findings_max_severity(const struct findings *fs)
     if ((int)fs->v[i].severity > m)
       m = (int)fs->v[i].severity;
   return m;
+}
+
+const char *location_text(char *buf, size_t len, const struct location *loc)
+{
+  if (loc->file && loc->line > 0)
+    snprintf(buf, len, "%s:%d", loc->file, loc->line);
+  else if (loc->file)
+    snprintf(buf, len, "%s", loc->file);
+  else if (loc->module)
+    snprintf(buf, len, "%s+0x%" PRIx64, path_base(loc->module), loc->offset);
+  else
+    snprintf(buf, len, "<unknown>");
+  return buf;
 }

@@ -168,4 +168,9 @@ int findings_max_severity(const struct findings *fs);
 void location_copy(struct location *dst, const struct location *src);
 void location_free(struct location *loc);
 
+/* A location as reports print it: "file:line", "file", "module+0xoffset"
+ * or "<unknown>" (every output, and suppressions' at= field, share it);
+ * BUF of at least 64 bytes, may return a pointer into LOC */
+const char *location_text(char *buf, size_t len, const struct location *loc);
+
 #endif

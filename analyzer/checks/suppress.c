@@ -10,7 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "output.h"
 #include "util.h"
 
 static const char *const field_names[SUPP_FIELD_COUNT] = {

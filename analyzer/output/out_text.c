@@ -50,19 +50,6 @@ static void put_arg(FILE *f, const char *a)
   free(quoted);
 }
 
-const char *location_text(char *buf, size_t len, const struct location *loc)
-{
-  if (loc->file && loc->line > 0)
-    snprintf(buf, len, "%s:%d", loc->file, loc->line);
-  else if (loc->file)
-    snprintf(buf, len, "%s", loc->file);
-  else if (loc->module)
-    snprintf(buf, len, "%s+0x%" PRIx64, path_base(loc->module), loc->offset);
-  else
-    snprintf(buf, len, "<unknown>");
-  return buf;
-}
-
 static void process(FILE *f, const struct process *p)
 {
   char b1[32];

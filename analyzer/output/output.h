@@ -40,8 +40,4 @@ struct json;
  * properties) */
 void json_finding_numbers(struct json *j, const struct finding *x);
 
-/* "file:line", "file", "module+0xoffset" or "<unknown>" (text and JSON
- * share it); buf of at least 64 bytes, may return a pointer into loc */
-const char *location_text(char *buf, size_t len, const struct location *loc);
-
 #endif
