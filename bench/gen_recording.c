@@ -40,6 +40,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cudalens/buildid.h"
 #include "cudalens/format.h"
 
 /* ---- the api table (names as the shim writes them) ---------------------- */
@@ -147,29 +148,9 @@ static int find_exe(struct dl_phdr_info *info, size_t size, void *arg)
         hi = a + info->dlpi_phdr[i].p_memsz;
     }
   exe_start = lo, exe_end = hi, exe_bias = info->dlpi_addr;
-  /* the build id (NT_GNU_BUILD_ID note): a rebuilt generator's frames are
-   * then reported as module+offset, not as whatever is at that address */
-  for (int i = 0; i < info->dlpi_phnum; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type != PT_NOTE)
-      continue;
-    const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
-    const char *end = p + ph->p_memsz;
-    while (p + sizeof(ElfW(Nhdr)) <= end) {
-      const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
-      const char *name = p + sizeof *nh;
-      const unsigned char *desc =
-          (const unsigned char *)(name + ((nh->n_namesz + 3) & ~3u));
-      if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
-          !memcmp(name, "GNU", 4)) {
-        unsigned len = nh->n_descsz > 20 ? 20 : nh->n_descsz;
-        for (unsigned k = 0; k < len; k++)
-          snprintf(exe_build_id + 2 * k, 3, "%02x", desc[k]);
-        return 1;
-      }
-      p = (const char *)desc + ((nh->n_descsz + 3) & ~3u);
-    }
-  }
+  /* the build id: a rebuilt generator's frames are then reported as
+   * module+offset, not as whatever is at that address */
+  cl_build_id(info, exe_build_id);
   return 1; /* the first object is the program */
 }
 

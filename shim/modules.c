@@ -7,42 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cudalens/buildid.h"
 #include "shim.h"
 
 struct scan {
   struct cl_module *mods;
   int n, cap;
 };
-
-static void build_id_of(struct dl_phdr_info *info, char *out)
-{
-  out[0] = 0;
-  for (int i = 0; i < info->dlpi_phnum; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type != PT_NOTE)
-      continue;
-    const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
-    const char *end = p + ph->p_memsz;
-    while (p + sizeof(ElfW(Nhdr)) <= end) {
-      const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
-      const char *name = p + sizeof *nh;
-      const unsigned char *desc =
-          (const unsigned char *)(name + ((nh->n_namesz + 3) & ~3u));
-      if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
-          !memcmp(name, "GNU", 4)) {
-        unsigned len = nh->n_descsz > 20 ? 20 : nh->n_descsz;
-        for (unsigned k = 0; k < len; k++) {
-          static const char hex[] = "0123456789abcdef";
-          out[2 * k] = hex[desc[k] >> 4];
-          out[2 * k + 1] = hex[desc[k] & 15];
-        }
-        out[2 * len] = 0;
-        return;
-      }
-      p = (const char *)desc + ((nh->n_descsz + 3) & ~3u);
-    }
-  }
-}
 
 static int add(struct dl_phdr_info *info, size_t size, void *arg)
 {
@@ -85,7 +56,7 @@ static int add(struct dl_phdr_info *info, size_t size, void *arg)
   m->start = lo;
   m->end = hi;
   m->bias = info->dlpi_addr;
-  build_id_of(info, m->build_id);
+  cl_build_id(info, m->build_id);
   s->n++;
   return 0;
 }
