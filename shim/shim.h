@@ -26,6 +26,7 @@ struct cl_config {
   int disable;              /* CUDALENS_DISABLE */
   int stack_depth;          /* CUDALENS_STACK_DEPTH, <= CL_MAX_FRAMES */
   int gpu_activity;         /* CUDALENS_GPU_ACTIVITY */
+  int kernel_times;         /* CUDALENS_KERNEL_TIMES: kernel activity too */
   unsigned buffer_records;  /* CUDALENS_BUFFER_RECORDS */
   int overflow_drop;        /* CUDALENS_OVERFLOW=drop */
   unsigned flush_ms;        /* CUDALENS_FLUSH_MS */
