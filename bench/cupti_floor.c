@@ -12,7 +12,7 @@
  *
  * It reads the shim's own switches, so that a run under it is the floor of
  * the same configuration: CUDALENS_GPU_ACTIVITY=0 leaves the activity kinds
- * out, CUDALENS_KERNEL_TIMES=0 the kernel kind. */
+ * out, and the kernel kind is enabled only with CUDALENS_KERNEL_TIMES=1. */
 #include <cupti.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,7 +68,7 @@ __attribute__((constructor)) static void floor_start(void)
   if (a && !strcmp(a, "0"))
     return;
   const char *k = getenv("CUDALENS_KERNEL_TIMES");
-  size_t nkinds = 4 - (k && !strcmp(k, "0")); /* kernels are last */
+  size_t nkinds = 4 - !(k && !strcmp(k, "1")); /* kernels are last */
   static const CUpti_ActivityKind kinds[] = {
       CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMCPY2,
       CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL};

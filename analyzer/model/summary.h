@@ -32,7 +32,17 @@ struct process {
   int64_t calls, threads;
   struct drop *drops;
   size_t ndrops;
+  unsigned not_recorded; /* bits 1 << enum not_recorded */
 };
+
+/* What the recording left out by its configuration (meta gpu_activity,
+ * kernel_times), for the report to say so. */
+enum not_recorded { NOT_RECORDED_GPU_ACTIVITY, NOT_RECORDED_KERNEL_TIMES,
+                    NOT_RECORDED_COUNT };
+extern const struct not_recorded_info {
+  const char *name; /* JSON */
+  const char *text; /* what is missing, and the switch that records it */
+} not_recorded_info[NOT_RECORDED_COUNT];
 
 struct device {
   int64_t ordinal;
