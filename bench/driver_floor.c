@@ -8,9 +8,10 @@
  * per-thread-default-stream forms); the same functions are exported for
  * programs linked with -lcuda.  A wrapper counts the call, takes two
  * timestamps around it (what recording a call's start and end needs) and
- * calls through.  At exit it prints how many launches it saw: a run whose
- * launches went another way (through an export table, say) prints 0 and
- * measures nothing.  Run it with bench/run.sh --floor, beside the CUPTI
+ * calls through.  At exit it prints how many launches it saw and how often
+ * cuGetProcAddress was asked (for launch functions among others): a run
+ * whose launches went another way (through an export table, say) prints 0
+ * launches and measures nothing.  Run it with bench/run.sh --floor, beside the CUPTI
  * floor:
  *
  *   cc -shared -fPIC -O2 -I$CUDA/include bench/driver_floor.c \
@@ -29,6 +30,7 @@
 #include <time.h>
 
 static _Atomic unsigned long launches;
+static _Atomic unsigned long lookups, launch_lookups; /* cuGetProcAddress */
 static _Atomic unsigned long long stamp_sum; /* keeps the timestamps alive */
 
 static inline unsigned long long now_ns(void)
@@ -80,9 +82,12 @@ static gpa1_fn real_gpa1;
  * a launch function. */
 static void swap(const char *symbol, void **pfn, cuuint64_t flags)
 {
+  atomic_fetch_add(&lookups, 1);
   if (!pfn || !*pfn)
     return;
   int ptds = (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) != 0;
+  if (!strncmp(symbol, "cuLaunchKernel", 14))
+    atomic_fetch_add(&launch_lookups, 1);
   if (!strcmp(symbol, "cuLaunchKernel")) {
     real_launch[ptds] = (launch_fn)*pfn;
     *pfn = ptds ? (void *)launch1 : (void *)launch0;
@@ -152,6 +157,9 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
 
 __attribute__((destructor)) static void report(void)
 {
-  fprintf(stderr, "driver_floor: %lu kernel launches seen\n",
-          atomic_load(&launches));
+  fprintf(stderr, "driver_floor: %lu kernel launches seen; cuGetProcAddress "
+          "asked %lu times (%s), %lu of them for cuLaunchKernel*\n",
+          atomic_load(&launches), atomic_load(&lookups),
+          real_gpa2 || real_gpa1 ? "interposed" : "never reached through dlsym",
+          atomic_load(&launch_lookups));
 }
