@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unwind.h>
 
@@ -89,45 +90,93 @@ void cl_stack_init(void)
 
 /* ---- the walk -------------------------------------------------------------
  * libgcc's unwinder interprets the DWARF CFI of every frame, which costs
- * microseconds per call through the driver.  Each thread therefore learns,
- * per return address, the distance from a frame's stack pointer to its
+ * microseconds per call through the driver.  The shim therefore learns, per
+ * return address, the distance from a frame's stack pointer to its
  * canonical frame address (constant at a call site unless the function uses
  * alloca), and later walks follow those distances directly, reading each
  * return address from CFA - 8.  A walk that meets an address it has not
- * learned, or learned as variable, falls back to libgcc; every 128th walk
- * is done by libgcc anyway and checks what was learned.  Reads stay inside
- * the thread's stack. */
-#define LEARNED 1024 /* per thread, open addressing */
+ * learned, or learned as variable, falls back to libgcc; every 1024th walk
+ * of a thread is done by libgcc anyway and checks what was learned.  Reads
+ * stay inside the thread's stack.
+ *
+ * What is learned is the same for every thread (it belongs to the code), so
+ * one table serves the process: 64k slots (512 KiB, allocated at the first
+ * walk), each one 64-bit word read and written atomically: the address in
+ * the low 48 bits, the distance in 8-byte units in the next 14, the state
+ * in the top 2.  A PyTorch process returns through thousands of distinct
+ * addresses; a per-thread table of 1024 filled up and sent most walks to
+ * libgcc (5 us a call on an H100, bench/README.md). */
+#define LEARNED (1u << 16)
+#define PROBES 32
 enum { CFA_UNKNOWN = 0, CFA_CONST, CFA_VARIABLE };
-struct cfa_rule {
-  uintptr_t ip;
-  int32_t k;
-  uint8_t state;
-};
-static __thread struct cfa_rule learned[LEARNED];
+#define SLOT_IP(w) ((w) & ((1ull << 48) - 1))
+#define SLOT_K(w) ((intptr_t)(((w) >> 48) & 0x3fff) * 8)
+#define SLOT_STATE(w) ((unsigned)((w) >> 62))
+#define SLOT(ip, k, state)                                                     \
+  ((uint64_t)(ip) | ((uint64_t)((k) / 8) << 48) | ((uint64_t)(state) << 62))
+static _Atomic(_Atomic uint64_t *) learned;
 static __thread unsigned walks;
 static __thread uintptr_t stack_lo, stack_hi;
 
-static struct cfa_rule *rule_slot(uintptr_t ip)
+static _Atomic uint64_t *learned_table(void)
 {
-  unsigned h = (unsigned)((ip >> 2) * 2654435761u) & (LEARNED - 1);
-  for (unsigned k = 0; k < 16; k++) {
-    struct cfa_rule *r = &learned[(h + k) & (LEARNED - 1)];
-    if (r->ip == ip || r->state == CFA_UNKNOWN)
-      return r;
+  _Atomic uint64_t *t = atomic_load_explicit(&learned, memory_order_acquire);
+  if (t)
+    return t;
+  _Atomic uint64_t *fresh = calloc(LEARNED, sizeof *fresh);
+  if (!fresh)
+    return NULL;
+  if (!atomic_compare_exchange_strong(&learned, &t, fresh)) {
+    free(fresh); /* another thread was first: t is its table */
+    return t;
   }
-  return NULL; /* crowded: not learned */
+  return fresh;
+}
+
+static unsigned slot_hash(uintptr_t ip)
+{
+  return (unsigned)(((uint64_t)ip * 0x9e3779b97f4a7c15ull) >> 48) & (LEARNED - 1);
+}
+
+/* The learned word of ip, or 0. */
+static uint64_t rule_of(_Atomic uint64_t *t, uintptr_t ip)
+{
+  unsigned h = slot_hash(ip);
+  for (unsigned k = 0; k < PROBES; k++) {
+    uint64_t w = atomic_load_explicit(&t[(h + k) & (LEARNED - 1)],
+                                      memory_order_relaxed);
+    if (!w)
+      return 0;
+    if (SLOT_IP(w) == ip)
+      return w;
+  }
+  return 0;
 }
 
 static void learn(uintptr_t ip, intptr_t k)
 {
-  struct cfa_rule *r = rule_slot(ip);
-  if (!r || k <= 0 || k > (1 << 30))
-    return;
-  if (r->state == CFA_UNKNOWN)
-    *r = (struct cfa_rule){ip, (int32_t)k, CFA_CONST};
-  else if (r->state == CFA_CONST && r->k != k)
-    r->state = CFA_VARIABLE;
+  _Atomic uint64_t *t = atomic_load_explicit(&learned, memory_order_relaxed);
+  if (!t || k <= 0 || k % 8 || k / 8 > 0x3fff || ip >> 48)
+    return; /* not representable: walks through ip use libgcc */
+  unsigned h = slot_hash(ip);
+  for (unsigned n = 0; n < PROBES; n++) {
+    _Atomic uint64_t *slot = &t[(h + n) & (LEARNED - 1)];
+    uint64_t w = atomic_load_explicit(slot, memory_order_relaxed);
+    for (;;) {
+      if (!w) {
+        if (atomic_compare_exchange_weak(slot, &w, SLOT(ip, k, CFA_CONST)))
+          return;
+        continue; /* w now holds what another thread put there */
+      }
+      if (SLOT_IP(w) != ip)
+        break; /* the next slot */
+      if (SLOT_STATE(w) == CFA_CONST && SLOT_K(w) != k)
+        atomic_store_explicit(slot, SLOT(ip, 0, CFA_VARIABLE),
+                              memory_order_relaxed);
+      return;
+    }
+  }
+  /* crowded: not learned */
 }
 
 struct walk {
@@ -160,7 +209,8 @@ static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
 }
 
 /* Follow learned rules from (ip, sp); -1 when a rule is missing. */
-static int fast_walk(uintptr_t ip, uintptr_t sp, uint64_t *frames, int max)
+static int fast_walk(_Atomic uint64_t *t, uintptr_t ip, uintptr_t sp,
+                     uint64_t *frames, int max)
 {
   int n = 0;
   while (ip && n < max) {
@@ -170,10 +220,10 @@ static int fast_walk(uintptr_t ip, uintptr_t sp, uint64_t *frames, int max)
       frames[n++] = ip;
     if (n == max)
       return n;
-    struct cfa_rule *r = rule_slot(ip);
-    if (!r || r->ip != ip || r->state != CFA_CONST)
+    uint64_t w = rule_of(t, ip);
+    if (SLOT_STATE(w) != CFA_CONST)
       return -1;
-    uintptr_t cfa = sp + (uintptr_t)r->k;
+    uintptr_t cfa = sp + (uintptr_t)SLOT_K(w);
     if (cfa - 8 < stack_lo || cfa > stack_hi)
       return -1;
     ip = *(const uintptr_t *)(cfa - 8);
@@ -203,10 +253,12 @@ __attribute__((noinline)) int cl_stack_capture(uint64_t *frames, int max)
     return 0;
   if (!stack_hi)
     find_stack_bounds();
-  if (stack_lo && (walks++ & 127)) {
+  _Atomic uint64_t *t = learned_table();
+  if (t && stack_lo && (walks++ & 1023)) {
     /* this frame keeps a frame pointer (we ask for its address) */
     uintptr_t cfa = (uintptr_t)__builtin_frame_address(0) + 16;
-    int n = fast_walk((uintptr_t)__builtin_return_address(0), cfa, frames, max);
+    int n = fast_walk(t, (uintptr_t)__builtin_return_address(0), cfa, frames,
+                      max);
     if (n >= 0)
       return n;
   }
