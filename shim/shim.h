@@ -62,6 +62,7 @@ struct cl_args {
 
 struct cl_karg {
   uint16_t param, offset;
+  uint8_t device_only; /* in device memory: the host cannot reach it */
   uint64_t value;
 };
 
