@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "selftime.h"
 #include "shim.h"
 
 /* ---- the allocation map: sorted [start, end) ranges, read-mostly ---------- */
@@ -260,7 +261,9 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c)
 {
   if (!func || !params || atomic_load_explicit(&map_hi, memory_order_relaxed) == 0)
     return;
+  CL_PHASE_BEGIN(t0);
   struct layout *l = layout_of(func);
+  CL_PHASE_END(CL_PH_KP_LAYOUT, t0);
   if (!l || !l->n)
     return;
   uint64_t lo = atomic_load_explicit(&map_lo, memory_order_relaxed);
@@ -275,6 +278,7 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c)
     unsigned size = l->size[i] > MAX_SCAN_BYTES ? MAX_SCAN_BYTES : l->size[i];
     if (!p)
       continue;
+    CL_PHASE_ADD(CL_PH_KP_WORDS, size / 8);
     for (unsigned off = 0; off + 8 <= size; off += 8) {
       uint64_t v;
       memcpy(&v, p + off, 8);

@@ -12,7 +12,8 @@ _Atomic uint64_t cl_phase_count[CL_PH_COUNT];
 
 static const char *const names[CL_PH_COUNT] = {
     "callback", "nested-driver", "native-stack", "python-stack",
-    "kernel-params", "record", "host-guard", "intern"};
+    "kernel-params", "record", "host-guard", "intern", "stack-libgcc",
+    "stack-fastmiss", "kparams-layout", "kparams-words"};
 static uint64_t tsc0, ns0;
 
 static uint64_t mono_ns(void)

@@ -17,6 +17,10 @@ enum cl_phase {
   CL_PH_RECORD,   /* the record: reserve, fill, decode, commit */
   CL_PH_GUARD,    /* the host-access check's bookkeeping */
   CL_PH_INTERN,   /* interning the kernel's name */
+  CL_PH_STACK_SLOW, /* of native-stack: walks done by libgcc */
+  CL_PH_STACK_FAST_MISS, /* of those: after a fast walk that failed */
+  CL_PH_KP_LAYOUT,  /* of kernel-params: finding the kernel's layout */
+  CL_PH_KP_WORDS,   /* of kernel-params: 8-byte words looked at (a count) */
   CL_PH_COUNT
 };
 
@@ -29,6 +33,8 @@ extern _Atomic uint64_t cl_phase_cycles[CL_PH_COUNT]
 extern _Atomic uint64_t cl_phase_count[CL_PH_COUNT]
     __attribute__((visibility("hidden")));
 #define CL_PHASE_BEGIN(v) uint64_t v = __rdtsc()
+#define CL_PHASE_ADD(ph, n)                                                    \
+  atomic_fetch_add_explicit(&cl_phase_count[ph], (n), memory_order_relaxed)
 #define CL_PHASE_END(ph, v)                                                    \
   do {                                                                         \
     atomic_fetch_add_explicit(&cl_phase_cycles[ph], __rdtsc() - (v),           \
@@ -38,6 +44,7 @@ extern _Atomic uint64_t cl_phase_count[CL_PH_COUNT]
 #else
 #define CL_PHASE_BEGIN(v) do { } while (0)
 #define CL_PHASE_END(ph, v) do { } while (0)
+#define CL_PHASE_ADD(ph, n) do { } while (0)
 #endif
 
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unwind.h>
 
+#include "selftime.h"
 #include "shim.h"
 
 static uintptr_t self_start, self_end;
@@ -261,8 +262,11 @@ __attribute__((noinline)) int cl_stack_capture(uint64_t *frames, int max)
                       max);
     if (n >= 0)
       return n;
+    CL_PHASE_ADD(CL_PH_STACK_FAST_MISS, 1);
   }
+  CL_PHASE_BEGIN(t0);
   struct walk w = {frames, 0, max, 0, 0};
   _Unwind_Backtrace(step, &w);
+  CL_PHASE_END(CL_PH_STACK_SLOW, t0);
   return w.n;
 }
