@@ -242,6 +242,8 @@ int cl_outpath_create(const char *path, char *chosen, size_t chosensz,
 
 /* ---- call stacks and modules (stack.c, modules.c) -------------------------- */
 int cl_stack_capture(uint64_t *frames, int max) CL_HIDDEN;
+/* walks of this thread that libgcc did (the slow ones), for tests */
+unsigned long cl_stack_slow_walks(void) CL_HIDDEN;
 void cl_stack_init(void) CL_HIDDEN;
 struct cl_module {
   char *path;
