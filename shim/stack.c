@@ -101,8 +101,12 @@ void cl_stack_init(void)
  *        site unless the function moves its stack pointer, as alloca does);
  *   FP   the CFA is the frame pointer (rbp) plus 16: a function that uses
  *        alloca keeps a frame pointer, and its CFA is rbp + 16 wherever
- *        its stack pointer is (ctypes' calls into C, for one);
- * and for the caller's rbp: the same as this frame's, or saved at CFA - 8d;
+ *        its stack pointer is (ctypes' calls into C, for one); or, for a
+ *        function that realigns its stack (GCC's "DRAP": the CFA is kept
+ *        in a register saved below the frame pointer; cuBLASLt's kernels'
+ *        callers, for one), the CFA is the word at rbp - c;
+ * and for the caller's rbp: the same as this frame's, saved at CFA - 8d,
+ * or saved where rbp points (a realigned frame's push rbp; mov rbp, rsp);
  * and END (SP with k = 0) for the outermost frame of a walk that libgcc
  * took to its end (a program linked statically, whose C library is no
  * separate object where walks stop).
@@ -115,8 +119,9 @@ void cl_stack_init(void)
  * What is learned is the same for every thread (it belongs to the code), so
  * one table serves the process: 64k slots (512 KiB, allocated at the first
  * walk), each one 64-bit word read and written atomically: the address in
- * bits 0-46, k/8 in 47-57, d in 58-61 (0: rbp unchanged, 15: unknown), the
- * rule in 62-63.  A PyTorch process returns through thousands of distinct
+ * bits 0-46, k/8 in 47-57 (FP: k = 16 for rbp + 16, k = 8192 + c for the
+ * word at rbp - c), d in 58-61 (0: rbp unchanged, 14: where rbp points,
+ * 15: unknown), the rule in 62-63.  A PyTorch process returns through thousands of distinct
  * addresses; a per-thread table of 1024 slots overflowed. */
 #define LEARNED (1u << 16)
 #define PROBES 32
@@ -124,7 +129,9 @@ enum { RULE_NONE = 0, RULE_SP, RULE_FP, RULE_VARIABLE };
 #define IP_BITS 47
 #define K_MAX (2047 * 8)
 #define RBP_SAME 0
+#define RBP_AT_FP 14
 #define RBP_UNKNOWN 15
+#define FP_DEREF 8192 /* an FP rule's k from here on: the CFA is at rbp - c */
 #define SLOT_IP(w) ((w) & ((1ull << IP_BITS) - 1))
 #define SLOT_K(w) (((intptr_t)(((w) >> IP_BITS) & 2047) * 8))
 #define SLOT_D(w) ((unsigned)((w) >> 58) & 15)
@@ -173,7 +180,12 @@ static _Atomic uint64_t *slot_of(_Atomic uint64_t *t, uintptr_t ip,
   return NULL;
 }
 
-static int in_stack(uintptr_t a) { return a >= stack_lo && a + 8 <= stack_hi; }
+/* A word at a lies inside this thread's stack (a may be any value: a
+ * register that held no pointer, or an address computed from one). */
+static int in_stack(uintptr_t a)
+{
+  return a >= stack_lo && a < stack_hi && stack_hi - a >= 8;
+}
 
 /* One frame seen by libgcc: at return address ip, the stack pointer was sp
  * and rbp held rbp; its CFA is cfa, where its caller's rbp is caller_rbp. */
@@ -181,17 +193,42 @@ struct observed {
   uintptr_t ip, sp, rbp, cfa, caller_rbp;
 };
 
-/* Where the frame keeps its caller's rbp: d of CFA - 8d, RBP_SAME, or
- * RBP_UNKNOWN. */
+static int rbp_at_fp(const struct observed *o)
+{
+  return in_stack(o->rbp) && *(const uintptr_t *)o->rbp == o->caller_rbp;
+}
+
+/* Where the frame keeps its caller's rbp: RBP_SAME, d of CFA - 8d,
+ * RBP_AT_FP or RBP_UNKNOWN. */
 static unsigned rbp_save_of(const struct observed *o)
 {
   if (o->caller_rbp == o->rbp)
     return RBP_SAME;
-  for (unsigned d = 2; d < RBP_UNKNOWN; d++)
+  for (unsigned d = 2; d < RBP_AT_FP; d++)
     if (in_stack(o->cfa - 8 * d) &&
         *(const uintptr_t *)(o->cfa - 8 * d) == o->caller_rbp)
       return d;
-  return RBP_UNKNOWN;
+  return rbp_at_fp(o) ? RBP_AT_FP : RBP_UNKNOWN;
+}
+
+/* The FP rule's k that finds this frame's CFA from its rbp, or 0. */
+static intptr_t fp_rule_of(const struct observed *o)
+{
+  if (o->cfa == o->rbp + 16)
+    return 16;
+  for (uintptr_t c = 8; c <= 128; c += 8)
+    if (in_stack(o->rbp - c) && *(const uintptr_t *)(o->rbp - c) == o->cfa)
+      return FP_DEREF + (intptr_t)c;
+  return 0;
+}
+
+/* Does FP rule k find this frame's CFA? */
+static int fp_fits(const struct observed *o, intptr_t k)
+{
+  if (k < FP_DEREF)
+    return o->cfa == o->rbp + (uintptr_t)k;
+  uintptr_t at = o->rbp - (uintptr_t)(k - FP_DEREF);
+  return in_stack(at) && *(const uintptr_t *)at == o->cfa;
 }
 
 static void learn(const struct observed *o)
@@ -201,11 +238,12 @@ static void learn(const struct observed *o)
   if (!t || o->ip >> IP_BITS)
     return; /* not representable: walks through ip use libgcc */
   unsigned d = rbp_save_of(o);
+  intptr_t fk = fp_rule_of(o);
   uint64_t fresh;
   if (k > 0 && k % 8 == 0 && k <= K_MAX)
     fresh = SLOT(o->ip, k, d, RULE_SP);
-  else if (o->cfa == o->rbp + 16)
-    fresh = SLOT(o->ip, 16, d, RULE_FP);
+  else if (fk)
+    fresh = SLOT(o->ip, fk, d, RULE_FP);
   else
     fresh = SLOT(o->ip, 0, 0, RULE_VARIABLE);
   uint64_t w;
@@ -228,14 +266,18 @@ static void learn(const struct observed *o)
                           memory_order_relaxed);
     return;
   }
-  int sp_fits = rule == RULE_SP && o->cfa == o->sp + (uintptr_t)SLOT_K(w);
-  int fp_fits = o->cfa == o->rbp + 16;
-  if (!sp_fits)
-    now = fp_fits && (rule == RULE_FP || rule == RULE_SP)
-              ? SLOT(o->ip, 16, SLOT_D(w), RULE_FP)
-              : SLOT(o->ip, 0, 0, RULE_VARIABLE);
-  if (SLOT_RULE(now) != RULE_VARIABLE && SLOT_D(now) != d)
-    now = (now & ~(15ull << 58)) | ((uint64_t)RBP_UNKNOWN << 58);
+  int fits = rule == RULE_SP ? o->cfa == o->sp + (uintptr_t)SLOT_K(w)
+                             : fp_fits(o, SLOT_K(w));
+  if (!fits) /* the stack pointer moved (alloca, realignment): by rbp */
+    now = fk ? SLOT(o->ip, fk, SLOT_D(w), RULE_FP)
+             : SLOT(o->ip, 0, 0, RULE_VARIABLE);
+  unsigned had = SLOT_D(now);
+  if (SLOT_RULE(now) != RULE_VARIABLE && had != d && had != RBP_UNKNOWN) {
+    /* a save slot relative to the CFA moves with realignment: where rbp
+     * points does not */
+    unsigned nd = rbp_at_fp(o) ? RBP_AT_FP : RBP_UNKNOWN;
+    now = (now & ~(15ull << 58)) | ((uint64_t)nd << 58);
+  }
   if (now != w)
     atomic_store_explicit(slot, now, memory_order_relaxed);
 }
@@ -318,7 +360,14 @@ static int fast_walk(_Atomic uint64_t *t, uintptr_t ip, uintptr_t sp,
     case RULE_FP:
       if (!rbp_known)
         return -1;
-      cfa = rbp + 16;
+      if (SLOT_K(w) < FP_DEREF) {
+        cfa = rbp + (uintptr_t)SLOT_K(w);
+      } else {
+        uintptr_t at = rbp - (uintptr_t)(SLOT_K(w) - FP_DEREF);
+        if (!in_stack(at))
+          return -1;
+        cfa = *(const uintptr_t *)at;
+      }
       break;
     default:
       return -1;
@@ -326,9 +375,13 @@ static int fast_walk(_Atomic uint64_t *t, uintptr_t ip, uintptr_t sp,
     if (!in_stack(cfa - 8) || cfa <= sp)
       return -1;
     unsigned d = SLOT_D(w);
-    if (d == RBP_UNKNOWN)
+    if (d == RBP_UNKNOWN) {
       rbp_known = 0;
-    else if (d != RBP_SAME) {
+    } else if (d == RBP_AT_FP) {
+      if (!rbp_known || !in_stack(rbp))
+        return -1;
+      rbp = *(const uintptr_t *)rbp;
+    } else if (d != RBP_SAME) {
       if (!in_stack(cfa - 8 * d))
         return -1;
       rbp = *(const uintptr_t *)(cfa - 8 * d);

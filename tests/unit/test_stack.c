@@ -1,9 +1,11 @@
 /* test_stack.c - unit test of the shim's stack walk: walks that follow the
  * learned frame distances must give the same frames as glibc's backtrace(),
- * also through a function whose frame size changes between calls (alloca),
+ * also through a function whose frame size changes between calls (alloca)
+ * and one that realigns its stack,
  * and across many repetitions (fast walks and the periodic checked ones);
  * and once learned, walks through the alloca frame (found by its frame
- * pointer) and to the outermost frame (no C library spans to stop at: the
+ * pointer), the realigned one (by the CFA saved below its frame pointer)
+ * and to the outermost frame (no C library spans to stop at: the
  * shim's code is linked into this program) must not fall back to libgcc. */
 #include <alloca.h>
 #include <execinfo.h>
@@ -30,6 +32,20 @@ __attribute__((noinline)) static void probe(void)
     mismatches++;
 }
 
+__attribute__((noinline)) static void level(int depth, int vary);
+
+/* over-aligned data and alloca make GCC realign the stack and keep the CFA
+ * in a register saved below the frame pointer */
+__attribute__((noinline)) static void realigned(int depth, int vary)
+{
+  _Alignas(64) volatile char buf[64];
+  volatile char *p = alloca((size_t)(8 + 32 * vary));
+  buf[0] = (char)depth;
+  p[0] = buf[0];
+  level(depth - 1, vary);
+  __asm__ volatile("" ::: "memory"); /* not a tail call */
+}
+
 __attribute__((noinline)) static void level(int depth, int vary)
 {
   if (depth == 0) {
@@ -39,6 +55,10 @@ __attribute__((noinline)) static void level(int depth, int vary)
   if (depth == 2) { /* a frame whose size differs from call to call */
     volatile char *p = alloca((size_t)(16 + 64 * vary));
     p[0] = 1;
+  }
+  if (depth == 3) { /* a frame that realigns its stack (GCC's DRAP) */
+    realigned(depth, vary);
+    return;
   }
   level(depth - 1, vary);
   __asm__ volatile("" ::: "memory"); /* not a tail call */
