@@ -69,6 +69,7 @@ struct cl_db {
   int nmods;
   uint32_t *tids;
   uint32_t ntids, captids;
+  uint64_t waits_written;     /* cl_ring_waits() count in meta */
   int failed;                 /* recording ended by an error: write nothing */
   char path[4096];            /* as named by CUDALENS_OUTPUT */
   char sqlpath[PATH_MAX];     /* the same file, through no symbolic link */
@@ -917,6 +918,18 @@ void cl_db_put_host_accesses(struct cl_db *db)
     cl_db_drop(db, "host-accesses", lost);
 }
 
+/* meta ring_full_waits and ring_full_wait_ns, when the count moved */
+void cl_db_put_waits(struct cl_db *db)
+{
+  uint64_t count, ns;
+  cl_ring_waits(&count, &ns);
+  if (count == db->waits_written)
+    return;
+  meta_int(db, "ring_full_waits", (long long)count);
+  meta_int(db, "ring_full_wait_ns", (long long)ns);
+  db->waits_written = count;
+}
+
 void cl_db_drop(struct cl_db *db, const char *reason, uint64_t n)
 {
   TXT(db->drop, 1, reason);
@@ -927,6 +940,7 @@ void cl_db_drop(struct cl_db *db, const char *reason, uint64_t n)
 static void write_end(struct cl_db *db, const char *end, int clean)
 {
   cl_db_begin(db);
+  cl_db_put_waits(db);
   meta_int(db, "end_ns", (long long)(cl_end_ns ? cl_end_ns : cl_now_ns()));
   meta(db, "end", end);
   meta(db, "clean_exit", clean ? "1" : "0");

@@ -58,6 +58,10 @@ static void load_process(struct process *p, struct cl_db *d)
   p->start_ns = meta_int(d, "start_ns");
   p->end_ns = meta_int(d, "end_ns");
   p->clean_exit = meta_int(d, "clean_exit") == 1;
+  p->writer_waits = meta_int(d, "ring_full_waits");
+  p->writer_wait_ns = meta_int(d, "ring_full_wait_ns");
+  if (p->writer_waits <= 0 || p->writer_wait_ns < 0)
+    p->writer_waits = p->writer_wait_ns = 0;
 
   sqlite3_stmt *st = db_prepare(
       d, "SELECT count(*), count(DISTINCT tid), max(end_ns) FROM calls");

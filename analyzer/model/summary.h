@@ -32,6 +32,10 @@ struct process {
   int64_t calls, threads;
   struct drop *drops;
   size_t ndrops;
+  /* meta ring_full_waits/_wait_ns: how often and how long (ns) the
+   * program's threads waited for the recorder's writer; 0 when never (or
+   * not recorded) */
+  int64_t writer_waits, writer_wait_ns;
 };
 
 struct device {
