@@ -465,6 +465,11 @@ static int prepare_batch(struct cl_db *db, struct batch *b, sqlite3_stmt *one,
 {
   char text[4096];
   size_t len = strlen(sqlite3_sql(one));
+  if (len + (BATCH_ROWS - 1) * (2 + 2 * (size_t)ncols) >= sizeof text) {
+    CL_LOG(CL_LOG_ERROR, "internal error: no room for %d rows of '%s'",
+           BATCH_ROWS, sqlite3_sql(one));
+    return -1;
+  }
   memcpy(text, sqlite3_sql(one), len);
   for (int r = 1; r < BATCH_ROWS; r++) {
     text[len++] = ',';
