@@ -3,7 +3,9 @@
  * transaction per batch, as a drain of the writer thread does) into a real
  * recording, no CUDA, no rings.  Mixes: "launch" (a kernel launch call with
  * 0-3 pointer arguments and its kernel activity record) and "copy" (an async
- * copy call and its memcpy activity record); call stacks drawn from a pool.
+ * copy call and its memcpy activity record) and "poll" (a cudaStreamQuery
+ * that is often not ready and a cudaEventRecord); call stacks drawn from a
+ * pool.
  * Prints records/s and rows/s of the puts and commits, by the clock and per
  * CPU second (steadier on a shared machine), then what closing (the
  * indexes) costs.  See bench/README.md, "The writer". */
@@ -164,9 +166,26 @@ static void make_copy(struct cl_record r[2], uint32_t api, uint64_t t,
   n->rows += 3; /* calls, transfers, activity */
 }
 
+/* A polling cudaStreamQuery (its calls and syncs rows, no GPU activity) and
+ * a cudaEventRecord (calls, event_records): two records. */
+static void make_poll(struct cl_record r[2], uint32_t api[2], uint64_t t,
+                      struct counts *n)
+{
+  for (int i = 0; i < 2; i++) {
+    struct cl_call *c = &r[i].u.call;
+    r[i].type = CL_REC_CALL;
+    fill_call(c, api[i], t + 2500 * (uint64_t)i);
+    c->a.stream = 0x5500000;
+    c->a.event = 0x6600000 + (c->seq % 8) * 0x40;
+    c->result = i == 0 && (c->seq / 2) % 4 ? 600 : 0; /* cudaErrorNotReady */
+  }
+  n->calls += 2;
+  n->rows += 4;
+}
+
 static void usage(void)
 {
-  fprintf(stderr, "usage: writer_rate [--mix launch|copy] [--batch N] "
+  fprintf(stderr, "usage: writer_rate [--mix launch|copy|poll] [--batch N] "
                   "OUT.db RECORDS\n");
   exit(2);
 }
@@ -188,13 +207,13 @@ int main(int argc, char **argv)
       usage();
   }
   if (argc - optind != 2 || batch < 2 ||
-      (strcmp(mix, "launch") && strcmp(mix, "copy")))
+      (strcmp(mix, "launch") && strcmp(mix, "copy") && strcmp(mix, "poll")))
     usage();
   const char *out = argv[optind];
   long records = atol(argv[optind + 1]);
   if (records < 2)
     usage();
-  int launch = !strcmp(mix, "launch");
+  int launch = !strcmp(mix, "launch"), poll = !strcmp(mix, "poll");
   if (!access(out, F_OK)) {
     fprintf(stderr, "writer_rate: %s exists\n", out);
     return 2;
@@ -206,6 +225,8 @@ int main(int argc, char **argv)
   make_pools();
   uint32_t api = (uint32_t)api_index(launch ? "cudaLaunchKernel_v7000"
                                             : "cudaMemcpyAsync_v3020");
+  uint32_t poll_api[2] = {(uint32_t)api_index("cudaStreamQuery_v3020"),
+                          (uint32_t)api_index("cudaEventRecord_v3020")};
 
   struct cl_db *db = cl_db_open();
   if (!db)
@@ -219,7 +240,9 @@ int main(int argc, char **argv)
   for (long done = 0; done < records;) {
     long k = 0;
     for (; k + 1 < batch && done + k + 1 < records + 1; k += 2) {
-      if (launch)
+      if (poll)
+        make_poll(&recs[k], poll_api, t, &n);
+      else if (launch)
         make_launch(&recs[k], api, t, &n);
       else
         make_copy(&recs[k], api, t, &n);

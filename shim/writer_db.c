@@ -58,7 +58,8 @@ struct stack_entry {
   uint64_t *frames;
 };
 
-/* The tables that take rows at the rate of calls and GPU activity get them
+/* The tables that take rows at the rate of calls and GPU activity (those
+ * of each call's operation class that only ever get new rows) get them
  * BATCH_ROWS at a time, through one multi-row INSERT: SQLite's cost per
  * statement run (opening the table, finding the place, ending the statement)
  * is then shared by the rows.  A row's values wait in cells; the statement
@@ -86,7 +87,13 @@ struct batch {
   X(kernel, 10)                                                                \
   X(karg, 4)                                                                   \
   X(transfer, 11)                                                              \
-  X(activity, 14)
+  X(activity, 14)                                                              \
+  X(sync, 5)                                                                   \
+  X(memory, 8)                                                                 \
+  X(event_record, 3)                                                           \
+  X(stream_wait, 3)                                                            \
+  X(device_op, 4)                                                              \
+  X(stream_op, 4)
 
 struct cl_db {
   sqlite3 *sql;
@@ -820,13 +827,13 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
   sqlite3_stmt *st;
   const char *sk = cl_sync_kind_name(op);
   if (sk) { /* recorded whether or not it succeeded: complete says */
-    st = db->sync;
-    I64(st, 1, c->seq);
-    TXT(st, 2, sk);
-    opt(st, 3, op == CL_OP_SYNC_STREAM || op == CL_OP_QUERY_STREAM, stream);
-    opt(st, 4, op == CL_OP_SYNC_EVENT || op == CL_OP_QUERY_EVENT, a->event);
-    I64(st, 5, ok);
-    run(db, st);
+    row = next_row(&db->sync_rows);
+    CI(row, 1, c->seq);
+    CT(row, 2, sk);
+    copt(row, 3, op == CL_OP_SYNC_STREAM || op == CL_OP_QUERY_STREAM, stream);
+    copt(row, 4, op == CL_OP_SYNC_EVENT || op == CL_OP_QUERY_EVENT, a->event);
+    CI(row, 5, ok);
+    add_row(db, &db->sync_rows, db->sync);
     return;
   }
   if (!ok)
@@ -834,16 +841,16 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
   switch (op) {
   case CL_OP_ALLOC:
   case CL_OP_FREE:
-    st = db->memory;
-    I64(st, 1, c->seq);
-    TXT(st, 2, op == CL_OP_ALLOC ? "alloc" : "free");
-    I64(st, 3, a->dst);
-    opt(st, 4, op == CL_OP_ALLOC, a->bytes);
-    TXT(st, 5, cl_memkind_name(a->memkind));
-    opt(st, 6, dev_known, (uint64_t)(int64_t)c->device);
-    opt(st, 7, op == CL_OP_ALLOC, a->flags);
-    opt(st, 8, streamed, stream);
-    run(db, st);
+    row = next_row(&db->memory_rows);
+    CI(row, 1, c->seq);
+    CT(row, 2, op == CL_OP_ALLOC ? "alloc" : "free");
+    CI(row, 3, a->dst);
+    copt(row, 4, op == CL_OP_ALLOC, a->bytes);
+    CT(row, 5, cl_memkind_name(a->memkind));
+    copt(row, 6, dev_known, (uint64_t)(int64_t)c->device);
+    copt(row, 7, op == CL_OP_ALLOC, a->flags);
+    copt(row, 8, streamed, stream);
+    add_row(db, &db->memory_rows, db->memory);
     break;
   case CL_OP_COPY:
   case CL_OP_MEMSET: {
@@ -913,40 +920,40 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
     run(db, st);
     break;
   case CL_OP_EVENT_RECORD:
-    st = db->event_record;
-    I64(st, 1, c->seq);
-    I64(st, 2, a->event);
-    I64(st, 3, stream);
-    run(db, st);
+    row = next_row(&db->event_record_rows);
+    CI(row, 1, c->seq);
+    CI(row, 2, a->event);
+    CI(row, 3, stream);
+    add_row(db, &db->event_record_rows, db->event_record);
     break;
   case CL_OP_STREAM_WAIT_EVENT:
-    st = db->stream_wait;
-    I64(st, 1, c->seq);
-    I64(st, 2, stream);
-    I64(st, 3, a->event);
-    run(db, st);
+    row = next_row(&db->stream_wait_rows);
+    CI(row, 1, c->seq);
+    CI(row, 2, stream);
+    CI(row, 3, a->event);
+    add_row(db, &db->stream_wait_rows, db->stream_wait);
     break;
   case CL_OP_SET_DEVICE: case CL_OP_SET_CONTEXT: case CL_OP_RESET_DEVICE:
   case CL_OP_PEER_ENABLE: case CL_OP_PEER_DISABLE:
-    st = db->device_op;
-    I64(st, 1, c->seq);
-    TXT(st, 2, cl_op_name(op));
+    row = next_row(&db->device_op_rows);
+    CI(row, 1, c->seq);
+    CT(row, 2, cl_op_name(op));
     if (a->has_device)
-      I64(st, 3, a->device);
+      CI(row, 3, a->device);
     else
-      opt(st, 3, dev_known, (uint64_t)(int64_t)c->device);
-    opt(st, 4, op == CL_OP_PEER_ENABLE || op == CL_OP_PEER_DISABLE,
+      copt(row, 3, dev_known, (uint64_t)(int64_t)c->device);
+    copt(row, 4, op == CL_OP_PEER_ENABLE || op == CL_OP_PEER_DISABLE,
         (uint64_t)(int64_t)a->peer);
-    run(db, st);
+    add_row(db, &db->device_op_rows, db->device_op);
     break;
   case CL_OP_HOST_FUNC: case CL_OP_GRAPH_LAUNCH: case CL_OP_CAPTURE_BEGIN:
   case CL_OP_CAPTURE_END: case CL_OP_PREFETCH:
-    st = db->stream_op;
-    I64(st, 1, c->seq);
-    TXT(st, 2, cl_op_name(op));
-    I64(st, 3, stream);
-    I64(st, 4, op == CL_OP_PREFETCH ? a->dst : a->handle);
-    run(db, st);
+    row = next_row(&db->stream_op_rows);
+    CI(row, 1, c->seq);
+    CT(row, 2, cl_op_name(op));
+    CI(row, 3, stream);
+    CI(row, 4, op == CL_OP_PREFETCH ? a->dst : a->handle);
+    add_row(db, &db->stream_op_rows, db->stream_op);
     break;
   default:
     break;
