@@ -10,8 +10,9 @@
  *   cc -shared -fPIC -O2 -I$CUDA/include bench/cupti_floor.c -Iinclude \
  *      -o cupti_floor.so -L$CUDA/lib64 -l:libcupti.so.13
  *
- * CUPTI_FLOOR_ACTIVITY=0 leaves the activity kinds out (the floor of
- * CUDALENS_GPU_ACTIVITY=0). */
+ * It reads the shim's own switches, so that a run under it is the floor of
+ * the same configuration: CUDALENS_GPU_ACTIVITY=0 leaves the activity kinds
+ * out, and the kernel kind is enabled only with CUDALENS_KERNEL_TIMES=1. */
 #include <cupti.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,14 +64,16 @@ __attribute__((constructor)) static void floor_start(void)
   }
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     cuptiEnableCallback(1, sub, table[i].domain, table[i].cbid);
-  const char *a = getenv("CUPTI_FLOOR_ACTIVITY");
+  const char *a = getenv("CUDALENS_GPU_ACTIVITY");
   if (a && !strcmp(a, "0"))
     return;
+  const char *k = getenv("CUDALENS_KERNEL_TIMES");
+  size_t nkinds = 4 - !(k && !strcmp(k, "1")); /* kernels are last */
   static const CUpti_ActivityKind kinds[] = {
       CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMCPY2,
       CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL};
   cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
-  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+  for (size_t i = 0; i < nkinds && i < sizeof kinds / sizeof kinds[0]; i++)
     cuptiActivityEnable(kinds[i]);
 }
 

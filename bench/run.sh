@@ -4,8 +4,8 @@
 # (native, shim, native, shim, ...), and prints the median times and the
 # median of the per-pair ratios shim/native.  With --torch, also
 # torch_small_ops.py, and with --train torch_train.py's training loops,
-# natively, under the shim, under the CUPTI floor (--floor) and under
-# PyTorch's CUDA sanitizer.  Needs a GPU; see bench/README.md.
+# natively, under the shim, under the floors (--floor) and under PyTorch's
+# CUDA sanitizer.  Needs a GPU; see bench/README.md.
 set -u
 
 usage() {
@@ -26,14 +26,20 @@ Options:
                 and a transformer (needs torch and torchvision)
   --no-cuda     skip the CUDA benchmarks (with --torch/--train: PyTorch only)
   --quick       a tenth of the work per run, for a smoke test
+  --only LIST   run only these benchmarks (comma-separated names as
+                printed: launch_bound, copy_bound, torch_small_ops,
+                train_resnet18, train_resnet18-loader, train_transformer)
   --keep        keep the databases the shim wrote (their folder is printed)
   --with VAR=VALUE
-                also run the CUDA benchmarks under the shim with VAR=VALUE
-                in the environment (e.g. CUDALENS_HOSTGUARD=0), interleaved
-                with the others
-  --floor LIB   also run each benchmark under LIB, the CUPTI floor
-                (bench/cupti_floor.c built as a shared library: the same
-                callbacks and activity kinds as the shim, doing nothing)
+                also run each benchmark under the shim, and under each
+                floor, with VAR=VALUE in the environment (e.g.
+                CUDALENS_HOSTGUARD=0), interleaved with the others
+  --floor LIB   also run each benchmark under LIB preloaded instead of the
+                shim: the CUPTI floor (bench/cupti_floor.c built as a shared
+                library: the same callbacks and activity kinds as the shim,
+                doing nothing), or another experiment such as
+                bench/driver_floor.c; may be given more than once, each
+                printed under its file name
   -h, --help    this help
 
 Environment: NVCC (default nvcc on PATH, else /usr/local/cuda/bin/nvcc),
@@ -43,7 +49,7 @@ EOF
 
 die() { echo "run.sh: $*" >&2; exit 2; }
 
-runs=5 bindir='' arch=native torch=0 train=0 cuda=1 quick=0 keep=0 target='' floor='' with=''
+runs=5 bindir='' arch=native torch=0 train=0 cuda=1 quick=0 keep=0 target='' floor='' with='' only=''
 while [ $# -gt 0 ]; do
   case $1 in
   --runs) [ $# -ge 2 ] || die "--runs needs a number"; runs=$2; shift ;;
@@ -56,9 +62,11 @@ while [ $# -gt 0 ]; do
   --train) train=1 ;;
   --no-cuda) cuda=0 ;;
   --quick) quick=1 ;;
+  --only) [ $# -ge 2 ] || die "--only needs a list"; only=$2; shift ;;
+  --only=*) only=${1#--only=} ;;
   --keep) keep=1 ;;
-  --floor) [ $# -ge 2 ] || die "--floor needs the library"; floor=$2; shift ;;
-  --floor=*) floor=${1#--floor=} ;;
+  --floor) [ $# -ge 2 ] || die "--floor needs the library"; floor="$floor $2"; shift ;;
+  --floor=*) floor="$floor ${1#--floor=}" ;;
   --with) [ $# -ge 2 ] || die "--with needs VAR=VALUE"; with=$2; shift ;;
   --with=*) with=${1#--with=} ;;
   -h | --help) usage; exit 0 ;;
@@ -91,6 +99,36 @@ else
 fi
 shim=$(cd "$(dirname "$shim")" && pwd -P)/$(basename "$shim")
 case $shim in *[:\ ]*) die "the shim's path contains a colon or blank: $shim" ;; esac
+floors=
+for f in $floor; do
+  [ -f "$f" ] || die "--floor $f: no such file"
+  f=$(cd "$(dirname "$f")" && pwd -P)/$(basename "$f")
+  case $f in *:*) die "the floor's path contains a colon: $f" ;; esac
+  floors="$floors $f"
+done
+
+# The variants run besides native, in this order each round: the shim, each
+# floor, and with --with the shim and each floor again with VAR=VALUE.
+variants=cudalens
+n=0
+for f in $floors; do n=$((n + 1)); variants="$variants floor$n"; done
+if [ -n "$with" ]; then
+  variants="$variants with"
+  n=0
+  for f in $floors; do n=$((n + 1)); variants="$variants floorwith$n"; done
+fi
+floor_lib() { echo "$floors" | awk -v i="$1" '{ print $i }'; }
+# what a variant is called in the output
+label_of() {
+  case $1 in
+  cudalens) echo cudalens ;;
+  with) echo "cudalens with $with" ;;
+  floorwith*) echo "$(basename "$(floor_lib "${1#floorwith}")" .so) with $with" ;;
+  floor*) basename "$(floor_lib "${1#floor}")" .so ;;
+  esac
+}
+# the shim variant a floor variant is the floor of
+shim_of() { case $1 in floorwith*) echo with ;; *) echo cudalens ;; esac; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/cudalens-bench.XXXXXX") || die "mktemp failed"
 dbdir=$work/db
@@ -116,6 +154,8 @@ else
 fi
 
 # ---- helpers --------------------------------------------------------------------
+# wanted NAME: NAME is to be run (--only)
+wanted() { [ -z "$only" ] || case ",$only," in *",$1,"*) true ;; *) false ;; esac; }
 now() { date +%s.%N; }
 
 # median of the numbers on standard input
@@ -128,9 +168,10 @@ median() {
 # the number after "elapsed" in a program's output
 elapsed_of() { awk '$1 == "elapsed" { print $2; exit }' "$1"; }
 
-# run_one MODE OUTFILE CMD...: runs CMD natively (MODE native), under the shim
-# (MODE cudalens) or with the CUDA sanitizer (MODE csan); appends
-# "<elapsed> <wall>" to OUTFILE.times; returns the command's status.
+# run_one MODE OUTFILE CMD...: runs CMD natively (MODE native), as one of the
+# variants (cudalens, with, floorN, floorwithN) or with the CUDA sanitizer
+# (MODE csan); appends "<elapsed> <wall>" to OUTFILE.times; returns the
+# command's status.
 run_one() {
   mode=$1 out=$2
   shift 2
@@ -149,9 +190,13 @@ run_one() {
     env -u CUDALENS_MANIFEST LD_PRELOAD="$shim${LD_PRELOAD:+:$LD_PRELOAD}" \
       CUDALENS_OUTPUT="$dbdir/$(basename "$out")-%p.db" "$with" \
       "$@" >"$out.stdout" 2>"$out.stderr" ;;
-  floor)
+  floorwith*)
     env -u CUDALENS_OUTPUT -u CUDALENS_MANIFEST \
-      LD_PRELOAD="$floor${LD_PRELOAD:+:$LD_PRELOAD}" \
+      LD_PRELOAD="$(floor_lib "${mode#floorwith}")${LD_PRELOAD:+:$LD_PRELOAD}" \
+      "$with" "$@" >"$out.stdout" 2>"$out.stderr" ;;
+  floor*)
+    env -u CUDALENS_OUTPUT -u CUDALENS_MANIFEST \
+      LD_PRELOAD="$(floor_lib "${mode#floor}")${LD_PRELOAD:+:$LD_PRELOAD}" \
       "$@" >"$out.stdout" 2>"$out.stderr" ;;
   esac
   rc=$?
@@ -198,6 +243,46 @@ ratios() {
   paste -d ' ' "$1" "$2" | awk -v c="$3" '{ if ($c > 0) print $(c + 2) / $c }'
 }
 
+# the output files of variant $2 of benchmark $1 (the shim's are the
+# benchmark's own name: its databases are named after it)
+out_of() { if [ "$2" = cudalens ]; then echo "$work/out/$1"; else echo "$work/out/$1.$2"; fi; }
+
+# run_variants NAME LAST CMD...: one round of every variant of benchmark NAME
+# (LAST: 1 in the last round); 1 when one failed
+run_variants() {
+  rv_name=$1 rv_last=$2
+  shift 2
+  for rv_v in $variants; do
+    run_one "$rv_v" "$(out_of "$rv_name" "$rv_v")" "$@" || return 1
+    case $rv_v in
+    cudalens) check_db "$rv_name" "$rv_last" ;;
+    with) check_db "$rv_name.with" 0 ;;
+    esac
+  done
+  return 0
+}
+
+# print_variants NAME: a line for each variant but the shim: its median time
+# and ratio to native, and for a floor how far its shim variant is above it
+print_variants() {
+  pv_nat=$work/out/$1.native.times
+  for pv_v in $variants; do
+    [ "$pv_v" = cudalens ] && continue
+    pv_t=$(out_of "$1" "$pv_v").times
+    pv_r=$(ratios "$pv_nat" "$pv_t" 1 | median)
+    case $pv_v in
+    floor*)
+      pv_s=$(ratios "$pv_nat" "$(out_of "$1" "$(shim_of "$pv_v")").times" 1 | median)
+      printf '  %s: %.3f s, ratio %.2f (%s above it: %+.2f)\n' "$(label_of "$pv_v")" \
+        "$(awk '{ print $1 }' "$pv_t" | median)" "$pv_r" \
+        "$(label_of "$(shim_of "$pv_v")")" "$(echo "$pv_s $pv_r" | awk '{ print $1 - $2 }')" ;;
+    *)
+      printf '  %s: %.3f s, ratio %.2f\n' "$(label_of "$pv_v")" \
+        "$(awk '{ print $1 }' "$pv_t" | median)" "$pv_r" ;;
+    esac
+  done
+}
+
 status=0
 nodb=0
 warned=''
@@ -225,30 +310,21 @@ if [ "$cuda" = 1 ]; then
   done
 
   for b in launch_bound copy_bound; do
+    wanted $b || continue
     for v in static shared; do
       name=${b}_$v
       exe=$bindir/$name
       if [ $b = launch_bound ]; then arg=$launches; else arg=$rounds; fi
-      nat=$work/out/$name.native cl=$work/out/$name fl=$work/out/$name.floor
-      wi=$work/out/$name.with
+      nat=$work/out/$name.native cl=$work/out/$name
       : >"$nat.times"
-      : >"$cl.times"
-      : >"$fl.times"
-      : >"$wi.times"
+      for vv in $variants; do : >"$(out_of "$name" "$vv").times"; done
       dbinfo=''
       ok=1
       r=1
       while [ $r -le "$runs" ]; do
         run_one native "$nat" "$exe" "$arg" || { ok=0; break; }
-        run_one cudalens "$cl" "$exe" "$arg" || { ok=0; break; }
-        if [ -n "$floor" ]; then
-          run_one floor "$fl" "$exe" "$arg" || { ok=0; break; }
-        fi
-        if [ -n "$with" ]; then
-          run_one with "$wi" "$exe" "$arg" || { ok=0; break; }
-          check_db "$name.with" 0
-        fi
-        if [ $r -eq "$runs" ]; then check_db "$name" 1; else check_db "$name" 0; fi
+        run_variants "$name" "$([ $r -eq "$runs" ] && echo 1 || echo 0)" \
+          "$exe" "$arg" || { ok=0; break; }
         r=$((r + 1))
       done
       if [ $ok = 0 ]; then
@@ -266,17 +342,7 @@ if [ "$cuda" = 1 ]; then
         "$b" "$v" "$mn" "$mc" "$mr" "$runs"
       printf '  whole process: native %.3f s, cudalens %.3f s, ratio %.2f\n' \
         "$wn" "$wc" "$wr"
-      if [ -n "$floor" ]; then
-        printf '  CUPTI floor: %.3f s, ratio %.2f (cudalens above the floor: %+.2f)\n' \
-          "$(awk '{ print $1 }' "$fl.times" | median)" \
-          "$(ratios "$nat.times" "$fl.times" 1 | median)" \
-          "$(echo "$mr $(ratios "$nat.times" "$fl.times" 1 | median)" | awk '{ print $1 - $2 }')"
-      fi
-      if [ -n "$with" ]; then
-        printf '  cudalens with %s: %.3f s, ratio %.2f\n' "$with" \
-          "$(awk '{ print $1 }' "$wi.times" | median)" \
-          "$(ratios "$nat.times" "$wi.times" 1 | median)"
-      fi
+      print_variants "$name"
       [ -z "$dbinfo" ] || echo "$dbinfo"
     done
   done
@@ -290,25 +356,22 @@ fi
 torch_case() {
   name=$1 csan=$2
   shift 2
+  wanted "$name" || return 0
   py=${PYTHON:-python3}
-  nat=$work/out/$name.native cl=$work/out/$name cs=$work/out/$name.csan fl=$work/out/$name.floor
+  nat=$work/out/$name.native cl=$work/out/$name cs=$work/out/$name.csan
   : >"$nat.times"
-  : >"$cl.times"
   : >"$cs.times"
-  : >"$fl.times"
+  for vv in $variants; do : >"$(out_of "$name" "$vv").times"; done
   dbinfo=''
   ok=1
   r=1
   while [ $r -le "$runs" ]; do
     run_one native "$nat" "$py" "$@" || { ok=0; break; }
-    run_one cudalens "$cl" "$py" "$@" || { ok=0; break; }
-    if [ -n "$floor" ]; then
-      run_one floor "$fl" "$py" "$@" || { ok=0; break; }
-    fi
+    run_variants "$name" "$([ $r -eq "$runs" ] && echo 1 || echo 0)" \
+      "$py" "$@" || { ok=0; break; }
     if [ "$csan" = csan ]; then
       run_one csan "$cs" "$py" "$@" || { ok=0; break; }
     fi
-    if [ $r -eq "$runs" ]; then check_db "$name" 1; else check_db "$name" 0; fi
     r=$((r + 1))
   done
   if [ $ok = 0 ]; then
@@ -320,12 +383,6 @@ torch_case() {
     "$(awk '{ print $1 }' "$nat.times" | median)" \
     "$(awk '{ print $1 }' "$cl.times" | median)" \
     "$(ratios "$nat.times" "$cl.times" 1 | median)")
-  if [ -n "$floor" ]; then
-    line=$line$(printf ', CUPTI floor %.3f s (ratio %.2f; cudalens above it %+.2f)' \
-      "$(awk '{ print $1 }' "$fl.times" | median)" \
-      "$(ratios "$nat.times" "$fl.times" 1 | median)" \
-      "$(echo "$(ratios "$nat.times" "$cl.times" 1 | median) $(ratios "$nat.times" "$fl.times" 1 | median)" | awk '{ print $1 - $2 }')")
-  fi
   if [ "$csan" = csan ]; then
     line=$line$(printf ', TORCH_CUDA_SANITIZER=1 %.3f s (ratio %.2f)' \
       "$(awk '{ print $1 }' "$cs.times" | median)" \
@@ -333,6 +390,7 @@ torch_case() {
   fi
   line="$line ($runs runs each)"
   echo "$line"
+  print_variants "$name"
   [ -z "$dbinfo" ] || echo "$dbinfo"
 }
 

@@ -141,7 +141,9 @@ int cl_activity_start(void)
   static const CUpti_ActivityKind kinds[] = {
       CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMCPY2,
       CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL};
-  for (unsigned i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+  /* kernels last: CUDALENS_KERNEL_TIMES=0 leaves them out */
+  unsigned nkinds = sizeof kinds / sizeof kinds[0] - !cl_cfg.kernel_times;
+  for (unsigned i = 0; i < nkinds; i++)
     if ((r = cl_cupti.cuptiActivityEnable(kinds[i])) != CUPTI_SUCCESS)
       CL_LOG(CL_LOG_WARN, "cannot enable CUPTI activity kind %d: %s",
              (int)kinds[i], cl_cupti_error(r));

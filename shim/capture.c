@@ -9,6 +9,7 @@
 #include "../analyzer/sites/mangle_const.h"
 #include "cudalens/semantics.h"
 #include "cupti.h"
+#include "selftime.h"
 
 static CUpti_SubscriberHandle subscriber;
 static _Atomic int subscribed;
@@ -91,7 +92,9 @@ static void scan_launch(const CUpti_CallbackData *cb, enum cl_op op,
   struct cl_call tmp;
   tmp.nkargs = 0;
   tmp.kargs_truncated = 0;
+  CL_PHASE_BEGIN(t0);
   cl_kparams_scan(f, params, &tmp);
+  CL_PHASE_END(CL_PH_KPARAMS, t0);
   p->nkargs = tmp.nkargs;
   p->kargs_truncated = tmp.kargs_truncated;
   memcpy(p->kargs, tmp.kargs, tmp.nkargs * sizeof *tmp.kargs);
@@ -255,9 +258,13 @@ static void api_enter(int runtime, CUpti_CallbackId cbid,
   p->correlation = cb->correlationId;
   p->driver_correlation = 0;
   p->nkargs = p->kargs_truncated = 0;
+  CL_PHASE_BEGIN(t0);
   p->nframes = (uint8_t)cl_stack_capture(p->frames, cl_cfg.stack_depth);
+  CL_PHASE_END(CL_PH_STACK, t0);
   /* nested calls share the outermost call's Python stack */
+  CL_PHASE_BEGIN(t1);
   p->pystack = d == 0 ? cl_pystack_capture() : T.p[0].pystack;
+  CL_PHASE_END(CL_PH_PYSTACK, t1);
   p->freed_copy = 0;
   if (idx >= 0 && cl_api_table[idx].op == CL_OP_FREE)
     guard_free(&cl_api_table[idx], cb->functionParams, p);
@@ -287,6 +294,7 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
   /* a record that cannot be kept (counted as dropped) is still decoded: the
    * allocation map and the host-access check must follow every call */
   static __thread struct cl_record scratch;
+  CL_PHASE_BEGIN(t0);
   cl_threads_before_record();
   struct cl_record *r = cl_ring_reserve(CL_REC_CALL);
   int keep = r != NULL;
@@ -303,7 +311,9 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
   c->context = cb->contextUid;
   c->correlation = p->correlation;
   c->driver_correlation = p->driver_correlation;
+  CL_PHASE_BEGIN(t1);
   c->name = api->op == CL_OP_KERNEL ? cl_intern(cb->symbolName) : 0;
+  CL_PHASE_END(CL_PH_INTERN, t1);
   c->tid = cl_gettid();
   c->pystack = p->pystack;
   c->nframes = p->nframes;
@@ -332,10 +342,13 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
       c->a.memkind = (uint8_t)kind;
     cl_allocmap_remove(c->a.dst);
   }
+  CL_PHASE_BEGIN(t2);
   if (ok)
     guard_after(api, c, cb->symbolName);
+  CL_PHASE_END(CL_PH_GUARD, t2);
   if (keep)
     cl_ring_commit();
+  CL_PHASE_END(CL_PH_RECORD, t0);
   if (p->freed_copy) /* after the free's own record, in seq order */
     cl_hostguard_record("free", cl_next_seq(), p->freed_addr, p->freed_copy,
                         p->frames, p->nframes,
@@ -379,10 +392,16 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
       domain == CUPTI_CB_DOMAIN_DRIVER_API) {
     const CUpti_CallbackData *cb = data;
     int runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
+    CL_PHASE_BEGIN(t0);
     if (cb->callbackSite == CUPTI_API_ENTER)
       api_enter(runtime, cbid, cb);
     else
       api_exit(runtime, cb);
+    CL_PHASE_END(CL_PH_CALLBACK, t0);
+#ifdef CUDALENS_SELFTIME
+    if (!runtime && T.runtime_depth > 0)
+      CL_PHASE_END(CL_PH_NESTED, t0);
+#endif
   } else if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
     on_resource(cbid, data);
   }

@@ -9,6 +9,7 @@
 struct cl_config cl_cfg = {.output = "cudalens-%p.db",
                            .stack_depth = CL_MAX_FRAMES,
                            .gpu_activity = 1,
+                           .kernel_times = 0,
                            .buffer_records = 4096,
                            .flush_ms = 200,
                            .python = 1};
@@ -42,6 +43,7 @@ void cl_config_load(void)
   cl_cfg.stack_depth =
       (int)env_long("CUDALENS_STACK_DEPTH", CL_MAX_FRAMES, 0, CL_MAX_FRAMES);
   cl_cfg.gpu_activity = (int)env_long("CUDALENS_GPU_ACTIVITY", 1, 0, 1);
+  cl_cfg.kernel_times = (int)env_long("CUDALENS_KERNEL_TIMES", 0, 0, 1);
   long recs = env_long("CUDALENS_BUFFER_RECORDS", 4096, 64, 1 << 20);
   unsigned cap = 64;
   while (cap < (unsigned long)recs)

@@ -463,7 +463,8 @@ void cl_hostguard_kernel(uint64_t seq, uint64_t stream, uint64_t tid,
   int n = 0;
   for (int i = 0; i < nkargs; i++) {
     uint64_t start, end;
-    if (!cl_allocmap_device_reach(kargs[i].value, &start, &end))
+    if (kargs[i].device_only ||
+        !cl_allocmap_device_reach(kargs[i].value, &start, &end))
       continue;
     int ro = kargs[i].offset == 0 && kargs[i].param < 64 &&
              ((const_params >> kargs[i].param) & 1);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "selftime.h"
 #include "shim.h"
 
 /* ---- the allocation map: sorted [start, end) ranges, read-mostly ---------- */
@@ -147,13 +148,6 @@ int cl_allocmap_device_reach(uint64_t v, uint64_t *start, uint64_t *end)
   return found;
 }
 
-/* caller holds map_lock for reading */
-static int map_contains(uint64_t v)
-{
-  size_t i = lower_bound(v + 1); /* first range starting after v */
-  return i > 0 && v < map[i - 1].end;
-}
-
 int cl_allocmap_kind(uint64_t addr, uint64_t bytes)
 {
   int kind = CL_MEMKIND_UNKNOWN;
@@ -267,27 +261,42 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c)
 {
   if (!func || !params || atomic_load_explicit(&map_hi, memory_order_relaxed) == 0)
     return;
+  CL_PHASE_BEGIN(t0);
   struct layout *l = layout_of(func);
+  CL_PHASE_END(CL_PH_KP_LAYOUT, t0);
   if (!l || !l->n)
     return;
   uint64_t lo = atomic_load_explicit(&map_lo, memory_order_relaxed);
   uint64_t hi = atomic_load_explicit(&map_hi, memory_order_relaxed);
   pthread_rwlock_rdlock(&map_lock);
-  for (unsigned i = 0; i < l->n; i++) {
+  /* the range the last pointer fell in: the pointers of one launch mostly
+   * fall in one allocation (a caching allocator's segment) */
+  uint64_t hit_start = 1, hit_end = 0;
+  int hit_device = 0;
+  for (unsigned i = 0; i < l->n && !c->kargs_truncated; i++) {
     const unsigned char *p = params[i];
     unsigned size = l->size[i] > MAX_SCAN_BYTES ? MAX_SCAN_BYTES : l->size[i];
     if (!p)
       continue;
+    CL_PHASE_ADD(CL_PH_KP_WORDS, size / 8);
     for (unsigned off = 0; off + 8 <= size; off += 8) {
       uint64_t v;
       memcpy(&v, p + off, 8);
-      if (v < lo || v >= hi || !map_contains(v))
+      if (v < lo || v >= hi)
         continue;
-      if (c->nkargs == CL_MAX_KARGS) {
+      if (v < hit_start || v >= hit_end) {
+        size_t k = lower_bound(v + 1); /* first range starting after v */
+        if (k == 0 || v >= map[k - 1].end)
+          continue;
+        hit_start = map[k - 1].start, hit_end = map[k - 1].end;
+        hit_device = map[k - 1].kind == CL_MEMKIND_DEVICE;
+      }
+      if (c->nkargs == CL_MAX_KARGS) { /* nothing more can be kept */
         c->kargs_truncated = 1;
         break;
       }
-      c->kargs[c->nkargs++] = (struct cl_karg){(uint16_t)i, (uint16_t)off, v};
+      c->kargs[c->nkargs++] =
+          (struct cl_karg){(uint16_t)i, (uint16_t)off, (uint8_t)hit_device, v};
     }
   }
   pthread_rwlock_unlock(&map_lock);

@@ -26,6 +26,7 @@ struct cl_config {
   int disable;              /* CUDALENS_DISABLE */
   int stack_depth;          /* CUDALENS_STACK_DEPTH, <= CL_MAX_FRAMES */
   int gpu_activity;         /* CUDALENS_GPU_ACTIVITY */
+  int kernel_times;         /* CUDALENS_KERNEL_TIMES: kernel activity too */
   unsigned buffer_records;  /* CUDALENS_BUFFER_RECORDS */
   int overflow_drop;        /* CUDALENS_OVERFLOW=drop */
   unsigned flush_ms;        /* CUDALENS_FLUSH_MS */
@@ -61,6 +62,7 @@ struct cl_args {
 
 struct cl_karg {
   uint16_t param, offset;
+  uint8_t device_only; /* in device memory: the host cannot reach it */
   uint64_t value;
 };
 
@@ -243,6 +245,8 @@ int cl_outpath_create(const char *path, char *chosen, size_t chosensz,
 
 /* ---- call stacks and modules (stack.c, modules.c) -------------------------- */
 int cl_stack_capture(uint64_t *frames, int max) CL_HIDDEN;
+/* walks of this thread that libgcc did (the slow ones), for tests */
+unsigned long cl_stack_slow_walks(void) CL_HIDDEN;
 void cl_stack_init(void) CL_HIDDEN;
 struct cl_module {
   char *path;

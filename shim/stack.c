@@ -9,9 +9,11 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unwind.h>
 
+#include "selftime.h"
 #include "shim.h"
 
 static uintptr_t self_start, self_end;
@@ -89,80 +91,213 @@ void cl_stack_init(void)
 
 /* ---- the walk -------------------------------------------------------------
  * libgcc's unwinder interprets the DWARF CFI of every frame, which costs
- * microseconds per call through the driver.  Each thread therefore learns,
- * per return address, the distance from a frame's stack pointer to its
- * canonical frame address (constant at a call site unless the function uses
- * alloca), and later walks follow those distances directly, reading each
- * return address from CFA - 8.  A walk that meets an address it has not
- * learned, or learned as variable, falls back to libgcc; every 128th walk
- * is done by libgcc anyway and checks what was learned.  Reads stay inside
- * the thread's stack. */
-#define LEARNED 1024 /* per thread, open addressing */
-enum { CFA_UNKNOWN = 0, CFA_CONST, CFA_VARIABLE };
-struct cfa_rule {
-  uintptr_t ip;
-  int32_t k;
-  uint8_t state;
-};
-static __thread struct cfa_rule learned[LEARNED];
+ * microseconds per call through the driver (25 us for 32 frames of a
+ * PyTorch process on an H100).  The shim therefore learns, per return
+ * address, how to find the frame's canonical frame address (CFA) and the
+ * caller's frame pointer, and later walks follow those rules directly,
+ * reading each return address from CFA - 8 (x86-64).  The rules, learned
+ * from libgcc's walks:
+ *   SP   the CFA is the stack pointer at the call plus k (constant at a call
+ *        site unless the function moves its stack pointer, as alloca does);
+ *   FP   the CFA is the frame pointer (rbp) plus 16: a function that uses
+ *        alloca keeps a frame pointer, and its CFA is rbp + 16 wherever
+ *        its stack pointer is (ctypes' calls into C, for one);
+ * and for the caller's rbp: the same as this frame's, or saved at CFA - 8d;
+ * and END (SP with k = 0) for the outermost frame of a walk that libgcc
+ * took to its end (a program linked statically, whose C library is no
+ * separate object where walks stop).
+ * A walk that meets an address it has not learned, or one whose rule it
+ * cannot follow, falls back to libgcc; every 1024th walk of a thread is
+ * done by libgcc anyway and checks what was learned (a rule that disagrees
+ * becomes VARIABLE: libgcc from then on).  Reads stay inside the thread's
+ * stack.  Other architectures always use libgcc.
+ *
+ * What is learned is the same for every thread (it belongs to the code), so
+ * one table serves the process: 64k slots (512 KiB, allocated at the first
+ * walk), each one 64-bit word read and written atomically: the address in
+ * bits 0-46, k/8 in 47-57, d in 58-61 (0: rbp unchanged, 15: unknown), the
+ * rule in 62-63.  A PyTorch process returns through thousands of distinct
+ * addresses; a per-thread table of 1024 slots overflowed. */
+#define LEARNED (1u << 16)
+#define PROBES 32
+enum { RULE_NONE = 0, RULE_SP, RULE_FP, RULE_VARIABLE };
+#define IP_BITS 47
+#define K_MAX (2047 * 8)
+#define RBP_SAME 0
+#define RBP_UNKNOWN 15
+#define SLOT_IP(w) ((w) & ((1ull << IP_BITS) - 1))
+#define SLOT_K(w) (((intptr_t)(((w) >> IP_BITS) & 2047) * 8))
+#define SLOT_D(w) ((unsigned)((w) >> 58) & 15)
+#define SLOT_RULE(w) ((unsigned)((w) >> 62))
+#define SLOT(ip, k, d, rule)                                                   \
+  ((uint64_t)(ip) | ((uint64_t)((k) / 8) << IP_BITS) | ((uint64_t)(d) << 58) | \
+   ((uint64_t)(rule) << 62))
+static _Atomic(_Atomic uint64_t *) learned;
 static __thread unsigned walks;
+static __thread unsigned long slow_walks;
+
+unsigned long cl_stack_slow_walks(void) { return slow_walks; }
 static __thread uintptr_t stack_lo, stack_hi;
 
-static struct cfa_rule *rule_slot(uintptr_t ip)
+static _Atomic uint64_t *learned_table(void)
 {
-  unsigned h = (unsigned)((ip >> 2) * 2654435761u) & (LEARNED - 1);
-  for (unsigned k = 0; k < 16; k++) {
-    struct cfa_rule *r = &learned[(h + k) & (LEARNED - 1)];
-    if (r->ip == ip || r->state == CFA_UNKNOWN)
-      return r;
+  _Atomic uint64_t *t = atomic_load_explicit(&learned, memory_order_acquire);
+  if (t)
+    return t;
+  _Atomic uint64_t *fresh = calloc(LEARNED, sizeof *fresh);
+  if (!fresh)
+    return NULL;
+  if (!atomic_compare_exchange_strong(&learned, &t, fresh)) {
+    free(fresh); /* another thread was first: t is its table */
+    return t;
   }
-  return NULL; /* crowded: not learned */
+  return fresh;
 }
 
-static void learn(uintptr_t ip, intptr_t k)
+static unsigned slot_hash(uintptr_t ip)
 {
-  struct cfa_rule *r = rule_slot(ip);
-  if (!r || k <= 0 || k > (1 << 30))
+  return (unsigned)(((uint64_t)ip * 0x9e3779b97f4a7c15ull) >> 48) & (LEARNED - 1);
+}
+
+/* The slot of ip (*found set when it holds ip), or NULL when crowded. */
+static _Atomic uint64_t *slot_of(_Atomic uint64_t *t, uintptr_t ip,
+                                 uint64_t *w)
+{
+  unsigned h = slot_hash(ip);
+  for (unsigned k = 0; k < PROBES; k++) {
+    _Atomic uint64_t *slot = &t[(h + k) & (LEARNED - 1)];
+    *w = atomic_load_explicit(slot, memory_order_relaxed);
+    if (!*w || SLOT_IP(*w) == ip)
+      return slot;
+  }
+  return NULL;
+}
+
+static int in_stack(uintptr_t a) { return a >= stack_lo && a + 8 <= stack_hi; }
+
+/* One frame seen by libgcc: at return address ip, the stack pointer was sp
+ * and rbp held rbp; its CFA is cfa, where its caller's rbp is caller_rbp. */
+struct observed {
+  uintptr_t ip, sp, rbp, cfa, caller_rbp;
+};
+
+/* Where the frame keeps its caller's rbp: d of CFA - 8d, RBP_SAME, or
+ * RBP_UNKNOWN. */
+static unsigned rbp_save_of(const struct observed *o)
+{
+  if (o->caller_rbp == o->rbp)
+    return RBP_SAME;
+  for (unsigned d = 2; d < RBP_UNKNOWN; d++)
+    if (in_stack(o->cfa - 8 * d) &&
+        *(const uintptr_t *)(o->cfa - 8 * d) == o->caller_rbp)
+      return d;
+  return RBP_UNKNOWN;
+}
+
+static void learn(const struct observed *o)
+{
+  _Atomic uint64_t *t = atomic_load_explicit(&learned, memory_order_relaxed);
+  intptr_t k = (intptr_t)(o->cfa - o->sp);
+  if (!t || o->ip >> IP_BITS)
+    return; /* not representable: walks through ip use libgcc */
+  unsigned d = rbp_save_of(o);
+  uint64_t fresh;
+  if (k > 0 && k % 8 == 0 && k <= K_MAX)
+    fresh = SLOT(o->ip, k, d, RULE_SP);
+  else if (o->cfa == o->rbp + 16)
+    fresh = SLOT(o->ip, 16, d, RULE_FP);
+  else
+    fresh = SLOT(o->ip, 0, 0, RULE_VARIABLE);
+  uint64_t w;
+  _Atomic uint64_t *slot = slot_of(t, o->ip, &w);
+  if (!slot)
+    return; /* crowded: not learned */
+  while (!w) {
+    if (atomic_compare_exchange_weak(slot, &w, fresh))
+      return;
+    if (w && SLOT_IP(w) != o->ip)
+      return; /* another address took the slot: not learned this time */
+  }
+  /* seen before: keep a rule this frame agrees with */
+  unsigned rule = SLOT_RULE(w);
+  uint64_t now = w;
+  if (rule == RULE_VARIABLE)
     return;
-  if (r->state == CFA_UNKNOWN)
-    *r = (struct cfa_rule){ip, (int32_t)k, CFA_CONST};
-  else if (r->state == CFA_CONST && r->k != k)
-    r->state = CFA_VARIABLE;
+  if (rule == RULE_SP && SLOT_K(w) == 0) { /* END: a walk went further now */
+    atomic_store_explicit(slot, SLOT(o->ip, 0, 0, RULE_VARIABLE),
+                          memory_order_relaxed);
+    return;
+  }
+  int sp_fits = rule == RULE_SP && o->cfa == o->sp + (uintptr_t)SLOT_K(w);
+  int fp_fits = o->cfa == o->rbp + 16;
+  if (!sp_fits)
+    now = fp_fits && (rule == RULE_FP || rule == RULE_SP)
+              ? SLOT(o->ip, 16, SLOT_D(w), RULE_FP)
+              : SLOT(o->ip, 0, 0, RULE_VARIABLE);
+  if (SLOT_RULE(now) != RULE_VARIABLE && SLOT_D(now) != d)
+    now = (now & ~(15ull << 58)) | ((uint64_t)RBP_UNKNOWN << 58);
+  if (now != w)
+    atomic_store_explicit(slot, now, memory_order_relaxed);
 }
 
 struct walk {
   uint64_t *frames;
   int n, max;
-  uintptr_t prev_ip, prev_sp;
+  struct observed prev; /* the frame before, ip 0 at the start */
+  int cut;              /* stopped before the end of the stack */
 };
 
+/* The outermost frame of a walk that went to the end: END. */
+static void learn_end(uintptr_t ip)
+{
+  _Atomic uint64_t *t = atomic_load_explicit(&learned, memory_order_relaxed);
+  uint64_t w;
+  _Atomic uint64_t *slot = t && !(ip >> IP_BITS) ? slot_of(t, ip, &w) : NULL;
+  if (slot && !w)
+    atomic_compare_exchange_strong(slot, &w, SLOT(ip, 0, 0, RULE_SP));
+}
+
 /* libgcc hands each frame's IP with the CFA of the frame it called, which is
- * this frame's stack pointer at the call: the rule of the previous frame is
- * the distance between the two. */
+ * this frame's stack pointer at the call, and the registers as they were
+ * in this frame: what the previous frame's rules are learned from. */
 static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
 {
   struct walk *w = arg;
   uintptr_t ip = _Unwind_GetIP(ctx), sp = _Unwind_GetCFA(ctx);
+#if defined(__x86_64__)
+  uintptr_t rbp = _Unwind_GetGR(ctx, 6);
+#else
+  uintptr_t rbp = 0;
+#endif
   if (!ip)
     return _URC_END_OF_STACK;
-  int first = !w->prev_ip; /* cl_stack_capture itself */
-  if (!first)
-    learn(w->prev_ip, (intptr_t)(sp - w->prev_sp));
-  w->prev_ip = ip;
-  w->prev_sp = sp;
+  int first = !w->prev.ip; /* cl_stack_capture itself */
+#if defined(__x86_64__)
+  if (!first) {
+    w->prev.cfa = sp;
+    w->prev.caller_rbp = rbp;
+    learn(&w->prev);
+  }
+#endif
+  w->prev = (struct observed){ip, sp, rbp, 0, 0};
   if (first || (ip >= self_start && ip < self_end) ||
       in_spans(skip, nskip, ip))
     return _URC_NO_REASON;
-  if (in_spans(stop, nstop, ip))
+  if (in_spans(stop, nstop, ip)) {
+    w->cut = 1;
     return _URC_END_OF_STACK;
+  }
   w->frames[w->n++] = ip;
-  return w->n < w->max ? _URC_NO_REASON : _URC_END_OF_STACK;
+  w->cut = w->n == w->max;
+  return w->cut ? _URC_END_OF_STACK : _URC_NO_REASON;
 }
 
-/* Follow learned rules from (ip, sp); -1 when a rule is missing. */
-static int fast_walk(uintptr_t ip, uintptr_t sp, uint64_t *frames, int max)
+/* Follow learned rules from (ip, sp, rbp); -1 when a rule is missing or
+ * cannot be followed. */
+static int fast_walk(_Atomic uint64_t *t, uintptr_t ip, uintptr_t sp,
+                     uintptr_t rbp, uint64_t *frames, int max)
 {
-  int n = 0;
+  int n = 0, rbp_known = 1;
   while (ip && n < max) {
     if (in_spans(stop, nstop, ip))
       return n;
@@ -170,12 +305,34 @@ static int fast_walk(uintptr_t ip, uintptr_t sp, uint64_t *frames, int max)
       frames[n++] = ip;
     if (n == max)
       return n;
-    struct cfa_rule *r = rule_slot(ip);
-    if (!r || r->ip != ip || r->state != CFA_CONST)
+    uint64_t w;
+    if (!slot_of(t, ip, &w) || SLOT_IP(w) != ip)
       return -1;
-    uintptr_t cfa = sp + (uintptr_t)r->k;
-    if (cfa - 8 < stack_lo || cfa > stack_hi)
+    uintptr_t cfa;
+    switch (SLOT_RULE(w)) {
+    case RULE_SP:
+      if (SLOT_K(w) == 0)
+        return n; /* END */
+      cfa = sp + (uintptr_t)SLOT_K(w);
+      break;
+    case RULE_FP:
+      if (!rbp_known)
+        return -1;
+      cfa = rbp + 16;
+      break;
+    default:
       return -1;
+    }
+    if (!in_stack(cfa - 8) || cfa <= sp)
+      return -1;
+    unsigned d = SLOT_D(w);
+    if (d == RBP_UNKNOWN)
+      rbp_known = 0;
+    else if (d != RBP_SAME) {
+      if (!in_stack(cfa - 8 * d))
+        return -1;
+      rbp = *(const uintptr_t *)(cfa - 8 * d);
+    }
     ip = *(const uintptr_t *)(cfa - 8);
     sp = cfa;
   }
@@ -203,14 +360,27 @@ __attribute__((noinline)) int cl_stack_capture(uint64_t *frames, int max)
     return 0;
   if (!stack_hi)
     find_stack_bounds();
-  if (stack_lo && (walks++ & 127)) {
-    /* this frame keeps a frame pointer (we ask for its address) */
-    uintptr_t cfa = (uintptr_t)__builtin_frame_address(0) + 16;
-    int n = fast_walk((uintptr_t)__builtin_return_address(0), cfa, frames, max);
+#if defined(__x86_64__)
+  _Atomic uint64_t *t = learned_table();
+  if (t && stack_lo && (walks++ & 1023)) {
+    /* this frame keeps a frame pointer (we ask for its address): the
+     * caller's rbp is saved where it points, the CFA is 16 above */
+    const uintptr_t *fp = __builtin_frame_address(0);
+    int n = fast_walk(t, (uintptr_t)__builtin_return_address(0),
+                      (uintptr_t)fp + 16, fp[0], frames, max);
     if (n >= 0)
       return n;
+    CL_PHASE_ADD(CL_PH_STACK_FAST_MISS, 1);
   }
-  struct walk w = {frames, 0, max, 0, 0};
+#endif
+  slow_walks++;
+  CL_PHASE_BEGIN(t0);
+  struct walk w = {frames, 0, max, {0, 0, 0, 0, 0}, 0};
   _Unwind_Backtrace(step, &w);
+#if defined(__x86_64__)
+  if (!w.cut && w.prev.ip)
+    learn_end(w.prev.ip);
+#endif
+  CL_PHASE_END(CL_PH_STACK_SLOW, t0);
   return w.n;
 }

@@ -387,6 +387,7 @@ static void write_meta(struct cl_db *db)
   meta(db, "capture", "cupti");
   meta_int(db, "stack_depth", cl_cfg.stack_depth);
   meta_int(db, "gpu_activity", cl_cfg.gpu_activity);
+  meta_int(db, "kernel_times", cl_cfg.gpu_activity && cl_cfg.kernel_times);
 }
 
 static void write_api_table(struct cl_db *db)

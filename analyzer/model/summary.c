@@ -39,6 +39,13 @@ static int64_t meta_int(struct cl_db *d, const char *key)
   return r;
 }
 
+const struct not_recorded_info not_recorded_info[NOT_RECORDED_COUNT] = {
+    {"gpu_activity", "GPU times, and the memory kinds CUPTI reports for "
+                     "copies (recorded with CUDALENS_GPU_ACTIVITY=0)"},
+    {"kernel_times", "kernel GPU times (CUDALENS_KERNEL_TIMES=1 records "
+                     "them)"},
+};
+
 static void load_process(struct process *p, struct cl_db *d)
 {
   p->pid = db_meta(d, "pid");
@@ -62,6 +69,11 @@ static void load_process(struct process *p, struct cl_db *d)
   p->writer_wait_ns = meta_int(d, "ring_full_wait_ns");
   if (p->writer_waits <= 0 || p->writer_wait_ns < 0)
     p->writer_waits = p->writer_wait_ns = 0;
+  /* recordings older than these keys recorded everything */
+  if (meta_int(d, "gpu_activity") == 0)
+    p->not_recorded |= 1u << NOT_RECORDED_GPU_ACTIVITY;
+  else if (meta_int(d, "kernel_times") == 0)
+    p->not_recorded |= 1u << NOT_RECORDED_KERNEL_TIMES;
 
   sqlite3_stmt *st = db_prepare(
       d, "SELECT count(*), count(DISTINCT tid), max(end_ns) FROM calls");

@@ -32,11 +32,21 @@ struct process {
   int64_t calls, threads;
   struct drop *drops;
   size_t ndrops;
+  unsigned not_recorded; /* bits 1 << enum not_recorded */
   /* meta ring_full_waits/_wait_ns: how often and how long (ns) the
    * program's threads waited for the recorder's writer; 0 when never (or
    * not recorded) */
   int64_t writer_waits, writer_wait_ns;
 };
+
+/* What the recording left out by its configuration (meta gpu_activity,
+ * kernel_times), for the report to say so. */
+enum not_recorded { NOT_RECORDED_GPU_ACTIVITY, NOT_RECORDED_KERNEL_TIMES,
+                    NOT_RECORDED_COUNT };
+extern const struct not_recorded_info {
+  const char *name; /* JSON */
+  const char *text; /* what is missing, and the switch that records it */
+} not_recorded_info[NOT_RECORDED_COUNT];
 
 struct device {
   int64_t ordinal;

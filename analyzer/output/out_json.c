@@ -85,6 +85,14 @@ static void process(struct json *j, const struct process *p)
     json_end_object(j);
   }
   json_end_array(j);
+  if (p->not_recorded) { /* only then: older reports stay as they were */
+    json_key(j, "not_recorded");
+    json_begin_array(j);
+    for (int i = 0; i < NOT_RECORDED_COUNT; i++)
+      if (p->not_recorded & (1u << i))
+        json_string(j, not_recorded_info[i].name);
+    json_end_array(j);
+  }
   if (p->writer_waits) { /* only when it happened: older reports stay */
     json_key(j, "writer_wait");
     json_begin_object(j);

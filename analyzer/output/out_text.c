@@ -96,6 +96,9 @@ static void process(FILE *f, const struct process *p)
     }
     fputc('\n', f);
   }
+  for (int i = 0; i < NOT_RECORDED_COUNT; i++)
+    if (p->not_recorded & (1u << i))
+      fprintf(f, "  not recorded: %s\n", not_recorded_info[i].text);
   if (p->ndrops == 0) {
     fputs("  dropped:     nothing\n", f);
   } else {

@@ -1,7 +1,10 @@
 /* test_stack.c - unit test of the shim's stack walk: walks that follow the
  * learned frame distances must give the same frames as glibc's backtrace(),
  * also through a function whose frame size changes between calls (alloca),
- * and across many repetitions (fast walks and the periodic checked ones). */
+ * and across many repetitions (fast walks and the periodic checked ones);
+ * and once learned, walks through the alloca frame (found by its frame
+ * pointer) and to the outermost frame (no C library spans to stop at: the
+ * shim's code is linked into this program) must not fall back to libgcc. */
 #include <alloca.h>
 #include <execinfo.h>
 
@@ -47,5 +50,8 @@ int main(void)
     level(3 + i % 4, i % 5);
   printf("%d mismatching walks of 1000\n", mismatches);
   CHECK(mismatches == 0);
+  unsigned long slow = cl_stack_slow_walks();
+  printf("%lu of 1000 walks by libgcc\n", slow);
+  CHECK(slow <= 20); /* learning a few frame shapes, and the checks */
   UNIT_DONE();
 }
