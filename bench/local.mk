@@ -1,5 +1,6 @@
-# bench/local.mk - the overhead benchmarks.  Not built by `make`: they need a
-# GPU; bench/run.sh builds them with nvcc and runs them (see bench/README.md).
+# bench/local.mk - the overhead benchmarks.  The CUDA ones are not built by
+# `make`: they need a GPU; bench/run.sh builds them with nvcc and runs them
+# (see bench/README.md).
 EXTRA_DIST += bench/README.md bench/run.sh bench/launch_bound.cu \
 	bench/copy_bound.cu bench/torch_small_ops.py bench/torch_train.py \
 	bench/cupti_floor.c bench/report_scale.sh bench/real_stacks.py
@@ -10,3 +11,10 @@ check_PROGRAMS += bench/gen_recording
 bench_gen_recording_SOURCES = bench/gen_recording.c
 bench_gen_recording_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
 bench_gen_recording_LDADD = libclformat.la $(SQLITE_LIBS)
+
+# the writer's rate: synthetic records straight through shim/writer_db.c
+# (bench/README.md, "The writer"); built by `make`, not installed
+noinst_PROGRAMS += bench/writer_rate
+bench_writer_rate_SOURCES = bench/writer_rate.c
+bench_writer_rate_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir) $(SQLITE_CFLAGS)
+bench_writer_rate_LDADD = libclshim.la $(SHIM_SQLITE_LIBS) -ldl -lpthread

@@ -1,9 +1,9 @@
 /* ring.c - per-thread record rings between the application's threads and the
  * writer thread.  Each thread that produces records owns one ring (single
  * producer); the writer drains them all (single consumer).  A full ring makes
- * the producer wait for the writer (CUDALENS_OVERFLOW=block, the default) or
- * drops the record and counts it (drop); never silently, nor when a
- * thread's ring cannot be allocated. */
+ * the producer wait for the writer (CUDALENS_OVERFLOW=block, the default),
+ * counting the waits and their length, or drops the record and counts it
+ * (drop); never silently, nor when a thread's ring cannot be allocated. */
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -54,6 +54,53 @@ static struct cl_ring *ring_new(void)
 
 static _Atomic uint64_t unbuffered; /* records of threads without a ring */
 
+/* how often and how long the program's threads waited for room */
+static _Atomic uint64_t waits, wait_ns;
+
+static uint64_t monotonic_ns(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* R is full: wait for the writer to make room, unless told to drop or it
+ * cannot drain (then the record is dropped and counted: NULL).  A wait is
+ * counted, with its length, for cl_ring_take_waits(). */
+static struct cl_ring *wait_for_room(struct cl_ring *r, enum cl_rec_type type,
+                                     uint64_t tail)
+{
+  uint64_t since = 0;
+  for (unsigned spins = 0;; spins++) {
+    uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
+    if (tail - head < r->capacity)
+      break;
+    if (cl_cfg.overflow_drop || !cl_writer_running() || cl_writer_is_self()) {
+      atomic_fetch_add_explicit(&r->dropped[type == CL_REC_ACTIVITY], 1,
+                                memory_order_relaxed);
+      r = NULL;
+      break;
+    }
+    if (!since)
+      since = monotonic_ns();
+    cl_writer_wake();
+    struct timespec ts = {0, spins < 10 ? 20000 : 200000};
+    nanosleep(&ts, NULL);
+  }
+  if (since) {
+    atomic_fetch_add_explicit(&wait_ns, monotonic_ns() - since,
+                              memory_order_relaxed);
+    atomic_fetch_add_explicit(&waits, 1, memory_order_relaxed);
+  }
+  return r;
+}
+
+void cl_ring_waits(uint64_t *count, uint64_t *ns)
+{
+  *count = atomic_load_explicit(&waits, memory_order_relaxed);
+  *ns = atomic_load_explicit(&wait_ns, memory_order_relaxed);
+}
+
 struct cl_record *cl_ring_reserve(enum cl_rec_type type)
 {
   if (cl_writer_inherited()) {
@@ -71,20 +118,9 @@ struct cl_record *cl_ring_reserve(enum cl_rec_type type)
   }
   cl_writer_ensure_started();
   uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
-  for (unsigned spins = 0;; spins++) {
-    uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
-    if (tail - head < r->capacity)
-      break;
-    /* full: wait for the writer, unless told to drop or it cannot drain */
-    if (cl_cfg.overflow_drop || !cl_writer_running() || cl_writer_is_self()) {
-      atomic_fetch_add_explicit(&r->dropped[type == CL_REC_ACTIVITY], 1,
-                                memory_order_relaxed);
-      return NULL;
-    }
-    cl_writer_wake();
-    struct timespec ts = {0, spins < 10 ? 20000 : 200000};
-    nanosleep(&ts, NULL);
-  }
+  uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
+  if (tail - head >= r->capacity && !(r = wait_for_room(r, type, tail)))
+    return NULL;
   return &r->slots[tail & (r->capacity - 1)];
 }
 
@@ -158,6 +194,8 @@ void cl_ring_atfork_child(void)
     atomic_store(&keep->dropped[1], 0);
   }
   atomic_store(&unbuffered, 0);
+  atomic_store(&waits, 0);
+  atomic_store(&wait_ns, 0);
   my_tid = 0;
   if (keep)
     keep->tid = cl_gettid();

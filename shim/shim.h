@@ -175,6 +175,9 @@ void cl_ring_foreach(void (*fn)(struct cl_ring *, void *), void *arg) CL_HIDDEN;
 void cl_ring_take_orphan_drops(uint64_t lost[2]) CL_HIDDEN;
 /* records lost because their thread's ring could not be allocated */
 uint64_t cl_ring_take_unbuffered(void) CL_HIDDEN;
+/* How often the program's threads found their ring full and waited for the
+ * writer, and for how long in all (ns); since the start or the fork. */
+void cl_ring_waits(uint64_t *count, uint64_t *ns) CL_HIDDEN;
 uint32_t cl_gettid(void) CL_HIDDEN;
 
 /* ---- host threads (threads.c) --------------------------------------------- */

@@ -119,6 +119,7 @@ static void drain(struct cl_db *db)
                 atomic_exchange(&r->dropped[1], 0));
   }
   cl_db_put_host_accesses(db);
+  cl_db_put_waits(db);
   uint64_t lost[2];
   cl_ring_take_orphan_drops(lost);
   count_drops(db, lost[0], lost[1]);

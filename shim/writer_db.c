@@ -1,6 +1,7 @@
 /* writer_db.c - the SQLite side of the writer: creates a recording with the
  * schema of common/format.c, describes the process in `meta`, and turns each
- * record into rows (a call into `calls` plus the row of its operation class).
+ * record into rows (a call into `calls` plus the row of its operation class);
+ * the busiest tables get theirs 32 at a time, in multi-row INSERTs.
  * Call stacks are stored once each; the modules they point into are listed
  * as they are first seen.  The first error that is not about one row ends
  * the recording, with one line saying so.  Runs only on the writer thread. */
@@ -57,11 +58,51 @@ struct stack_entry {
   uint64_t *frames;
 };
 
+/* The tables that take rows at the rate of calls and GPU activity (those
+ * of each call's operation class that only ever get new rows) get them
+ * BATCH_ROWS at a time, through one multi-row INSERT: SQLite's cost per
+ * statement run (opening the table, finding the place, ending the statement)
+ * is then shared by the rows.  A row's values wait in cells; the statement
+ * keeps its bound values between runs, so only the cells that differ from
+ * what is bound there are bound again. */
+#define BATCH_ROWS 32
+#define BATCH_COLS 14
+enum { CELL_NULL, CELL_INT, CELL_TEXT };
+struct cell {
+  int64_t i;
+  const char *s;  /* CELL_TEXT: a string literal (bound SQLITE_STATIC) */
+  uint8_t type;
+};
+struct batch {
+  sqlite3_stmt *many;  /* INSERT of BATCH_ROWS rows */
+  int ncols, n;        /* n rows wait */
+  struct cell rows[BATCH_ROWS][BATCH_COLS];
+  struct cell bound[BATCH_ROWS][BATCH_COLS]; /* what many has bound */
+};
+
+/* the batched tables: their single-row statement (in CL_STATEMENTS, used
+ * for the rows left at a commit) and the number of columns */
+#define CL_BATCHES(X)                                                          \
+  X(call, 13)                                                                  \
+  X(kernel, 10)                                                                \
+  X(karg, 4)                                                                   \
+  X(transfer, 11)                                                              \
+  X(activity, 14)                                                              \
+  X(sync, 5)                                                                   \
+  X(memory, 8)                                                                 \
+  X(event_record, 3)                                                           \
+  X(stream_wait, 3)                                                            \
+  X(device_op, 4)                                                              \
+  X(stream_op, 4)
+
 struct cl_db {
   sqlite3 *sql;
 #define CL_STMT_FIELD(name, text) sqlite3_stmt *name;
   CL_STATEMENTS(CL_STMT_FIELD)
 #undef CL_STMT_FIELD
+#define CL_BATCH_FIELD(name, ncols) struct batch name##_rows;
+  CL_BATCHES(CL_BATCH_FIELD)
+#undef CL_BATCH_FIELD
   uint32_t strings_written;
   struct stack_entry *stacks; /* open addressing on hash */
   uint32_t nstacks, capstacks;
@@ -69,6 +110,7 @@ struct cl_db {
   int nmods;
   uint32_t *tids;
   uint32_t ntids, captids;
+  uint64_t waits_written;     /* cl_ring_waits() count in meta */
   int failed;                 /* recording ended by an error: write nothing */
   char path[4096];            /* as named by CUDALENS_OUTPUT */
   char sqlpath[PATH_MAX];     /* the same file, through no symbolic link */
@@ -108,21 +150,30 @@ __attribute__((format(printf, 2, 3))) static void fail(struct cl_db *db,
                        "is not recorded", db->path, why);
 }
 
+/* an error of SQLite that costs a row, not the recording */
+static int row_error(int rc)
+{
+  switch (rc & 0xff) {
+  case SQLITE_CONSTRAINT: case SQLITE_MISMATCH: case SQLITE_TOOBIG:
+  case SQLITE_RANGE:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
 /* A result of SQLite: errors about one row cost that row; any other (I/O,
  * a full disk, a file that is gone or changed) ends the recording. */
 static int check(struct cl_db *db, int rc, const char *what)
 {
   if (rc == SQLITE_OK || rc == SQLITE_DONE || rc == SQLITE_ROW)
     return 0;
-  switch (rc & 0xff) {
-  case SQLITE_CONSTRAINT: case SQLITE_MISMATCH: case SQLITE_TOOBIG:
-  case SQLITE_RANGE:
+  if (row_error(rc)) {
     CL_LOG(CL_LOG_WARN, "%s failed: %s", what, sqlite3_errmsg(db->sql));
     return 0;
-  default:
-    fail(db, "%s failed: %s", what, sqlite3_errmsg(db->sql));
-    return -1;
   }
+  fail(db, "%s failed: %s", what, sqlite3_errmsg(db->sql));
+  return -1;
 }
 
 static void exec_sql(struct cl_db *db, const char *sql, const char *what)
@@ -149,6 +200,85 @@ static void opt(sqlite3_stmt *st, int i, int present, uint64_t v)
     I64(st, i, v);
   else
     NUL(st, i);
+}
+
+/* ---- batched rows ---------------------------------------------------------- */
+static void bind_cell(sqlite3_stmt *st, int i, const struct cell *c)
+{
+  if (c->type == CELL_INT)
+    sqlite3_bind_int64(st, i, c->i);
+  else if (c->type == CELL_TEXT)
+    sqlite3_bind_text(st, i, c->s, -1, SQLITE_STATIC);
+  else
+    sqlite3_bind_null(st, i);
+}
+
+static int same_cell(const struct cell *a, const struct cell *b)
+{
+  return a->type == b->type &&
+         (a->type == CELL_NULL || (a->type == CELL_INT ? a->i == b->i
+                                                       : a->s == b->s));
+}
+
+/* the cells of the next row of b (column i at [i - 1]), to fill and then
+ * add_row() */
+static struct cell *next_row(struct batch *b) { return b->rows[b->n]; }
+#define CI(row, i, v) ((row)[(i) - 1] = (struct cell){(int64_t)(v), NULL, CELL_INT})
+#define CN(row, i) ((row)[(i) - 1] = (struct cell){0, NULL, CELL_NULL})
+#define CT(row, i, v) ((row)[(i) - 1] = (struct cell){0, (v), CELL_TEXT})
+static void copt(struct cell *row, int i, int present, uint64_t v)
+{
+  if (present)
+    CI(row, i, v);
+  else
+    CN(row, i);
+}
+
+/* Insert the rows that wait: a full batch through its multi-row statement;
+ * fewer (at a commit), or a full batch that one of its rows made fail (the
+ * statement then inserted none), one by one through ONE, so that a bad row
+ * costs itself only, with its warning, as unbatched. */
+static void flush_rows(struct cl_db *db, struct batch *b, sqlite3_stmt *one)
+{
+  int n = b->n;
+  b->n = 0;
+  if (db->failed || !n)
+    return;
+  if (n == BATCH_ROWS) {
+    int k = 1;
+    for (int r = 0; r < BATCH_ROWS; r++)
+      for (int c = 0; c < b->ncols; c++, k++)
+        if (!same_cell(&b->rows[r][c], &b->bound[r][c])) {
+          bind_cell(b->many, k, &b->rows[r][c]);
+          b->bound[r][c] = b->rows[r][c];
+        }
+    int rc = sqlite3_step(b->many);
+    atomic_fetch_add_explicit(&progress, 1, memory_order_relaxed);
+    if (!row_error(rc)) {
+      check(db, rc, "database insert");
+      sqlite3_reset(b->many);
+      return;
+    }
+    sqlite3_reset(b->many);
+  }
+  for (int r = 0; r < n; r++) {
+    for (int c = 0; c < b->ncols; c++)
+      bind_cell(one, c + 1, &b->rows[r][c]);
+    run(db, one);
+  }
+}
+
+static void add_row(struct cl_db *db, struct batch *b, sqlite3_stmt *one)
+{
+  if (++b->n == BATCH_ROWS)
+    flush_rows(db, b, one);
+}
+
+static void flush_batches(struct cl_db *db)
+{
+#define CL_BATCH_FLUSH(name, ncols) flush_rows(db, &db->name##_rows, db->name);
+  CL_BATCHES(CL_BATCH_FLUSH)
+#undef CL_BATCH_FLUSH
 }
 
 static void meta(struct cl_db *db, const char *key, const char *value)
@@ -322,6 +452,11 @@ static void disconnect(struct cl_db *db, int one_file)
   db->name = NULL;
   CL_STATEMENTS(CL_STMT_FINALIZE)
 #undef CL_STMT_FINALIZE
+#define CL_BATCH_FINALIZE(name, ncols)                                         \
+  sqlite3_finalize(db->name##_rows.many);                                      \
+  db->name##_rows.many = NULL;
+  CL_BATCHES(CL_BATCH_FINALIZE)
+#undef CL_BATCH_FINALIZE
   /* one self-contained file from here on: readers need no -wal/-shm (a
    * reader holding it open keeps the WAL, which is no loss) */
   if (one_file && !db->failed)
@@ -329,6 +464,40 @@ static void disconnect(struct cl_db *db, int one_file)
   if (sqlite3_close(db->sql) != SQLITE_OK)
     CL_LOG(CL_LOG_WARN, "closing '%s' failed", db->path);
   db->sql = NULL;
+}
+
+/* The multi-row statement of a batched table, from the text of its
+ * single-row statement ONE (which ends in its one row of NCOLS '?'). */
+static int prepare_batch(struct cl_db *db, struct batch *b, sqlite3_stmt *one,
+                         int ncols)
+{
+  char text[4096];
+  size_t len = strlen(sqlite3_sql(one));
+  if (len + (BATCH_ROWS - 1) * (2 + 2 * (size_t)ncols) >= sizeof text) {
+    CL_LOG(CL_LOG_ERROR, "internal error: no room for %d rows of '%s'",
+           BATCH_ROWS, sqlite3_sql(one));
+    return -1;
+  }
+  memcpy(text, sqlite3_sql(one), len);
+  for (int r = 1; r < BATCH_ROWS; r++) {
+    text[len++] = ',';
+    text[len++] = '(';
+    for (int c = 0; c < ncols; c++) {
+      text[len++] = '?';
+      text[len++] = c + 1 < ncols ? ',' : ')';
+    }
+  }
+  text[len] = 0;
+  b->ncols = ncols;
+  b->n = 0;
+  memset(b->bound, 0, sizeof b->bound); /* a new statement binds NULLs */
+  if (sqlite3_prepare_v3(db->sql, text, -1, SQLITE_PREPARE_PERSISTENT, &b->many,
+                         NULL)) {
+    CL_LOG(CL_LOG_ERROR, "internal error preparing '%s': %s", text,
+           sqlite3_errmsg(db->sql));
+    return -1;
+  }
+  return 0;
 }
 
 /* Open the connection (creating the schema when create is set) and prepare
@@ -349,8 +518,11 @@ static int connect(struct cl_db *db, int create)
   char *msg = NULL;
   char pragmas[256];
   snprintf(pragmas, sizeof pragmas,
-           /* no fsync: the file must survive the process, not the OS */
+           /* no fsync: the file must survive the process, not the OS;
+            * no zeroing of freed space (Debian's SQLite does it by
+            * default): a recording deletes next to nothing */
            "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; "
+           "PRAGMA secure_delete=OFF; "
            "PRAGMA wal_autocheckpoint=16384; PRAGMA cache_size=-16384; "
            "PRAGMA user_version=%d;",
            CL_SCHEMA_VERSION);
@@ -373,6 +545,13 @@ static int connect(struct cl_db *db, int create)
   }
   CL_STATEMENTS(CL_STMT_PREPARE)
 #undef CL_STMT_PREPARE
+#define CL_BATCH_PREPARE(name, ncols)                                          \
+  if (prepare_batch(db, &db->name##_rows, db->name, ncols)) {                  \
+    disconnect(db, 0);                                                         \
+    return -1;                                                                 \
+  }
+  CL_BATCHES(CL_BATCH_PREPARE)
+#undef CL_BATCH_PREPARE
   return 0;
 }
 
@@ -462,6 +641,7 @@ static void put_string(uint32_t id, const char *s, void *arg)
 
 int cl_db_commit(struct cl_db *db)
 {
+  flush_batches(db);
   if (!db->failed)
     cl_strings_drain(&db->strings_written, put_string, db);
   exec_sql(db, "COMMIT", "database commit");
@@ -632,31 +812,32 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
   note_thread(db, c->tid);
   uint32_t stack = stack_id(db, c->frames, c->nframes);
 
-  sqlite3_stmt *st = db->call;
-  I64(st, 1, c->seq);
-  I64(st, 2, c->api);
-  I64(st, 3, c->tid);
-  I64(st, 4, c->start_ns);
-  I64(st, 5, c->end_ns);
-  I64(st, 6, c->result);
-  opt(st, 7, dev_known, (uint64_t)(int64_t)c->device);
-  opt(st, 8, c->context != 0, c->context);
-  opt(st, 9, streamed, stream);
-  I64(st, 10, c->correlation);
-  opt(st, 11, c->driver_correlation != 0, c->driver_correlation);
-  opt(st, 12, stack != 0, stack);
-  opt(st, 13, c->pystack != 0, c->pystack);
-  run(db, st);
+  struct cell *row = next_row(&db->call_rows);
+  CI(row, 1, c->seq);
+  CI(row, 2, c->api);
+  CI(row, 3, c->tid);
+  CI(row, 4, c->start_ns);
+  CI(row, 5, c->end_ns);
+  CI(row, 6, c->result);
+  copt(row, 7, dev_known, (uint64_t)(int64_t)c->device);
+  copt(row, 8, c->context != 0, c->context);
+  copt(row, 9, streamed, stream);
+  CI(row, 10, c->correlation);
+  copt(row, 11, c->driver_correlation != 0, c->driver_correlation);
+  copt(row, 12, stack != 0, stack);
+  copt(row, 13, c->pystack != 0, c->pystack);
+  add_row(db, &db->call_rows, db->call);
 
+  sqlite3_stmt *st;
   const char *sk = cl_sync_kind_name(op);
   if (sk) { /* recorded whether or not it succeeded: complete says */
-    st = db->sync;
-    I64(st, 1, c->seq);
-    TXT(st, 2, sk);
-    opt(st, 3, op == CL_OP_SYNC_STREAM || op == CL_OP_QUERY_STREAM, stream);
-    opt(st, 4, op == CL_OP_SYNC_EVENT || op == CL_OP_QUERY_EVENT, a->event);
-    I64(st, 5, ok);
-    run(db, st);
+    row = next_row(&db->sync_rows);
+    CI(row, 1, c->seq);
+    CT(row, 2, sk);
+    copt(row, 3, op == CL_OP_SYNC_STREAM || op == CL_OP_QUERY_STREAM, stream);
+    copt(row, 4, op == CL_OP_SYNC_EVENT || op == CL_OP_QUERY_EVENT, a->event);
+    CI(row, 5, ok);
+    add_row(db, &db->sync_rows, db->sync);
     return;
   }
   if (!ok)
@@ -664,56 +845,56 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
   switch (op) {
   case CL_OP_ALLOC:
   case CL_OP_FREE:
-    st = db->memory;
-    I64(st, 1, c->seq);
-    TXT(st, 2, op == CL_OP_ALLOC ? "alloc" : "free");
-    I64(st, 3, a->dst);
-    opt(st, 4, op == CL_OP_ALLOC, a->bytes);
-    TXT(st, 5, cl_memkind_name(a->memkind));
-    opt(st, 6, dev_known, (uint64_t)(int64_t)c->device);
-    opt(st, 7, op == CL_OP_ALLOC, a->flags);
-    opt(st, 8, streamed, stream);
-    run(db, st);
+    row = next_row(&db->memory_rows);
+    CI(row, 1, c->seq);
+    CT(row, 2, op == CL_OP_ALLOC ? "alloc" : "free");
+    CI(row, 3, a->dst);
+    copt(row, 4, op == CL_OP_ALLOC, a->bytes);
+    CT(row, 5, cl_memkind_name(a->memkind));
+    copt(row, 6, dev_known, (uint64_t)(int64_t)c->device);
+    copt(row, 7, op == CL_OP_ALLOC, a->flags);
+    copt(row, 8, streamed, stream);
+    add_row(db, &db->memory_rows, db->memory);
     break;
   case CL_OP_COPY:
   case CL_OP_MEMSET: {
     int copy = op == CL_OP_COPY, peer = a->dir == CL_DIR_PEER && a->has_device;
-    st = db->transfer;
-    I64(st, 1, c->seq);
-    TXT(st, 2, copy ? "copy" : "memset");
+    row = next_row(&db->transfer_rows);
+    CI(row, 1, c->seq);
+    CT(row, 2, copy ? "copy" : "memset");
     if (copy)
-      TXT(st, 3, cl_dir_name(a->dir));
+      CT(row, 3, cl_dir_name(a->dir));
     else
-      NUL(st, 3);
-    I64(st, 4, a->dst);
-    opt(st, 5, copy, a->src);
-    I64(st, 6, a->bytes);
-    opt(st, 7, !copy, a->value);
-    I64(st, 8, (api->flags & CL_ASYNC) != 0);
-    I64(st, 9, stream);
-    opt(st, 10, peer || dev_known, peer ? (uint64_t)(int64_t)a->peer : (uint64_t)(int64_t)c->device);
-    opt(st, 11, peer || dev_known, peer ? (uint64_t)(int64_t)a->device : (uint64_t)(int64_t)c->device);
-    run(db, st);
+      CN(row, 3);
+    CI(row, 4, a->dst);
+    copt(row, 5, copy, a->src);
+    CI(row, 6, a->bytes);
+    copt(row, 7, !copy, a->value);
+    CI(row, 8, (api->flags & CL_ASYNC) != 0);
+    CI(row, 9, stream);
+    copt(row, 10, peer || dev_known, peer ? (uint64_t)(int64_t)a->peer : (uint64_t)(int64_t)c->device);
+    copt(row, 11, peer || dev_known, peer ? (uint64_t)(int64_t)a->device : (uint64_t)(int64_t)c->device);
+    add_row(db, &db->transfer_rows, db->transfer);
     break;
   }
   case CL_OP_KERNEL:
-    st = db->kernel;
-    I64(st, 1, c->seq);
-    opt(st, 2, c->name != 0, c->name);
+    row = next_row(&db->kernel_rows);
+    CI(row, 1, c->seq);
+    copt(row, 2, c->name != 0, c->name);
     for (int i = 0; i < 3; i++) {
-      I64(st, 3 + i, a->grid[i]);
-      I64(st, 6 + i, a->block[i]);
+      CI(row, 3 + i, a->grid[i]);
+      CI(row, 6 + i, a->block[i]);
     }
-    I64(st, 9, a->shmem);
-    I64(st, 10, stream);
-    run(db, st);
+    CI(row, 9, a->shmem);
+    CI(row, 10, stream);
+    add_row(db, &db->kernel_rows, db->kernel);
     for (unsigned i = 0; i < c->nkargs; i++) {
-      st = db->karg;
-      I64(st, 1, c->seq);
-      I64(st, 2, c->kargs[i].param);
-      I64(st, 3, c->kargs[i].offset);
-      I64(st, 4, c->kargs[i].value);
-      run(db, st);
+      row = next_row(&db->karg_rows);
+      CI(row, 1, c->seq);
+      CI(row, 2, c->kargs[i].param);
+      CI(row, 3, c->kargs[i].offset);
+      CI(row, 4, c->kargs[i].value);
+      add_row(db, &db->karg_rows, db->karg);
     }
     if (c->kargs_truncated)
       cl_db_drop(db, "kernel-args-beyond-16", 1);
@@ -743,40 +924,40 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
     run(db, st);
     break;
   case CL_OP_EVENT_RECORD:
-    st = db->event_record;
-    I64(st, 1, c->seq);
-    I64(st, 2, a->event);
-    I64(st, 3, stream);
-    run(db, st);
+    row = next_row(&db->event_record_rows);
+    CI(row, 1, c->seq);
+    CI(row, 2, a->event);
+    CI(row, 3, stream);
+    add_row(db, &db->event_record_rows, db->event_record);
     break;
   case CL_OP_STREAM_WAIT_EVENT:
-    st = db->stream_wait;
-    I64(st, 1, c->seq);
-    I64(st, 2, stream);
-    I64(st, 3, a->event);
-    run(db, st);
+    row = next_row(&db->stream_wait_rows);
+    CI(row, 1, c->seq);
+    CI(row, 2, stream);
+    CI(row, 3, a->event);
+    add_row(db, &db->stream_wait_rows, db->stream_wait);
     break;
   case CL_OP_SET_DEVICE: case CL_OP_SET_CONTEXT: case CL_OP_RESET_DEVICE:
   case CL_OP_PEER_ENABLE: case CL_OP_PEER_DISABLE:
-    st = db->device_op;
-    I64(st, 1, c->seq);
-    TXT(st, 2, cl_op_name(op));
+    row = next_row(&db->device_op_rows);
+    CI(row, 1, c->seq);
+    CT(row, 2, cl_op_name(op));
     if (a->has_device)
-      I64(st, 3, a->device);
+      CI(row, 3, a->device);
     else
-      opt(st, 3, dev_known, (uint64_t)(int64_t)c->device);
-    opt(st, 4, op == CL_OP_PEER_ENABLE || op == CL_OP_PEER_DISABLE,
+      copt(row, 3, dev_known, (uint64_t)(int64_t)c->device);
+    copt(row, 4, op == CL_OP_PEER_ENABLE || op == CL_OP_PEER_DISABLE,
         (uint64_t)(int64_t)a->peer);
-    run(db, st);
+    add_row(db, &db->device_op_rows, db->device_op);
     break;
   case CL_OP_HOST_FUNC: case CL_OP_GRAPH_LAUNCH: case CL_OP_CAPTURE_BEGIN:
   case CL_OP_CAPTURE_END: case CL_OP_PREFETCH:
-    st = db->stream_op;
-    I64(st, 1, c->seq);
-    TXT(st, 2, cl_op_name(op));
-    I64(st, 3, stream);
-    I64(st, 4, op == CL_OP_PREFETCH ? a->dst : a->handle);
-    run(db, st);
+    row = next_row(&db->stream_op_rows);
+    CI(row, 1, c->seq);
+    CT(row, 2, cl_op_name(op));
+    CI(row, 3, stream);
+    CI(row, 4, op == CL_OP_PREFETCH ? a->dst : a->handle);
+    add_row(db, &db->stream_op_rows, db->stream_op);
     break;
   default:
     break;
@@ -803,31 +984,31 @@ static void put_activity(struct cl_db *db, const struct cl_activity *x)
 {
   static const char *const kinds[] = {"", "kernel", "memcpy", "memset",
                                       "memcpy-p2p"};
-  sqlite3_stmt *st = db->activity;
+  struct cell *row = next_row(&db->activity_rows);
   int copy = x->kind == CL_ACT_MEMCPY || x->kind == CL_ACT_P2P;
-  I64(st, 1, x->correlation);
-  TXT(st, 2, kinds[x->kind]);
-  I64(st, 3, x->start_ns);
-  I64(st, 4, x->end_ns);
-  I64(st, 5, x->device);
-  I64(st, 6, x->context);
-  I64(st, 7, x->stream_id);
-  opt(st, 8, x->kind != CL_ACT_KERNEL, x->bytes);
+  CI(row, 1, x->correlation);
+  CT(row, 2, kinds[x->kind]);
+  CI(row, 3, x->start_ns);
+  CI(row, 4, x->end_ns);
+  CI(row, 5, x->device);
+  CI(row, 6, x->context);
+  CI(row, 7, x->stream_id);
+  copt(row, 8, x->kind != CL_ACT_KERNEL, x->bytes);
   if (copy) {
-    TXT(st, 9, cupti_copykind(x->copy_kind));
-    TXT(st, 10, cupti_memkind(x->src_kind));
+    CT(row, 9, cupti_copykind(x->copy_kind));
+    CT(row, 10, cupti_memkind(x->src_kind));
   } else {
-    NUL(st, 9);
-    NUL(st, 10);
+    CN(row, 9);
+    CN(row, 10);
   }
   if (x->kind != CL_ACT_KERNEL)
-    TXT(st, 11, cupti_memkind(x->dst_kind));
+    CT(row, 11, cupti_memkind(x->dst_kind));
   else
-    NUL(st, 11);
-  opt(st, 12, x->src_device >= 0, (uint64_t)(int64_t)x->src_device);
-  opt(st, 13, x->dst_device >= 0, (uint64_t)(int64_t)x->dst_device);
-  opt(st, 14, x->name != 0, x->name);
-  run(db, st);
+    CN(row, 11);
+  copt(row, 12, x->src_device >= 0, (uint64_t)(int64_t)x->src_device);
+  copt(row, 13, x->dst_device >= 0, (uint64_t)(int64_t)x->dst_device);
+  copt(row, 14, x->name != 0, x->name);
+  add_row(db, &db->activity_rows, db->activity);
 }
 
 void cl_db_put(struct cl_db *db, const struct cl_record *r)
@@ -918,6 +1099,18 @@ void cl_db_put_host_accesses(struct cl_db *db)
     cl_db_drop(db, "host-accesses", lost);
 }
 
+/* meta ring_full_waits and ring_full_wait_ns, when the count moved */
+void cl_db_put_waits(struct cl_db *db)
+{
+  uint64_t count, ns;
+  cl_ring_waits(&count, &ns);
+  if (count == db->waits_written)
+    return;
+  meta_int(db, "ring_full_waits", (long long)count);
+  meta_int(db, "ring_full_wait_ns", (long long)ns);
+  db->waits_written = count;
+}
+
 void cl_db_drop(struct cl_db *db, const char *reason, uint64_t n)
 {
   TXT(db->drop, 1, reason);
@@ -928,6 +1121,7 @@ void cl_db_drop(struct cl_db *db, const char *reason, uint64_t n)
 static void write_end(struct cl_db *db, const char *end, int clean)
 {
   cl_db_begin(db);
+  cl_db_put_waits(db);
   meta_int(db, "end_ns", (long long)(cl_end_ns ? cl_end_ns : cl_now_ns()));
   meta(db, "end", end);
   meta(db, "clean_exit", clean ? "1" : "0");

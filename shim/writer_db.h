@@ -13,6 +13,9 @@ int cl_db_begin(struct cl_db *db) CL_HIDDEN;
 void cl_db_put(struct cl_db *db, const struct cl_record *r) CL_HIDDEN;
 void cl_db_drop(struct cl_db *db, const char *reason, uint64_t n) CL_HIDDEN;
 void cl_db_put_host_accesses(struct cl_db *db) CL_HIDDEN;
+/* how often and how long the program waited for room (cl_ring_waits), in
+ * meta, when that changed */
+void cl_db_put_waits(struct cl_db *db) CL_HIDDEN;
 int cl_db_commit(struct cl_db *db) CL_HIDDEN;
 int cl_db_failed(const struct cl_db *db) CL_HIDDEN;
 /* Close, noting how the process ended (meta end: "exit", "signal", "_exit",

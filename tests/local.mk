@@ -25,6 +25,10 @@ tests_unit_test_outpath_LDADD = $(unit_ldadd)
 tests_unit_test_writer_SOURCES = tests/unit/test_writer.c tests/unit/unit.h
 tests_unit_test_writer_CFLAGS = $(unit_cflags)
 tests_unit_test_writer_LDADD = $(unit_ldadd)
+check_PROGRAMS += tests/unit/test_writer_rows
+tests_unit_test_writer_rows_SOURCES = tests/unit/test_writer_rows.c tests/unit/unit.h
+tests_unit_test_writer_rows_CFLAGS = $(unit_cflags)
+tests_unit_test_writer_rows_LDADD = $(unit_ldadd)
 
 tests_unit_test_stack_SOURCES = tests/unit/test_stack.c tests/unit/unit.h
 tests_unit_test_stack_CFLAGS = $(unit_cflags) -O1 -fno-omit-frame-pointer
@@ -44,7 +48,8 @@ tests_unit_test_kernel_brief_SOURCES = tests/unit/test_kernel_brief.c tests/unit
 tests_unit_test_kernel_brief_CPPFLAGS = $(AM_CPPFLAGS) $(ANALYZER_CPPFLAGS)
 tests_unit_test_kernel_brief_LDADD = libclreport.la
 
-TESTS += tests/unit/test_outpath tests/unit/test_writer tests/unit/test_stack \
+TESTS += tests/unit/test_outpath tests/unit/test_writer tests/unit/test_writer_rows \
+	tests/unit/test_stack \
 	tests/unit/test_cuptifind tests/unit/test_allocmap tests/unit/test_kernel_brief \
 	tests/unit/writer-drop.test
 EXTRA_DIST += tests/unit/writer-drop.test

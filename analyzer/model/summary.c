@@ -65,6 +65,10 @@ static void load_process(struct process *p, struct cl_db *d)
   p->start_ns = meta_int(d, "start_ns");
   p->end_ns = meta_int(d, "end_ns");
   p->clean_exit = meta_int(d, "clean_exit") == 1;
+  p->writer_waits = meta_int(d, "ring_full_waits");
+  p->writer_wait_ns = meta_int(d, "ring_full_wait_ns");
+  if (p->writer_waits <= 0 || p->writer_wait_ns < 0)
+    p->writer_waits = p->writer_wait_ns = 0;
   /* recordings older than these keys recorded everything */
   if (meta_int(d, "gpu_activity") == 0)
     p->not_recorded |= 1u << NOT_RECORDED_GPU_ACTIVITY;

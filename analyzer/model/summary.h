@@ -33,6 +33,10 @@ struct process {
   struct drop *drops;
   size_t ndrops;
   unsigned not_recorded; /* bits 1 << enum not_recorded */
+  /* meta ring_full_waits/_wait_ns: how often and how long (ns) the
+   * program's threads waited for the recorder's writer; 0 when never (or
+   * not recorded) */
+  int64_t writer_waits, writer_wait_ns;
 };
 
 /* What the recording left out by its configuration (meta gpu_activity,

@@ -93,6 +93,13 @@ static void process(struct json *j, const struct process *p)
         json_string(j, not_recorded_info[i].name);
     json_end_array(j);
   }
+  if (p->writer_waits) { /* only when it happened: older reports stay */
+    json_key(j, "writer_wait");
+    json_begin_object(j);
+    json_kv_int(j, "count", p->writer_waits);
+    json_kv_int(j, "ns", p->writer_wait_ns);
+    json_end_object(j);
+  }
   json_end_object(j);
 }
 

@@ -110,6 +110,10 @@ static void process(FILE *f, const struct process *p)
     }
     fputc('\n', f);
   }
+  if (p->writer_waits)
+    fprintf(f, "  waited:      %s for the recording writer (ring full %" PRId64
+               " time%s)\n", fmt_ns(b1, sizeof b1, p->writer_wait_ns),
+            p->writer_waits, p->writer_waits == 1 ? "" : "s");
 }
 
 static void devices(FILE *f, const struct summary *s)
