@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cudalens/format.h"
+#include "u64map.h"
 #include "util.h"
 
 int parse_memkind(const char *s)
@@ -95,8 +96,10 @@ static void sort_stable(struct act *v, size_t n)
 static bool read_rows(struct activity *a, struct cl_db *d, sqlite3_stmt *st,
                       bool integers_only)
 {
-  size_t cap = 0;
+  size_t cap = 0, capdev = 0;
   bool ok = true;
+  struct u64map devices;
+  u64map_init(&devices);
   while (db_step(d, st)) {
     if (integers_only && (sqlite3_column_type(st, 0) != SQLITE_INTEGER ||
                           sqlite3_column_type(st, 2) != SQLITE_INTEGER)) {
@@ -114,19 +117,25 @@ static bool read_rows(struct activity *a, struct cl_db *d, sqlite3_stmt *st,
     x->src_kind = (int8_t)parse_memkind(db_text(st, 6));
     x->dst_kind = (int8_t)parse_memkind(db_text(st, 7));
     x->name = db_null(st, 8) ? -1 : db_int(st, 8);
+    if (!db_null(st, 9) &&
+        !u64map_get(&devices, (uint64_t)db_int(st, 9), NULL)) {
+      u64map_put(&devices, (uint64_t)db_int(st, 9), 0);
+      GROW(a->devices, capdev, a->ndevices + 1);
+      a->devices[a->ndevices++] = db_int(st, 9);
+    }
   }
   db_finalize(st);
+  u64map_free(&devices);
   return ok;
 }
 
 void activity_load(struct activity *a, struct cl_db *d)
 {
-  a->v = NULL;
-  a->n = 0;
+  memset(a, 0, sizeof *a);
   if (read_rows(a, d,
                 db_prepare(d, "SELECT correlation, kind, start_ns, end_ns,"
-                              " bytes, copy_kind, src_kind, dst_kind, name"
-                              " FROM activity ORDER BY rowid"),
+                              " bytes, copy_kind, src_kind, dst_kind, name,"
+                              " device FROM activity ORDER BY rowid"),
                 true)) {
     sort_stable(a->v, a->n);
     return;
@@ -134,7 +143,8 @@ void activity_load(struct activity *a, struct cl_db *d)
   activity_free(a);
   read_rows(a, d,
             db_prepare(d, "SELECT correlation, kind, start_ns, end_ns, bytes,"
-                          " copy_kind, src_kind, dst_kind, name FROM activity"
+                          " copy_kind, src_kind, dst_kind, name, device"
+                          " FROM activity"
                           " ORDER BY correlation, start_ns, rowid"),
             false);
 }
@@ -142,8 +152,8 @@ void activity_load(struct activity *a, struct cl_db *d)
 void activity_free(struct activity *a)
 {
   free(a->v);
-  a->v = NULL;
-  a->n = 0;
+  free(a->devices);
+  memset(a, 0, sizeof *a);
 }
 
 const struct act *activity_find(const struct activity *a, int64_t corr,

@@ -25,6 +25,8 @@ struct act {
 struct activity {
   struct act *v;
   size_t n;
+  int64_t *devices;  /* the DISTINCT activity.device (not NULL), as integers */
+  size_t ndevices;
 };
 
 /* what the GPU did for one call */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cudalens/format.h"
+#include "cudalens/semantics.h"
 #include "db.h"
 #include "u64map.h"
 #include "util.h"
@@ -75,6 +76,10 @@ struct reader {
   struct u64map name_by_id;
   sqlite3_stmt *name_st;
   struct replay_op op;
+  struct calls_facts facts;  /* so far */
+  bool facts_exact;          /* every value they depend on an integer */
+  struct u64map tids, task_devs; /* the distinct values seen */
+  size_t cap_task_devices;
 };
 
 static void load_apis(struct reader *r)
@@ -117,6 +122,10 @@ static void reader_begin(struct reader *r, struct cl_db *db)
   r->db = db;
   load_apis(r);
   u64map_init(&r->name_by_id);
+  u64map_init(&r->tids);
+  u64map_init(&r->task_devs);
+  r->facts_exact = true;
+  r->facts.first_kernel = INT64_MAX;
   r->st = db_prepare(db, CALLS_SQL);
   for (int i = 0; i < SIDES; i++) {
     r->side[i] = db_prepare(db, SIDE_SQL[i]);
@@ -179,32 +188,102 @@ static int64_t int_or(sqlite3_stmt *st, int col, int64_t none)
   return db_null(st, col) ? none : db_int(st, col);
 }
 
+/* the value of column COL of the current row: read once with its type
+ * (the connection is used by one thread; see sqlite3_column_value) */
+#define COL(st, col) sqlite3_column_value((st), (col))
+#define VNULL(v) (sqlite3_value_type(v) == SQLITE_NULL)
+#define VINT(v) sqlite3_value_int64(v)
+#define VTEXT(v) ((const char *)sqlite3_value_text(v))
+
+static int64_t vint_or(sqlite3_value *v, int64_t none)
+{
+  return VNULL(v) ? none : VINT(v);
+}
+
+/* integer or NULL: what the facts take as SQL would */
+static bool int_or_null(int type)
+{
+  return type == SQLITE_INTEGER || type == SQLITE_NULL;
+}
+
+/* calls row V (columns C_*) into the facts */
+static void add_facts(struct reader *r, sqlite3_value **v, int op)
+{
+  struct calls_facts *f = &r->facts;
+  int tseq = sqlite3_value_type(v[C_SEQ]), tapi = sqlite3_value_type(v[C_APIID]);
+  int ttid = sqlite3_value_type(v[C_TID]);
+  int tstart = sqlite3_value_type(v[C_START]);
+  int tend = sqlite3_value_type(v[C_END]);
+  int tdev = sqlite3_value_type(v[C_DEVICE]);
+  int tres = sqlite3_value_type(v[C_RESULT]);
+  if (tseq != SQLITE_INTEGER || !int_or_null(tapi) || !int_or_null(ttid) ||
+      !int_or_null(tstart) || !int_or_null(tend) || !int_or_null(tdev) ||
+      !int_or_null(tres)) {
+    r->facts_exact = false;
+    return;
+  }
+  f->calls++;
+  if (ttid == SQLITE_INTEGER &&
+      !u64map_get(&r->tids, (uint64_t)VINT(v[C_TID]), NULL)) {
+    u64map_put(&r->tids, (uint64_t)VINT(v[C_TID]), 0);
+    f->threads++;
+  }
+  if (tstart == SQLITE_INTEGER) {
+    int64_t x = VINT(v[C_START]);
+    if (!f->has_start || x < f->min_start)
+      f->min_start = x;
+    f->has_start = true;
+  }
+  if (tend == SQLITE_INTEGER) {
+    int64_t x = VINT(v[C_END]);
+    if (!f->has_end || x > f->max_end)
+      f->max_end = x;
+    f->has_end = true;
+  }
+  if (op < 0 || tres != SQLITE_INTEGER || VINT(v[C_RESULT]) != 0)
+    return; /* the rest is of successful calls of a known operation */
+  int64_t seq = VINT(v[C_SEQ]);
+  if ((op == CL_OP_KERNEL || op == CL_OP_GRAPH_LAUNCH) && seq < f->first_kernel)
+    f->first_kernel = seq;
+  if (tdev == SQLITE_INTEGER && cl_op_is_stream_task((enum cl_op)op) &&
+      !u64map_get(&r->task_devs, (uint64_t)VINT(v[C_DEVICE]), NULL)) {
+    u64map_put(&r->task_devs, (uint64_t)VINT(v[C_DEVICE]), 0);
+    GROW(f->task_devices, r->cap_task_devices, f->ntask_devices + 1);
+    f->task_devices[f->ntask_devices++] = VINT(v[C_DEVICE]);
+  }
+}
+
 static bool reader_next(struct reader *r)
 {
   sqlite3_stmt *st = r->st;
   if (!st || !db_step(r->db, st))
     return false;
+  sqlite3_value *c[C_DCORR + 1];
+  for (int i = 0; i <= C_DCORR; i++)
+    c[i] = COL(st, i);
   struct replay_op *o = &r->op;
   memset(o, 0, sizeof *o);
-  o->seq = db_int(st, C_SEQ);
+  o->seq = VINT(c[C_SEQ]);
   const struct replay_api *api = NULL;
   uint64_t ai;
-  if (sqlite3_column_type(st, C_APIID) == SQLITE_INTEGER &&
-      u64map_get(&r->api_by_id, (uint64_t)db_int(st, C_APIID), &ai))
+  if (sqlite3_value_type(c[C_APIID]) == SQLITE_INTEGER &&
+      u64map_get(&r->api_by_id, (uint64_t)VINT(c[C_APIID]), &ai))
     api = &r->apis[ai];
-  o->op = !api || !api->op ? -1 : op_of(r, db_int(st, C_APIID), api->op);
+  o->op = !api || !api->op ? -1 : op_of(r, VINT(c[C_APIID]), api->op);
   o->api = api ? api->name : NULL;
-  o->tid = db_int(st, C_TID);
-  o->start_ns = db_int(st, C_START);
-  o->end_ns = db_int(st, C_END);
-  o->device = int_or(st, C_DEVICE, -1);
-  o->has_stream = !db_null(st, C_STREAM);
-  o->stream = db_int(st, C_STREAM);
-  o->result = db_int(st, C_RESULT);
-  o->stack = int_or(st, C_STACK, -1);
-  o->pystack = int_or(st, C_PYSTACK, -1);
-  o->corr = int_or(st, C_CORR, -1);
-  o->dcorr = int_or(st, C_DCORR, -1);
+  if (r->facts_exact)
+    add_facts(r, c, o->op);
+  o->tid = VINT(c[C_TID]);
+  o->start_ns = VINT(c[C_START]);
+  o->end_ns = VINT(c[C_END]);
+  o->device = vint_or(c[C_DEVICE], -1);
+  o->has_stream = !VNULL(c[C_STREAM]);
+  o->stream = VINT(c[C_STREAM]);
+  o->result = VINT(c[C_RESULT]);
+  o->stack = vint_or(c[C_STACK], -1);
+  o->pystack = vint_or(c[C_PYSTACK], -1);
+  o->corr = vint_or(c[C_CORR], -1);
+  o->dcorr = vint_or(c[C_DCORR], -1);
 
   sqlite3_stmt *t = side_row(r, S_TRANSFER, o->seq);
   if ((o->transfer = t && !db_null(t, T_OP))) {
@@ -283,6 +362,9 @@ static void reader_end(struct reader *r)
   u64map_free(&r->name_by_id);
   free(r->op_of_api);
   free(r->args);
+  u64map_free(&r->tids);
+  u64map_free(&r->task_devs);
+  free(r->facts.task_devices);
   memset(r, 0, sizeof *r);
 }
 
@@ -294,6 +376,8 @@ struct replay_log {
   size_t nstrs, capstrs;
   struct u64map str_by_hash; /* hash -> first index; collisions chained */
   size_t *str_next;         /* the next index with the same hash, or SIZE_MAX */
+  struct calls_facts facts;
+  bool facts_exact;
 };
 
 static uint64_t hash_str(const char *s)
@@ -544,6 +628,9 @@ static struct replay_log *log_build(struct cl_db *db)
   reader_begin(&r, db);
   while (reader_next(&r))
     log_append(l, &s, &r.op);
+  l->facts = r.facts;
+  l->facts_exact = r.facts_exact;
+  r.facts.task_devices = NULL; /* the log's now */
   reader_end(&r);
   return l;
 }
@@ -558,7 +645,15 @@ void replay_log_free(struct replay_log *l)
   free(l->strs);
   free(l->str_next);
   u64map_free(&l->str_by_hash);
+  free(l->facts.task_devices);
   free(l);
+}
+
+const struct calls_facts *replay_calls_facts(struct cl_db *db)
+{
+  if (!db->calls_log)
+    db->calls_log = log_build(db);
+  return db->calls_log->facts_exact ? &db->calls_log->facts : NULL;
 }
 
 /* ---- replaying ------------------------------------------------------------ */

@@ -105,6 +105,24 @@ void replay_end(struct replay *r);
 /* the calls log kept with a struct cl_db (db_close frees it) */
 void replay_log_free(struct replay_log *l);
 
+/* What SQL aggregates over the calls table say, gathered as the calls log
+ * is read (so that the analyses scan the table once). */
+struct calls_facts {
+  int64_t calls;           /* count(*) */
+  int64_t threads;         /* count(DISTINCT tid) */
+  bool has_start, has_end; /* min(start_ns), max(end_ns) are not NULL */
+  int64_t min_start, max_end;
+  int64_t first_kernel;    /* min(seq) of the successful kernel and graph
+                            * launches, INT64_MAX: none */
+  int64_t *task_devices;   /* DISTINCT device of the successful calls of a
+                            * stream task (cl_op_is_stream_task) */
+  size_t ntask_devices;
+};
+/* the facts of DB's calls (read now if not yet), or NULL when a value they
+ * depend on is not an integer or NULL (a hand-made recording, whose SQL
+ * comparisons only SQLite gives: ask it) */
+const struct calls_facts *replay_calls_facts(struct cl_db *db);
+
 /* the GPU activity of the current call (n == 0: none recorded) */
 void replay_activity(const struct replay *r, struct call_act *ca);
 /* the current transfer's direction: the recorded one, else what the

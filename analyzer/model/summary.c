@@ -59,14 +59,22 @@ static void load_process(struct process *p, struct cl_db *d)
   p->end_ns = meta_int(d, "end_ns");
   p->clean_exit = meta_int(d, "clean_exit") == 1;
 
-  sqlite3_stmt *st = db_prepare(
-      d, "SELECT count(*), count(DISTINCT tid), max(end_ns) FROM calls");
-  if (db_step(d, st)) {
-    p->calls = db_int(st, 0);
-    p->threads = db_int(st, 1);
-    p->last_ns = db_null(st, 2) ? -1 : db_int(st, 2);
+  const struct calls_facts *f = replay_calls_facts(d);
+  sqlite3_stmt *st;
+  if (f) {
+    p->calls = f->calls;
+    p->threads = f->threads;
+    p->last_ns = f->has_end ? f->max_end : -1;
+  } else {
+    st = db_prepare(
+        d, "SELECT count(*), count(DISTINCT tid), max(end_ns) FROM calls");
+    if (db_step(d, st)) {
+      p->calls = db_int(st, 0);
+      p->threads = db_int(st, 1);
+      p->last_ns = db_null(st, 2) ? -1 : db_int(st, 2);
+    }
+    db_finalize(st);
   }
-  db_finalize(st);
 
   size_t cap = 0;
   st = db_prepare(d, "SELECT reason, count FROM drops WHERE count <> 0"
