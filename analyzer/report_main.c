@@ -22,6 +22,7 @@
 #include "findings.h"
 #include "merge.h"
 #include "output.h"
+#include "reading.h"
 #include "recordings.h"
 #include "summary.h"
 #include "suppress.h"
@@ -341,7 +342,7 @@ static void analyze(struct recording *r, const struct options *o)
     fail("%s", err);
 
   struct activity act;
-  activity_load(&act, &db);
+  recording_read(&db, &act);
   summary_build(&r->sum, &db, &act);
   struct callsites *cs = callsites_new(db.db);
   struct report_ctx ctx = {.db = &db, .act = &act, .sum = &r->sum, .cs = cs};

@@ -62,10 +62,6 @@ struct reader {
   sqlite3_stmt *st;         /* calls, in seq order */
   sqlite3_stmt *side[SIDES];
   bool side_row[SIDES];
-  sqlite3_stmt *args_st;    /* kernel_args, merged by seq */
-  bool args_row;
-  struct replay_arg *args;
-  size_t cap_args;
   int *op_of_api;           /* api.id -> enum cl_op, cached */
   int64_t napi;
   struct replay_api *apis;  /* the api table */
@@ -131,9 +127,6 @@ static void reader_begin(struct reader *r, struct cl_db *db)
     r->side[i] = db_prepare(db, SIDE_SQL[i]);
     r->side_row[i] = db_step(db, r->side[i]);
   }
-  r->args_st = db_prepare(db, "SELECT seq, param, offset, value"
-                              " FROM kernel_args ORDER BY seq, param, offset");
-  r->args_row = db_step(db, r->args_st);
 }
 
 /* side table I's row of call SEQ, or NULL (the rows of earlier calls
@@ -144,21 +137,6 @@ static sqlite3_stmt *side_row(struct reader *r, int i, int64_t seq)
   while (r->side_row[i] && db_int(st, 0) < seq)
     r->side_row[i] = db_step(r->db, st);
   return r->side_row[i] && db_int(st, 0) == seq ? st : NULL;
-}
-
-/* the kernel_args rows of call SEQ (the rows of earlier calls skipped) */
-static void load_args(struct reader *r, int64_t seq)
-{
-  sqlite3_stmt *a = r->args_st;
-  struct replay_op *o = &r->op;
-  while (r->args_row && db_int(a, 0) < seq)
-    r->args_row = db_step(r->db, a);
-  for (; r->args_row && db_int(a, 0) == seq; r->args_row = db_step(r->db, a)) {
-    GROW(r->args, r->cap_args, o->nargs + 1);
-    r->args[o->nargs++] = (struct replay_arg){db_int(a, 1), db_int(a, 2),
-                                              (uint64_t)db_int(a, 3)};
-  }
-  o->args = r->args;
 }
 
 /* enum cl_op of an api row's op name, cached by api id */
@@ -338,8 +316,6 @@ static bool reader_next(struct reader *r)
   o->kname = k ? int_or(k, K_NAME, -1) : -1;
   if (k && sqlite3_column_type(k, K_NAME) == SQLITE_INTEGER)
     o->kmangled = kernel_name(r, db_int(k, K_NAME));
-  if (o->op == CL_OP_KERNEL)
-    load_args(r, o->seq);
   return true;
 }
 
@@ -348,7 +324,6 @@ static void reader_end(struct reader *r)
   db_finalize(r->st);
   for (int i = 0; i < SIDES; i++)
     db_finalize(r->side[i]);
-  db_finalize(r->args_st);
   db_finalize(r->name_st);
   for (size_t i = 0; i < r->napis; i++) {
     free(r->apis[i].name);
@@ -361,7 +336,6 @@ static void reader_end(struct reader *r)
   free(r->names);
   u64map_free(&r->name_by_id);
   free(r->op_of_api);
-  free(r->args);
   u64map_free(&r->tids);
   u64map_free(&r->task_devs);
   free(r->facts.task_devices);
@@ -369,9 +343,22 @@ static void reader_end(struct reader *r)
 }
 
 /* ---- the calls log ------------------------------------------------------- */
-struct replay_log {
+/* a growing buffer of varints */
+struct bytes {
   unsigned char *buf;
   size_t n, cap;
+};
+
+/* the kernel_args rows, in their order (seq, param, offset): each row's
+ * seq, param, offset and value as zigzag varints of the difference from
+ * the previous row's */
+struct replay_args {
+  struct bytes b;
+};
+
+struct replay_log {
+  struct bytes ops;
+  struct replay_args *args; /* merged with the ops as they are decoded */
   char **strs;              /* the distinct strings of the ops */
   size_t nstrs, capstrs;
   struct u64map str_by_hash; /* hash -> first index; collisions chained */
@@ -430,7 +417,7 @@ static const char *str_at(const struct replay_log *l, int64_t i)
   X(mem_has_stream) X(mem_stream) X(dev_op) X(dev_op_device) X(has_peer)       \
   X(peer) X(has_event) X(event) X(has_record) X(record_event) X(has_wait)      \
   X(wait_event) X(sync_kind) X(sync_op) X(has_sync_event) X(sync_event)        \
-  X(has_sync_stream) X(sync_stream) X(complete) X(kname) X(kmangled) X(nargs)
+  X(has_sync_stream) X(sync_stream) X(complete) X(kname) X(kmangled)
 enum {
 #define LOG_ENUM(f) F_##f,
   LOG_FIELDS(LOG_ENUM)
@@ -490,7 +477,6 @@ v[F_api] = intern(l, o->api);
   v[F_sync_stream] = o->sync_stream;
   v[F_complete] = o->complete;
   v[F_kname] = o->kname;
-  v[F_nargs] = (int64_t)o->nargs;
 }
 
 static void fields_to_op(const struct replay_log *l, const int64_t *v,
@@ -545,20 +531,19 @@ static void fields_to_op(const struct replay_log *l, const int64_t *v,
   o->complete = v[F_complete] != 0;
   o->kname = v[F_kname];
   o->kmangled = str_at(l, v[F_kmangled]);
-  o->nargs = (size_t)v[F_nargs];
 }
 
-static void put_varint(struct replay_log *l, uint64_t x)
+static void put_varint(struct bytes *b, uint64_t x)
 {
-  if (l->cap - l->n < 10) {
-    l->cap = l->cap ? l->cap * 2 : 1 << 16;
-    l->buf = xrealloc(l->buf, l->cap);
+  if (b->cap - b->n < 10) {
+    b->cap = b->cap ? b->cap * 2 : 1 << 16;
+    b->buf = xrealloc(b->buf, b->cap);
   }
   while (x >= 0x80) {
-    l->buf[l->n++] = (unsigned char)(x | 0x80);
+    b->buf[b->n++] = (unsigned char)(x | 0x80);
     x >>= 7;
   }
-  l->buf[l->n++] = (unsigned char)x;
+  b->buf[b->n++] = (unsigned char)x;
 }
 
 static uint64_t get_varint(const unsigned char **p)
@@ -591,7 +576,12 @@ static int64_t unzigzag(uint64_t z, int64_t prev)
 /* the delta state of an encoder or decoder */
 struct log_state {
   int64_t prev[NFIELDS];
-  struct replay_arg prev_arg;
+  /* the decoder's current kernel_args row (arg_seq, arg) if arg_valid, and
+   * where the next one starts */
+  bool arg_valid;
+  int64_t arg_seq;
+  struct replay_arg arg;
+  size_t args_pos;
 };
 
 static void log_append(struct replay_log *l, struct log_state *s,
@@ -603,21 +593,39 @@ static void log_append(struct replay_log *l, struct log_state *s,
   for (int f = 0; f < NFIELDS; f++)
     if (v[f] != s->prev[f])
       mask |= 1ULL << f;
-  put_varint(l, mask);
+  put_varint(&l->ops, mask);
   for (int f = 0; f < NFIELDS; f++)
     if (mask >> f & 1) {
-      put_varint(l, zigzag(v[f], s->prev[f]));
+      put_varint(&l->ops, zigzag(v[f], s->prev[f]));
       s->prev[f] = v[f];
     }
-  for (size_t i = 0; i < o->nargs; i++) {
-    const struct replay_arg *a = &o->args[i];
-    put_varint(l, zigzag(a->param, s->prev_arg.param));
-    put_varint(l, zigzag(a->offset, s->prev_arg.offset));
-    put_varint(l, zigzag((int64_t)a->value, (int64_t)s->prev_arg.value));
-    s->prev_arg = *a;
-  }
 }
 
+struct replay_args *replay_args_read(struct cl_db *db)
+{
+  struct replay_args *a = xcalloc(1, sizeof *a);
+  sqlite3_stmt *st = db_prepare(db, "SELECT seq, param, offset, value"
+                                    " FROM kernel_args"
+                                    " ORDER BY seq, param, offset");
+  int64_t prev[4] = {0, 0, 0, 0};
+  while (st && db_step(db, st))
+    for (int i = 0; i < 4; i++) {
+      int64_t x = VINT(COL(st, i));
+      put_varint(&a->b, zigzag(x, prev[i]));
+      prev[i] = x;
+    }
+  db_finalize(st);
+  return a;
+}
+
+void replay_args_free(struct replay_args *a)
+{
+  if (a)
+    free(a->b.buf);
+  free(a);
+}
+
+/* the calls log of DB, its kernel_args not yet read */
 static struct replay_log *log_build(struct cl_db *db)
 {
   struct replay_log *l = xcalloc(1, sizeof *l);
@@ -635,11 +643,25 @@ static struct replay_log *log_build(struct cl_db *db)
   return l;
 }
 
+void replay_read_calls(struct cl_db *db)
+{
+  if (!db->calls_log)
+    db->calls_log = log_build(db);
+}
+
+void replay_set_args(struct cl_db *db, struct replay_args *args)
+{
+  replay_read_calls(db);
+  replay_args_free(db->calls_log->args);
+  db->calls_log->args = args ? args : replay_args_read(db);
+}
+
 void replay_log_free(struct replay_log *l)
 {
   if (!l)
     return;
-  free(l->buf);
+  free(l->ops.buf);
+  replay_args_free(l->args);
   for (size_t i = 0; i < l->nstrs; i++)
     free(l->strs[i]);
   free(l->strs);
@@ -651,9 +673,22 @@ void replay_log_free(struct replay_log *l)
 
 const struct calls_facts *replay_calls_facts(struct cl_db *db)
 {
-  if (!db->calls_log)
-    db->calls_log = log_build(db);
+  replay_read_calls(db);
   return db->calls_log->facts_exact ? &db->calls_log->facts : NULL;
+}
+
+/* the next kernel_args row into S (arg_valid false at the end) */
+static void next_arg(const struct replay_log *l, struct log_state *s)
+{
+  const struct bytes *b = l->args ? &l->args->b : NULL;
+  if (!(s->arg_valid = b && s->args_pos < b->n))
+    return;
+  const unsigned char *p = b->buf + s->args_pos;
+  s->arg_seq = unzigzag(get_varint(&p), s->arg_seq);
+  s->arg.param = unzigzag(get_varint(&p), s->arg.param);
+  s->arg.offset = unzigzag(get_varint(&p), s->arg.offset);
+  s->arg.value = (uint64_t)unzigzag(get_varint(&p), (int64_t)s->arg.value);
+  s->args_pos = (size_t)(p - b->buf);
 }
 
 /* ---- replaying ------------------------------------------------------------ */
@@ -662,40 +697,42 @@ void replay_begin(struct replay *r, struct report_ctx *ctx)
   memset(r, 0, sizeof *r);
   r->db = ctx->db;
   r->act = ctx->act;
-  if (!ctx->db->calls_log)
-    ctx->db->calls_log = log_build(ctx->db);
+  replay_read_calls(ctx->db);
+  if (!ctx->db->calls_log->args)
+    replay_set_args(ctx->db, NULL);
   r->log = ctx->db->calls_log;
-  r->state = xcalloc(1, sizeof(struct log_state));
+  struct log_state *s = xcalloc(1, sizeof *s);
+  r->state = s;
+  next_arg(r->log, s);
   memmodel_load(&r->mm, ctx->db);
 }
 
 bool replay_next(struct replay *r)
 {
   const struct replay_log *l = r->log;
-  if (!l || r->pos >= l->n)
+  if (!l || r->pos >= l->ops.n)
     return false;
   struct log_state *s = r->state;
-  const unsigned char *p = l->buf + r->pos;
+  const unsigned char *p = l->ops.buf + r->pos;
   uint64_t mask = get_varint(&p);
   for (int f = 0; f < NFIELDS; f++)
     if (mask >> f & 1)
       s->prev[f] = unzigzag(get_varint(&p), s->prev[f]);
+  r->pos = (size_t)(p - l->ops.buf);
   struct replay_op *o = &r->op;
   memset(o, 0, sizeof *o);
   fields_to_op(l, s->prev, o);
-  if (o->nargs) {
-    GROW(r->args, r->cap_args, o->nargs);
-    for (size_t i = 0; i < o->nargs; i++) {
-      struct replay_arg *a = &s->prev_arg;
-      a->param = unzigzag(get_varint(&p), a->param);
-      a->offset = unzigzag(get_varint(&p), a->offset);
-      a->value = (uint64_t)unzigzag(get_varint(&p), (int64_t)a->value);
-      r->args[i] = *a;
+  if (o->op == CL_OP_KERNEL) {
+    /* its kernel_args rows (those of earlier calls skipped), as a merge
+     * by seq of the two scans gives */
+    while (s->arg_valid && s->arg_seq < o->seq)
+      next_arg(l, s);
+    for (; s->arg_valid && s->arg_seq == o->seq; next_arg(l, s)) {
+      GROW(r->args, r->cap_args, o->nargs + 1);
+      r->args[o->nargs++] = s->arg;
     }
-  }
-  if (o->op == CL_OP_KERNEL)
     o->args = r->args;
-  r->pos = (size_t)(p - l->buf);
+  }
   memmodel_advance(&r->mm, sat_sub(o->seq, 1));
   return true;
 }

@@ -105,6 +105,17 @@ void replay_end(struct replay *r);
 /* the calls log kept with a struct cl_db (db_close frees it) */
 void replay_log_free(struct replay_log *l);
 
+/* The reading of the calls log, done by the first replay_begin unless
+ * done before (reading.c spreads it over two threads): the calls with the
+ * tables that describe them but kernel_args (replay_read_calls), and the
+ * kernel_args (replay_args_read, on any connection to the recording, and
+ * replay_set_args; NULL: read them now, on DB). */
+struct replay_args;
+void replay_read_calls(struct cl_db *db);
+struct replay_args *replay_args_read(struct cl_db *db);
+void replay_set_args(struct cl_db *db, struct replay_args *args);
+void replay_args_free(struct replay_args *a);
+
 /* What SQL aggregates over the calls table say, gathered as the calls log
  * is read (so that the analyses scan the table once). */
 struct calls_facts {
