@@ -28,6 +28,7 @@
 #include "suppress.h"
 #include "timeline.h"
 #include "util.h"
+#include "/tmp/i11r/timing.h"
 
 enum format {
   FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF, FORMAT_GITHUB, FORMAT_PERFETTO,
@@ -342,8 +343,11 @@ static void analyze(struct recording *r, const struct options *o)
     fail("%s", err);
 
   struct activity act;
+  TMARK("opened");
   recording_read(&db, &act);
+  TMARK("read");
   summary_build(&r->sum, &db, &act);
+  TMARK("summary");
   struct callsites *cs = callsites_new(db.db);
   struct report_ctx ctx = {.db = &db, .act = &act, .sum = &r->sum, .cs = cs};
   findings_init(&r->fs);
@@ -363,7 +367,9 @@ static void analyze(struct recording *r, const struct options *o)
   }
   callsites_free(cs);
   activity_free(&act);
+  TMARK("act freed");
   db_close(&db);
+  TMARK("closed");
 }
 
 int main(int argc, char **argv)

@@ -13,6 +13,7 @@
 
 #include "callsite.h"
 #include "db.h"
+#include "/tmp/i11r/timing.h"
 #include "util.h"
 
 const struct analysis cl_analyses[] = {
@@ -33,8 +34,10 @@ const struct analysis cl_analyses[] = {
 static void run_list(struct report_ctx *ctx, struct findings *out,
                      const struct analysis *from, const struct analysis *to)
 {
-  for (const struct analysis *a = from; a != to && a->run; a++)
+  for (const struct analysis *a = from; a != to && a->run; a++) {
     a->run(ctx, out);
+    TMARK(a->name);
+  }
 }
 
 struct second {

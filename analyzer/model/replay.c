@@ -479,58 +479,167 @@ v[F_api] = intern(l, o->api);
   v[F_kname] = o->kname;
 }
 
+/* field F of O from its value X */
+static void set_field(const struct replay_log *l, struct replay_op *o, int f,
+                      int64_t x)
+{
+  switch (f) {
+  case F_seq:
+    o->seq = x;
+    break;
+  case F_op:
+    o->op = (int)x;
+    break;
+  case F_api:
+    o->api = str_at(l, x);
+    break;
+  case F_tid:
+    o->tid = x;
+    break;
+  case F_start_ns:
+    o->start_ns = x;
+    break;
+  case F_end_ns:
+    o->end_ns = x;
+    break;
+  case F_device:
+    o->device = x;
+    break;
+  case F_has_stream:
+    o->has_stream = x != 0;
+    break;
+  case F_stream:
+    o->stream = x;
+    break;
+  case F_result:
+    o->result = x;
+    break;
+  case F_stack:
+    o->stack = x;
+    break;
+  case F_pystack:
+    o->pystack = x;
+    break;
+  case F_corr:
+    o->corr = x;
+    break;
+  case F_dcorr:
+    o->dcorr = x;
+    break;
+  case F_transfer:
+    o->transfer = x != 0;
+    break;
+  case F_is_memset:
+    o->is_memset = x != 0;
+    break;
+  case F_async:
+    o->async = x != 0;
+    break;
+  case F_dir_recorded:
+    o->dir_recorded = (int)x;
+    break;
+  case F_src:
+    o->src = (uint64_t)x;
+    break;
+  case F_dst:
+    o->dst = (uint64_t)x;
+    break;
+  case F_bytes:
+    o->bytes = x;
+    break;
+  case F_src_device:
+    o->src_device = x;
+    break;
+  case F_dst_device:
+    o->dst_device = x;
+    break;
+  case F_mem:
+    o->mem = x != 0;
+    break;
+  case F_mem_free:
+    o->mem_free = x != 0;
+    break;
+  case F_mem_kind:
+    o->mem_kind = (int)x;
+    break;
+  case F_mem_addr:
+    o->mem_addr = (uint64_t)x;
+    break;
+  case F_mem_size:
+    o->mem_size = x;
+    break;
+  case F_mem_has_stream:
+    o->mem_has_stream = x != 0;
+    break;
+  case F_mem_stream:
+    o->mem_stream = x;
+    break;
+  case F_dev_op:
+    o->dev_op = str_at(l, x);
+    break;
+  case F_dev_op_device:
+    o->dev_op_device = x;
+    break;
+  case F_has_peer:
+    o->has_peer = x != 0;
+    break;
+  case F_peer:
+    o->peer = x;
+    break;
+  case F_has_event:
+    o->has_event = x != 0;
+    break;
+  case F_event:
+    o->event = (uint64_t)x;
+    break;
+  case F_has_record:
+    o->has_record = x != 0;
+    break;
+  case F_record_event:
+    o->record_event = (uint64_t)x;
+    break;
+  case F_has_wait:
+    o->has_wait = x != 0;
+    break;
+  case F_wait_event:
+    o->wait_event = (uint64_t)x;
+    break;
+  case F_sync_kind:
+    o->sync_kind = str_at(l, x);
+    break;
+  case F_sync_op:
+    o->sync_op = (int)x;
+    break;
+  case F_has_sync_event:
+    o->has_sync_event = x != 0;
+    break;
+  case F_sync_event:
+    o->sync_event = (uint64_t)x;
+    break;
+  case F_has_sync_stream:
+    o->has_sync_stream = x != 0;
+    break;
+  case F_sync_stream:
+    o->sync_stream = x;
+    break;
+  case F_complete:
+    o->complete = x != 0;
+    break;
+  case F_kname:
+    o->kname = x;
+    break;
+  case F_kmangled:
+    o->kmangled = str_at(l, x);
+    break;
+  }
+}
+
+/* every field of O from the values V */
 static void fields_to_op(const struct replay_log *l, const int64_t *v,
                          struct replay_op *o)
 {
-  o->seq = v[F_seq];
-  o->op = (int)v[F_op];
-  o->api = str_at(l, v[F_api]);
-  o->tid = v[F_tid];
-  o->start_ns = v[F_start_ns];
-  o->end_ns = v[F_end_ns];
-  o->device = v[F_device];
-  o->has_stream = v[F_has_stream] != 0;
-  o->stream = v[F_stream];
-  o->result = v[F_result];
-  o->stack = v[F_stack];
-  o->pystack = v[F_pystack];
-  o->corr = v[F_corr];
-  o->dcorr = v[F_dcorr];
-  o->transfer = v[F_transfer] != 0;
-  o->is_memset = v[F_is_memset] != 0;
-  o->async = v[F_async] != 0;
-  o->dir_recorded = (int)v[F_dir_recorded];
-  o->src = (uint64_t)v[F_src];
-  o->dst = (uint64_t)v[F_dst];
-  o->bytes = v[F_bytes];
-  o->src_device = v[F_src_device];
-  o->dst_device = v[F_dst_device];
-  o->mem = v[F_mem] != 0;
-  o->mem_free = v[F_mem_free] != 0;
-  o->mem_kind = (int)v[F_mem_kind];
-  o->mem_addr = (uint64_t)v[F_mem_addr];
-  o->mem_size = v[F_mem_size];
-  o->mem_has_stream = v[F_mem_has_stream] != 0;
-  o->mem_stream = v[F_mem_stream];
-  o->dev_op = str_at(l, v[F_dev_op]);
-  o->dev_op_device = v[F_dev_op_device];
-  o->has_peer = v[F_has_peer] != 0;
-  o->peer = v[F_peer];
-  o->has_event = v[F_has_event] != 0;
-  o->event = (uint64_t)v[F_event];
-  o->has_record = v[F_has_record] != 0;
-  o->record_event = (uint64_t)v[F_record_event];
-  o->has_wait = v[F_has_wait] != 0;
-  o->wait_event = (uint64_t)v[F_wait_event];
-  o->sync_kind = str_at(l, v[F_sync_kind]);
-  o->sync_op = (int)v[F_sync_op];
-  o->has_sync_event = v[F_has_sync_event] != 0;
-  o->sync_event = (uint64_t)v[F_sync_event];
-  o->has_sync_stream = v[F_has_sync_stream] != 0;
-  o->sync_stream = v[F_sync_stream];
-  o->complete = v[F_complete] != 0;
-  o->kname = v[F_kname];
-  o->kmangled = str_at(l, v[F_kmangled]);
+  for (int f = 0; f < NFIELDS; f++)
+    set_field(l, o, f, v[f]);
 }
 
 static void put_varint(struct bytes *b, uint64_t x)
@@ -704,6 +813,7 @@ void replay_begin(struct replay *r, struct report_ctx *ctx)
   struct log_state *s = xcalloc(1, sizeof *s);
   r->state = s;
   next_arg(r->log, s);
+  fields_to_op(r->log, s->prev, &r->op);
   memmodel_load(&r->mm, ctx->db);
 }
 
@@ -714,14 +824,17 @@ bool replay_next(struct replay *r)
     return false;
   struct log_state *s = r->state;
   const unsigned char *p = l->ops.buf + r->pos;
-  uint64_t mask = get_varint(&p);
-  for (int f = 0; f < NFIELDS; f++)
-    if (mask >> f & 1)
-      s->prev[f] = unzigzag(get_varint(&p), s->prev[f]);
-  r->pos = (size_t)(p - l->ops.buf);
+  /* the op keeps the fields that did not change since the previous one
+   * (replay_begin set them all) */
   struct replay_op *o = &r->op;
-  memset(o, 0, sizeof *o);
-  fields_to_op(l, s->prev, o);
+  for (uint64_t mask = get_varint(&p); mask; mask &= mask - 1) {
+    int f = __builtin_ctzll(mask);
+    s->prev[f] = unzigzag(get_varint(&p), s->prev[f]);
+    set_field(l, o, f, s->prev[f]);
+  }
+  r->pos = (size_t)(p - l->ops.buf);
+  o->args = NULL;
+  o->nargs = 0;
   if (o->op == CL_OP_KERNEL) {
     /* its kernel_args rows (those of earlier calls skipped), as a merge
      * by seq of the two scans gives */
