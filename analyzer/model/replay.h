@@ -10,8 +10,8 @@
  *   while (replay_next(&r)) { const struct replay_op *o = &r.op; ... }
  *   replay_end(&r);
  *
- * Strings in the op (api, kmangled, sync_kind) are valid until the next
- * replay_next. */
+ * Strings in the op (api, kmangled, sync_kind, dev_op) are the calls
+ * log's: valid until the struct cl_db is closed. */
 #ifndef CL_REPORT_REPLAY_H
 #define CL_REPORT_REPLAY_H
 
