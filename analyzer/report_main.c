@@ -28,7 +28,6 @@
 #include "suppress.h"
 #include "timeline.h"
 #include "util.h"
-#include "/tmp/i11r/timing.h"
 
 enum format {
   FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF, FORMAT_GITHUB, FORMAT_PERFETTO,
@@ -343,15 +342,14 @@ static void analyze(struct recording *r, const struct options *o)
     fail("%s", err);
 
   struct activity act;
-  TMARK("opened");
   recording_read(&db, &act);
-  TMARK("read");
-  summary_build(&r->sum, &db, &act);
-  TMARK("summary");
   struct callsites *cs = callsites_new(db.db);
   struct report_ctx ctx = {.db = &db, .act = &act, .sum = &r->sum, .cs = cs};
+  /* the analyses that need no summary start while it is built */
+  struct analyses_run *run = analyses_start(&ctx);
+  summary_build(&r->sum, &db, &act);
   findings_init(&r->fs);
-  run_analyses(&ctx, &r->fs);
+  analyses_finish(run, &r->fs);
   if (o->stack_depth > 1)
     callsite_fill_callers(cs, &r->fs, o->stack_depth);
   if (timeline_format(o->format)) {
@@ -367,9 +365,7 @@ static void analyze(struct recording *r, const struct options *o)
   }
   callsites_free(cs);
   activity_free(&act);
-  TMARK("act freed");
   db_close(&db);
-  TMARK("closed");
 }
 
 int main(int argc, char **argv)

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "replay.h"
-#include "/tmp/i11r/timing.h"
 
 struct second {
   struct cl_db db;            /* the twin connection */
@@ -22,12 +21,9 @@ struct second {
 static void *second_main(void *arg)
 {
   struct second *w = arg;
-  TMARK("B start");
   activity_load(&w->act, &w->db);
-  TMARK("B activity");
   if (!w->db.failed)
     w->args = replay_args_read(&w->db);
-  TMARK("B args");
   return NULL;
 }
 
@@ -44,12 +40,9 @@ void recording_read(struct cl_db *db, struct activity *act)
       threaded = false;
     }
   }
-  TMARK("A start");
   replay_read_calls(db);
-  TMARK("A calls");
   if (threaded) {
     pthread_join(th, NULL);
-    TMARK("A joined");
     bool ok = !w.db.failed;
     db_close(&w.db);
     if (ok) {
