@@ -62,6 +62,7 @@ struct reader {
   sqlite3_stmt *st;         /* calls, in seq order */
   sqlite3_stmt *side[SIDES];
   bool side_row[SIDES];
+  int64_t side_seq[SIDES];  /* the seq of each side's current row */
   int *op_of_api;           /* api.id -> enum cl_op, cached */
   int64_t napi;
   struct replay_api *apis;  /* the api table */
@@ -112,6 +113,13 @@ static const char *kernel_name(struct reader *r, int64_t id)
   return v;
 }
 
+/* the next row of side table I */
+static void side_step(struct reader *r, int i)
+{
+  if ((r->side_row[i] = db_step(r->db, r->side[i])))
+    r->side_seq[i] = db_int(r->side[i], 0);
+}
+
 static void reader_begin(struct reader *r, struct cl_db *db)
 {
   memset(r, 0, sizeof *r);
@@ -125,7 +133,7 @@ static void reader_begin(struct reader *r, struct cl_db *db)
   r->st = db_prepare(db, CALLS_SQL);
   for (int i = 0; i < SIDES; i++) {
     r->side[i] = db_prepare(db, SIDE_SQL[i]);
-    r->side_row[i] = db_step(db, r->side[i]);
+    side_step(r, i);
   }
 }
 
@@ -133,10 +141,9 @@ static void reader_begin(struct reader *r, struct cl_db *db)
  * skipped) */
 static sqlite3_stmt *side_row(struct reader *r, int i, int64_t seq)
 {
-  sqlite3_stmt *st = r->side[i];
-  while (r->side_row[i] && db_int(st, 0) < seq)
-    r->side_row[i] = db_step(r->db, st);
-  return r->side_row[i] && db_int(st, 0) == seq ? st : NULL;
+  while (r->side_row[i] && r->side_seq[i] < seq)
+    side_step(r, i);
+  return r->side_row[i] && r->side_seq[i] == seq ? r->side[i] : NULL;
 }
 
 /* enum cl_op of an api row's op name, cached by api id */
@@ -835,7 +842,7 @@ bool replay_next(struct replay *r)
   r->pos = (size_t)(p - l->ops.buf);
   o->args = NULL;
   o->nargs = 0;
-  if (o->op == CL_OP_KERNEL) {
+  if (o->op == CL_OP_KERNEL && !r->no_args) {
     /* its kernel_args rows (those of earlier calls skipped), as a merge
      * by seq of the two scans gives */
     while (s->arg_valid && s->arg_seq < o->seq)
