@@ -172,6 +172,7 @@ static void scan(struct spass *p)
 {
   struct replay r;
   replay_begin(&r, p->ctx);
+  r.no_args = true; /* kernel arguments: not read here */
   while (replay_next(&r)) {
     const struct replay_op *o = &r.op;
     if (!o->api)

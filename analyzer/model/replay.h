@@ -89,6 +89,9 @@ struct replay_log;
 
 struct replay {
   struct replay_op op;
+  /* set after replay_begin by a pass that does not read op.args: they are
+   * then not decoded (op.nargs is 0) */
+  bool no_args;
   struct memmodel mm;      /* advanced to op.seq - 1 by replay_next */
   const struct activity *act;
   struct cl_db *db;

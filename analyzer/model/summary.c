@@ -175,6 +175,7 @@ static void calls_pass(struct summary *s, struct report_ctx *ctx)
 
   struct replay r;
   replay_begin(&r, ctx);
+  r.no_args = true; /* kernel arguments: not read here */
   while (replay_next(&r)) {
     const struct replay_op *o = &r.op;
     int sop = stream_op_of(o->op, o->has_stream);
