@@ -372,6 +372,10 @@ struct replay_log {
   size_t *str_next;         /* the next index with the same hash, or SIZE_MAX */
   struct calls_facts facts;
   bool facts_exact;
+  /* intern_stable's: strings at addresses that hold them while the log is
+   * built (the reader's api names and kernel names) and their indexes */
+  const char *stable_ptr[256];
+  int64_t stable_idx[256];
 };
 
 static uint64_t hash_str(const char *s)
@@ -410,6 +414,20 @@ static int64_t intern(struct replay_log *l, const char *s)
   return (int64_t)k;
 }
 
+/* intern() of a string whose address holds it, and only it, while the
+ * log is built: looked up by its address first */
+static int64_t intern_stable(struct replay_log *l, const char *s)
+{
+  if (!s)
+    return -1;
+  size_t k = ((uintptr_t)s >> 4) % (sizeof l->stable_ptr / sizeof *l->stable_ptr);
+  if (l->stable_ptr[k] != s) {
+    l->stable_ptr[k] = s;
+    l->stable_idx[k] = intern(l, s);
+  }
+  return l->stable_idx[k];
+}
+
 static const char *str_at(const struct replay_log *l, int64_t i)
 {
   return i >= 0 && (size_t)i < l->nstrs ? l->strs[i] : NULL;
@@ -435,10 +453,10 @@ enum {
 static void op_to_fields(struct replay_log *l, const struct replay_op *o,
                          int64_t *v)
 {
-v[F_api] = intern(l, o->api);
+  v[F_api] = intern_stable(l, o->api);
   v[F_dev_op] = intern(l, o->dev_op);
   v[F_sync_kind] = intern(l, o->sync_kind);
-  v[F_kmangled] = intern(l, o->kmangled);
+  v[F_kmangled] = intern_stable(l, o->kmangled);
   v[F_seq] = o->seq;
   v[F_op] = o->op;
   v[F_tid] = o->tid;
