@@ -101,27 +101,37 @@ static bool read_rows(struct activity *a, struct cl_db *d, sqlite3_stmt *st,
   struct u64map devices;
   u64map_init(&devices);
   while (db_step(d, st)) {
-    if (integers_only && (sqlite3_column_type(st, 0) != SQLITE_INTEGER ||
-                          sqlite3_column_type(st, 2) != SQLITE_INTEGER)) {
+    /* each column once, with its type (the connection is this thread's:
+     * sqlite3_column_value) */
+    sqlite3_value *c[10];
+    for (int i = 0; i < 10; i++)
+      c[i] = sqlite3_column_value(st, i);
+    if (integers_only && (sqlite3_value_type(c[0]) != SQLITE_INTEGER ||
+                          sqlite3_value_type(c[2]) != SQLITE_INTEGER)) {
       ok = false;
       break;
     }
     GROW(a->v, cap, a->n + 1);
     struct act *x = &a->v[a->n++];
-    x->correlation = db_int(st, 0);
-    x->kind = (int8_t)parse_act_kind(db_text(st, 1));
-    x->start_ns = db_int(st, 2);
-    x->end_ns = db_int(st, 3);
-    x->bytes = db_null(st, 4) ? -1 : db_int(st, 4);
-    x->copy_dir = (int8_t)parse_dir(db_text(st, 5));
-    x->src_kind = (int8_t)parse_memkind(db_text(st, 6));
-    x->dst_kind = (int8_t)parse_memkind(db_text(st, 7));
-    x->name = db_null(st, 8) ? -1 : db_int(st, 8);
-    if (!db_null(st, 9) &&
-        !u64map_get(&devices, (uint64_t)db_int(st, 9), NULL)) {
-      u64map_put(&devices, (uint64_t)db_int(st, 9), 0);
+    x->correlation = sqlite3_value_int64(c[0]);
+    x->kind = (int8_t)parse_act_kind((const char *)sqlite3_value_text(c[1]));
+    x->start_ns = sqlite3_value_int64(c[2]);
+    x->end_ns = sqlite3_value_int64(c[3]);
+    x->bytes = sqlite3_value_type(c[4]) == SQLITE_NULL
+                   ? -1 : sqlite3_value_int64(c[4]);
+    x->copy_dir = (int8_t)parse_dir((const char *)sqlite3_value_text(c[5]));
+    x->src_kind =
+        (int8_t)parse_memkind((const char *)sqlite3_value_text(c[6]));
+    x->dst_kind =
+        (int8_t)parse_memkind((const char *)sqlite3_value_text(c[7]));
+    x->name = sqlite3_value_type(c[8]) == SQLITE_NULL
+                  ? -1 : sqlite3_value_int64(c[8]);
+    int64_t dev = sqlite3_value_int64(c[9]);
+    if (sqlite3_value_type(c[9]) != SQLITE_NULL &&
+        !u64map_get(&devices, (uint64_t)dev, NULL)) {
+      u64map_put(&devices, (uint64_t)dev, 0);
       GROW(a->devices, capdev, a->ndevices + 1);
-      a->devices[a->ndevices++] = db_int(st, 9);
+      a->devices[a->ndevices++] = dev;
     }
   }
   db_finalize(st);
