@@ -166,6 +166,55 @@ void activity_free(struct activity *a)
   memset(a, 0, sizeof *a);
 }
 
+/* the first record with correlation >= CORR, searched from *HINT (the
+ * previous answer: a replay asks in nearly increasing order, so the answer
+ * is near and the search touches few cache lines): galloping away from it
+ * to bracket the answer, then a binary search in the bracket; *HINT set to
+ * the answer.  The same answer as a binary search of the whole array. */
+static size_t lower_bound(const struct activity *a, int64_t corr, size_t *hint)
+{
+  const struct act *v = a->v;
+  size_t n = a->n, lo, hi, step = 1;
+  size_t h = *hint < n ? *hint : n;
+  if (h < n && v[h].correlation < corr) {
+    /* the answer is after h: v[lo - 1] < corr */
+    lo = h + 1;
+    while (lo + step <= n && v[lo + step - 1].correlation < corr) {
+      lo += step;
+      step *= 2;
+    }
+    hi = lo + step - 1 < n ? lo + step - 1 : n;
+  } else {
+    /* at or before h: v[hi] >= corr, or hi == n */
+    hi = h;
+    while (hi >= step && v[hi - step].correlation >= corr) {
+      hi -= step;
+      step *= 2;
+    }
+    lo = hi >= step ? hi - step + 1 : 0;
+  }
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (v[mid].correlation < corr)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  *hint = lo;
+  return lo;
+}
+
+const struct act *activity_find_near(const struct activity *a, int64_t corr,
+                                     size_t *n, size_t *hint)
+{
+  size_t lo = lower_bound(a, corr, hint);
+  size_t end = lo;
+  while (end < a->n && a->v[end].correlation == corr)
+    end++;
+  *n = end - lo;
+  return *n ? &a->v[lo] : NULL;
+}
+
 const struct act *activity_find(const struct activity *a, int64_t corr,
                                 size_t *n)
 {
@@ -210,14 +259,22 @@ static void add(struct call_act *o, const struct act *x, size_t n)
 void activity_for_call(const struct activity *a, int64_t corr,
                        int64_t driver_corr, struct call_act *out)
 {
+  size_t hint = 0;
+  activity_for_call_near(a, corr, driver_corr, out, &hint);
+}
+
+void activity_for_call_near(const struct activity *a, int64_t corr,
+                            int64_t driver_corr, struct call_act *out,
+                            size_t *hint)
+{
   memset(out, 0, sizeof *out);
   out->bytes = out->name = -1;
   out->copy_dir = out->src_kind = out->dst_kind = -1;
   size_t n;
   const struct act *x;
-  if (corr > 0 && (x = activity_find(a, corr, &n)))
+  if (corr > 0 && (x = activity_find_near(a, corr, &n, hint)))
     add(out, x, n);
   if (driver_corr > 0 && driver_corr != corr &&
-      (x = activity_find(a, driver_corr, &n)))
+      (x = activity_find_near(a, driver_corr, &n, hint)))
     add(out, x, n);
 }

@@ -50,6 +50,14 @@ const struct act *activity_find(const struct activity *a, int64_t corr,
  * 0 or -1 for none) into *OUT */
 void activity_for_call(const struct activity *a, int64_t corr,
                        int64_t driver_corr, struct call_act *out);
+/* the same, searching from *HINT (0 at first; kept between calls: the
+ * search is cheap when the correlations asked for come in about
+ * increasing order, as in a replay) */
+void activity_for_call_near(const struct activity *a, int64_t corr,
+                            int64_t driver_corr, struct call_act *out,
+                            size_t *hint);
+const struct act *activity_find_near(const struct activity *a, int64_t corr,
+                                     size_t *n, size_t *hint);
 
 /* text of the schema -> enum; -1 for NULL, the "unknown" value for
  * unrecognized text */

@@ -883,9 +883,9 @@ void replay_end(struct replay *r)
   memset(r, 0, sizeof *r);
 }
 
-void replay_activity(const struct replay *r, struct call_act *ca)
+void replay_activity(struct replay *r, struct call_act *ca)
 {
-  activity_for_call(r->act, r->op.corr, r->op.dcorr, ca);
+  activity_for_call_near(r->act, r->op.corr, r->op.dcorr, ca, &r->act_hint);
 }
 
 int replay_copy_direction(const struct replay *r, const struct call_act *ca)

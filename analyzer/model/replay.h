@@ -100,6 +100,7 @@ struct replay {
   void *state;             /* the decoder's (struct log_state) */
   struct replay_arg *args;
   size_t cap_args;
+  size_t act_hint;         /* where the last activity lookup ended */
 };
 
 void replay_begin(struct replay *r, struct report_ctx *ctx);
@@ -138,7 +139,7 @@ struct calls_facts {
 const struct calls_facts *replay_calls_facts(struct cl_db *db);
 
 /* the GPU activity of the current call (n == 0: none recorded) */
-void replay_activity(const struct replay *r, struct call_act *ca);
+void replay_activity(struct replay *r, struct call_act *ca);
 /* the current transfer's direction: the recorded one, else what the
  * activity record CA (replay_activity) and the memory model tell */
 int replay_copy_direction(const struct replay *r, const struct call_act *ca);
