@@ -20,6 +20,7 @@ libclreport_la_SOURCES = \
 	analyzer/model/activity.c analyzer/model/activity.h \
 	analyzer/model/db.c analyzer/model/db.h \
 	analyzer/model/memmodel.c analyzer/model/memmodel.h \
+	analyzer/model/reading.c analyzer/model/reading.h \
 	analyzer/model/recordings.c analyzer/model/recordings.h \
 	analyzer/model/replay.c analyzer/model/replay.h \
 	analyzer/model/streams.c analyzer/model/streams.h \
@@ -51,7 +52,7 @@ libclreport_la_SOURCES = \
 	analyzer/util.c analyzer/util.h
 libclreport_la_CPPFLAGS = $(AM_CPPFLAGS) $(ANALYZER_CPPFLAGS) $(SQLITE_CFLAGS) $(LIBDW_CFLAGS) $(LIBELF_CFLAGS)
 # __cxa_demangle comes from libstdc++
-libclreport_la_LIBADD = libclformat.la $(SQLITE_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) -lstdc++ -lm
+libclreport_la_LIBADD = libclformat.la $(SQLITE_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) -lstdc++ -lm -lpthread
 
 bin_PROGRAMS += cudalens-report
 cudalens_report_SOURCES = analyzer/report_main.c

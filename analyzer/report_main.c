@@ -22,6 +22,7 @@
 #include "findings.h"
 #include "merge.h"
 #include "output.h"
+#include "reading.h"
 #include "recordings.h"
 #include "summary.h"
 #include "suppress.h"
@@ -341,12 +342,14 @@ static void analyze(struct recording *r, const struct options *o)
     fail("%s", err);
 
   struct activity act;
-  activity_load(&act, &db);
-  summary_build(&r->sum, &db, &act);
+  recording_read(&db, &act);
   struct callsites *cs = callsites_new(db.db);
   struct report_ctx ctx = {.db = &db, .act = &act, .sum = &r->sum, .cs = cs};
+  /* the analyses that need no summary start while it is built */
+  struct analyses_run *run = analyses_start(&ctx);
+  summary_build(&r->sum, &db, &act);
   findings_init(&r->fs);
-  run_analyses(&ctx, &r->fs);
+  analyses_finish(run, &r->fs);
   if (o->stack_depth > 1)
     callsite_fill_callers(cs, &r->fs, o->stack_depth);
   if (timeline_format(o->format)) {

@@ -25,7 +25,7 @@ EXTRA_LTLIBRARIES = libclreport_san.la
 libclreport_san_la_SOURCES = $(libclreport_la_SOURCES) $(libclformat_la_SOURCES)
 libclreport_san_la_CPPFLAGS = $(libclreport_la_CPPFLAGS)
 libclreport_san_la_CFLAGS = $(AM_CFLAGS) $(SAN_COMPILE_FLAGS)
-libclreport_san_la_LIBADD = $(SQLITE_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) -lstdc++ -lm
+libclreport_san_la_LIBADD = $(SQLITE_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) -lstdc++ -lm -lpthread
 
 EXTRA_PROGRAMS = cudalens-report-san tests/recordings/test_callsite-san \
 	tests/fuzz/fuzz_report-san tests/races/test_hb-san \

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -12,8 +13,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void oom(void)
+/* The report runs on two threads at times (reading.c, analyses.c): the
+ * first that fails prints its line and exits; one failing after it waits
+ * here for the process to end (two exit() at once are undefined). */
+static void failing(void)
 {
+  static pthread_mutex_t first = PTHREAD_MUTEX_INITIALIZER;
+  pthread_mutex_lock(&first);
+}
+
+void fail_oom(void)
+{
+  failing();
   fputs("cudalens-report: out of memory\n", stderr);
   exit(2);
 }
@@ -22,7 +33,7 @@ void *xmalloc(size_t n)
 {
   void *p = malloc(n ? n : 1);
   if (!p)
-    oom();
+    fail_oom();
   return p;
 }
 
@@ -30,7 +41,7 @@ void *xcalloc(size_t n, size_t size)
 {
   void *p = calloc(n ? n : 1, size ? size : 1);
   if (!p)
-    oom();
+    fail_oom();
   return p;
 }
 
@@ -38,7 +49,7 @@ void *xrealloc(void *p, size_t n)
 {
   p = realloc(p, n ? n : 1);
   if (!p)
-    oom();
+    fail_oom();
   return p;
 }
 
@@ -58,12 +69,13 @@ char *xasprintf(const char *fmt, ...)
   int r = vasprintf(&s, fmt, ap);
   va_end(ap);
   if (r < 0)
-    oom();
+    fail_oom();
   return s;
 }
 
 void vfatal(const char *fmt, va_list ap)
 {
+  failing();
   char *msg = NULL;
   if (vasprintf(&msg, fmt, ap) < 0)
     msg = NULL;
@@ -131,10 +143,10 @@ char *escaped(const char *s)
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
   if (!f)
-    oom();
+    fail_oom();
   fput_escaped(f, s);
   if (fclose(f) != 0 || !buf)
-    oom();
+    fail_oom();
   return buf;
 }
 

@@ -22,6 +22,8 @@ void fatal(const char *fmt, ...)
     __attribute__((noreturn, format(printf, 1, 2)));
 void vfatal(const char *fmt, va_list ap)
     __attribute__((noreturn, format(printf, 1, 0)));
+/* "cudalens-report: out of memory", exit status 2 */
+void fail_oom(void) __attribute__((noreturn));
 
 /* length of the valid UTF-8 sequence at S, or 0 */
 int utf8_len(const char *s);

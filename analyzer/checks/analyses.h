@@ -20,6 +20,12 @@ extern const struct analysis cl_analyses[];
 
 /* run every analysis, then sort the findings */
 void run_analyses(struct report_ctx *ctx, struct findings *out);
+/* the same in two steps: start the analyses that do not read ctx->sum
+ * (with the calls log read: recording_read), then, with ctx->sum built,
+ * run the others; the findings are the same */
+struct analyses_run;
+struct analyses_run *analyses_start(struct report_ctx *ctx);
+void analyses_finish(struct analyses_run *run, struct findings *out);
 
 /* declarations of the analyses go here */
 void analysis_host(struct report_ctx *ctx, struct findings *out);

@@ -12,6 +12,7 @@
 #include "callsite.h"
 #include "cudalens/format.h"
 #include "cudalens/semantics.h"
+#include "replay.h"
 #include "util.h"
 
 void sites_init(struct sites *s, struct callsites *cs)
@@ -110,6 +111,15 @@ struct group *groups_get(struct groups *g, size_t site, uint32_t tag,
 int64_t process_wall_ns(struct report_ctx *ctx)
 {
   int64_t lo = ctx->sum->proc.start_ns, hi = -1;
+  const struct calls_facts *f = replay_calls_facts(ctx->db);
+  if (f) {
+    if (f->has_start) {
+      hi = f->has_end ? f->max_end : 0;
+      if (lo < 0 || f->min_start < lo)
+        lo = f->min_start;
+    }
+    return lo >= 0 && hi > lo ? hi - lo : 0;
+  }
   sqlite3_stmt *st =
       db_prepare(ctx->db, "SELECT min(start_ns), max(end_ns) FROM calls");
   if (db_step(ctx->db, st) && !db_null(st, 0)) {
@@ -136,6 +146,9 @@ const char *api_display(char *buf, size_t len, const char *name)
 int64_t first_kernel_seq(struct report_ctx *ctx)
 {
   int64_t first = INT64_MAX;
+  const struct calls_facts *f = replay_calls_facts(ctx->db);
+  if (f)
+    return f->first_kernel;
   sqlite3_stmt *st = db_prepare(
       ctx->db, "SELECT min(c.seq) FROM calls c JOIN api a ON a.id = c.api"
                " WHERE a.op IN ('kernel', 'graph-launch') AND c.result = 0");

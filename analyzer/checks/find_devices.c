@@ -239,14 +239,22 @@ static void report_stray(struct report_ctx *ctx, struct sites *sites,
            "SELECT DISTINCT c.device FROM calls c JOIN api a ON a.id = c.api"
            " WHERE a.op IN (%s) AND c.result = 0 AND c.device IS NOT NULL",
            tasks);
+  /* the calls (their facts, unless SQL must say) and the activity were
+   * read already */
+  const struct calls_facts *f = replay_calls_facts(d);
+  for (size_t i = 0; f && i < f->ntask_devices; i++)
+    if (dev_ok(f->task_devices[i]))
+      used[f->task_devices[i]] = any_used = true;
+  for (size_t i = 0; i < ctx->act->ndevices; i++)
+    if (dev_ok(ctx->act->devices[i]))
+      used[ctx->act->devices[i]] = any_used = true;
   const char *const q_used[] = {
-      q_tasks,
       "SELECT DISTINCT device FROM memory WHERE op = 'alloc'"
       " AND kind IN ('device', 'device-async', 'managed', 'array')",
       "SELECT DISTINCT src_device FROM transfers",
       "SELECT DISTINCT dst_device FROM transfers",
-      "SELECT DISTINCT device FROM activity",
       "SELECT DISTINCT peer FROM device_ops WHERE op = 'peer-enable'",
+      f ? NULL : q_tasks,
       NULL};
   for (const char *const *q = q_used; *q; q++) {
     sqlite3_stmt *st = db_prepare(d, *q);

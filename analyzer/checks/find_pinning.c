@@ -36,6 +36,7 @@ void analysis_pinning(struct report_ctx *ctx, struct findings *out)
    * release, timed: 1 when the site pinned again after a release */
   struct replay r;
   replay_begin(&r, ctx);
+  r.no_args = true; /* kernel arguments: not read here */
   while (replay_next(&r)) {
     const struct replay_op *o = &r.op;
     if (!o->mem || !o->mem_addr ||

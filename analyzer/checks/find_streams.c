@@ -40,97 +40,6 @@ struct sgroup {
   char *label;
 };
 
-struct spass {
-  struct report_ctx *ctx;
-  struct streams ss;
-  struct sites sites;
-  struct sgroup *g;
-  size_t ng, capg;
-  bool *pending; /* per stream instance */
-  size_t cappending;
-  /* per legacy instance: the latest legacy op while the legacy stream has
-   * outstanding work: its group (or SIZE_MAX before it is counted) */
-  struct lastl { bool live, counted; size_t site, group; int64_t gpu_ns;
-                 char *label; int64_t seq; } *last;
-};
-
-static bool blocking_stream(const struct stream *st)
-{
-  if (st->kind == STREAM_PER_THREAD)
-    return true;
-  return st->kind == STREAM_CREATED && st->flags >= 0 && !(st->flags & 1);
-}
-
-static void fit(struct spass *p)
-{
-  if (p->ss.n <= p->cappending && p->pending)
-    return;
-  size_t old = p->cappending, n = p->ss.n * 2 + 8;
-  p->pending = xrealloc(p->pending, n * sizeof *p->pending);
-  p->last = xrealloc(p->last, n * sizeof *p->last);
-  memset(p->pending + old, 0, (n - old) * sizeof *p->pending);
-  memset(p->last + old, 0, (n - old) * sizeof *p->last);
-  p->cappending = n;
-}
-
-static struct sgroup *group_of(struct spass *p, size_t site, int64_t dev,
-                               int64_t seq, const char *label, size_t *gi)
-{
-  for (size_t i = 0; i < p->ng; i++)
-    if (p->g[i].site == site && p->g[i].device == dev) {
-      *gi = i;
-      return &p->g[i];
-    }
-  GROW(p->g, p->capg, p->ng + 1);
-  struct sgroup *g = &p->g[p->ng];
-  memset(g, 0, sizeof *g);
-  g->site = site;
-  g->device = dev;
-  g->first_seq = seq;
-  g->label = xstrdup(label);
-  *gi = p->ng++;
-  return g;
-}
-
-static void lose(struct sgroup *g, size_t stream)
-{
-  for (size_t i = 0; i < g->nlost; i++)
-    if (g->lost[i] == stream)
-      return;
-  if (g->nlost < MAX_LOST)
-    g->lost[g->nlost++] = stream;
-  else
-    g->more++;
-}
-
-/* count the legacy op described by L in its group (once) */
-static struct sgroup *count_legacy(struct spass *p, struct lastl *l,
-                                   int64_t dev)
-{
-  if (l->counted)
-    return &p->g[l->group];
-  size_t gi;
-  struct sgroup *g = group_of(p, l->site, dev, l->seq, l->label, &gi);
-  g->count++;
-  g->gpu_ns = sat_add(g->gpu_ns, l->gpu_ns);
-  l->counted = true;
-  l->group = gi;
-  return g;
-}
-
-static void clear_device(struct spass *p, int64_t dev)
-{
-  for (size_t i = 0; i < p->ss.n; i++)
-    if (p->ss.v[i].device == dev || dev < 0) {
-      p->pending[i] = false;
-      if (p->last[i].live) {
-        free(p->last[i].label);
-        p->last[i].label = NULL;
-        p->last[i].live = false;
-      }
-    }
-}
-
 /* demangled kernel names by strings id, each looked up and demangled once */
 struct kernel_labels {
   struct u64map by_id;
@@ -154,14 +63,116 @@ static const char *kernel_label(struct kernel_labels *kl, struct cl_db *d,
   return dm;
 }
 
+struct spass {
+  struct report_ctx *ctx;
+  struct streams ss;
+  struct sites sites;
+  struct sgroup *g;
+  size_t ng, capg;
+  bool *pending; /* per stream instance */
+  size_t cappending;
+  /* per legacy instance: the latest legacy op while the legacy stream has
+   * outstanding work: its group (or SIZE_MAX before it is counted), and
+   * what its label is made of (made when a group is) */
+  struct lastl { bool live, counted; size_t site, group; int64_t gpu_ns;
+                 int64_t seq, stack, kname; int op;
+                 const char *api; /* the calls log's */ } *last;
+  struct kernel_labels kl;
+  sqlite3_stmt *kname;  /* SELECT value FROM strings WHERE id=?1 */
+};
+
+static bool blocking_stream(const struct stream *st)
+{
+  if (st->kind == STREAM_PER_THREAD)
+    return true;
+  return st->kind == STREAM_CREATED && st->flags >= 0 && !(st->flags & 1);
+}
+
+static void fit(struct spass *p)
+{
+  if (p->ss.n <= p->cappending && p->pending)
+    return;
+  size_t old = p->cappending, n = p->ss.n * 2 + 8;
+  p->pending = xrealloc(p->pending, n * sizeof *p->pending);
+  p->last = xrealloc(p->last, n * sizeof *p->last);
+  memset(p->pending + old, 0, (n - old) * sizeof *p->pending);
+  memset(p->last + old, 0, (n - old) * sizeof *p->last);
+  p->cappending = n;
+}
+
+/* the label of legacy op L: its kernel, else the API the user called */
+static char *legacy_label(struct spass *p, const struct lastl *l)
+{
+  char label[512], api[96];
+  callsite_user_api(p->ctx->cs, l->stack, l->api, api, sizeof api);
+  if (l->op == CL_OP_KERNEL && l->kname >= 0) {
+    const char *dm = kernel_label(&p->kl, p->ctx->db, p->kname, l->kname);
+    snprintf(label, sizeof label, "kernel %s", dm ? dm : "?");
+  } else {
+    snprintf(label, sizeof label, "%s", api);
+  }
+  return xstrdup(label);
+}
+
+static struct sgroup *group_of(struct spass *p, const struct lastl *l,
+                               int64_t dev, size_t *gi)
+{
+  for (size_t i = 0; i < p->ng; i++)
+    if (p->g[i].site == l->site && p->g[i].device == dev) {
+      *gi = i;
+      return &p->g[i];
+    }
+  GROW(p->g, p->capg, p->ng + 1);
+  struct sgroup *g = &p->g[p->ng];
+  memset(g, 0, sizeof *g);
+  g->site = l->site;
+  g->device = dev;
+  g->first_seq = l->seq;
+  g->label = legacy_label(p, l);
+  *gi = p->ng++;
+  return g;
+}
+
+static void lose(struct sgroup *g, size_t stream)
+{
+  for (size_t i = 0; i < g->nlost; i++)
+    if (g->lost[i] == stream)
+      return;
+  if (g->nlost < MAX_LOST)
+    g->lost[g->nlost++] = stream;
+  else
+    g->more++;
+}
+
+/* count the legacy op described by L in its group (once) */
+static struct sgroup *count_legacy(struct spass *p, struct lastl *l,
+                                   int64_t dev)
+{
+  if (l->counted)
+    return &p->g[l->group];
+  size_t gi;
+  struct sgroup *g = group_of(p, l, dev, &gi);
+  g->count++;
+  g->gpu_ns = sat_add(g->gpu_ns, l->gpu_ns);
+  l->counted = true;
+  l->group = gi;
+  return g;
+}
+
+static void clear_device(struct spass *p, int64_t dev)
+{
+  for (size_t i = 0; i < p->ss.n; i++)
+    if (p->ss.v[i].device == dev || dev < 0) {
+      p->pending[i] = false;
+      p->last[i].live = false;
+    }
+}
+
 static void scan(struct spass *p)
 {
-  struct cl_db *d = p->ctx->db;
-  sqlite3_stmt *kname = db_prepare(d, "SELECT value FROM strings WHERE id=?1");
-  struct kernel_labels kl = {0};
-  u64map_init(&kl.by_id);
   struct replay r;
   replay_begin(&r, p->ctx);
+  r.no_args = true; /* kernel arguments: not read here */
   while (replay_next(&r)) {
     const struct replay_op *o = &r.op;
     if (!o->api)
@@ -196,21 +207,12 @@ static void scan(struct spass *p)
     if (s->kind == STREAM_LEGACY) {
       struct call_act ca;
       replay_activity(&r, &ca);
-      char label[512], api[96];
-      callsite_user_api(p->ctx->cs, o->stack, o->api, api, sizeof api);
-      int64_t kn = o->kname >= 0 ? o->kname : ca.name;
-      if (o->op == CL_OP_KERNEL && kn >= 0) {
-        const char *dm = kernel_label(&kl, d, kname, kn);
-        snprintf(label, sizeof label, "kernel %s", dm ? dm : "?");
-      } else {
-        snprintf(label, sizeof label, "%s", api);
-      }
       struct lastl *l = &p->last[i];
-      free(l->label);
       *l = (struct lastl){.live = true,
                           .site = sites_of(&p->sites, o->stack, o->pystack),
-                          .gpu_ns = ca.gpu_ns, .label = xstrdup(label),
-                          .seq = seq};
+                          .gpu_ns = ca.gpu_ns, .seq = seq, .stack = o->stack,
+                          .kname = o->kname >= 0 ? o->kname : ca.name,
+                          .op = o->op, .api = o->api};
       for (size_t j = 0; j < p->ss.n; j++)
         if (j != i && p->pending[j] && p->ss.v[j].device == sdev &&
             blocking_stream(&p->ss.v[j]))
@@ -233,11 +235,6 @@ static void scan(struct spass *p)
     p->pending[i] = true;
   }
   replay_end(&r);
-  db_finalize(kname);
-  for (size_t i = 0; i < kl.n; i++)
-    free(kl.v[i]);
-  free(kl.v);
-  u64map_free(&kl.by_id);
 }
 
 static void report(struct spass *p, struct findings *out)
@@ -308,14 +305,19 @@ void analysis_streams(struct report_ctx *ctx, struct findings *out)
   streams_load(&p.ss, ctx->db);
   sites_init(&p.sites, ctx->cs);
   fit(&p);
+  p.kname = db_prepare(ctx->db, "SELECT value FROM strings WHERE id=?1");
+  u64map_init(&p.kl.by_id);
   scan(&p);
   report(&p, out);
   for (size_t i = 0; i < p.ng; i++)
     free(p.g[i].label);
   free(p.g);
-  for (size_t i = 0; i < p.cappending; i++)
-    free(p.last[i].label);
   free(p.last);
+  db_finalize(p.kname);
+  for (size_t i = 0; i < p.kl.n; i++)
+    free(p.kl.v[i]);
+  free(p.kl.v);
+  u64map_free(&p.kl.by_id);
   free(p.pending);
   sites_free(&p.sites);
   streams_free(&p.ss);

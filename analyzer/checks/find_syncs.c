@@ -46,6 +46,7 @@ void analysis_syncs(struct report_ctx *ctx, struct findings *out)
 
   struct replay r;
   replay_begin(&r, ctx);
+  r.no_args = true; /* kernel arguments: not read here */
   while (replay_next(&r)) {
     const struct replay_op *o = &r.op;
     uint64_t li;

@@ -141,17 +141,19 @@ static void scan(struct pass *p)
 {
   struct replay r;
   replay_begin(&r, p->ctx);
+  r.no_args = true; /* kernel arguments: not read here */
   while (replay_next(&r)) {
     const struct replay_op *o = &r.op;
     int64_t seq = o->seq;
     int64_t host_ns = sat_sub(o->end_ns, o->start_ns);
     if (host_ns < 0)
       host_ns = 0;
-    char api[96];
-    callsite_user_api(p->ctx->cs, o->stack, o->api, api, sizeof api);
-
     /* the previous call of this thread may have been an async copy */
     struct pending *x = pending_of(p, o->tid);
+    if (!x->used && (!o->transfer || o->result != 0))
+      continue; /* nothing to settle or count */
+    char api[96];
+    callsite_user_api(p->ctx->cs, o->stack, o->api, api, sizeof api);
     if (x->used) {
       bool synced = sync_covers(o->sync_op, o->has_sync_stream,
                                 o->sync_stream, x->has_stream, x->stream);

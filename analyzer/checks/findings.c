@@ -95,10 +95,8 @@ void findings_free(struct findings *fs)
 static char *vformat(const char *fmt, va_list ap)
 {
   char *s = NULL;
-  if (vasprintf(&s, fmt, ap) < 0) {
-    fputs("cudalens-report: out of memory\n", stderr);
-    exit(2);
-  }
+  if (vasprintf(&s, fmt, ap) < 0)
+    fail_oom();
   return s;
 }
 

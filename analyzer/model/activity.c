@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cudalens/format.h"
+#include "u64map.h"
 #include "util.h"
 
 int parse_memkind(const char *s)
@@ -95,38 +96,56 @@ static void sort_stable(struct act *v, size_t n)
 static bool read_rows(struct activity *a, struct cl_db *d, sqlite3_stmt *st,
                       bool integers_only)
 {
-  size_t cap = 0;
+  size_t cap = 0, capdev = 0;
   bool ok = true;
+  struct u64map devices;
+  u64map_init(&devices);
   while (db_step(d, st)) {
-    if (integers_only && (sqlite3_column_type(st, 0) != SQLITE_INTEGER ||
-                          sqlite3_column_type(st, 2) != SQLITE_INTEGER)) {
+    /* each column once, with its type (the connection is this thread's:
+     * sqlite3_column_value) */
+    sqlite3_value *c[10];
+    for (int i = 0; i < 10; i++)
+      c[i] = sqlite3_column_value(st, i);
+    if (integers_only && (sqlite3_value_type(c[0]) != SQLITE_INTEGER ||
+                          sqlite3_value_type(c[2]) != SQLITE_INTEGER)) {
       ok = false;
       break;
     }
     GROW(a->v, cap, a->n + 1);
     struct act *x = &a->v[a->n++];
-    x->correlation = db_int(st, 0);
-    x->kind = (int8_t)parse_act_kind(db_text(st, 1));
-    x->start_ns = db_int(st, 2);
-    x->end_ns = db_int(st, 3);
-    x->bytes = db_null(st, 4) ? -1 : db_int(st, 4);
-    x->copy_dir = (int8_t)parse_dir(db_text(st, 5));
-    x->src_kind = (int8_t)parse_memkind(db_text(st, 6));
-    x->dst_kind = (int8_t)parse_memkind(db_text(st, 7));
-    x->name = db_null(st, 8) ? -1 : db_int(st, 8);
+    x->correlation = sqlite3_value_int64(c[0]);
+    x->kind = (int8_t)parse_act_kind((const char *)sqlite3_value_text(c[1]));
+    x->start_ns = sqlite3_value_int64(c[2]);
+    x->end_ns = sqlite3_value_int64(c[3]);
+    x->bytes = sqlite3_value_type(c[4]) == SQLITE_NULL
+                   ? -1 : sqlite3_value_int64(c[4]);
+    x->copy_dir = (int8_t)parse_dir((const char *)sqlite3_value_text(c[5]));
+    x->src_kind =
+        (int8_t)parse_memkind((const char *)sqlite3_value_text(c[6]));
+    x->dst_kind =
+        (int8_t)parse_memkind((const char *)sqlite3_value_text(c[7]));
+    x->name = sqlite3_value_type(c[8]) == SQLITE_NULL
+                  ? -1 : sqlite3_value_int64(c[8]);
+    int64_t dev = sqlite3_value_int64(c[9]);
+    if (sqlite3_value_type(c[9]) != SQLITE_NULL &&
+        !u64map_get(&devices, (uint64_t)dev, NULL)) {
+      u64map_put(&devices, (uint64_t)dev, 0);
+      GROW(a->devices, capdev, a->ndevices + 1);
+      a->devices[a->ndevices++] = dev;
+    }
   }
   db_finalize(st);
+  u64map_free(&devices);
   return ok;
 }
 
 void activity_load(struct activity *a, struct cl_db *d)
 {
-  a->v = NULL;
-  a->n = 0;
+  memset(a, 0, sizeof *a);
   if (read_rows(a, d,
                 db_prepare(d, "SELECT correlation, kind, start_ns, end_ns,"
-                              " bytes, copy_kind, src_kind, dst_kind, name"
-                              " FROM activity ORDER BY rowid"),
+                              " bytes, copy_kind, src_kind, dst_kind, name,"
+                              " device FROM activity ORDER BY rowid"),
                 true)) {
     sort_stable(a->v, a->n);
     return;
@@ -134,7 +153,8 @@ void activity_load(struct activity *a, struct cl_db *d)
   activity_free(a);
   read_rows(a, d,
             db_prepare(d, "SELECT correlation, kind, start_ns, end_ns, bytes,"
-                          " copy_kind, src_kind, dst_kind, name FROM activity"
+                          " copy_kind, src_kind, dst_kind, name, device"
+                          " FROM activity"
                           " ORDER BY correlation, start_ns, rowid"),
             false);
 }
@@ -142,8 +162,57 @@ void activity_load(struct activity *a, struct cl_db *d)
 void activity_free(struct activity *a)
 {
   free(a->v);
-  a->v = NULL;
-  a->n = 0;
+  free(a->devices);
+  memset(a, 0, sizeof *a);
+}
+
+/* the first record with correlation >= CORR, searched from *HINT (the
+ * previous answer: a replay asks in nearly increasing order, so the answer
+ * is near and the search touches few cache lines): galloping away from it
+ * to bracket the answer, then a binary search in the bracket; *HINT set to
+ * the answer.  The same answer as a binary search of the whole array. */
+static size_t lower_bound(const struct activity *a, int64_t corr, size_t *hint)
+{
+  const struct act *v = a->v;
+  size_t n = a->n, lo, hi, step = 1;
+  size_t h = *hint < n ? *hint : n;
+  if (h < n && v[h].correlation < corr) {
+    /* the answer is after h: v[lo - 1] < corr */
+    lo = h + 1;
+    while (lo + step <= n && v[lo + step - 1].correlation < corr) {
+      lo += step;
+      step *= 2;
+    }
+    hi = lo + step - 1 < n ? lo + step - 1 : n;
+  } else {
+    /* at or before h: v[hi] >= corr, or hi == n */
+    hi = h;
+    while (hi >= step && v[hi - step].correlation >= corr) {
+      hi -= step;
+      step *= 2;
+    }
+    lo = hi >= step ? hi - step + 1 : 0;
+  }
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (v[mid].correlation < corr)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  *hint = lo;
+  return lo;
+}
+
+const struct act *activity_find_near(const struct activity *a, int64_t corr,
+                                     size_t *n, size_t *hint)
+{
+  size_t lo = lower_bound(a, corr, hint);
+  size_t end = lo;
+  while (end < a->n && a->v[end].correlation == corr)
+    end++;
+  *n = end - lo;
+  return *n ? &a->v[lo] : NULL;
 }
 
 const struct act *activity_find(const struct activity *a, int64_t corr,
@@ -190,14 +259,22 @@ static void add(struct call_act *o, const struct act *x, size_t n)
 void activity_for_call(const struct activity *a, int64_t corr,
                        int64_t driver_corr, struct call_act *out)
 {
+  size_t hint = 0;
+  activity_for_call_near(a, corr, driver_corr, out, &hint);
+}
+
+void activity_for_call_near(const struct activity *a, int64_t corr,
+                            int64_t driver_corr, struct call_act *out,
+                            size_t *hint)
+{
   memset(out, 0, sizeof *out);
   out->bytes = out->name = -1;
   out->copy_dir = out->src_kind = out->dst_kind = -1;
   size_t n;
   const struct act *x;
-  if (corr > 0 && (x = activity_find(a, corr, &n)))
+  if (corr > 0 && (x = activity_find_near(a, corr, &n, hint)))
     add(out, x, n);
   if (driver_corr > 0 && driver_corr != corr &&
-      (x = activity_find(a, driver_corr, &n)))
+      (x = activity_find_near(a, driver_corr, &n, hint)))
     add(out, x, n);
 }

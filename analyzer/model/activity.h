@@ -25,6 +25,8 @@ struct act {
 struct activity {
   struct act *v;
   size_t n;
+  int64_t *devices;  /* the DISTINCT activity.device (not NULL), as integers */
+  size_t ndevices;
 };
 
 /* what the GPU did for one call */
@@ -48,6 +50,14 @@ const struct act *activity_find(const struct activity *a, int64_t corr,
  * 0 or -1 for none) into *OUT */
 void activity_for_call(const struct activity *a, int64_t corr,
                        int64_t driver_corr, struct call_act *out);
+/* the same, searching from *HINT (0 at first; kept between calls: the
+ * search is cheap when the correlations asked for come in about
+ * increasing order, as in a replay) */
+void activity_for_call_near(const struct activity *a, int64_t corr,
+                            int64_t driver_corr, struct call_act *out,
+                            size_t *hint);
+const struct act *activity_find_near(const struct activity *a, int64_t corr,
+                                     size_t *n, size_t *hint);
 
 /* text of the schema -> enum; -1 for NULL, the "unknown" value for
  * unrecognized text */

@@ -108,9 +108,10 @@ static bool is_table(sqlite3 *db, const char *table)
   return rc == SQLITE_OK || sqlite3_errcode(db) != SQLITE_AUTH;
 }
 
-/* open FILE (or URI) read-only and read the schema; 0 on success */
-static int try_open(sqlite3 **db, const char *file, int flags, char **err)
+/* open FILE (or URI) read-only into D and read the schema; 0 on success */
+static int try_open(struct cl_db *d, const char *file, int flags, char **err)
 {
+  sqlite3 **db = &d->db;
   *db = NULL;
   int rc = sqlite3_open_v2(file, db,
                            SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | flags,
@@ -121,8 +122,12 @@ static int try_open(sqlite3 **db, const char *file, int flags, char **err)
     rc = sqlite3_exec(*db, "SELECT count(*) FROM sqlite_master", NULL, NULL,
                       NULL);
   }
-  if (rc == SQLITE_OK)
+  if (rc == SQLITE_OK) {
+    free(d->open_name);
+    d->open_name = xstrdup(file);
+    d->open_flags = flags;
     return 0;
+  }
   if (err) {
     free(*err);
     *err = xstrdup(*db ? sqlite3_errmsg(*db) : sqlite3_errstr(rc));
@@ -145,7 +150,7 @@ static int open_copy(struct cl_db *d, char **why)
   char *srcwal = xasprintf("%s-wal", d->path);
   int rc = -1;
   if (copy_file(d->path, db) == 0 && copy_file(srcwal, wal) == 0)
-    rc = try_open(&d->db, db, 0, why);
+    rc = try_open(d, db, 0, why);
   free(db);
   free(wal);
   free(srcwal);
@@ -277,9 +282,11 @@ int db_open(struct cl_db *d, const char *path, char **err)
   *err = NULL;
   if (check_header(path, err) < 0 || check_companions(path, err) < 0)
     return -1;
+  if (stat(path, &d->identity) < 0)
+    memset(&d->identity, 0, sizeof d->identity);
 
   char *why = NULL;
-  if (try_open(&d->db, path, 0, &why) < 0) {
+  if (try_open(d, path, 0, &why) < 0) {
     char *wal = xasprintf("%s-wal", path);
     bool has_wal = access(wal, F_OK) == 0;
     free(wal);
@@ -288,7 +295,7 @@ int db_open(struct cl_db *d, const char *path, char **err)
       rc = open_copy(d, &why);
     } else {
       char *uri = immutable_uri(path);
-      rc = try_open(&d->db, uri, SQLITE_OPEN_URI, &why);
+      rc = try_open(d, uri, SQLITE_OPEN_URI, &why);
       free(uri);
     }
     if (rc < 0) {
@@ -371,6 +378,56 @@ void db_close(struct cl_db *d)
   if (d->copy_dir)
     tempdir_remove();
   d->copy_dir = NULL;
+  free(d->open_name);
+  d->open_name = NULL;
+}
+
+/* the file at PATH is still the one D opened */
+static bool same_file(const struct cl_db *d)
+{
+  struct stat st;
+  const struct stat *was = &d->identity;
+  return stat(d->path, &st) == 0 && st.st_dev == was->st_dev &&
+         st.st_ino == was->st_ino && st.st_size == was->st_size &&
+         st.st_mtim.tv_sec == was->st_mtim.tv_sec &&
+         st.st_mtim.tv_nsec == was->st_mtim.tv_nsec;
+}
+
+int db_open_twin(struct cl_db *d, struct cl_db *twin)
+{
+  memset(twin, 0, sizeof *twin);
+  if (!sqlite3_threadsafe() || !d->open_name || d->copy_dir)
+    return -1;
+  /* D's read lock first (any read in its transaction takes it), then
+   * what it sees: a journal mode other than WAL */
+  if (sqlite3_exec(d->db, "SELECT count(*) FROM sqlite_master", NULL, NULL,
+                   NULL) != SQLITE_OK)
+    return -1;
+  sqlite3_stmt *st = db_prepare(d, "PRAGMA journal_mode");
+  const char *mode = db_step(d, st) ? db_text(st, 0) : NULL;
+  bool wal = !mode || strcmp(mode, "wal") == 0;
+  db_finalize(st);
+  if (wal)
+    return -1;
+  twin->path = d->path;
+  twin->version = d->version;
+  twin->soft = true;
+  if (sqlite3_open_v2(d->open_name, &twin->db,
+                      SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX |
+                          d->open_flags,
+                      NULL) != SQLITE_OK) {
+    db_close(twin);
+    return -1;
+  }
+  sqlite3_busy_timeout(twin->db, 2000);
+  harden(twin->db);
+  if (sqlite3_exec(twin->db, "BEGIN; SELECT count(*) FROM sqlite_master",
+                   NULL, NULL, NULL) != SQLITE_OK ||
+      !same_file(d)) {
+    db_close(twin);
+    return -1;
+  }
+  return 0;
 }
 
 void db_fatal(struct cl_db *d, const char *what)
@@ -383,19 +440,27 @@ void db_fatal(struct cl_db *d, const char *what)
 sqlite3_stmt *db_prepare(struct cl_db *d, const char *sql)
 {
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(d->db, sql, -1, &st, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(d->db, sql, -1, &st, NULL) == SQLITE_OK)
+    return st;
+  if (!d->soft)
     db_fatal(d, "query failed");
-  return st;
+  d->failed = true;
+  return NULL;
 }
 
 bool db_step(struct cl_db *d, sqlite3_stmt *st)
 {
+  if (!st && d->soft)
+    return false; /* db_prepare failed: failed is set */
   int rc = sqlite3_step(st);
   if (rc == SQLITE_ROW)
     return true;
   if (rc == SQLITE_DONE)
     return false;
-  db_fatal(d, "query failed");
+  if (!d->soft)
+    db_fatal(d, "query failed");
+  d->failed = true;
+  return false;
 }
 
 bool db_has_table(struct cl_db *d, const char *name)

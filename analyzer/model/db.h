@@ -6,6 +6,7 @@
 
 #include <sqlite3.h>
 #include <stdbool.h>
+#include <sys/stat.h>
 #include <stdint.h>
 
 struct cl_db {
@@ -14,12 +15,27 @@ struct cl_db {
   const char *copy_dir; /* temporary copy of a WAL recording, else NULL */
   int version;        /* PRAGMA user_version */
   struct replay_log *calls_log; /* replay.c's, read at the first replay */
+  char *open_name;    /* the file or URI the connection opened, */
+  int open_flags;     /* with these flags (for db_open_twin) */
+  struct stat identity; /* of the file at PATH when opened */
+  bool soft;          /* a twin's: a query error sets failed, no exit */
+  bool failed;
 };
 
 /* Open and validate PATH.  On failure returns -1 and sets *err to a
  * malloc'd message naming the problem (without the program name). */
 int db_open(struct cl_db *d, const char *path, char **err);
 void db_close(struct cl_db *d);
+
+/* A second connection TWIN to D's recording, for another thread to read
+ * with: the same file opened the same way, in a read transaction that sees
+ * the recording as D's does (D's read lock, taken here, keeps writers out
+ * until D's transaction ends).  Its query errors set TWIN->failed (the
+ * functions below return no row, db_prepare NULL) instead of exiting.
+ * Returns -1 when that cannot be promised: a recording in WAL mode (whose
+ * readers may each see another snapshot), a file that is no longer the
+ * one opened, an SQLite built without threads.  db_close(TWIN) closes it. */
+int db_open_twin(struct cl_db *d, struct cl_db *twin);
 
 /* Print "cudalens-report: PATH: WHAT: <sqlite error>" and exit 2. */
 void db_fatal(struct cl_db *d, const char *what) __attribute__((noreturn));

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cudalens/format.h"
+#include "cudalens/semantics.h"
 #include "db.h"
 #include "u64map.h"
 #include "util.h"
@@ -61,10 +62,7 @@ struct reader {
   sqlite3_stmt *st;         /* calls, in seq order */
   sqlite3_stmt *side[SIDES];
   bool side_row[SIDES];
-  sqlite3_stmt *args_st;    /* kernel_args, merged by seq */
-  bool args_row;
-  struct replay_arg *args;
-  size_t cap_args;
+  int64_t side_seq[SIDES];  /* the seq of each side's current row */
   int *op_of_api;           /* api.id -> enum cl_op, cached */
   int64_t napi;
   struct replay_api *apis;  /* the api table */
@@ -75,6 +73,10 @@ struct reader {
   struct u64map name_by_id;
   sqlite3_stmt *name_st;
   struct replay_op op;
+  struct calls_facts facts;  /* so far */
+  bool facts_exact;          /* every value they depend on an integer */
+  struct u64map tids, task_devs; /* the distinct values seen */
+  size_t cap_task_devices;
 };
 
 static void load_apis(struct reader *r)
@@ -111,45 +113,37 @@ static const char *kernel_name(struct reader *r, int64_t id)
   return v;
 }
 
+/* the next row of side table I */
+static void side_step(struct reader *r, int i)
+{
+  if ((r->side_row[i] = db_step(r->db, r->side[i])))
+    r->side_seq[i] = db_int(r->side[i], 0);
+}
+
 static void reader_begin(struct reader *r, struct cl_db *db)
 {
   memset(r, 0, sizeof *r);
   r->db = db;
   load_apis(r);
   u64map_init(&r->name_by_id);
+  u64map_init(&r->tids);
+  u64map_init(&r->task_devs);
+  r->facts_exact = true;
+  r->facts.first_kernel = INT64_MAX;
   r->st = db_prepare(db, CALLS_SQL);
   for (int i = 0; i < SIDES; i++) {
     r->side[i] = db_prepare(db, SIDE_SQL[i]);
-    r->side_row[i] = db_step(db, r->side[i]);
+    side_step(r, i);
   }
-  r->args_st = db_prepare(db, "SELECT seq, param, offset, value"
-                              " FROM kernel_args ORDER BY seq, param, offset");
-  r->args_row = db_step(db, r->args_st);
 }
 
 /* side table I's row of call SEQ, or NULL (the rows of earlier calls
  * skipped) */
 static sqlite3_stmt *side_row(struct reader *r, int i, int64_t seq)
 {
-  sqlite3_stmt *st = r->side[i];
-  while (r->side_row[i] && db_int(st, 0) < seq)
-    r->side_row[i] = db_step(r->db, st);
-  return r->side_row[i] && db_int(st, 0) == seq ? st : NULL;
-}
-
-/* the kernel_args rows of call SEQ (the rows of earlier calls skipped) */
-static void load_args(struct reader *r, int64_t seq)
-{
-  sqlite3_stmt *a = r->args_st;
-  struct replay_op *o = &r->op;
-  while (r->args_row && db_int(a, 0) < seq)
-    r->args_row = db_step(r->db, a);
-  for (; r->args_row && db_int(a, 0) == seq; r->args_row = db_step(r->db, a)) {
-    GROW(r->args, r->cap_args, o->nargs + 1);
-    r->args[o->nargs++] = (struct replay_arg){db_int(a, 1), db_int(a, 2),
-                                              (uint64_t)db_int(a, 3)};
-  }
-  o->args = r->args;
+  while (r->side_row[i] && r->side_seq[i] < seq)
+    side_step(r, i);
+  return r->side_row[i] && r->side_seq[i] == seq ? r->side[i] : NULL;
 }
 
 /* enum cl_op of an api row's op name, cached by api id */
@@ -179,32 +173,102 @@ static int64_t int_or(sqlite3_stmt *st, int col, int64_t none)
   return db_null(st, col) ? none : db_int(st, col);
 }
 
+/* the value of column COL of the current row: read once with its type
+ * (the connection is used by one thread; see sqlite3_column_value) */
+#define COL(st, col) sqlite3_column_value((st), (col))
+#define VNULL(v) (sqlite3_value_type(v) == SQLITE_NULL)
+#define VINT(v) sqlite3_value_int64(v)
+#define VTEXT(v) ((const char *)sqlite3_value_text(v))
+
+static int64_t vint_or(sqlite3_value *v, int64_t none)
+{
+  return VNULL(v) ? none : VINT(v);
+}
+
+/* integer or NULL: what the facts take as SQL would */
+static bool int_or_null(int type)
+{
+  return type == SQLITE_INTEGER || type == SQLITE_NULL;
+}
+
+/* calls row V (columns C_*) into the facts */
+static void add_facts(struct reader *r, sqlite3_value **v, int op)
+{
+  struct calls_facts *f = &r->facts;
+  int tseq = sqlite3_value_type(v[C_SEQ]), tapi = sqlite3_value_type(v[C_APIID]);
+  int ttid = sqlite3_value_type(v[C_TID]);
+  int tstart = sqlite3_value_type(v[C_START]);
+  int tend = sqlite3_value_type(v[C_END]);
+  int tdev = sqlite3_value_type(v[C_DEVICE]);
+  int tres = sqlite3_value_type(v[C_RESULT]);
+  if (tseq != SQLITE_INTEGER || !int_or_null(tapi) || !int_or_null(ttid) ||
+      !int_or_null(tstart) || !int_or_null(tend) || !int_or_null(tdev) ||
+      !int_or_null(tres)) {
+    r->facts_exact = false;
+    return;
+  }
+  f->calls++;
+  if (ttid == SQLITE_INTEGER &&
+      !u64map_get(&r->tids, (uint64_t)VINT(v[C_TID]), NULL)) {
+    u64map_put(&r->tids, (uint64_t)VINT(v[C_TID]), 0);
+    f->threads++;
+  }
+  if (tstart == SQLITE_INTEGER) {
+    int64_t x = VINT(v[C_START]);
+    if (!f->has_start || x < f->min_start)
+      f->min_start = x;
+    f->has_start = true;
+  }
+  if (tend == SQLITE_INTEGER) {
+    int64_t x = VINT(v[C_END]);
+    if (!f->has_end || x > f->max_end)
+      f->max_end = x;
+    f->has_end = true;
+  }
+  if (op < 0 || tres != SQLITE_INTEGER || VINT(v[C_RESULT]) != 0)
+    return; /* the rest is of successful calls of a known operation */
+  int64_t seq = VINT(v[C_SEQ]);
+  if ((op == CL_OP_KERNEL || op == CL_OP_GRAPH_LAUNCH) && seq < f->first_kernel)
+    f->first_kernel = seq;
+  if (tdev == SQLITE_INTEGER && cl_op_is_stream_task((enum cl_op)op) &&
+      !u64map_get(&r->task_devs, (uint64_t)VINT(v[C_DEVICE]), NULL)) {
+    u64map_put(&r->task_devs, (uint64_t)VINT(v[C_DEVICE]), 0);
+    GROW(f->task_devices, r->cap_task_devices, f->ntask_devices + 1);
+    f->task_devices[f->ntask_devices++] = VINT(v[C_DEVICE]);
+  }
+}
+
 static bool reader_next(struct reader *r)
 {
   sqlite3_stmt *st = r->st;
   if (!st || !db_step(r->db, st))
     return false;
+  sqlite3_value *c[C_DCORR + 1];
+  for (int i = 0; i <= C_DCORR; i++)
+    c[i] = COL(st, i);
   struct replay_op *o = &r->op;
   memset(o, 0, sizeof *o);
-  o->seq = db_int(st, C_SEQ);
+  o->seq = VINT(c[C_SEQ]);
   const struct replay_api *api = NULL;
   uint64_t ai;
-  if (sqlite3_column_type(st, C_APIID) == SQLITE_INTEGER &&
-      u64map_get(&r->api_by_id, (uint64_t)db_int(st, C_APIID), &ai))
+  if (sqlite3_value_type(c[C_APIID]) == SQLITE_INTEGER &&
+      u64map_get(&r->api_by_id, (uint64_t)VINT(c[C_APIID]), &ai))
     api = &r->apis[ai];
-  o->op = !api || !api->op ? -1 : op_of(r, db_int(st, C_APIID), api->op);
+  o->op = !api || !api->op ? -1 : op_of(r, VINT(c[C_APIID]), api->op);
   o->api = api ? api->name : NULL;
-  o->tid = db_int(st, C_TID);
-  o->start_ns = db_int(st, C_START);
-  o->end_ns = db_int(st, C_END);
-  o->device = int_or(st, C_DEVICE, -1);
-  o->has_stream = !db_null(st, C_STREAM);
-  o->stream = db_int(st, C_STREAM);
-  o->result = db_int(st, C_RESULT);
-  o->stack = int_or(st, C_STACK, -1);
-  o->pystack = int_or(st, C_PYSTACK, -1);
-  o->corr = int_or(st, C_CORR, -1);
-  o->dcorr = int_or(st, C_DCORR, -1);
+  if (r->facts_exact)
+    add_facts(r, c, o->op);
+  o->tid = VINT(c[C_TID]);
+  o->start_ns = VINT(c[C_START]);
+  o->end_ns = VINT(c[C_END]);
+  o->device = vint_or(c[C_DEVICE], -1);
+  o->has_stream = !VNULL(c[C_STREAM]);
+  o->stream = VINT(c[C_STREAM]);
+  o->result = VINT(c[C_RESULT]);
+  o->stack = vint_or(c[C_STACK], -1);
+  o->pystack = vint_or(c[C_PYSTACK], -1);
+  o->corr = vint_or(c[C_CORR], -1);
+  o->dcorr = vint_or(c[C_DCORR], -1);
 
   sqlite3_stmt *t = side_row(r, S_TRANSFER, o->seq);
   if ((o->transfer = t && !db_null(t, T_OP))) {
@@ -259,8 +323,6 @@ static bool reader_next(struct reader *r)
   o->kname = k ? int_or(k, K_NAME, -1) : -1;
   if (k && sqlite3_column_type(k, K_NAME) == SQLITE_INTEGER)
     o->kmangled = kernel_name(r, db_int(k, K_NAME));
-  if (o->op == CL_OP_KERNEL)
-    load_args(r, o->seq);
   return true;
 }
 
@@ -269,7 +331,6 @@ static void reader_end(struct reader *r)
   db_finalize(r->st);
   for (int i = 0; i < SIDES; i++)
     db_finalize(r->side[i]);
-  db_finalize(r->args_st);
   db_finalize(r->name_st);
   for (size_t i = 0; i < r->napis; i++) {
     free(r->apis[i].name);
@@ -282,18 +343,39 @@ static void reader_end(struct reader *r)
   free(r->names);
   u64map_free(&r->name_by_id);
   free(r->op_of_api);
-  free(r->args);
+  u64map_free(&r->tids);
+  u64map_free(&r->task_devs);
+  free(r->facts.task_devices);
   memset(r, 0, sizeof *r);
 }
 
 /* ---- the calls log ------------------------------------------------------- */
-struct replay_log {
+/* a growing buffer of varints */
+struct bytes {
   unsigned char *buf;
   size_t n, cap;
+};
+
+/* the kernel_args rows, in their order (seq, param, offset): each row's
+ * seq, param, offset and value as zigzag varints of the difference from
+ * the previous row's */
+struct replay_args {
+  struct bytes b;
+};
+
+struct replay_log {
+  struct bytes ops;
+  struct replay_args *args; /* merged with the ops as they are decoded */
   char **strs;              /* the distinct strings of the ops */
   size_t nstrs, capstrs;
   struct u64map str_by_hash; /* hash -> first index; collisions chained */
   size_t *str_next;         /* the next index with the same hash, or SIZE_MAX */
+  struct calls_facts facts;
+  bool facts_exact;
+  /* intern_stable's: strings at addresses that hold them while the log is
+   * built (the reader's api names and kernel names) and their indexes */
+  const char *stable_ptr[256];
+  int64_t stable_idx[256];
 };
 
 static uint64_t hash_str(const char *s)
@@ -332,6 +414,20 @@ static int64_t intern(struct replay_log *l, const char *s)
   return (int64_t)k;
 }
 
+/* intern() of a string whose address holds it, and only it, while the
+ * log is built: looked up by its address first */
+static int64_t intern_stable(struct replay_log *l, const char *s)
+{
+  if (!s)
+    return -1;
+  size_t k = ((uintptr_t)s >> 4) % (sizeof l->stable_ptr / sizeof *l->stable_ptr);
+  if (l->stable_ptr[k] != s) {
+    l->stable_ptr[k] = s;
+    l->stable_idx[k] = intern(l, s);
+  }
+  return l->stable_idx[k];
+}
+
 static const char *str_at(const struct replay_log *l, int64_t i)
 {
   return i >= 0 && (size_t)i < l->nstrs ? l->strs[i] : NULL;
@@ -346,7 +442,7 @@ static const char *str_at(const struct replay_log *l, int64_t i)
   X(mem_has_stream) X(mem_stream) X(dev_op) X(dev_op_device) X(has_peer)       \
   X(peer) X(has_event) X(event) X(has_record) X(record_event) X(has_wait)      \
   X(wait_event) X(sync_kind) X(sync_op) X(has_sync_event) X(sync_event)        \
-  X(has_sync_stream) X(sync_stream) X(complete) X(kname) X(kmangled) X(nargs)
+  X(has_sync_stream) X(sync_stream) X(complete) X(kname) X(kmangled)
 enum {
 #define LOG_ENUM(f) F_##f,
   LOG_FIELDS(LOG_ENUM)
@@ -357,10 +453,10 @@ enum {
 static void op_to_fields(struct replay_log *l, const struct replay_op *o,
                          int64_t *v)
 {
-v[F_api] = intern(l, o->api);
+  v[F_api] = intern_stable(l, o->api);
   v[F_dev_op] = intern(l, o->dev_op);
   v[F_sync_kind] = intern(l, o->sync_kind);
-  v[F_kmangled] = intern(l, o->kmangled);
+  v[F_kmangled] = intern_stable(l, o->kmangled);
   v[F_seq] = o->seq;
   v[F_op] = o->op;
   v[F_tid] = o->tid;
@@ -406,75 +502,182 @@ v[F_api] = intern(l, o->api);
   v[F_sync_stream] = o->sync_stream;
   v[F_complete] = o->complete;
   v[F_kname] = o->kname;
-  v[F_nargs] = (int64_t)o->nargs;
 }
 
+/* field F of O from its value X */
+static void set_field(const struct replay_log *l, struct replay_op *o, int f,
+                      int64_t x)
+{
+  switch (f) {
+  case F_seq:
+    o->seq = x;
+    break;
+  case F_op:
+    o->op = (int)x;
+    break;
+  case F_api:
+    o->api = str_at(l, x);
+    break;
+  case F_tid:
+    o->tid = x;
+    break;
+  case F_start_ns:
+    o->start_ns = x;
+    break;
+  case F_end_ns:
+    o->end_ns = x;
+    break;
+  case F_device:
+    o->device = x;
+    break;
+  case F_has_stream:
+    o->has_stream = x != 0;
+    break;
+  case F_stream:
+    o->stream = x;
+    break;
+  case F_result:
+    o->result = x;
+    break;
+  case F_stack:
+    o->stack = x;
+    break;
+  case F_pystack:
+    o->pystack = x;
+    break;
+  case F_corr:
+    o->corr = x;
+    break;
+  case F_dcorr:
+    o->dcorr = x;
+    break;
+  case F_transfer:
+    o->transfer = x != 0;
+    break;
+  case F_is_memset:
+    o->is_memset = x != 0;
+    break;
+  case F_async:
+    o->async = x != 0;
+    break;
+  case F_dir_recorded:
+    o->dir_recorded = (int)x;
+    break;
+  case F_src:
+    o->src = (uint64_t)x;
+    break;
+  case F_dst:
+    o->dst = (uint64_t)x;
+    break;
+  case F_bytes:
+    o->bytes = x;
+    break;
+  case F_src_device:
+    o->src_device = x;
+    break;
+  case F_dst_device:
+    o->dst_device = x;
+    break;
+  case F_mem:
+    o->mem = x != 0;
+    break;
+  case F_mem_free:
+    o->mem_free = x != 0;
+    break;
+  case F_mem_kind:
+    o->mem_kind = (int)x;
+    break;
+  case F_mem_addr:
+    o->mem_addr = (uint64_t)x;
+    break;
+  case F_mem_size:
+    o->mem_size = x;
+    break;
+  case F_mem_has_stream:
+    o->mem_has_stream = x != 0;
+    break;
+  case F_mem_stream:
+    o->mem_stream = x;
+    break;
+  case F_dev_op:
+    o->dev_op = str_at(l, x);
+    break;
+  case F_dev_op_device:
+    o->dev_op_device = x;
+    break;
+  case F_has_peer:
+    o->has_peer = x != 0;
+    break;
+  case F_peer:
+    o->peer = x;
+    break;
+  case F_has_event:
+    o->has_event = x != 0;
+    break;
+  case F_event:
+    o->event = (uint64_t)x;
+    break;
+  case F_has_record:
+    o->has_record = x != 0;
+    break;
+  case F_record_event:
+    o->record_event = (uint64_t)x;
+    break;
+  case F_has_wait:
+    o->has_wait = x != 0;
+    break;
+  case F_wait_event:
+    o->wait_event = (uint64_t)x;
+    break;
+  case F_sync_kind:
+    o->sync_kind = str_at(l, x);
+    break;
+  case F_sync_op:
+    o->sync_op = (int)x;
+    break;
+  case F_has_sync_event:
+    o->has_sync_event = x != 0;
+    break;
+  case F_sync_event:
+    o->sync_event = (uint64_t)x;
+    break;
+  case F_has_sync_stream:
+    o->has_sync_stream = x != 0;
+    break;
+  case F_sync_stream:
+    o->sync_stream = x;
+    break;
+  case F_complete:
+    o->complete = x != 0;
+    break;
+  case F_kname:
+    o->kname = x;
+    break;
+  case F_kmangled:
+    o->kmangled = str_at(l, x);
+    break;
+  }
+}
+
+/* every field of O from the values V */
 static void fields_to_op(const struct replay_log *l, const int64_t *v,
                          struct replay_op *o)
 {
-  o->seq = v[F_seq];
-  o->op = (int)v[F_op];
-  o->api = str_at(l, v[F_api]);
-  o->tid = v[F_tid];
-  o->start_ns = v[F_start_ns];
-  o->end_ns = v[F_end_ns];
-  o->device = v[F_device];
-  o->has_stream = v[F_has_stream] != 0;
-  o->stream = v[F_stream];
-  o->result = v[F_result];
-  o->stack = v[F_stack];
-  o->pystack = v[F_pystack];
-  o->corr = v[F_corr];
-  o->dcorr = v[F_dcorr];
-  o->transfer = v[F_transfer] != 0;
-  o->is_memset = v[F_is_memset] != 0;
-  o->async = v[F_async] != 0;
-  o->dir_recorded = (int)v[F_dir_recorded];
-  o->src = (uint64_t)v[F_src];
-  o->dst = (uint64_t)v[F_dst];
-  o->bytes = v[F_bytes];
-  o->src_device = v[F_src_device];
-  o->dst_device = v[F_dst_device];
-  o->mem = v[F_mem] != 0;
-  o->mem_free = v[F_mem_free] != 0;
-  o->mem_kind = (int)v[F_mem_kind];
-  o->mem_addr = (uint64_t)v[F_mem_addr];
-  o->mem_size = v[F_mem_size];
-  o->mem_has_stream = v[F_mem_has_stream] != 0;
-  o->mem_stream = v[F_mem_stream];
-  o->dev_op = str_at(l, v[F_dev_op]);
-  o->dev_op_device = v[F_dev_op_device];
-  o->has_peer = v[F_has_peer] != 0;
-  o->peer = v[F_peer];
-  o->has_event = v[F_has_event] != 0;
-  o->event = (uint64_t)v[F_event];
-  o->has_record = v[F_has_record] != 0;
-  o->record_event = (uint64_t)v[F_record_event];
-  o->has_wait = v[F_has_wait] != 0;
-  o->wait_event = (uint64_t)v[F_wait_event];
-  o->sync_kind = str_at(l, v[F_sync_kind]);
-  o->sync_op = (int)v[F_sync_op];
-  o->has_sync_event = v[F_has_sync_event] != 0;
-  o->sync_event = (uint64_t)v[F_sync_event];
-  o->has_sync_stream = v[F_has_sync_stream] != 0;
-  o->sync_stream = v[F_sync_stream];
-  o->complete = v[F_complete] != 0;
-  o->kname = v[F_kname];
-  o->kmangled = str_at(l, v[F_kmangled]);
-  o->nargs = (size_t)v[F_nargs];
+  for (int f = 0; f < NFIELDS; f++)
+    set_field(l, o, f, v[f]);
 }
 
-static void put_varint(struct replay_log *l, uint64_t x)
+static void put_varint(struct bytes *b, uint64_t x)
 {
-  if (l->cap - l->n < 10) {
-    l->cap = l->cap ? l->cap * 2 : 1 << 16;
-    l->buf = xrealloc(l->buf, l->cap);
+  if (b->cap - b->n < 10) {
+    b->cap = b->cap ? b->cap * 2 : 1 << 16;
+    b->buf = xrealloc(b->buf, b->cap);
   }
   while (x >= 0x80) {
-    l->buf[l->n++] = (unsigned char)(x | 0x80);
+    b->buf[b->n++] = (unsigned char)(x | 0x80);
     x >>= 7;
   }
-  l->buf[l->n++] = (unsigned char)x;
+  b->buf[b->n++] = (unsigned char)x;
 }
 
 static uint64_t get_varint(const unsigned char **p)
@@ -507,7 +710,12 @@ static int64_t unzigzag(uint64_t z, int64_t prev)
 /* the delta state of an encoder or decoder */
 struct log_state {
   int64_t prev[NFIELDS];
-  struct replay_arg prev_arg;
+  /* the decoder's current kernel_args row (arg_seq, arg) if arg_valid, and
+   * where the next one starts */
+  bool arg_valid;
+  int64_t arg_seq;
+  struct replay_arg arg;
+  size_t args_pos;
 };
 
 static void log_append(struct replay_log *l, struct log_state *s,
@@ -519,21 +727,39 @@ static void log_append(struct replay_log *l, struct log_state *s,
   for (int f = 0; f < NFIELDS; f++)
     if (v[f] != s->prev[f])
       mask |= 1ULL << f;
-  put_varint(l, mask);
+  put_varint(&l->ops, mask);
   for (int f = 0; f < NFIELDS; f++)
     if (mask >> f & 1) {
-      put_varint(l, zigzag(v[f], s->prev[f]));
+      put_varint(&l->ops, zigzag(v[f], s->prev[f]));
       s->prev[f] = v[f];
     }
-  for (size_t i = 0; i < o->nargs; i++) {
-    const struct replay_arg *a = &o->args[i];
-    put_varint(l, zigzag(a->param, s->prev_arg.param));
-    put_varint(l, zigzag(a->offset, s->prev_arg.offset));
-    put_varint(l, zigzag((int64_t)a->value, (int64_t)s->prev_arg.value));
-    s->prev_arg = *a;
-  }
 }
 
+struct replay_args *replay_args_read(struct cl_db *db)
+{
+  struct replay_args *a = xcalloc(1, sizeof *a);
+  sqlite3_stmt *st = db_prepare(db, "SELECT seq, param, offset, value"
+                                    " FROM kernel_args"
+                                    " ORDER BY seq, param, offset");
+  int64_t prev[4] = {0, 0, 0, 0};
+  while (st && db_step(db, st))
+    for (int i = 0; i < 4; i++) {
+      int64_t x = VINT(COL(st, i));
+      put_varint(&a->b, zigzag(x, prev[i]));
+      prev[i] = x;
+    }
+  db_finalize(st);
+  return a;
+}
+
+void replay_args_free(struct replay_args *a)
+{
+  if (a)
+    free(a->b.buf);
+  free(a);
+}
+
+/* the calls log of DB, its kernel_args not yet read */
 static struct replay_log *log_build(struct cl_db *db)
 {
   struct replay_log *l = xcalloc(1, sizeof *l);
@@ -544,21 +770,59 @@ static struct replay_log *log_build(struct cl_db *db)
   reader_begin(&r, db);
   while (reader_next(&r))
     log_append(l, &s, &r.op);
+  l->facts = r.facts;
+  l->facts_exact = r.facts_exact;
+  r.facts.task_devices = NULL; /* the log's now */
   reader_end(&r);
   return l;
+}
+
+void replay_read_calls(struct cl_db *db)
+{
+  if (!db->calls_log)
+    db->calls_log = log_build(db);
+}
+
+void replay_set_args(struct cl_db *db, struct replay_args *args)
+{
+  replay_read_calls(db);
+  replay_args_free(db->calls_log->args);
+  db->calls_log->args = args ? args : replay_args_read(db);
 }
 
 void replay_log_free(struct replay_log *l)
 {
   if (!l)
     return;
-  free(l->buf);
+  free(l->ops.buf);
+  replay_args_free(l->args);
   for (size_t i = 0; i < l->nstrs; i++)
     free(l->strs[i]);
   free(l->strs);
   free(l->str_next);
   u64map_free(&l->str_by_hash);
+  free(l->facts.task_devices);
   free(l);
+}
+
+const struct calls_facts *replay_calls_facts(struct cl_db *db)
+{
+  replay_read_calls(db);
+  return db->calls_log->facts_exact ? &db->calls_log->facts : NULL;
+}
+
+/* the next kernel_args row into S (arg_valid false at the end) */
+static void next_arg(const struct replay_log *l, struct log_state *s)
+{
+  const struct bytes *b = l->args ? &l->args->b : NULL;
+  if (!(s->arg_valid = b && s->args_pos < b->n))
+    return;
+  const unsigned char *p = b->buf + s->args_pos;
+  s->arg_seq = unzigzag(get_varint(&p), s->arg_seq);
+  s->arg.param = unzigzag(get_varint(&p), s->arg.param);
+  s->arg.offset = unzigzag(get_varint(&p), s->arg.offset);
+  s->arg.value = (uint64_t)unzigzag(get_varint(&p), (int64_t)s->arg.value);
+  s->args_pos = (size_t)(p - b->buf);
 }
 
 /* ---- replaying ------------------------------------------------------------ */
@@ -567,40 +831,46 @@ void replay_begin(struct replay *r, struct report_ctx *ctx)
   memset(r, 0, sizeof *r);
   r->db = ctx->db;
   r->act = ctx->act;
-  if (!ctx->db->calls_log)
-    ctx->db->calls_log = log_build(ctx->db);
+  replay_read_calls(ctx->db);
+  if (!ctx->db->calls_log->args)
+    replay_set_args(ctx->db, NULL);
   r->log = ctx->db->calls_log;
-  r->state = xcalloc(1, sizeof(struct log_state));
+  struct log_state *s = xcalloc(1, sizeof *s);
+  r->state = s;
+  next_arg(r->log, s);
+  fields_to_op(r->log, s->prev, &r->op);
   memmodel_load(&r->mm, ctx->db);
 }
 
 bool replay_next(struct replay *r)
 {
   const struct replay_log *l = r->log;
-  if (!l || r->pos >= l->n)
+  if (!l || r->pos >= l->ops.n)
     return false;
   struct log_state *s = r->state;
-  const unsigned char *p = l->buf + r->pos;
-  uint64_t mask = get_varint(&p);
-  for (int f = 0; f < NFIELDS; f++)
-    if (mask >> f & 1)
-      s->prev[f] = unzigzag(get_varint(&p), s->prev[f]);
+  const unsigned char *p = l->ops.buf + r->pos;
+  /* the op keeps the fields that did not change since the previous one
+   * (replay_begin set them all) */
   struct replay_op *o = &r->op;
-  memset(o, 0, sizeof *o);
-  fields_to_op(l, s->prev, o);
-  if (o->nargs) {
-    GROW(r->args, r->cap_args, o->nargs);
-    for (size_t i = 0; i < o->nargs; i++) {
-      struct replay_arg *a = &s->prev_arg;
-      a->param = unzigzag(get_varint(&p), a->param);
-      a->offset = unzigzag(get_varint(&p), a->offset);
-      a->value = (uint64_t)unzigzag(get_varint(&p), (int64_t)a->value);
-      r->args[i] = *a;
-    }
+  for (uint64_t mask = get_varint(&p); mask; mask &= mask - 1) {
+    int f = __builtin_ctzll(mask);
+    s->prev[f] = unzigzag(get_varint(&p), s->prev[f]);
+    set_field(l, o, f, s->prev[f]);
   }
-  if (o->op == CL_OP_KERNEL)
+  r->pos = (size_t)(p - l->ops.buf);
+  o->args = NULL;
+  o->nargs = 0;
+  if (o->op == CL_OP_KERNEL && !r->no_args) {
+    /* its kernel_args rows (those of earlier calls skipped), as a merge
+     * by seq of the two scans gives */
+    while (s->arg_valid && s->arg_seq < o->seq)
+      next_arg(l, s);
+    for (; s->arg_valid && s->arg_seq == o->seq; next_arg(l, s)) {
+      GROW(r->args, r->cap_args, o->nargs + 1);
+      r->args[o->nargs++] = s->arg;
+    }
     o->args = r->args;
-  r->pos = (size_t)(p - l->buf);
+  }
   memmodel_advance(&r->mm, sat_sub(o->seq, 1));
   return true;
 }
@@ -613,9 +883,9 @@ void replay_end(struct replay *r)
   memset(r, 0, sizeof *r);
 }
 
-void replay_activity(const struct replay *r, struct call_act *ca)
+void replay_activity(struct replay *r, struct call_act *ca)
 {
-  activity_for_call(r->act, r->op.corr, r->op.dcorr, ca);
+  activity_for_call_near(r->act, r->op.corr, r->op.dcorr, ca, &r->act_hint);
 }
 
 int replay_copy_direction(const struct replay *r, const struct call_act *ca)

@@ -10,8 +10,8 @@
  *   while (replay_next(&r)) { const struct replay_op *o = &r.op; ... }
  *   replay_end(&r);
  *
- * Strings in the op (api, kmangled, sync_kind) are valid until the next
- * replay_next. */
+ * Strings in the op (api, kmangled, sync_kind, dev_op) are the calls
+ * log's: valid until the struct cl_db is closed. */
 #ifndef CL_REPORT_REPLAY_H
 #define CL_REPORT_REPLAY_H
 
@@ -89,6 +89,9 @@ struct replay_log;
 
 struct replay {
   struct replay_op op;
+  /* set after replay_begin by a pass that does not read op.args: they are
+   * then not decoded (op.nargs is 0) */
+  bool no_args;
   struct memmodel mm;      /* advanced to op.seq - 1 by replay_next */
   const struct activity *act;
   struct cl_db *db;
@@ -97,6 +100,7 @@ struct replay {
   void *state;             /* the decoder's (struct log_state) */
   struct replay_arg *args;
   size_t cap_args;
+  size_t act_hint;         /* where the last activity lookup ended */
 };
 
 void replay_begin(struct replay *r, struct report_ctx *ctx);
@@ -105,8 +109,37 @@ void replay_end(struct replay *r);
 /* the calls log kept with a struct cl_db (db_close frees it) */
 void replay_log_free(struct replay_log *l);
 
+/* The reading of the calls log, done by the first replay_begin unless
+ * done before (reading.c spreads it over two threads): the calls with the
+ * tables that describe them but kernel_args (replay_read_calls), and the
+ * kernel_args (replay_args_read, on any connection to the recording, and
+ * replay_set_args; NULL: read them now, on DB). */
+struct replay_args;
+void replay_read_calls(struct cl_db *db);
+struct replay_args *replay_args_read(struct cl_db *db);
+void replay_set_args(struct cl_db *db, struct replay_args *args);
+void replay_args_free(struct replay_args *a);
+
+/* What SQL aggregates over the calls table say, gathered as the calls log
+ * is read (so that the analyses scan the table once). */
+struct calls_facts {
+  int64_t calls;           /* count(*) */
+  int64_t threads;         /* count(DISTINCT tid) */
+  bool has_start, has_end; /* min(start_ns), max(end_ns) are not NULL */
+  int64_t min_start, max_end;
+  int64_t first_kernel;    /* min(seq) of the successful kernel and graph
+                            * launches, INT64_MAX: none */
+  int64_t *task_devices;   /* DISTINCT device of the successful calls of a
+                            * stream task (cl_op_is_stream_task) */
+  size_t ntask_devices;
+};
+/* the facts of DB's calls (read now if not yet), or NULL when a value they
+ * depend on is not an integer or NULL (a hand-made recording, whose SQL
+ * comparisons only SQLite gives: ask it) */
+const struct calls_facts *replay_calls_facts(struct cl_db *db);
+
 /* the GPU activity of the current call (n == 0: none recorded) */
-void replay_activity(const struct replay *r, struct call_act *ca);
+void replay_activity(struct replay *r, struct call_act *ca);
 /* the current transfer's direction: the recorded one, else what the
  * activity record CA (replay_activity) and the memory model tell */
 int replay_copy_direction(const struct replay *r, const struct call_act *ca);

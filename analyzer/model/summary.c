@@ -75,14 +75,22 @@ static void load_process(struct process *p, struct cl_db *d)
   else if (meta_int(d, "kernel_times") == 0)
     p->not_recorded |= 1u << NOT_RECORDED_KERNEL_TIMES;
 
-  sqlite3_stmt *st = db_prepare(
-      d, "SELECT count(*), count(DISTINCT tid), max(end_ns) FROM calls");
-  if (db_step(d, st)) {
-    p->calls = db_int(st, 0);
-    p->threads = db_int(st, 1);
-    p->last_ns = db_null(st, 2) ? -1 : db_int(st, 2);
+  const struct calls_facts *f = replay_calls_facts(d);
+  sqlite3_stmt *st;
+  if (f) {
+    p->calls = f->calls;
+    p->threads = f->threads;
+    p->last_ns = f->has_end ? f->max_end : -1;
+  } else {
+    st = db_prepare(
+        d, "SELECT count(*), count(DISTINCT tid), max(end_ns) FROM calls");
+    if (db_step(d, st)) {
+      p->calls = db_int(st, 0);
+      p->threads = db_int(st, 1);
+      p->last_ns = db_null(st, 2) ? -1 : db_int(st, 2);
+    }
+    db_finalize(st);
   }
-  db_finalize(st);
 
   size_t cap = 0;
   st = db_prepare(d, "SELECT reason, count FROM drops WHERE count <> 0"
@@ -183,6 +191,7 @@ static void calls_pass(struct summary *s, struct report_ctx *ctx)
 
   struct replay r;
   replay_begin(&r, ctx);
+  r.no_args = true; /* kernel arguments: not read here */
   while (replay_next(&r)) {
     const struct replay_op *o = &r.op;
     int sop = stream_op_of(o->op, o->has_stream);

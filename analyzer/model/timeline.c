@@ -234,6 +234,7 @@ void timeline_build(struct timeline *tl, struct report_ctx *ctx)
 
   struct replay r;
   replay_begin(&r, ctx);
+  r.no_args = true; /* kernel arguments: not read here */
   while (replay_next(&r)) {
     const struct replay_op *o = &r.op;
     char api[128];
