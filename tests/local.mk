@@ -22,11 +22,11 @@ check_PROGRAMS += tests/unit/test_outpath tests/unit/test_writer \
 tests_unit_test_outpath_SOURCES = tests/unit/test_outpath.c tests/unit/unit.h
 tests_unit_test_outpath_CFLAGS = $(unit_cflags)
 tests_unit_test_outpath_LDADD = $(unit_ldadd)
-tests_unit_test_writer_SOURCES = tests/unit/test_writer.c tests/unit/unit.h
+tests_unit_test_writer_SOURCES = tests/unit/test_writer.c tests/unit/unit.h tests/unit/unit_db.h
 tests_unit_test_writer_CFLAGS = $(unit_cflags)
 tests_unit_test_writer_LDADD = $(unit_ldadd)
 check_PROGRAMS += tests/unit/test_writer_rows
-tests_unit_test_writer_rows_SOURCES = tests/unit/test_writer_rows.c tests/unit/unit.h
+tests_unit_test_writer_rows_SOURCES = tests/unit/test_writer_rows.c tests/unit/unit.h tests/unit/unit_db.h
 tests_unit_test_writer_rows_CFLAGS = $(unit_cflags)
 tests_unit_test_writer_rows_LDADD = $(unit_ldadd)
 

@@ -9,6 +9,7 @@
 
 #include "shim/cupti.h"
 #include "unit.h"
+#include "unit_db.h"
 
 #define THREADS 4
 #define PER_THREAD 20000
@@ -29,7 +30,6 @@ static int api_index(const char *name)
   return -1;
 }
 
-static long long query(sqlite3 *db, const char *sql);
 
 static void *producer(void *arg)
 {
@@ -56,19 +56,6 @@ static void *producer(void *arg)
     cl_ring_commit();
   }
   return NULL;
-}
-
-static long long query(sqlite3 *db, const char *sql)
-{
-  sqlite3_stmt *st;
-  long long v = -1;
-  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
-      sqlite3_step(st) == SQLITE_ROW)
-    v = sqlite3_column_int64(st, 0);
-  else
-    fprintf(stderr, "query failed: %s: %s\n", sql, sqlite3_errmsg(db));
-  sqlite3_finalize(st);
-  return v;
 }
 
 int main(int argc, char **argv)

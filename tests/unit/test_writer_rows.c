@@ -11,6 +11,7 @@
 #include "shim/cupti.h"
 #include "shim/writer_db.h"
 #include "unit.h"
+#include "unit_db.h"
 
 #define CALLS 203 /* not a multiple of the batch */
 
@@ -26,19 +27,6 @@ static int api_index(const char *name)
     if (!strcmp(cl_api_table[i].name, name))
       return (int)i;
   return -1;
-}
-
-static long long query(sqlite3 *db, const char *sql)
-{
-  sqlite3_stmt *st;
-  long long v = -1;
-  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
-      sqlite3_step(st) == SQLITE_ROW)
-    v = sqlite3_column_int64(st, 0);
-  else
-    fprintf(stderr, "query failed: %s: %s\n", sql, sqlite3_errmsg(db));
-  sqlite3_finalize(st);
-  return v;
 }
 
 /* call i: a launch when i is even, a copy or a memset when odd, with
