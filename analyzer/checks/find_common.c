@@ -132,17 +132,6 @@ int64_t process_wall_ns(struct report_ctx *ctx)
   return lo >= 0 && hi > lo ? hi - lo : 0;
 }
 
-const char *api_display(char *buf, size_t len, const char *name)
-{
-  if (!name)
-    name = "?";
-  snprintf(buf, len, "%s", name);
-  char *v = strrchr(buf, '_');
-  if (v && v[1] == 'v' && v[2] && strspn(v + 2, "0123456789") == strlen(v + 2))
-    *v = 0;
-  return buf;
-}
-
 int64_t first_kernel_seq(struct report_ctx *ctx)
 {
   int64_t first = INT64_MAX;
@@ -176,22 +165,6 @@ double gbps(int64_t bytes, int64_t ns)
   return bytes > 0 && ns > 0 ? (double)bytes / (double)ns : 0.0;
 }
 
-void call_stacks(struct cl_db *d, int64_t seq, int64_t *stack,
-                 int64_t *pystack)
-{
-  *stack = *pystack = -1;
-  sqlite3_stmt *st =
-      db_prepare(d, "SELECT stack, pystack FROM calls WHERE seq=?1");
-  sqlite3_bind_int64(st, 1, seq);
-  if (db_step(d, st)) {
-    if (!db_null(st, 0))
-      *stack = db_int(st, 0);
-    if (!db_null(st, 1))
-      *pystack = db_int(st, 1);
-  }
-  db_finalize(st);
-}
-
 static bool legacy_handle(int64_t h)
 {
   return h == 0 || h == (int64_t)CL_STREAM_LEGACY;
@@ -214,80 +187,3 @@ bool sync_covers(int sync_op, bool has_sync_stream, int64_t sync_stream,
   return a == b;
 }
 
-/* ` "NAME"` when the stream has an NVTX name, else "" (malloc'd) */
-static char *quoted_name(const struct stream *st)
-{
-  return st->name ? xasprintf(" \"%s\"", st->name) : xstrdup("");
-}
-
-char *stream_title(struct report_ctx *ctx, const struct streams *s, size_t i)
-{
-  const struct stream *st = &s->v[i];
-  char b[32];
-  char *name = quoted_name(st), *t = NULL;
-  switch (st->kind) {
-  case STREAM_LEGACY:
-    t = st->device >= 0
-            ? xasprintf("the legacy default stream%s (device %" PRId64 ")",
-                        name, st->device)
-            : xasprintf("the legacy default stream%s", name);
-    break;
-  case STREAM_PER_THREAD:
-    t = xasprintf("the per-thread default stream%s", name);
-    break;
-  case STREAM_UNKNOWN:
-    t = st->name ? xasprintf("stream%s (%s, created before recording)", name,
-                             fmt_hex(b, sizeof b, st->handle))
-                 : xasprintf("stream %s (created before recording)",
-                             fmt_hex(b, sizeof b, st->handle));
-    break;
-  default:
-    break;
-  }
-  if (t) {
-    free(name);
-    return t;
-  }
-  const char *blocking = stream_blocking(st) ? "blocking" : "non-blocking";
-  int64_t stack, pystack;
-  call_stacks(ctx->db, st->created_seq, &stack, &pystack);
-  struct callsite site;
-  struct location loc = {0};
-  if (callsite_resolve_ids(ctx->cs, stack, pystack, &site) == 0)
-    loc = callsite_location(&site);
-  /* named: stream "NAME" (2, non-blocking, ...); else stream 2 (...) */
-  char *who = st->name ? xasprintf("%s (%zu, ", name, stream_ordinal(s, i))
-                       : xasprintf(" %zu (", stream_ordinal(s, i));
-  if (loc.file)
-    t = xasprintf("stream%s%s, created at %s:%d)", who, blocking,
-                  path_base(loc.file), loc.line);
-  else
-    t = xasprintf("stream%s%s, created by call %" PRId64 ")", who, blocking,
-                  st->created_seq);
-  free(who);
-  free(name);
-  return t;
-}
-
-char *thread_title(struct cl_db *db, int64_t tid)
-{
-  char *t = NULL;
-  if (db_has_table(db, "names")) {
-    sqlite3_stmt *st = db_prepare(
-        db, "SELECT name FROM names WHERE kind = 'thread' AND handle = ?1"
-            " AND name IS NOT NULL AND name != '' ORDER BY seq DESC LIMIT 1");
-    sqlite3_bind_int64(st, 1, tid);
-    if (db_step(db, st))
-      t = xasprintf("thread %" PRId64 " \"%s\"", tid, db_text(st, 0));
-    db_finalize(st);
-    if (t)
-      return t;
-  }
-  sqlite3_stmt *st = db_prepare(db, "SELECT name FROM threads WHERE tid=?1");
-  sqlite3_bind_int64(st, 1, tid);
-  const char *name = db_step(db, st) ? db_text(st, 0) : NULL;
-  t = name && *name ? xasprintf("thread %" PRId64 " (%s)", tid, name)
-                    : xasprintf("thread %" PRId64, tid);
-  db_finalize(st);
-  return t;
-}

@@ -72,22 +72,6 @@ struct group *groups_get(struct groups *g, size_t site, uint32_t tag,
  * unknown. */
 int64_t process_wall_ns(struct report_ctx *ctx);
 
-/* What findings call stream instance I of S (malloc'd): "stream 2
- * (non-blocking, created at pipeline.cu:34)" for a stream the recording
- * saw created (numbered by stream_ordinal), "stream 0x... (created before
- * recording)" for an unknown one, "the legacy default stream (device 0)",
- * "the per-thread default stream".  A stream the program named through
- * NVTX is called by that name first: "stream \"prefetch\" (2,
- * non-blocking, created at pipeline.cu:34)", "stream \"io\" (0x...,
- * created before recording)", "the legacy default stream \"main\" (device
- * 0)". */
-char *stream_title(struct report_ctx *ctx, const struct streams *s, size_t i);
-
-/* What reports call host thread TID (malloc'd): "thread 4242 \"loader\""
- * when the program named it through NVTX (the latest name), else "thread
- * 4242 (comm)" with its name in the threads table, else "thread 4242". */
-char *thread_title(struct cl_db *db, int64_t tid);
-
 /* calls.seq of the process's first successful kernel or graph launch;
  * INT64_MAX when it launched none.  Transfer findings whose calls all
  * come before it are setup (finding_cost_severity). */
@@ -97,10 +81,6 @@ int64_t first_kernel_seq(struct report_ctx *ctx);
  * without its parenthesized details: "stream 2", "the legacy default
  * stream" (into BUF). */
 const char *stream_brief(char *buf, size_t len, const char *name);
-
-/* An API name without CUPTI's version suffix: "cudaMemcpyAsync_v3020" ->
- * "cudaMemcpyAsync" (into BUF). */
-const char *api_display(char *buf, size_t len, const char *name);
 
 /* Does the blocking synchronization SYNC_OP (enum cl_op; of stream
  * SYNC_STREAM when it has one) wait for work issued to stream COPY_STREAM
@@ -115,8 +95,5 @@ bool sync_covers(int sync_op, bool has_sync_stream, int64_t sync_stream,
 /* bytes per nanosecond as GB/s (decimal); 0 when unknown */
 double gbps(int64_t bytes, int64_t ns);
 
-/* the stack and pystack of call SEQ (-1 when NULL or absent) */
-void call_stacks(struct cl_db *d, int64_t seq, int64_t *stack,
-                 int64_t *pystack);
 
 #endif

@@ -59,7 +59,7 @@ static void emit(struct report_ctx *ctx, struct findings *out,
                      : p->check == CHECK_HOST_WRITE_BEFORE_SYNC ? "the host writes"
                                                                 : "the host frees";
   const char *mem = !strcmp(p->memkind, "managed") ? "managed" : "pinned";
-  char *stream = stream_title(ctx, ss, p->stream);
+  char *stream = stream_title(ctx->db, ctx->cs, ss, p->stream);
   char sb[96], b1[32], api[96];
   stream_brief(sb, sizeof sb, stream);
   callsite_user_api(ctx->cs, copy.stack_id, p->api, api, sizeof api);

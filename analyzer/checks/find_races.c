@@ -120,7 +120,7 @@ static uint32_t hb_stream_of(struct walk *w, bool has_handle, int64_t handle,
   switch (st->kind) {
   case STREAM_LEGACY:
     flags = HB_STREAM_LEGACY;
-    desc = st->name ? stream_title(w->ctx, &w->streams, i)
+    desc = st->name ? stream_title(w->ctx->db, w->ctx->cs, &w->streams, i)
                     : xasprintf("the legacy default stream (device %" PRId64 ")",
                                 dev);
     break;
@@ -136,7 +136,7 @@ static uint32_t hb_stream_of(struct walk *w, bool has_handle, int64_t handle,
   default:
     if (stream_blocking(st))
       flags = HB_STREAM_BLOCKING; /* unknown flags: assume blocking */
-    desc = stream_title(w->ctx, &w->streams, i);
+    desc = stream_title(w->ctx->db, w->ctx->cs, &w->streams, i);
     break;
   }
   uint32_t h = hb_new_stream(w->e, dev, flags);

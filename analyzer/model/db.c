@@ -503,3 +503,19 @@ char *db_meta(struct cl_db *d, const char *key)
   db_finalize(st);
   return v;
 }
+
+void call_stacks(struct cl_db *d, int64_t seq, int64_t *stack,
+                 int64_t *pystack)
+{
+  *stack = *pystack = -1;
+  sqlite3_stmt *st =
+      db_prepare(d, "SELECT stack, pystack FROM calls WHERE seq=?1");
+  sqlite3_bind_int64(st, 1, seq);
+  if (db_step(d, st)) {
+    if (!db_null(st, 0))
+      *stack = db_int(st, 0);
+    if (!db_null(st, 1))
+      *pystack = db_int(st, 1);
+  }
+  db_finalize(st);
+}

@@ -57,4 +57,8 @@ bool db_has_table(struct cl_db *d, const char *name);
 /* meta.value for KEY, malloc'd, or NULL when absent */
 char *db_meta(struct cl_db *d, const char *key);
 
+/* the stack and pystack of call SEQ (-1 when NULL or absent) */
+void call_stacks(struct cl_db *d, int64_t seq, int64_t *stack,
+                 int64_t *pystack);
+
 #endif

@@ -892,3 +892,14 @@ int replay_copy_direction(const struct replay *r, const struct call_act *ca)
 {
   return copy_direction(r->op.dir_recorded, ca, &r->mm, r->op.src, r->op.dst);
 }
+
+const char *api_display(char *buf, size_t len, const char *name)
+{
+  if (!name)
+    name = "?";
+  snprintf(buf, len, "%s", name);
+  char *v = strrchr(buf, '_');
+  if (v && v[1] == 'v' && v[2] && strspn(v + 2, "0123456789") == strlen(v + 2))
+    *v = 0;
+  return buf;
+}

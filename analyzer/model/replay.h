@@ -144,4 +144,8 @@ void replay_activity(struct replay *r, struct call_act *ca);
  * activity record CA (replay_activity) and the memory model tell */
 int replay_copy_direction(const struct replay *r, const struct call_act *ca);
 
+/* An API name without CUPTI's version suffix: "cudaMemcpyAsync_v3020" ->
+ * "cudaMemcpyAsync" (into BUF). */
+const char *api_display(char *buf, size_t len, const char *name);
+
 #endif

@@ -2,9 +2,11 @@
  * to its instance. */
 #include "streams.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "callsite.h"
 #include "cudalens/format.h"
 #include "util.h"
 
@@ -209,4 +211,83 @@ size_t stream_ordinal(const struct streams *s, size_t i)
       n++;
   }
   return n;
+}
+
+/* ` "NAME"` when the stream has an NVTX name, else "" (malloc'd) */
+static char *quoted_name(const struct stream *st)
+{
+  return st->name ? xasprintf(" \"%s\"", st->name) : xstrdup("");
+}
+
+char *stream_title(struct cl_db *db, struct callsites *cs,
+                   const struct streams *s, size_t i)
+{
+  const struct stream *st = &s->v[i];
+  char b[32];
+  char *name = quoted_name(st), *t = NULL;
+  switch (st->kind) {
+  case STREAM_LEGACY:
+    t = st->device >= 0
+            ? xasprintf("the legacy default stream%s (device %" PRId64 ")",
+                        name, st->device)
+            : xasprintf("the legacy default stream%s", name);
+    break;
+  case STREAM_PER_THREAD:
+    t = xasprintf("the per-thread default stream%s", name);
+    break;
+  case STREAM_UNKNOWN:
+    t = st->name ? xasprintf("stream%s (%s, created before recording)", name,
+                             fmt_hex(b, sizeof b, st->handle))
+                 : xasprintf("stream %s (created before recording)",
+                             fmt_hex(b, sizeof b, st->handle));
+    break;
+  default:
+    break;
+  }
+  if (t) {
+    free(name);
+    return t;
+  }
+  const char *blocking = stream_blocking(st) ? "blocking" : "non-blocking";
+  int64_t stack, pystack;
+  call_stacks(db, st->created_seq, &stack, &pystack);
+  struct callsite site;
+  struct location loc = {0};
+  if (callsite_resolve_ids(cs, stack, pystack, &site) == 0)
+    loc = callsite_location(&site);
+  /* named: stream "NAME" (2, non-blocking, ...); else stream 2 (...) */
+  char *who = st->name ? xasprintf("%s (%zu, ", name, stream_ordinal(s, i))
+                       : xasprintf(" %zu (", stream_ordinal(s, i));
+  if (loc.file)
+    t = xasprintf("stream%s%s, created at %s:%d)", who, blocking,
+                  path_base(loc.file), loc.line);
+  else
+    t = xasprintf("stream%s%s, created by call %" PRId64 ")", who, blocking,
+                  st->created_seq);
+  free(who);
+  free(name);
+  return t;
+}
+
+char *thread_title(struct cl_db *db, int64_t tid)
+{
+  char *t = NULL;
+  if (db_has_table(db, "names")) {
+    sqlite3_stmt *st = db_prepare(
+        db, "SELECT name FROM names WHERE kind = 'thread' AND handle = ?1"
+            " AND name IS NOT NULL AND name != '' ORDER BY seq DESC LIMIT 1");
+    sqlite3_bind_int64(st, 1, tid);
+    if (db_step(db, st))
+      t = xasprintf("thread %" PRId64 " \"%s\"", tid, db_text(st, 0));
+    db_finalize(st);
+    if (t)
+      return t;
+  }
+  sqlite3_stmt *st = db_prepare(db, "SELECT name FROM threads WHERE tid=?1");
+  sqlite3_bind_int64(st, 1, tid);
+  const char *name = db_step(db, st) ? db_text(st, 0) : NULL;
+  t = name && *name ? xasprintf("thread %" PRId64 " (%s)", tid, name)
+                    : xasprintf("thread %" PRId64, tid);
+  db_finalize(st);
+  return t;
 }

@@ -12,6 +12,8 @@
 
 #include "db.h"
 
+struct callsites;
+
 enum stream_kind {
   STREAM_LEGACY,      /* the legacy default stream (handle 0 / 1) */
   STREAM_PER_THREAD,  /* the per-thread default stream (handle 2) */
@@ -63,5 +65,22 @@ size_t stream_ordinal(const struct streams *s, size_t i);
 /* indices of s->v in report order: device, kind, creation, handle
  * (malloc'd array of s->n) */
 size_t *streams_order(const struct streams *s);
+
+/* What findings call stream instance I of S (malloc'd): "stream 2
+ * (non-blocking, created at pipeline.cu:34)" for a stream the recording
+ * saw created (numbered by stream_ordinal), "stream 0x... (created before
+ * recording)" for an unknown one, "the legacy default stream (device 0)",
+ * "the per-thread default stream".  A stream the program named through
+ * NVTX is called by that name first: "stream \"prefetch\" (2,
+ * non-blocking, created at pipeline.cu:34)", "stream \"io\" (0x...,
+ * created before recording)", "the legacy default stream \"main\" (device
+ * 0)". */
+char *stream_title(struct cl_db *db, struct callsites *cs,
+                   const struct streams *s, size_t i);
+
+/* What reports call host thread TID (malloc'd): "thread 4242 \"loader\""
+ * when the program named it through NVTX (the latest name), else "thread
+ * 4242 (comm)" with its name in the threads table, else "thread 4242". */
+char *thread_title(struct cl_db *db, int64_t tid);
 
 #endif

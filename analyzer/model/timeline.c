@@ -15,7 +15,6 @@
 #include "cudalens/format.h"
 #include "cudalens/semantics.h"
 #include "demangle.h"
-#include "find_common.h"
 #include "replay.h"
 #include "u64map.h"
 #include "util.h"
@@ -55,7 +54,7 @@ static size_t stream_lane(struct build *b, size_t stream, int64_t call_device)
   int64_t dev = st->device >= 0 ? st->device : call_device >= 0 ? call_device : 0;
   return add_lane(b, stream,
                   (struct tl_lane){.device = dev, .stream = stream,
-                                   .title = stream_title(b->ctx, &b->ctx->sum->streams,
+                                   .title = stream_title(b->ctx->db, b->ctx->cs, &b->ctx->sum->streams,
                                                          stream)});
 }
 
