@@ -21,7 +21,7 @@ libclreport_la_SOURCES = \
 	analyzer/model/db.c analyzer/model/db.h \
 	analyzer/model/memmodel.c analyzer/model/memmodel.h \
 	analyzer/model/reading.c analyzer/model/reading.h \
-	analyzer/model/recordings.c analyzer/model/recordings.h \
+	analyzer/recordings.c analyzer/recordings.h \
 	analyzer/model/replay.c analyzer/model/replay.h \
 	analyzer/model/streams.c analyzer/model/streams.h \
 	analyzer/model/summary.c analyzer/model/summary.h \
