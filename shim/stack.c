@@ -121,8 +121,9 @@ void cl_stack_init(void)
  * walk), each one 64-bit word read and written atomically: the address in
  * bits 0-46, k/8 in 47-57 (FP: k = 16 for rbp + 16, k = 8192 + c for the
  * word at rbp - c), d in 58-61 (0: rbp unchanged, 14: where rbp points,
- * 15: unknown), the rule in 62-63.  A PyTorch process returns through thousands of distinct
- * addresses; a per-thread table of 1024 slots overflowed. */
+ * 15: unknown), the rule in 62-63.  A PyTorch process returns through
+ * thousands of distinct addresses; a per-thread table of 1024 slots
+ * overflowed. */
 #define LEARNED (1u << 16)
 #define PROBES 32
 enum { RULE_NONE = 0, RULE_SP, RULE_FP, RULE_VARIABLE };
@@ -141,10 +142,10 @@ enum { RULE_NONE = 0, RULE_SP, RULE_FP, RULE_VARIABLE };
    ((uint64_t)(rule) << 62))
 static _Atomic(_Atomic uint64_t *) learned;
 static __thread unsigned walks;
-static __thread unsigned long slow_walks;
+static __thread unsigned long slow_walks; /* by libgcc */
+static __thread uintptr_t stack_lo, stack_hi;
 
 unsigned long cl_stack_slow_walks(void) { return slow_walks; }
-static __thread uintptr_t stack_lo, stack_hi;
 
 static _Atomic uint64_t *learned_table(void)
 {
@@ -166,7 +167,8 @@ static unsigned slot_hash(uintptr_t ip)
   return (unsigned)(((uint64_t)ip * 0x9e3779b97f4a7c15ull) >> 48) & (LEARNED - 1);
 }
 
-/* The slot of ip (*found set when it holds ip), or NULL when crowded. */
+/* The slot that holds ip, or the empty one where it would go, with its
+ * word in *w (0 when empty); NULL when the slots ip may use are taken. */
 static _Atomic uint64_t *slot_of(_Atomic uint64_t *t, uintptr_t ip,
                                  uint64_t *w)
 {
