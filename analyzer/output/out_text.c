@@ -253,6 +253,10 @@ static void kernels(FILE *f, const struct summary *s)
 {
   char b2[32], bd[32];
   bool any = false;
+  /* by the recording's settings, not lost (the "not recorded:" line) */
+  bool untimed = (s->proc.not_recorded &
+                  (1u << NOT_RECORDED_GPU_ACTIVITY |
+                   1u << NOT_RECORDED_KERNEL_TIMES)) != 0;
   fputs("\nKernels:\n", f);
   for (size_t i = 0; i < s->streams.n; i++) {
     size_t k = s->order[i];
@@ -267,7 +271,9 @@ static void kernels(FILE *f, const struct summary *s)
     free(label);
     if (ss->kernels_timed)
       fprintf(f, ", GPU time %s", fmt_ns(b2, sizeof b2, ss->kernel_gpu_ns));
-    if (ss->kernels_timed < ss->kernels)
+    if (untimed)
+      fputs(" (GPU times not recorded)", f);
+    else if (ss->kernels_timed < ss->kernels)
       fprintf(f, " (%" PRId64 " without GPU activity)",
               ss->kernels - ss->kernels_timed);
     fprintf(f, ", %zu distinct kernel%s\n", ss->nkernel_names,
