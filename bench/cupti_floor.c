@@ -1,8 +1,8 @@
 /* cupti_floor.c - the CUPTI floor of bench/run.sh --floor: an LD_PRELOAD
  * library that asks CUPTI for exactly what libcudalens.so asks for (the
  * callbacks of every API in include/cudalens/api.def, the two context
- * resource callbacks, and the activity kinds memcpy, memcpy2, memset and
- * concurrent kernel) and does nothing with any of it: callbacks return at
+ * resource callbacks, and the activity kinds of include/cudalens/
+ * activity.def) and does nothing with any of it: callbacks return at
  * once, activity buffers are handed back unread.  What a run costs under it
  * is what CUPTI itself costs; what cudalens costs above it is ours.  Not
  * part of cudalens.
@@ -68,13 +68,13 @@ __attribute__((constructor)) static void floor_start(void)
   if (a && !strcmp(a, "0"))
     return;
   const char *k = getenv("CUDALENS_KERNEL_TIMES");
-  size_t nkinds = 4 - !(k && !strcmp(k, "1")); /* kernels are last */
-  static const CUpti_ActivityKind kinds[] = {
-      CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMCPY2,
-      CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL};
+  int kernel_times = k && !strcmp(k, "1");
   cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
-  for (size_t i = 0; i < nkinds && i < sizeof kinds / sizeof kinds[0]; i++)
-    cuptiActivityEnable(kinds[i]);
+#define CL_ACTIVITY(kind, kernels)                                             \
+  if (!(kernels) || kernel_times)                                              \
+    cuptiActivityEnable(kind);
+#include "cudalens/activity.def"
+#undef CL_ACTIVITY
 }
 
 __attribute__((destructor)) static void floor_stop(void)

@@ -138,15 +138,19 @@ int cl_activity_start(void)
                         "kinds are not recorded", cl_cupti_error(r));
     return -1;
   }
-  static const CUpti_ActivityKind kinds[] = {
-      CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMCPY2,
-      CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL};
-  /* kernels last: CUDALENS_KERNEL_TIMES=0 leaves them out */
-  unsigned nkinds = sizeof kinds / sizeof kinds[0] - !cl_cfg.kernel_times;
-  for (unsigned i = 0; i < nkinds; i++)
-    if ((r = cl_cupti.cuptiActivityEnable(kinds[i])) != CUPTI_SUCCESS)
+  static const struct {
+    CUpti_ActivityKind kind;
+    int kernels;
+  } kinds[] = {
+#define CL_ACTIVITY(kind, kernels) {kind, kernels},
+#include "cudalens/activity.def"
+#undef CL_ACTIVITY
+  };
+  for (unsigned i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+    if ((!kinds[i].kernels || cl_cfg.kernel_times) &&
+        (r = cl_cupti.cuptiActivityEnable(kinds[i].kind)) != CUPTI_SUCCESS)
       CL_LOG(CL_LOG_WARN, "cannot enable CUPTI activity kind %d: %s",
-             (int)kinds[i], cl_cupti_error(r));
+             (int)kinds[i].kind, cl_cupti_error(r));
   return 0;
 }
 
