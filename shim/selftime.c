@@ -11,9 +11,10 @@ _Atomic uint64_t cl_phase_cycles[CL_PH_COUNT];
 _Atomic uint64_t cl_phase_count[CL_PH_COUNT];
 
 static const char *const names[CL_PH_COUNT] = {
-    "callback", "nested-driver", "native-stack", "python-stack",
-    "kernel-params", "record", "host-guard", "intern", "stack-libgcc",
-    "stack-fastmiss", "kparams-layout", "kparams-words"};
+#define CL_PHASE_NAME(id, name) name,
+    CL_PHASES(CL_PHASE_NAME)
+#undef CL_PHASE_NAME
+};
 static uint64_t tsc0, ns0;
 
 static uint64_t mono_ns(void)

@@ -8,19 +8,30 @@
 #ifndef CUDALENS_SELFTIME_H
 #define CUDALENS_SELFTIME_H
 
+/* each phase: its name in the enum and in the report at exit */
+#define CL_PHASES(X)                                                           \
+  X(CALLBACK, "callback")        /* a whole CUPTI callback of an API domain  \
+                                    (both sites) */                            \
+  X(NESTED, "nested-driver")     /* of which: driver calls folded into a    \
+                                    runtime call */                            \
+  X(STACK, "native-stack")       /* native stack capture */                 \
+  X(PYSTACK, "python-stack")     /* Python stack capture */                 \
+  X(KPARAMS, "kernel-params")    /* kernel parameter scan */                \
+  X(RECORD, "record")            /* the record: reserve, fill, decode,      \
+                                    commit */                                  \
+  X(GUARD, "host-guard")         /* the host-access check's bookkeeping */  \
+  X(INTERN, "intern")            /* interning the kernel's name */          \
+  X(STACK_SLOW, "stack-libgcc")  /* of native-stack: walks done by libgcc */ \
+  X(STACK_FAST_MISS, "stack-fastmiss") /* of those: after a fast walk that \
+                                          failed */                            \
+  X(KP_LAYOUT, "kparams-layout") /* of kernel-params: finding the layout */ \
+  X(KP_WORDS, "kparams-words")   /* of kernel-params: 8-byte words looked   \
+                                    at (a count) */
+
 enum cl_phase {
-  CL_PH_CALLBACK, /* a whole CUPTI callback of an API domain (both sites) */
-  CL_PH_NESTED,   /* of which: driver calls folded into a runtime call */
-  CL_PH_STACK,    /* native stack capture */
-  CL_PH_PYSTACK,  /* Python stack capture */
-  CL_PH_KPARAMS,  /* kernel parameter scan */
-  CL_PH_RECORD,   /* the record: reserve, fill, decode, commit */
-  CL_PH_GUARD,    /* the host-access check's bookkeeping */
-  CL_PH_INTERN,   /* interning the kernel's name */
-  CL_PH_STACK_SLOW, /* of native-stack: walks done by libgcc */
-  CL_PH_STACK_FAST_MISS, /* of those: after a fast walk that failed */
-  CL_PH_KP_LAYOUT,  /* of kernel-params: finding the kernel's layout */
-  CL_PH_KP_WORDS,   /* of kernel-params: 8-byte words looked at (a count) */
+#define CL_PHASE_ID(id, name) CL_PH_##id,
+  CL_PHASES(CL_PHASE_ID)
+#undef CL_PHASE_ID
   CL_PH_COUNT
 };
 
