@@ -153,13 +153,6 @@ static void unlock(void)
   atomic_flag_clear_explicit(&guard_lock, memory_order_release);
 }
 
-static uint64_t now_ns(void)
-{
-  struct timespec ts; /* clock_gettime is async-signal-safe */
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* ---- changing guards (lock held) ------------------------------------------- */
 static void begin_change(struct guard *g)
 {
@@ -336,7 +329,7 @@ static void release(struct guard *g)
   g->active = 0;
   end_change(g);
   reprotect(g->lo, g->hi);
-  atomic_store(&r->lifted_ns, now_ns());
+  atomic_store(&r->lifted_ns, cl_monotonic_ns());
   if (atomic_fetch_sub(&cl_hostguard_armed, 1) == 1) {
     atomic_store(&armed_lo, UINT64_MAX);
     atomic_store(&armed_hi, 0);
@@ -682,7 +675,7 @@ static int lately_lifted(uint64_t addr)
 {
   if (addr < atomic_load(&recent_lo) || addr >= atomic_load(&recent_hi))
     return 0;
-  uint64_t t = now_ns();
+  uint64_t t = cl_monotonic_ns();
   for (int k = 0; k < MAX_RECENT; k++) {
     struct recent *r = &recent[k];
     uint64_t s1 = atomic_load(&r->seq);

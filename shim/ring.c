@@ -57,16 +57,9 @@ static _Atomic uint64_t unbuffered; /* records of threads without a ring */
 /* how often and how long the program's threads waited for room */
 static _Atomic uint64_t waits, wait_ns;
 
-static uint64_t monotonic_ns(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* R is full: wait for the writer to make room, unless told to drop or it
  * cannot drain (then the record is dropped and counted: NULL).  A wait is
- * counted, with its length, for cl_ring_take_waits(). */
+ * counted, with its length, for cl_ring_waits(). */
 static struct cl_ring *wait_for_room(struct cl_ring *r, enum cl_rec_type type,
                                      uint64_t tail)
 {
@@ -82,13 +75,13 @@ static struct cl_ring *wait_for_room(struct cl_ring *r, enum cl_rec_type type,
       break;
     }
     if (!since)
-      since = monotonic_ns();
+      since = cl_monotonic_ns();
     cl_writer_wake();
     struct timespec ts = {0, spins < 10 ? 20000 : 200000};
     nanosleep(&ts, NULL);
   }
   if (since) {
-    atomic_fetch_add_explicit(&wait_ns, monotonic_ns() - since,
+    atomic_fetch_add_explicit(&wait_ns, cl_monotonic_ns() - since,
                               memory_order_relaxed);
     atomic_fetch_add_explicit(&waits, 1, memory_order_relaxed);
   }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include <sys/uio.h>
+#include <time.h>
 
 #include "cudalens/format.h"
 #include "cudalens/outpath.h"
@@ -292,6 +293,14 @@ int cl_capture_recording(void) CL_HIDDEN;   /* subscribed now? */
 int cl_activity_start(void) CL_HIDDEN;
 void cl_activity_flush(int forced) CL_HIDDEN;
 uint64_t cl_now_ns(void) CL_HIDDEN;
+/* CLOCK_MONOTONIC in nanoseconds, for the shim's own waits and timeouts
+ * (async-signal-safe, as clock_gettime is) */
+static inline uint64_t cl_monotonic_ns(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 /* when the shim started and when the program finished (CUPTI's clock) */
 extern uint64_t cl_start_ns, cl_end_ns CL_HIDDEN;
 

@@ -241,22 +241,16 @@ static int here(void)
          owner_pid == getpid() && !cl_writer_is_self();
 }
 
-static uint64_t now_ns(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Until done() holds, as long as the writer makes progress: 0, or -1 when
  * it did nothing for STALL_NS. */
 static int wait_for_writer(int (*done)(void))
 {
-  uint64_t seen = cl_db_progress() + atomic_load(&passes), since = now_ns();
+  uint64_t seen = cl_db_progress() + atomic_load(&passes);
+  uint64_t since = cl_monotonic_ns();
   while (!done()) {
     struct timespec ts = {0, 500000};
     nanosleep(&ts, NULL);
-    uint64_t p = cl_db_progress() + atomic_load(&passes), t = now_ns();
+    uint64_t p = cl_db_progress() + atomic_load(&passes), t = cl_monotonic_ns();
     if (p != seen) {
       seen = p;
       since = t;
