@@ -41,11 +41,12 @@ static CUptiResult fake_timestamp(uint64_t *t)
 
 static int api_index(const char *name)
 {
-  for (unsigned i = 0; i < cl_api_count; i++)
-    if (!strcmp(cl_api_table[i].name, name))
-      return (int)i;
-  fprintf(stderr, "writer_rate: no API %s\n", name);
-  exit(2);
+  int i = cl_api_named(name);
+  if (i < 0) {
+    fprintf(stderr, "writer_rate: no API %s\n", name);
+    exit(2);
+  }
+  return i;
 }
 
 static uint64_t rng = 88172645463325252ull;

@@ -103,6 +103,14 @@ static void build_index(void)
   }
 }
 
+int cl_api_named(const char *name)
+{
+  for (unsigned i = 0; i < cl_api_count; i++)
+    if (!strcmp(cl_api_table[i].name, name))
+      return (int)i;
+  return -1;
+}
+
 int cl_api_lookup(int domain, unsigned cbid)
 {
   pthread_once(&index_once, build_index);

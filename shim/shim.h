@@ -421,6 +421,9 @@ extern const struct cl_api cl_api_table[] CL_HIDDEN;
 extern const unsigned cl_api_count CL_HIDDEN;
 /* Table index of (domain, cbid), or -1. */
 int cl_api_lookup(int domain, unsigned cbid) CL_HIDDEN;
+/* Table index of the API named NAME (CUPTI's name: cudaMemcpyAsync_v3020),
+ * or -1; for the tests and benchmarks that make records by hand. */
+int cl_api_named(const char *name) CL_HIDDEN;
 
 /* The stream a call names, as recorded: 0 for the legacy default stream
  * (handle 0, or cudaStreamLegacy), CL_STREAM_PER_THREAD for the per-thread

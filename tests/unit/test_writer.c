@@ -22,18 +22,10 @@ static CUptiResult fake_timestamp(uint64_t *t)
   return CUPTI_SUCCESS;
 }
 
-static int api_index(const char *name)
-{
-  for (unsigned i = 0; i < cl_api_count; i++)
-    if (!strcmp(cl_api_table[i].name, name))
-      return (int)i;
-  return -1;
-}
-
 
 static void *producer(void *arg)
 {
-  int memcpy_api = api_index("cudaMemcpyAsync_v3020");
+  int memcpy_api = cl_api_named("cudaMemcpyAsync_v3020");
   for (int i = 0; i < PER_THREAD; i++) {
     struct cl_record *r = cl_ring_reserve(CL_REC_CALL);
     if (!r)

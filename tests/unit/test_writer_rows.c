@@ -21,14 +21,6 @@ static CUptiResult fake_timestamp(uint64_t *t)
   return CUPTI_SUCCESS;
 }
 
-static int api_index(const char *name)
-{
-  for (unsigned i = 0; i < cl_api_count; i++)
-    if (!strcmp(cl_api_table[i].name, name))
-      return (int)i;
-  return -1;
-}
-
 /* call i: a launch when i is even, a copy or a memset when odd, with
  * fields that come and go */
 static void make_call(struct cl_record *r, unsigned i, int launch, int copy,
@@ -97,9 +89,9 @@ int main(void)
   setenv("CUDALENS_OUTPUT", path, 1);
   cl_config_load();
   cl_cupti.cuptiGetTimestamp = fake_timestamp;
-  int launch = api_index("cudaLaunchKernel_v7000");
-  int copy = api_index("cudaMemcpyAsync_v3020");
-  int memset_ = api_index("cudaMemsetAsync_v3020");
+  int launch = cl_api_named("cudaLaunchKernel_v7000");
+  int copy = cl_api_named("cudaMemcpyAsync_v3020");
+  int memset_ = cl_api_named("cudaMemsetAsync_v3020");
   CHECK(launch >= 0 && copy >= 0 && memset_ >= 0);
 
   struct cl_db *db = cl_db_open();
