@@ -12,7 +12,9 @@
  * whose result cannot depend on the caller (a name with a slash and no '$',
  * or a caller whose library search path is the shim's own) is made from
  * here, so that the shim can look at what it loaded before the program
- * continues.  Once the shim has started (or decided not to) both wrappers
+ * continues.  Once the shim has started to record, the same dlopen()s are
+ * made from here to look for NCCL among what they loaded (nccl_load.c), and
+ * dlsym() looks for it too; once it decided not to record, both wrappers
  * only jump.  On other architectures nothing is interposed. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -262,8 +264,8 @@ int cl_dlopen_route(const char *file, int mode, void *caller)
   int saved = errno;
   bind_real();
   int direct = 0;
-  if (cl_shim_waiting() && file && !(mode & RTLD_NOLOAD) &&
-      !strchr(file, '$'))
+  if ((cl_shim_waiting() || cl_nccl_enabled()) && file &&
+      !(mode & RTLD_NOLOAD) && !strchr(file, '$'))
     direct = strchr(file, '/') || same_search(caller);
   errno = saved;
   return direct;
@@ -276,6 +278,7 @@ void *cl_dlopen_direct(const char *file, int mode)
     int saved = errno;
     if (cl_cuda_maybe_loaded())
       dlerror(); /* what the shim did leaves no error for the program */
+    cl_nccl_maybe_loaded();
     errno = saved;
   }
   return h;
@@ -287,6 +290,26 @@ void cl_dlsym_hook(void)
   bind_real();
   if (cl_shim_waiting())
     cl_cuda_maybe_loaded(); /* the real dlsym() resets dlerror() */
+  else
+    cl_nccl_maybe_loaded();
   errno = saved;
+}
+
+void *cl_dl_open_real(const char *file, int mode)
+{
+  bind_real();
+  return ((void *(*)(const char *, int))cl_real_dlopen)(file, mode);
+}
+
+void *cl_dl_sym_real(void *handle, const char *name)
+{
+  bind_real();
+  return ((void *(*)(void *, const char *))cl_real_dlsym)(handle, name);
+}
+#else
+void *cl_dl_open_real(const char *file, int mode) { return dlopen(file, mode); }
+void *cl_dl_sym_real(void *handle, const char *name)
+{
+  return dlsym(handle, name);
 }
 #endif

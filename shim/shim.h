@@ -67,6 +67,19 @@ struct cl_karg {
   uint64_t value;
 };
 
+/* What an NCCL call says (shim/nccl.c, include/cudalens/nccl.def): a
+ * collective on communicator COMM, or a communicator created (COMM, its
+ * ID, RANK of NRANKS, PARENT for ncclCommSplit) or destroyed. */
+struct cl_coll {
+  uint64_t comm, comm_id, parent;
+  uint64_t send, recv, count;      /* as passed */
+  /* what this rank's call reads and writes (bytes 0: nothing) */
+  uint64_t read_addr, read_bytes, write_addr, write_bytes;
+  int32_t datatype, redop, root;   /* root: the root or the peer, -1 none */
+  int32_t rank, nranks;            /* -1 unknown */
+  uint8_t grouped;                 /* issued at ncclGroupEnd */
+};
+
 struct cl_call {
   uint64_t seq, start_ns, end_ns;
   uint32_t api;          /* index into cl_api_table */
@@ -79,7 +92,10 @@ struct cl_call {
   uint32_t tid;
   uint8_t nframes, nkargs, kargs_truncated;
   struct cl_args a;
-  struct cl_karg kargs[CL_MAX_KARGS];
+  union {
+    struct cl_karg kargs[CL_MAX_KARGS]; /* kernels */
+    struct cl_coll coll;                /* NCCL calls (nkargs 0) */
+  };
   uint64_t frames[CL_MAX_FRAMES];
 };
 
@@ -406,6 +422,35 @@ int cl_hostguard_lift(uint64_t addr, uint64_t len, int kernel_writes)
 void cl_hostguard_settle(int token, const struct iovec *iov, int iovcnt,
                          uint64_t done) CL_HIDDEN;
 
+/* ---- NCCL (nccl.c, gotpatch.c) ---------------------------------------------- */
+/* Loaded objects changed: when NCCL is among them and the shim records,
+ * route the program's calls of the functions of nccl.def through the
+ * shim (by their GOT entries).  Cheap when nothing was loaded. */
+void cl_nccl_maybe_loaded(void) CL_HIDDEN;
+/* the recording is on: NCCL calls may be recorded */
+void cl_nccl_enable(void) CL_HIDDEN;
+int cl_nccl_enabled(void) CL_HIDDEN;
+/* The real dlopen and dlsym (dlhook.c), for looking at a loaded object
+ * without going through the program's view of them. */
+void *cl_dl_open_real(const char *file, int mode) CL_HIDDEN;
+void *cl_dl_sym_real(void *handle, const char *name) CL_HIDDEN;
+/* The wrappers of nccl.def (nccl.c): for each name its wrapper and the
+ * slot of its real function; cl_nccl_count of them. */
+struct cl_nccl_fn {
+  const char *name;
+  void *wrapper;
+  void *_Atomic *real;
+};
+extern const struct cl_nccl_fn cl_nccl_fns[] CL_HIDDEN;
+extern const unsigned cl_nccl_count CL_HIDDEN;
+/* the kind of NCCL row I (nccl.def): "all-reduce"..., NULL for a
+ * communicator's creation or destruction */
+const char *cl_nccl_kind(unsigned i) CL_HIDDEN;
+/* Patch the GOT entries of the loaded objects (not yet looked at) that
+ * import a function of cl_nccl_fns bound to (or lazily bound to) the
+ * NCCL library NCCL_BASE..NCCL_END; returns the number of entries patched. */
+int cl_got_patch(uintptr_t nccl_start, uintptr_t nccl_end) CL_HIDDEN;
+
 /* ---- the API table (decode.c), generated from api.def ---------------------- */
 struct cl_api {
   const char *name;       /* e.g. "cudaMemcpyAsync_v3020" */
@@ -417,6 +462,11 @@ struct cl_api {
 };
 #define CL_ASYNC 1u
 #define CL_PTSZ 2u
+/* the domain of the rows of NCCL functions (nccl.def), after api.def's;
+ * their cbid is their index in nccl.def */
+#define CL_DOMAIN_NCCL 0x4e43
+/* the table index of NCCL function I of nccl.def */
+extern const unsigned cl_api_nccl_first CL_HIDDEN;
 extern const struct cl_api cl_api_table[] CL_HIDDEN;
 extern const unsigned cl_api_count CL_HIDDEN;
 /* Table index of (domain, cbid), or -1. */

@@ -105,6 +105,8 @@ static void start(const struct cl_cuda_found *f)
   cl_signals_install();
   cl_hostguard_init(); /* after: it chains to the handlers installed above */
   CL_LOG(CL_LOG_INFO, "capturing through CUPTI");
+  cl_nccl_enable();
+  cl_nccl_maybe_loaded(); /* NCCL loaded with CUDA, or before it */
 }
 
 int cl_shim_waiting(void) { return atomic_load(&state) == WAITING; }

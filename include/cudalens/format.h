@@ -9,7 +9,7 @@
 #ifndef CUDALENS_FORMAT_H
 #define CUDALENS_FORMAT_H
 
-#define CL_SCHEMA_VERSION 3
+#define CL_SCHEMA_VERSION 4
 #define CL_FORMAT_NAME "cudalens"
 
 /* Operation classes: what a CUDA API call does to streams, memory and
@@ -42,7 +42,10 @@
   X(GRAPH_LAUNCH, "graph-launch")                                              \
   X(CAPTURE_BEGIN, "capture-begin")                                            \
   X(CAPTURE_END, "capture-end")                                                \
-  X(PREFETCH, "prefetch")
+  X(PREFETCH, "prefetch")                                                      \
+  X(COLLECTIVE, "collective")                                                  \
+  X(COMM_CREATE, "comm-create")                                                \
+  X(COMM_DESTROY, "comm-destroy")
 
 enum cl_op {
 #define CL_OP_ENUM(id, name) CL_OP_##id,
