@@ -164,6 +164,22 @@ const char CL_SCHEMA_SQL[] =
      * or thread (handle: the thread id); seq orders it among the calls */
     "CREATE TABLE names(seq INTEGER PRIMARY KEY, kind TEXT NOT NULL,"
     " handle INTEGER NOT NULL, name TEXT NOT NULL);\n"
+    /* NCCL (since schema 4): communicators created (seq: the creating
+     * call; id: the same for every rank of one communicator; parent: the
+     * communicator ncclCommSplit split) and collective or point-to-point
+     * calls (kind all-reduce, broadcast, reduce, all-gather, reduce-scatter,
+     * all-to-all, gather, scatter, send, recv; root: the root or the peer;
+     * read_* and write_*: the memory this rank's call reads and writes;
+     * grouped: issued at ncclGroupEnd) */
+    "CREATE TABLE communicators(seq INTEGER PRIMARY KEY, handle INTEGER,"
+    " id INTEGER, rank INTEGER, nranks INTEGER, device INTEGER,"
+    " parent INTEGER, destroyed_seq INTEGER);\n"
+    "CREATE TABLE collectives(seq INTEGER PRIMARY KEY, comm INTEGER,"
+    " comm_id INTEGER, kind TEXT NOT NULL, rank INTEGER, nranks INTEGER,"
+    " send INTEGER, recv INTEGER, count INTEGER, datatype INTEGER,"
+    " redop INTEGER, root INTEGER, read_addr INTEGER, read_bytes INTEGER,"
+    " write_addr INTEGER, write_bytes INTEGER, grouped INTEGER,"
+    " stream INTEGER);\n"
     /* convenience: calls with their API name and operation class */
     "CREATE VIEW ops AS SELECT c.*, a.name AS api_name, a.op AS op"
     " FROM calls c JOIN api a ON a.id = c.api;\n"

@@ -50,6 +50,10 @@
   X(host_access, "INSERT INTO host_accesses VALUES(?,?,?,?,?,?,?)")           \
   X(thread_edge, "INSERT OR IGNORE INTO thread_edges VALUES(?,?,?,?)")        \
   X(name, "INSERT OR IGNORE INTO names VALUES(?,?,?,?)")                      \
+  X(collective, "INSERT INTO collectives VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)") \
+  X(communicator, "INSERT OR REPLACE INTO communicators VALUES(?,?,?,?,?,?,?,NULL)") \
+  X(communicator_gone, "UPDATE communicators SET destroyed_seq=?1 WHERE "       \
+                       "handle=?2 AND seq<?1 AND destroyed_seq IS NULL")        \
   X(meta, "INSERT OR REPLACE INTO meta VALUES(?,?)")
 
 struct stack_entry {
@@ -400,7 +404,9 @@ static void write_api_table(struct cl_db *db)
     const struct cl_api *e = &cl_api_table[i];
     I64(st, 1, i);
     TXT(st, 2, e->name);
-    TXT(st, 3, e->domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "runtime" : "driver");
+    TXT(st, 3, e->domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "runtime"
+               : e->domain == CL_DOMAIN_NCCL           ? "nccl"
+                                                       : "driver");
     I64(st, 4, e->cbid);
     TXT(st, 5, cl_op_name(e->op));
     run(db, st);
@@ -793,6 +799,7 @@ static int has_stream(enum cl_op op, unsigned flags)
   case CL_OP_SYNC_STREAM: case CL_OP_QUERY_STREAM: case CL_OP_HOST_FUNC:
   case CL_OP_GRAPH_LAUNCH: case CL_OP_CAPTURE_BEGIN: case CL_OP_CAPTURE_END:
   case CL_OP_PREFETCH: case CL_OP_STREAM_CREATE: case CL_OP_STREAM_DESTROY:
+  case CL_OP_COLLECTIVE:
     return 1;
   case CL_OP_ALLOC: case CL_OP_FREE:
     return (flags & CL_ASYNC) != 0;
@@ -949,6 +956,49 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
     copt(row, 4, op == CL_OP_PEER_ENABLE || op == CL_OP_PEER_DISABLE,
         (uint64_t)(int64_t)a->peer);
     add_row(db, &db->device_op_rows, db->device_op);
+    break;
+  case CL_OP_COLLECTIVE: {
+    const struct cl_coll *k = &c->coll;
+    st = db->collective;
+    I64(st, 1, c->seq);
+    I64(st, 2, k->comm);
+    opt(st, 3, k->comm_id != 0, k->comm_id);
+    TXT(st, 4, cl_nccl_kind(c->api - cl_api_nccl_first));
+    opt(st, 5, k->rank >= 0, (uint64_t)(int64_t)k->rank);
+    opt(st, 6, k->nranks >= 0, (uint64_t)(int64_t)k->nranks);
+    I64(st, 7, k->send);
+    I64(st, 8, k->recv);
+    I64(st, 9, k->count);
+    I64(st, 10, k->datatype);
+    opt(st, 11, k->redop >= 0, (uint64_t)(int64_t)k->redop);
+    opt(st, 12, k->root >= 0, (uint64_t)(int64_t)k->root);
+    I64(st, 13, k->read_addr);
+    I64(st, 14, k->read_bytes);
+    I64(st, 15, k->write_addr);
+    I64(st, 16, k->write_bytes);
+    I64(st, 17, k->grouped);
+    I64(st, 18, stream);
+    run(db, st);
+    break;
+  }
+  case CL_OP_COMM_CREATE: {
+    const struct cl_coll *k = &c->coll;
+    st = db->communicator;
+    I64(st, 1, c->seq);
+    I64(st, 2, k->comm);
+    opt(st, 3, k->comm_id != 0, k->comm_id);
+    opt(st, 4, k->rank >= 0, (uint64_t)(int64_t)k->rank);
+    opt(st, 5, k->nranks >= 0, (uint64_t)(int64_t)k->nranks);
+    opt(st, 6, dev_known, (uint64_t)(int64_t)c->device);
+    opt(st, 7, k->parent != 0, k->parent);
+    run(db, st);
+    break;
+  }
+  case CL_OP_COMM_DESTROY:
+    st = db->communicator_gone;
+    I64(st, 1, c->seq);
+    I64(st, 2, c->coll.comm);
+    run(db, st);
     break;
   case CL_OP_HOST_FUNC: case CL_OP_GRAPH_LAUNCH: case CL_OP_CAPTURE_BEGIN:
   case CL_OP_CAPTURE_END: case CL_OP_PREFETCH:
