@@ -74,7 +74,7 @@ nccl_ranks_check() {
     fail "$name: collective-mismatch findings differ from the marks"
   fi
   if [ -s "$CL_TMP/$name.want" ]; then
-    grep -q "collective-mismatch.*in ranks 0-1" "$CL_TMP/$name.txt" ||
+    grep -A8 "\[collective-mismatch\]" "$CL_TMP/$name.txt" | grep -q "^  in ranks 0-1$" ||
       { cat "$CL_TMP/$name.txt" >&2; fail "$name: not labelled 'in ranks 0-1'"; }
   fi
   # no other error
