@@ -34,6 +34,7 @@ typedef void *cudaStream_t;
 typedef struct { char internal[128]; } ncclUniqueId;
 #define NCCL_SUCCESS 0
 #define NCCL_INTERNAL_ERROR 3
+#define NCCL_IN_PROGRESS CL_NCCL_IN_PROGRESS
 
 static _Atomic int enabled;
 void cl_nccl_enable(void) { atomic_store(&enabled, 1); }
@@ -160,9 +161,14 @@ static void comm_ask(ncclComm_t comm, int *rank, int *nranks, int *device)
 static struct comm *comm_of(ncclComm_t comm)
 {
   struct comm *c = comm_find((uint64_t)(uintptr_t)comm);
+  int rank, nranks, device;
+  if (c && c->rank < 0) {
+    /* a non-blocking communicator, made by now */
+    comm_ask(comm, &rank, &nranks, &device);
+    c->rank = rank, c->nranks = nranks, c->device = device;
+  }
   if (c || !comm)
     return c;
-  int rank, nranks, device;
   comm_ask(comm, &rank, &nranks, &device);
   return comm_add((uint64_t)(uintptr_t)comm, 0, rank, nranks, device);
 }
@@ -282,7 +288,7 @@ static void coll_end(const struct pend *p, unsigned row, const void *send,
     k->read_addr = k->send, k->read_bytes = rb;
   if (wb && k->recv)
     k->write_addr = k->recv, k->write_bytes = wb;
-  if (!(rc == NCCL_SUCCESS && group_keep(&c)))
+  if (!((rc == NCCL_SUCCESS || rc == NCCL_IN_PROGRESS) && group_keep(&c)))
     put(&c);
 }
 
@@ -361,7 +367,7 @@ static void comm_created(const struct pend *p, unsigned row, ncclComm_t comm,
                          uint64_t id, uint64_t parent, int rc)
 {
   int rank = -1, nranks = -1, device = -1;
-  if (rc == NCCL_SUCCESS && comm) {
+  if ((rc == NCCL_SUCCESS || rc == NCCL_IN_PROGRESS) && comm) {
     comm_ask(comm, &rank, &nranks, &device);
     comm_add((uint64_t)(uintptr_t)comm, id, rank, nranks, device);
   }

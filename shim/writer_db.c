@@ -847,7 +847,8 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
     add_row(db, &db->sync_rows, db->sync);
     return;
   }
-  if (!ok)
+  /* NCCL's ncclInProgress: a non-blocking communicator's call, under way */
+  if (!ok && !(c->result == CL_NCCL_IN_PROGRESS && (op == CL_OP_COLLECTIVE || op == CL_OP_COMM_CREATE)))
     return;
   switch (op) {
   case CL_OP_ALLOC:

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cudalens/format.h"
 #include "merge.h"
 #include "recordings.h"
 #include "u64map.h"
@@ -58,9 +59,11 @@ struct coll_log *collectives_gather(struct report_ctx *ctx)
       "SELECT k.seq, k.comm_id, k.rank, k.nranks, k.kind, k.count,"
       " k.datatype, k.root, k.redop, c.stack, c.pystack"
       " FROM collectives k JOIN calls c ON c.seq = k.seq"
-      " WHERE c.result = 0 AND k.comm_id IS NOT NULL AND k.rank IS NOT NULL"
+      " WHERE c.result IN (0, ?1) AND k.comm_id IS NOT NULL AND k.rank IS NOT NULL"
       " AND k.kind IS NOT NULL AND k.kind NOT IN ('send', 'recv')"
       " ORDER BY k.seq");
+  if (st)
+    sqlite3_bind_int(st, 1, CL_NCCL_IN_PROGRESS);
   struct u64map sites; /* hash of (stack, pystack) -> site index */
   u64map_init(&sites);
   while (st && db_step(ctx->db, st)) {

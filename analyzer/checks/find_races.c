@@ -459,7 +459,8 @@ static void walk(struct walk *w)
     int64_t tid = o->tid;
     int64_t device = o->device;
     int64_t stack = o->stack;
-    bool ok = o->result == 0;
+    bool ok = o->result == 0 ||
+              (op == CL_OP_COLLECTIVE && o->result == CL_NCCL_IN_PROGRESS);
     thread_edges_upto(w, te, &te_row, seq);
 
     uint32_t t = thread_of(w, tid);

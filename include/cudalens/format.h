@@ -54,6 +54,11 @@ enum cl_op {
   CL_OP_COUNT
 };
 
+/* NCCL's ncclInProgress (nccl.h), the result of a call on a non-blocking
+ * communicator whose work is under way: calls.result keeps it, and the
+ * call counts as made (its collectives or communicators row is written). */
+#define CL_NCCL_IN_PROGRESS 7
+
 /* Memory kinds of allocations and of the two sides of a copy (memory.kind,
  * transfers.src_kind, transfers.dst_kind). */
 #define CL_MEMKIND_LIST(X)                                                     \

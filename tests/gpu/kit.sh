@@ -85,11 +85,11 @@ if [ -n "${NCCL_HOME:-}" ] && [ -e "$NCCL_HOME/include/nccl.h" ]; then
   mkdir -p "$kit/nccl"
   nccl_flags="-g -lineinfo $ARCH --no-compress -cudart shared -I$NCCL_HOME/include \
     -I$top/tests/races -I$top/tests/apps"
-  for src in "$top"/tests/nccl/*.cu; do
+  for src in "$top"/tests/nccl/*.cu "$top"/tests/nccl/nccl_plugin.cpp; do
     name=$(basename "$src" .cu)
     out=$kit/nccl/$name extra= lnccl="-L$NCCL_HOME/lib -Xlinker -l:libnccl.so.2"
     case $name in
-      nccl_plugin) out=$kit/nccl/libnccl_plugin.so extra="-shared -Xcompiler -fPIC" ;;
+      nccl_plugin.cpp) out=$kit/nccl/libnccl_plugin.so extra="-x cu -shared -Xcompiler -fPIC" ;;
       no_nccl|dlopen_nccl) lnccl= ;; # NCCL comes by dlopen, or not at all
     esac
     # shellcheck disable=SC2086

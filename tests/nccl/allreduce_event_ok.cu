@@ -2,6 +2,7 @@
 // an event recorded on s1 after the all-reduce (work.wait() in PyTorch).
 // Also: NCCL's return codes reach the program unchanged (an invalid
 // datatype), and in-place and grouped collectives ordered the same way.
+// rule: COLLECTIVE EVENT_RECORD STREAM_WAIT_EVENT
 #include "nccl_test.h"
 
 int main()

@@ -1,6 +1,7 @@
 // allreduce_race.cu - BUG: a kernel on stream s2 reads the buffer an
 // all-reduce on stream s1 is still writing (an async collective used before
 // waiting for it: PyTorch's async_op=True without work.wait()).
+// rule: COLLECTIVE
 #include "nccl_test.h"
 
 int main()

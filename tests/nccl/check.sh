@@ -51,7 +51,9 @@ nccl_ranks_check() {
   idfile=$CL_TMP/$name.d/id
   if [ -n "${RACES_REAL:-}" ]; then pre=; else pre=$CL_SIMLIB:; fi
   for rank in 0 1; do
-    env LD_LIBRARY_PATH="$pre$LD_LIBRARY_PATH" RANK=$rank \
+    # on GPUs, each rank its own (NCCL refuses two ranks on one GPU)
+    if [ -n "${RACES_REAL:-}" ]; then cvd=CUDA_VISIBLE_DEVICES=$rank; else cvd=CL_NO_CVD=1; fi
+    env LD_LIBRARY_PATH="$pre$LD_LIBRARY_PATH" RANK=$rank "$cvd" \
       LD_PRELOAD="$CL_SHIM" CUDALENS_OUTPUT="$CL_TMP/$name.d/rank$rank-%p.db" \
       "$RACES_BIN/$name" "$idfile" >"$CL_TMP/$name.out$rank" 2>"$CL_TMP/$name.err$rank" &
   done

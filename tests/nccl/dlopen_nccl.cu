@@ -1,7 +1,8 @@
 // dlopen_nccl.cu - BUG, with NCCL loaded late: the program starts CUDA,
-// then dlopen()s a library linked to NCCL (nccl_plugin.cu, beside the
+// then dlopen()s a library linked to NCCL (nccl_plugin.cpp, beside the
 // program) whose all-reduce on s1 writes the buffer a kernel on s2 then
 // reads without waiting.  The shim must see NCCL loaded after it started.
+// rule: COLLECTIVE
 #include <dlfcn.h>
 #include <limits.h>
 #include <string.h>

@@ -1,6 +1,7 @@
 // free_while_sending.cu - BUG: the send buffer of an all-reduce on s1 is
 // freed in stream order on s2 (and may be reused) while the collective may
 // still read it.
+// rule: COLLECTIVE FREE
 #include "nccl_test.h"
 
 int main()

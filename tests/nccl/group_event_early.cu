@@ -2,6 +2,7 @@
 // and ncclGroupEnd, but NCCL issues a group's work at ncclGroupEnd ("Nothing
 // will be started on the CUDA stream until ncclGroupEnd"): the event does
 // not cover the all-reduce, and the kernel on s2 reads its output too soon.
+// rule: COLLECTIVE EVENT_RECORD STREAM_WAIT_EVENT
 #include "nccl_test.h"
 
 int main()

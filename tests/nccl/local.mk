@@ -39,16 +39,17 @@ NCCL_TESTS = \
 	tests/nccl/no_nccl.test \
 	tests/nccl/ranks_mismatch.test \
 	tests/nccl/ranks_ok.test \
-	tests/nccl/ranks_short.test
+	tests/nccl/ranks_short.test \
+	tests/nccl/bind_now.test
 EXTRA_DIST += $(NCCL_TESTS) tests/nccl/check.sh tests/nccl/nccl_test.h \
 	$(NCCL_RACE_NAMES:%=tests/nccl/%.cu) $(NCCL_RANK_NAMES:%=tests/nccl/%.cu) \
-	tests/nccl/nccl_plugin.cu
+	tests/nccl/nccl_plugin.cpp
 
 if HAVE_NVCC
 TESTS += $(NCCL_TESTS)
 NCCL_PROGS = $(NCCL_RACE_NAMES:%=tests/nccl/%) $(NCCL_RANK_NAMES:%=tests/nccl/%)
-check_DATA += $(NCCL_PROGS) tests/nccl/libnccl_plugin.so
-CLEANFILES += $(NCCL_PROGS) tests/nccl/libnccl_plugin.so
+check_DATA += $(NCCL_PROGS) tests/nccl/libnccl_plugin.so tests/nccl/now/allreduce_race
+CLEANFILES += $(NCCL_PROGS) tests/nccl/libnccl_plugin.so tests/nccl/now/allreduce_race
 NCCL_NVCCFLAGS = -g -lineinfo -arch=sm_90 --no-compress -cudart shared \
 	-I$(srcdir)/tests/nccl -I$(srcdir)/tests/races -I$(srcdir)/tests/apps
 
@@ -59,12 +60,18 @@ tests/nccl/no_nccl: $(srcdir)/tests/nccl/no_nccl.cu
 	$(AM_V_GEN)$(NVCC) $(NCCL_NVCCFLAGS) $< -o $@ -ldl
 tests/nccl/dlopen_nccl: $(srcdir)/tests/nccl/dlopen_nccl.cu
 	$(AM_V_GEN)$(NVCC) $(NCCL_NVCCFLAGS) $< -o $@ -ldl
-tests/nccl/libnccl_plugin.so: $(srcdir)/tests/nccl/nccl_plugin.cu
-	$(AM_V_GEN)$(NVCC) $(NCCL_NVCCFLAGS) -shared -Xcompiler -fPIC $< -o $@ \
+tests/nccl/libnccl_plugin.so: $(srcdir)/tests/nccl/nccl_plugin.cpp
+	$(AM_V_GEN)$(NVCC) $(NCCL_NVCCFLAGS) -x cu -shared -Xcompiler -fPIC $< -o $@ \
 		-L$(NCCL_LIBDIR) -Xlinker -l:libnccl.so.2
 $(filter-out tests/nccl/no_nccl tests/nccl/dlopen_nccl,$(NCCL_PROGS)): tests/nccl/%: $(srcdir)/tests/nccl/%.cu
 	@$(MKDIR_P) tests/nccl
 	$(AM_V_GEN)$(NVCC) $(NCCL_NVCCFLAGS) $< -o $@ -L$(NCCL_LIBDIR) -Xlinker -l:libnccl.so.2
+# the same program with full RELRO (-z now): its GOT is read-only when the
+# shim patches it (bind_now.test)
+tests/nccl/now/allreduce_race: $(srcdir)/tests/nccl/allreduce_race.cu
+	@$(MKDIR_P) tests/nccl/now
+	$(AM_V_GEN)$(NVCC) $(NCCL_NVCCFLAGS) $< -o $@ -L$(NCCL_LIBDIR) -Xlinker -l:libnccl.so.2 \
+		-Xlinker -z,relro,-z,now
 endif
 .PHONY: nccl-tests
 nccl-tests: $(NCCL_PROGS)

@@ -1,5 +1,6 @@
 // no_nccl.cu - a CUDA program without NCCL: under the shim it must see no
 // NCCL symbol (the shim exports none) and behave as without it.
+// rule: SYNC_DEVICE
 #include <dlfcn.h>
 #include "races.h"
 

@@ -1,7 +1,8 @@
-// ranks_mismatch.cu - run as two processes (RANK=0 and RANK=1, argument:
-// the file through which they share the unique id).  BUG: at the second
-// all-reduce, rank 1 reduces int32 where rank 0 reduces float (same bytes,
-// so real NCCL does not even hang: the result is garbage).
+// ranks_mismatch.cu - BUG: at the second all-reduce, rank 1 reduces int32
+// where rank 0 reduces float (same bytes, so real NCCL does not even hang:
+// the result is garbage).  Run as two processes (RANK=0 and RANK=1,
+// argument: the file through which they share the unique id).
+// rule: COLLECTIVE
 #include "nccl_test.h"
 
 int main(int argc, char **argv)

@@ -2,6 +2,7 @@
 // same collectives with the same counts and datatypes (rank 1 through
 // ncclBcast, rank 0 through ncclBroadcast: the same collective), and
 // point-to-point calls in a group.
+// rule: COLLECTIVE SYNC_STREAM
 #include "nccl_test.h"
 
 int main(int argc, char **argv)

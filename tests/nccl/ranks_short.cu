@@ -1,6 +1,7 @@
-// ranks_short.cu - run as two processes like ranks_mismatch.  BUG: rank 0
-// makes one more broadcast than rank 1 (with real NCCL, rank 0 waits for
-// rank 1 forever).
+// ranks_short.cu - BUG: rank 0 makes one more broadcast than rank 1 (with
+// real NCCL, rank 0 waits for rank 1 forever).  Run as two processes like
+// ranks_mismatch.
+// rule: COLLECTIVE
 #include "nccl_test.h"
 
 int main(int argc, char **argv)

@@ -1,5 +1,5 @@
-// nccl_plugin.cu - the library dlopen_nccl loads: linked to NCCL, so that
-// NCCL arrives in the process with it.
+// nccl_plugin.cpp - the library dlopen_nccl loads (CUDA C++, built with
+// nvcc -x cu): linked to NCCL, so that NCCL arrives in the process with it.
 #include "nccl_test.h"
 
 extern "C" int plugin_allreduce(float *d, int n, cudaStream_t s)
