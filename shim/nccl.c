@@ -132,6 +132,10 @@ static struct comm *comm_add(uint64_t h, uint64_t id, int rank, int nranks,
   return c;
 }
 
+void cl_nccl_comms_atfork_prepare(void) { pthread_mutex_lock(&comms_lock); }
+void cl_nccl_comms_atfork_parent(void) { pthread_mutex_unlock(&comms_lock); }
+void cl_nccl_comms_atfork_child(void) { pthread_mutex_init(&comms_lock, NULL); }
+
 static void comm_remove(uint64_t h)
 {
   pthread_mutex_lock(&comms_lock);
@@ -362,6 +366,19 @@ static ncclResult_t w_ncclGroupEnd(void)
   return rc;
 }
 
+/* a simulated end: the group ends, nothing was issued */
+typedef ncclResult_t (*t_simend)(void *);
+static ncclResult_t w_ncclGroupSimulateEnd(void *info)
+{
+  t_simend real = REAL(ncclGroupSimulateEnd, t_simend);
+  if (!real)
+    return NCCL_INTERNAL_ERROR;
+  ncclResult_t rc = real(info);
+  if (G.depth > 0 && --G.depth == 0)
+    G.n = 0;
+  return rc;
+}
+
 /* ---- communicators -------------------------------------------------------------- */
 static void comm_created(const struct pend *p, unsigned row, ncclComm_t comm,
                          uint64_t id, uint64_t parent, int rc)
@@ -497,6 +514,34 @@ static ncclResult_t w_ncclCommSplit(ncclComm_t comm, int color, int key,
     comm_created(&p, NROW_ncclCommSplit, newcomm ? *newcomm : NULL, h,
                  (uint64_t)(uintptr_t)comm, rc);
   }
+  errno = saved;
+  return rc;
+}
+
+typedef ncclResult_t (*t_shrink)(ncclComm_t, int *, int, ncclComm_t *, void *, int);
+static ncclResult_t w_ncclCommShrink(ncclComm_t comm, int *exclude, int nexclude,
+                                     ncclComm_t *newcomm, void *config, int flags)
+{
+  t_shrink real = REAL(ncclCommShrink, t_shrink);
+  if (!real)
+    return NCCL_INTERNAL_ERROR;
+  if (!ENABLED())
+    return real(comm, exclude, nexclude, newcomm, config, flags);
+  struct pend p;
+  pend_begin(&p);
+  /* the ranks that stay call it, in the same order */
+  struct comm *parent = comm_of(comm);
+  uint32_t nth = parent ? atomic_fetch_add(&parent->splits, 1) : 0;
+  ncclResult_t rc = real(comm, exclude, nexclude, newcomm, config, flags);
+  int saved = errno;
+  uint64_t h = parent && parent->id ? fnv(FNV_BASIS, &parent->id, 8) : 0;
+  if (h) {
+    h = fnv(h, &nth, sizeof nth);
+    for (int i = 0; exclude && i < nexclude; i++)
+      h = fnv(h, &exclude[i], sizeof *exclude);
+  }
+  comm_created(&p, NROW_ncclCommShrink, newcomm ? *newcomm : NULL, h,
+               (uint64_t)(uintptr_t)comm, rc);
   errno = saved;
   return rc;
 }

@@ -75,6 +75,11 @@ static int bind_real(const char *path)
   return atomic_load(cl_nccl_fns[0].real) ? 0 : -1;
 }
 
+/* fork: the lock is taken around it (shim_init.c) */
+void cl_nccl_atfork_prepare(void) { pthread_mutex_lock(&lock); }
+void cl_nccl_atfork_parent(void) { pthread_mutex_unlock(&lock); }
+void cl_nccl_atfork_child(void) { pthread_mutex_init(&lock, NULL); }
+
 void cl_nccl_maybe_loaded(void)
 {
   if (!cl_nccl_enabled())

@@ -427,6 +427,12 @@ void cl_hostguard_settle(int token, const struct iovec *iov, int iovcnt,
  * route the program's calls of the functions of nccl.def through the
  * shim (by their GOT entries).  Cheap when nothing was loaded. */
 void cl_nccl_maybe_loaded(void) CL_HIDDEN;
+void cl_nccl_atfork_prepare(void) CL_HIDDEN;
+void cl_nccl_atfork_parent(void) CL_HIDDEN;
+void cl_nccl_atfork_child(void) CL_HIDDEN;
+void cl_nccl_comms_atfork_prepare(void) CL_HIDDEN;
+void cl_nccl_comms_atfork_parent(void) CL_HIDDEN;
+void cl_nccl_comms_atfork_child(void) CL_HIDDEN;
 /* the recording is on: NCCL calls may be recorded */
 void cl_nccl_enable(void) CL_HIDDEN;
 int cl_nccl_enabled(void) CL_HIDDEN;

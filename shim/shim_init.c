@@ -21,6 +21,8 @@ static struct timespec loaded_at; /* when the shim was configured */
 /* Every lock of the shim, in the order fork takes them. */
 static void atfork_prepare(void)
 {
+  cl_nccl_atfork_prepare();
+  cl_nccl_comms_atfork_prepare();
   cl_writer_atfork_prepare();
   cl_ring_atfork_prepare();
   cl_strings_atfork_prepare();
@@ -39,6 +41,8 @@ static void atfork_parent(void)
   cl_strings_atfork_parent();
   cl_ring_atfork_parent();
   cl_writer_atfork_parent();
+  cl_nccl_comms_atfork_parent();
+  cl_nccl_atfork_parent();
 }
 
 static void atfork_child(void)
@@ -50,6 +54,8 @@ static void atfork_child(void)
   cl_strings_atfork_child();
   cl_ring_atfork_child();
   cl_writer_atfork_child();
+  cl_nccl_comms_atfork_child();
+  cl_nccl_atfork_child();
 }
 
 static void finish(void)
