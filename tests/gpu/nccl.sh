@@ -15,7 +15,12 @@
 #    all-reduce used before work.wait() (a stream-race at the marked line,
 #    labelled "in ranks 0-1") and its twin (no error), ranks that disagree
 #    (a collective-mismatch at the marked line, in ranks 0-1) and the twin.
-# 3. The overhead: DDP training native and under cudalens, side by side
+# 3. Device selection as the seeds show it (tests/gpu/nccl/devices.py:
+#    cuda:0, torch.cuda.device(1), .to('cuda:1'), set_device), plain and with
+#    CUDA_VISIBLE_DEVICES=1,0: every kernel, memset and copy recorded on the
+#    device of its memory (or through peer access), ordinals mapped to the
+#    right GPUs (devices_check.py), no error.
+# 4. The overhead: DDP training native and under cudalens, side by side
 #    (OUTDIR/overhead.txt).
 # OUTDIR/summary.txt lists every check; exit 0 when all passed.
 # Environment: PYTHON (/opt/torch/.venv/bin/python).
@@ -137,7 +142,35 @@ else
   done
 fi
 
-# ---- 3. overhead: DDP native and under cudalens ---------------------------------
+# ---- 3. device selection (the seeds): every operation on its device ------------
+if [ "$gpus" -ge 2 ]; then
+  buses=$(nvidia-smi --query-gpu=pci.bus_id --format=csv,noheader | tr '\n' ' ')
+  set -- $buses
+  for cvd in "" "1,0"; do
+    name=devices${cvd:+-cvd${cvd%%,*}}
+    d=$out/torch/$name
+    rm -rf "$d" && mkdir -p "$d"
+    if [ -n "$cvd" ]; then want="$2 $1"; else want="$1 $2"; fi
+    # shellcheck disable=SC2086
+    if ! (cd "$d" && env ${cvd:+CUDA_VISIBLE_DEVICES=$cvd} CUDA_DEVICE_ORDER=PCI_BUS_ID \
+        "$CL_LAUNCHER" run -o "$d/%p.db" -- "$PYTHON" "$here/nccl/devices.py") >"$d.out" 2>"$d.err"; then
+      bad "torch $name: the run failed (see $d.err)"
+      continue
+    fi
+    db=$(ls "$d"/*.db | head -n 1)
+    "$CL_REPORT" --format=json "$db" >"$d.json" 2>/dev/null
+    "$CL_REPORT" "$db" >"$d.txt" 2>/dev/null
+    # shellcheck disable=SC2086
+    if msg=$("$PYTHON" "$here/nccl/devices_check.py" "$db" $want 2>&1) &&
+       "$PYTHON" -c 'import json,sys; sys.exit(any(f["severity"]=="error" for f in json.load(open(sys.argv[1]))["findings"]))' "$d.json"; then
+      ok "torch $name${cvd:+ (CUDA_VISIBLE_DEVICES=$cvd)}: $(echo "$msg" | tail -n 1)"
+    else
+      bad "torch $name: $(echo "$msg" | head -3 | tr '\n' ' ') (report $d.txt)"
+    fi
+  done
+fi
+
+# ---- 4. overhead: DDP native and under cudalens ---------------------------------
 if [ "$gpus" -ge 2 ]; then
   {
     echo "DDP training of a small CNN, 2 ranks, 200 steps (ms per step after 5 warm-up steps)"
