@@ -13,6 +13,7 @@
 #include "shim.h"
 
 static _Atomic unsigned long long seen_adds;
+static atomic_int pending; /* a look was asked for */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static uintptr_t nccl_start, nccl_end; /* under lock */
 static char nccl_path[4096];
@@ -80,34 +81,49 @@ void cl_nccl_atfork_prepare(void) { pthread_mutex_lock(&lock); }
 void cl_nccl_atfork_parent(void) { pthread_mutex_unlock(&lock); }
 void cl_nccl_atfork_child(void) { pthread_mutex_init(&lock, NULL); }
 
+/* under lock: look at the loaded objects once */
+static void look(void)
+{
+  struct look l;
+  memset(&l, 0, sizeof l);
+  l.first = 1;
+  dl_iterate_phdr(look_at, &l);
+  if (l.unchanged)
+    return;
+  if (!nccl_start && l.path[0]) {
+    if (bind_real(l.path))
+      CL_LOG(CL_LOG_WARN, "%s has no ncclAllReduce: NCCL calls are not "
+                          "recorded", l.path);
+    else {
+      nccl_start = l.start, nccl_end = l.end;
+      strcpy(nccl_path, l.path);
+      CL_LOG(CL_LOG_INFO, "NCCL is loaded (%s)", l.path);
+    }
+  } else if (nccl_start && l.path[0] && strcmp(l.path, nccl_path)) {
+    CL_LOG(CL_LOG_DEBUG, "a second NCCL (%s): calls into it are not "
+                         "recorded", l.path);
+  }
+  if (nccl_start) {
+    int n = cl_got_patch(nccl_start, nccl_end);
+    if (n)
+      CL_LOG(CL_LOG_DEBUG, "%d NCCL imports routed through the shim", n);
+  }
+}
+
+/* Nobody waits for the lock (but fork): the looking thread takes the loader's
+ * lock (bind_real's dlopen and dlsym) while a caller may hold it (a dlopen or
+ * dlsym in a constructor).  A caller that finds the lock taken leaves a
+ * request that the holder sees before it lets go, so no load goes unseen. */
 void cl_nccl_maybe_loaded(void)
 {
   if (!cl_nccl_enabled())
     return;
-  struct look l;
-  memset(&l, 0, sizeof l);
-  l.first = 1;
-  pthread_mutex_lock(&lock);
-  dl_iterate_phdr(look_at, &l);
-  if (!l.unchanged) {
-    if (!nccl_start && l.path[0]) {
-      if (bind_real(l.path))
-        CL_LOG(CL_LOG_WARN, "%s has no ncclAllReduce: NCCL calls are not "
-                            "recorded", l.path);
-      else {
-        nccl_start = l.start, nccl_end = l.end;
-        strcpy(nccl_path, l.path);
-        CL_LOG(CL_LOG_INFO, "NCCL is loaded (%s)", l.path);
-      }
-    } else if (nccl_start && l.path[0] && strcmp(l.path, nccl_path)) {
-      CL_LOG(CL_LOG_DEBUG, "a second NCCL (%s): calls into it are not "
-                           "recorded", l.path);
-    }
-    if (nccl_start) {
-      int n = cl_got_patch(nccl_start, nccl_end);
-      if (n)
-        CL_LOG(CL_LOG_DEBUG, "%d NCCL imports routed through the shim", n);
-    }
+  atomic_store(&pending, 1);
+  while (atomic_load(&pending)) {
+    if (pthread_mutex_trylock(&lock))
+      return; /* the holder looks again */
+    while (atomic_exchange(&pending, 0))
+      look();
+    pthread_mutex_unlock(&lock);
   }
-  pthread_mutex_unlock(&lock);
 }

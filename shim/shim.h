@@ -355,13 +355,16 @@ void cl_device_describe(int ordinal) CL_HIDDEN;
 /* ---- the functions the shim wraps (sigwrap.c, syscalls.c) ------------------- */
 /* The next definition of name (the C library's, or another preloaded
  * wrapper's) as a pointer of the given type, looked up on first use; the
- * caller includes <dlfcn.h> with _GNU_SOURCE. */
+ * caller includes <dlfcn.h> with _GNU_SOURCE.  Looked up with the C
+ * library's dlsym (cl_dl_sym_real), never the shim's own: these run in
+ * signal handlers and under the shim's locks, where the dlsym wrapper's look
+ * for NCCL (a lock, the loader's list) must not run. */
 #define CL_REAL_AS(type, name)                                                 \
   ({                                                                           \
     static type cl_fn_;                                                        \
     type cl_f_ = __atomic_load_n(&cl_fn_, __ATOMIC_RELAXED);                   \
     if (!cl_f_) {                                                              \
-      cl_f_ = (type)dlsym(RTLD_NEXT, #name);                                   \
+      cl_f_ = (type)cl_dl_sym_real(RTLD_NEXT, #name);                          \
       __atomic_store_n(&cl_fn_, cl_f_, __ATOMIC_RELAXED);                      \
     }                                                                          \
     cl_f_;                                                                     \
@@ -425,7 +428,8 @@ void cl_hostguard_settle(int token, const struct iovec *iov, int iovcnt,
 /* ---- NCCL (nccl.c, gotpatch.c) ---------------------------------------------- */
 /* Loaded objects changed: when NCCL is among them and the shim records,
  * route the program's calls of the functions of nccl.def through the
- * shim (by their GOT entries).  Cheap when nothing was loaded. */
+ * shim (by their GOT entries).  Cheap when nothing was loaded.  Never
+ * waits: while another thread looks, it leaves the look to that thread. */
 void cl_nccl_maybe_loaded(void) CL_HIDDEN;
 void cl_nccl_atfork_prepare(void) CL_HIDDEN;
 void cl_nccl_atfork_parent(void) CL_HIDDEN;
@@ -436,8 +440,11 @@ void cl_nccl_comms_atfork_child(void) CL_HIDDEN;
 /* the recording is on: NCCL calls may be recorded */
 void cl_nccl_enable(void) CL_HIDDEN;
 int cl_nccl_enabled(void) CL_HIDDEN;
-/* The real dlopen and dlsym (dlhook.c), for looking at a loaded object
- * without going through the program's view of them. */
+/* The C library's dlopen and dlsym (dlreal.c): every lookup the shim makes
+ * for itself goes through these, never through its own wrappers (which look
+ * for NCCL and CUDA, taking a lock: not in a signal handler, not under the
+ * shim's locks). */
+void cl_dl_bind_real(void) CL_HIDDEN;
 void *cl_dl_open_real(const char *file, int mode) CL_HIDDEN;
 void *cl_dl_sym_real(void *handle, const char *name) CL_HIDDEN;
 /* The wrappers of nccl.def (nccl.c): for each name its wrapper and the

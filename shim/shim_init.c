@@ -21,8 +21,6 @@ static struct timespec loaded_at; /* when the shim was configured */
 /* Every lock of the shim, in the order fork takes them. */
 static void atfork_prepare(void)
 {
-  cl_nccl_atfork_prepare();
-  cl_nccl_comms_atfork_prepare();
   cl_writer_atfork_prepare();
   cl_ring_atfork_prepare();
   cl_strings_atfork_prepare();
@@ -30,10 +28,15 @@ static void atfork_prepare(void)
   cl_hostguard_atfork_prepare();
   cl_sigwrap_atfork_prepare();
   cl_nvtx_atfork_prepare();
+  /* last: the writer may look for NCCL (dlsym) holding its own locks */
+  cl_nccl_comms_atfork_prepare();
+  cl_nccl_atfork_prepare();
 }
 
 static void atfork_parent(void)
 {
+  cl_nccl_atfork_parent();
+  cl_nccl_comms_atfork_parent();
   cl_nvtx_atfork_parent();
   cl_sigwrap_atfork_parent();
   cl_hostguard_atfork_parent();
@@ -41,12 +44,12 @@ static void atfork_parent(void)
   cl_strings_atfork_parent();
   cl_ring_atfork_parent();
   cl_writer_atfork_parent();
-  cl_nccl_comms_atfork_parent();
-  cl_nccl_atfork_parent();
 }
 
 static void atfork_child(void)
 {
+  cl_nccl_atfork_child();
+  cl_nccl_comms_atfork_child();
   cl_nvtx_atfork_child();
   cl_sigwrap_atfork_child();
   cl_hostguard_atfork_child();
@@ -54,8 +57,6 @@ static void atfork_child(void)
   cl_strings_atfork_child();
   cl_ring_atfork_child();
   cl_writer_atfork_child();
-  cl_nccl_comms_atfork_child();
-  cl_nccl_atfork_child();
 }
 
 static void finish(void)
