@@ -21,35 +21,26 @@
 #include "u64map.h"
 #include "util.h"
 
-enum { C_SEQ, C_APIID, C_TID, C_START, C_END, C_DEVICE, C_STREAM, C_RESULT,
-       C_STACK, C_PYSTACK, C_CORR, C_DCORR };
-/* the columns after seq (column 0) of each side table */
-enum { T_OP = 1, T_DIR, T_DST, T_SRC, T_BYTES, T_ASYNC, T_SRCDEV, T_DSTDEV };
-enum { M_ADDR = 1, M_SIZE, M_STREAM, M_OP, M_KIND };
-enum { D_OP = 1, D_DEVICE, D_PEER };
-enum { EV_HANDLE = 1 };
-enum { ER_EVENT = 1 };
-enum { SW_EVENT = 1 };
-enum { SY_KIND = 1, SY_EVENT, SY_STREAM, SY_COMPLETE };
-enum { K_NAME = 1 };
-
-static const char CALLS_SQL[] =
-    "SELECT seq, api, tid, start_ns, end_ns, device, stream, result, stack,"
-    " pystack, correlation, driver_correlation FROM calls ORDER BY seq";
-enum { SIDES = 8 };
-static const char *const SIDE_SQL[SIDES] = {
-    "SELECT seq, op, direction, dst, src, bytes, async, src_device,"
-    " dst_device FROM transfers ORDER BY seq",
-    "SELECT seq, address, size, stream, op, kind FROM memory ORDER BY seq",
-    "SELECT seq, op, device, peer FROM device_ops ORDER BY seq",
-    "SELECT seq, handle FROM events ORDER BY seq",
-    "SELECT seq, event FROM event_records ORDER BY seq",
-    "SELECT seq, event FROM stream_waits ORDER BY seq",
-    "SELECT seq, kind, event, stream, complete FROM syncs ORDER BY seq",
-    "SELECT seq, name FROM kernels ORDER BY seq",
+/* the tables merged into calls (each read with every column, in the order
+ * of tables.def: CL_COL_<table>_<column>) */
+#define SIDE_TABLES(X)                                                         \
+  X(S_TRANSFER, transfers) X(S_MEMORY, memory) X(S_DEVOP, device_ops)          \
+  X(S_EVENT, events) X(S_RECORD, event_records) X(S_WAIT, stream_waits)        \
+  X(S_SYNC, syncs) X(S_KERNEL, kernels)
+enum {
+#define SIDE_ENUM(s, t) s,
+  SIDE_TABLES(SIDE_ENUM)
+#undef SIDE_ENUM
+  SIDES
 };
-enum { S_TRANSFER, S_MEMORY, S_DEVOP, S_EVENT, S_RECORD, S_WAIT, S_SYNC,
-       S_KERNEL };
+static const enum cl_table side_table[SIDES] = {
+#define SIDE_TABLE(s, t) [s] = CL_TABLE_##t,
+    SIDE_TABLES(SIDE_TABLE)
+#undef SIDE_TABLE
+};
+
+/* the index of column C of calls */
+#define CALL(c) CL_COL_calls_##c
 
 /* the api table, by id: its name and op (NULL: the column is NULL) */
 struct replay_api {
@@ -82,15 +73,16 @@ struct reader {
 static void load_apis(struct reader *r)
 {
   u64map_init(&r->api_by_id);
-  sqlite3_stmt *st = db_prepare(r->db, "SELECT id, name, op FROM api");
+  sqlite3_stmt *st = db_prepare_table(r->db, CL_TABLE_api, "");
   while (db_step(r->db, st)) {
-    if (sqlite3_column_type(st, 0) != SQLITE_INTEGER)
+    if (sqlite3_column_type(st, CL_COL_api_id) != SQLITE_INTEGER)
       continue; /* matches no calls.api */
     GROW(r->apis, r->cap_apis, r->napis + 1);
     struct replay_api *a = &r->apis[r->napis];
-    a->name = db_null(st, 1) ? NULL : xstrdup(db_text(st, 1));
-    a->op = db_null(st, 2) ? NULL : xstrdup(db_text(st, 2));
-    u64map_put(&r->api_by_id, (uint64_t)db_int(st, 0), r->napis++);
+    a->name = db_null(st, CL_COL_api_name) ? NULL
+                                           : xstrdup(db_text(st, CL_COL_api_name));
+    a->op = db_null(st, CL_COL_api_op) ? NULL : xstrdup(db_text(st, CL_COL_api_op));
+    u64map_put(&r->api_by_id, (uint64_t)db_int(st, CL_COL_api_id), r->napis++);
   }
   db_finalize(st);
 }
@@ -116,6 +108,13 @@ static const char *kernel_name(struct reader *r, int64_t id)
 /* the next row of side table I */
 static void side_step(struct reader *r, int i)
 {
+  /* every side table's first column is seq */
+  _Static_assert(CL_COL_transfers_seq == 0 && CL_COL_memory_seq == 0 &&
+                     CL_COL_device_ops_seq == 0 && CL_COL_events_seq == 0 &&
+                     CL_COL_event_records_seq == 0 &&
+                     CL_COL_stream_waits_seq == 0 && CL_COL_syncs_seq == 0 &&
+                     CL_COL_kernels_seq == 0,
+                 "seq first");
   if ((r->side_row[i] = db_step(r->db, r->side[i])))
     r->side_seq[i] = db_int(r->side[i], 0);
 }
@@ -130,9 +129,9 @@ static void reader_begin(struct reader *r, struct cl_db *db)
   u64map_init(&r->task_devs);
   r->facts_exact = true;
   r->facts.first_kernel = INT64_MAX;
-  r->st = db_prepare(db, CALLS_SQL);
+  r->st = db_prepare_table(db, CL_TABLE_calls, "ORDER BY seq");
   for (int i = 0; i < SIDES; i++) {
-    r->side[i] = db_prepare(db, SIDE_SQL[i]);
+    r->side[i] = db_prepare_table(db, side_table[i], "ORDER BY seq");
     side_step(r, i);
   }
 }
@@ -191,16 +190,16 @@ static bool int_or_null(int type)
   return type == SQLITE_INTEGER || type == SQLITE_NULL;
 }
 
-/* calls row V (columns C_*) into the facts */
+/* calls row V (columns CL_COL_calls_*) into the facts */
 static void add_facts(struct reader *r, sqlite3_value **v, int op)
 {
   struct calls_facts *f = &r->facts;
-  int tseq = sqlite3_value_type(v[C_SEQ]), tapi = sqlite3_value_type(v[C_APIID]);
-  int ttid = sqlite3_value_type(v[C_TID]);
-  int tstart = sqlite3_value_type(v[C_START]);
-  int tend = sqlite3_value_type(v[C_END]);
-  int tdev = sqlite3_value_type(v[C_DEVICE]);
-  int tres = sqlite3_value_type(v[C_RESULT]);
+  int tseq = sqlite3_value_type(v[CALL(seq)]), tapi = sqlite3_value_type(v[CALL(api)]);
+  int ttid = sqlite3_value_type(v[CALL(tid)]);
+  int tstart = sqlite3_value_type(v[CALL(start_ns)]);
+  int tend = sqlite3_value_type(v[CALL(end_ns)]);
+  int tdev = sqlite3_value_type(v[CALL(device)]);
+  int tres = sqlite3_value_type(v[CALL(result)]);
   if (tseq != SQLITE_INTEGER || !int_or_null(tapi) || !int_or_null(ttid) ||
       !int_or_null(tstart) || !int_or_null(tend) || !int_or_null(tdev) ||
       !int_or_null(tres)) {
@@ -209,32 +208,32 @@ static void add_facts(struct reader *r, sqlite3_value **v, int op)
   }
   f->calls++;
   if (ttid == SQLITE_INTEGER &&
-      !u64map_get(&r->tids, (uint64_t)VINT(v[C_TID]), NULL)) {
-    u64map_put(&r->tids, (uint64_t)VINT(v[C_TID]), 0);
+      !u64map_get(&r->tids, (uint64_t)VINT(v[CALL(tid)]), NULL)) {
+    u64map_put(&r->tids, (uint64_t)VINT(v[CALL(tid)]), 0);
     f->threads++;
   }
   if (tstart == SQLITE_INTEGER) {
-    int64_t x = VINT(v[C_START]);
+    int64_t x = VINT(v[CALL(start_ns)]);
     if (!f->has_start || x < f->min_start)
       f->min_start = x;
     f->has_start = true;
   }
   if (tend == SQLITE_INTEGER) {
-    int64_t x = VINT(v[C_END]);
+    int64_t x = VINT(v[CALL(end_ns)]);
     if (!f->has_end || x > f->max_end)
       f->max_end = x;
     f->has_end = true;
   }
-  if (op < 0 || tres != SQLITE_INTEGER || VINT(v[C_RESULT]) != 0)
+  if (op < 0 || tres != SQLITE_INTEGER || VINT(v[CALL(result)]) != 0)
     return; /* the rest is of successful calls of a known operation */
-  int64_t seq = VINT(v[C_SEQ]);
+  int64_t seq = VINT(v[CALL(seq)]);
   if ((op == CL_OP_KERNEL || op == CL_OP_GRAPH_LAUNCH) && seq < f->first_kernel)
     f->first_kernel = seq;
   if (tdev == SQLITE_INTEGER && cl_op_is_stream_task((enum cl_op)op) &&
-      !u64map_get(&r->task_devs, (uint64_t)VINT(v[C_DEVICE]), NULL)) {
-    u64map_put(&r->task_devs, (uint64_t)VINT(v[C_DEVICE]), 0);
+      !u64map_get(&r->task_devs, (uint64_t)VINT(v[CALL(device)]), NULL)) {
+    u64map_put(&r->task_devs, (uint64_t)VINT(v[CALL(device)]), 0);
     GROW(f->task_devices, r->cap_task_devices, f->ntask_devices + 1);
-    f->task_devices[f->ntask_devices++] = VINT(v[C_DEVICE]);
+    f->task_devices[f->ntask_devices++] = VINT(v[CALL(device)]);
   }
 }
 
@@ -243,86 +242,86 @@ static bool reader_next(struct reader *r)
   sqlite3_stmt *st = r->st;
   if (!st || !db_step(r->db, st))
     return false;
-  sqlite3_value *c[C_DCORR + 1];
-  for (int i = 0; i <= C_DCORR; i++)
+  sqlite3_value *c[CL_NCOLS_calls];
+  for (int i = 0; i < CL_NCOLS_calls; i++)
     c[i] = COL(st, i);
   struct replay_op *o = &r->op;
   memset(o, 0, sizeof *o);
-  o->seq = VINT(c[C_SEQ]);
+  o->seq = VINT(c[CALL(seq)]);
   const struct replay_api *api = NULL;
   uint64_t ai;
-  if (sqlite3_value_type(c[C_APIID]) == SQLITE_INTEGER &&
-      u64map_get(&r->api_by_id, (uint64_t)VINT(c[C_APIID]), &ai))
+  if (sqlite3_value_type(c[CALL(api)]) == SQLITE_INTEGER &&
+      u64map_get(&r->api_by_id, (uint64_t)VINT(c[CALL(api)]), &ai))
     api = &r->apis[ai];
-  o->op = !api || !api->op ? -1 : op_of(r, VINT(c[C_APIID]), api->op);
+  o->op = !api || !api->op ? -1 : op_of(r, VINT(c[CALL(api)]), api->op);
   o->api = api ? api->name : NULL;
   if (r->facts_exact)
     add_facts(r, c, o->op);
-  o->tid = VINT(c[C_TID]);
-  o->start_ns = VINT(c[C_START]);
-  o->end_ns = VINT(c[C_END]);
-  o->device = vint_or(c[C_DEVICE], -1);
-  o->has_stream = !VNULL(c[C_STREAM]);
-  o->stream = VINT(c[C_STREAM]);
-  o->result = VINT(c[C_RESULT]);
-  o->stack = vint_or(c[C_STACK], -1);
-  o->pystack = vint_or(c[C_PYSTACK], -1);
-  o->corr = vint_or(c[C_CORR], -1);
-  o->dcorr = vint_or(c[C_DCORR], -1);
+  o->tid = VINT(c[CALL(tid)]);
+  o->start_ns = VINT(c[CALL(start_ns)]);
+  o->end_ns = VINT(c[CALL(end_ns)]);
+  o->device = vint_or(c[CALL(device)], -1);
+  o->has_stream = !VNULL(c[CALL(stream)]);
+  o->stream = VINT(c[CALL(stream)]);
+  o->result = VINT(c[CALL(result)]);
+  o->stack = vint_or(c[CALL(stack)], -1);
+  o->pystack = vint_or(c[CALL(pystack)], -1);
+  o->corr = vint_or(c[CALL(correlation)], -1);
+  o->dcorr = vint_or(c[CALL(driver_correlation)], -1);
 
   sqlite3_stmt *t = side_row(r, S_TRANSFER, o->seq);
-  if ((o->transfer = t && !db_null(t, T_OP))) {
-    const char *top = db_text(t, T_OP);
+  if ((o->transfer = t && !db_null(t, CL_COL_transfers_op))) {
+    const char *top = db_text(t, CL_COL_transfers_op);
     o->is_memset = top && !strcmp(top, "memset");
-    o->async = db_int(t, T_ASYNC) != 0;
-    o->dir_recorded = parse_dir(db_text(t, T_DIR));
-    o->dst = (uint64_t)db_int(t, T_DST);
-    o->src = (uint64_t)db_int(t, T_SRC);
-    o->bytes = int_or(t, T_BYTES, -1);
-    o->src_device = int_or(t, T_SRCDEV, -1);
-    o->dst_device = int_or(t, T_DSTDEV, -1);
+    o->async = db_int(t, CL_COL_transfers_async) != 0;
+    o->dir_recorded = parse_dir(db_text(t, CL_COL_transfers_direction));
+    o->dst = (uint64_t)db_int(t, CL_COL_transfers_dst);
+    o->src = (uint64_t)db_int(t, CL_COL_transfers_src);
+    o->bytes = int_or(t, CL_COL_transfers_bytes, -1);
+    o->src_device = int_or(t, CL_COL_transfers_src_device, -1);
+    o->dst_device = int_or(t, CL_COL_transfers_dst_device, -1);
   }
   sqlite3_stmt *m = side_row(r, S_MEMORY, o->seq);
   if ((o->mem = m != NULL)) {
-    o->mem_addr = (uint64_t)db_int(m, M_ADDR);
-    o->mem_size = int_or(m, M_SIZE, -1);
-    o->mem_has_stream = !db_null(m, M_STREAM);
-    o->mem_stream = db_int(m, M_STREAM);
-    const char *mop = db_text(m, M_OP);
+    o->mem_addr = (uint64_t)db_int(m, CL_COL_memory_address);
+    o->mem_size = int_or(m, CL_COL_memory_size, -1);
+    o->mem_has_stream = !db_null(m, CL_COL_memory_stream);
+    o->mem_stream = db_int(m, CL_COL_memory_stream);
+    const char *mop = db_text(m, CL_COL_memory_op);
     o->mem_free = mop && !strcmp(mop, "free");
-    o->mem_kind = db_null(m, M_KIND) ? -1 : parse_memkind(db_text(m, M_KIND));
-    if (db_null(m, M_ADDR))
+    o->mem_kind = db_null(m, CL_COL_memory_kind) ? -1 : parse_memkind(db_text(m, CL_COL_memory_kind));
+    if (db_null(m, CL_COL_memory_address))
       o->mem = false; /* a row without an address describes nothing */
   }
   sqlite3_stmt *d = side_row(r, S_DEVOP, o->seq);
-  if (d && (o->dev_op = db_text(d, D_OP))) {
-    o->dev_op_device = int_or(d, D_DEVICE, -1);
-    if ((o->has_peer = !db_null(d, D_PEER)))
-      o->peer = db_int(d, D_PEER);
+  if (d && (o->dev_op = db_text(d, CL_COL_device_ops_op))) {
+    o->dev_op_device = int_or(d, CL_COL_device_ops_device, -1);
+    if ((o->has_peer = !db_null(d, CL_COL_device_ops_peer)))
+      o->peer = db_int(d, CL_COL_device_ops_peer);
   }
   sqlite3_stmt *e = side_row(r, S_EVENT, o->seq);
-  if ((o->has_event = e && !db_null(e, EV_HANDLE)))
-    o->event = (uint64_t)db_int(e, EV_HANDLE);
+  if ((o->has_event = e && !db_null(e, CL_COL_events_handle)))
+    o->event = (uint64_t)db_int(e, CL_COL_events_handle);
   e = side_row(r, S_RECORD, o->seq);
-  if ((o->has_record = e && !db_null(e, ER_EVENT)))
-    o->record_event = (uint64_t)db_int(e, ER_EVENT);
+  if ((o->has_record = e && !db_null(e, CL_COL_event_records_event)))
+    o->record_event = (uint64_t)db_int(e, CL_COL_event_records_event);
   e = side_row(r, S_WAIT, o->seq);
-  if ((o->has_wait = e && !db_null(e, SW_EVENT)))
-    o->wait_event = (uint64_t)db_int(e, SW_EVENT);
+  if ((o->has_wait = e && !db_null(e, CL_COL_stream_waits_event)))
+    o->wait_event = (uint64_t)db_int(e, CL_COL_stream_waits_event);
   o->sync_op = -1;
   sqlite3_stmt *y = side_row(r, S_SYNC, o->seq);
-  if (y && (o->sync_kind = db_text(y, SY_KIND))) {
+  if (y && (o->sync_kind = db_text(y, CL_COL_syncs_kind))) {
     o->sync_op = cl_sync_kind_op(o->sync_kind);
-    if ((o->has_sync_event = !db_null(y, SY_EVENT)))
-      o->sync_event = (uint64_t)db_int(y, SY_EVENT);
-    if ((o->has_sync_stream = !db_null(y, SY_STREAM)))
-      o->sync_stream = db_int(y, SY_STREAM);
-    o->complete = db_int(y, SY_COMPLETE) != 0;
+    if ((o->has_sync_event = !db_null(y, CL_COL_syncs_event)))
+      o->sync_event = (uint64_t)db_int(y, CL_COL_syncs_event);
+    if ((o->has_sync_stream = !db_null(y, CL_COL_syncs_stream)))
+      o->sync_stream = db_int(y, CL_COL_syncs_stream);
+    o->complete = db_int(y, CL_COL_syncs_complete) != 0;
   }
   sqlite3_stmt *k = side_row(r, S_KERNEL, o->seq);
-  o->kname = k ? int_or(k, K_NAME, -1) : -1;
-  if (k && sqlite3_column_type(k, K_NAME) == SQLITE_INTEGER)
-    o->kmangled = kernel_name(r, db_int(k, K_NAME));
+  o->kname = k ? int_or(k, CL_COL_kernels_name, -1) : -1;
+  if (k && sqlite3_column_type(k, CL_COL_kernels_name) == SQLITE_INTEGER)
+    o->kmangled = kernel_name(r, db_int(k, CL_COL_kernels_name));
   return true;
 }
 
@@ -738,13 +737,16 @@ static void log_append(struct replay_log *l, struct log_state *s,
 struct replay_args *replay_args_read(struct cl_db *db)
 {
   struct replay_args *a = xcalloc(1, sizeof *a);
-  sqlite3_stmt *st = db_prepare(db, "SELECT seq, param, offset, value"
-                                    " FROM kernel_args"
-                                    " ORDER BY seq, param, offset");
+  sqlite3_stmt *st = db_prepare_table(db, CL_TABLE_kernel_args,
+                                     "ORDER BY seq, param, offset");
+  /* the columns next_arg reads, in its order */
+  static const int cols[] = {CL_COL_kernel_args_seq, CL_COL_kernel_args_param,
+                             CL_COL_kernel_args_offset,
+                             CL_COL_kernel_args_value};
   int64_t prev[4] = {0, 0, 0, 0};
   while (st && db_step(db, st))
     for (int i = 0; i < 4; i++) {
-      int64_t x = VINT(COL(st, i));
+      int64_t x = VINT(COL(st, cols[i]));
       put_varint(&a->b, zigzag(x, prev[i]));
       prev[i] = x;
     }
