@@ -432,75 +432,35 @@ static const char *str_at(const struct replay_log *l, int64_t i)
   return i >= 0 && (size_t)i < l->nstrs ? l->strs[i] : NULL;
 }
 
-/* The fields of a struct replay_op, in the order of the log's mask bits. */
-#define LOG_FIELDS(X)                                                          \
-  X(seq) X(op) X(api) X(tid) X(start_ns) X(end_ns) X(device) X(has_stream)     \
-  X(stream) X(result) X(stack) X(pystack) X(corr) X(dcorr) X(transfer)         \
-  X(is_memset) X(async) X(dir_recorded) X(src) X(dst) X(bytes) X(src_device)   \
-  X(dst_device) X(mem) X(mem_free) X(mem_kind) X(mem_addr) X(mem_size)         \
-  X(mem_has_stream) X(mem_stream) X(dev_op) X(dev_op_device) X(has_peer)       \
-  X(peer) X(has_event) X(event) X(has_record) X(record_event) X(has_wait)      \
-  X(wait_event) X(sync_kind) X(sync_op) X(has_sync_event) X(sync_event)        \
-  X(has_sync_stream) X(sync_stream) X(complete) X(kname) X(kmangled)
+/* the fields of a struct replay_op (REPLAY_FIELDS), numbered in the order
+ * of the log's mask bits */
 enum {
-#define LOG_ENUM(f) F_##f,
-  LOG_FIELDS(LOG_ENUM)
+#define LOG_ENUM(kind, f) F_##f,
+  REPLAY_FIELDS(LOG_ENUM)
 #undef LOG_ENUM
   NFIELDS
 };
 
+/* a field's value as the log keeps it, and back */
+#define TO_I64(l, x) (x)
+#define TO_U64(l, x) (int64_t)(x)
+#define TO_INT(l, x) (x)
+#define TO_BOOL(l, x) (x)
+#define TO_STR(l, x) intern(l, x)
+#define TO_NAME(l, x) intern_stable(l, x)
+#define FROM_I64(l, x) (x)
+#define FROM_U64(l, x) (uint64_t)(x)
+#define FROM_INT(l, x) (int)(x)
+#define FROM_BOOL(l, x) ((x) != 0)
+#define FROM_STR(l, x) str_at(l, x)
+#define FROM_NAME(l, x) str_at(l, x)
+
 static void op_to_fields(struct replay_log *l, const struct replay_op *o,
                          int64_t *v)
 {
-  v[F_api] = intern_stable(l, o->api);
-  v[F_dev_op] = intern(l, o->dev_op);
-  v[F_sync_kind] = intern(l, o->sync_kind);
-  v[F_kmangled] = intern_stable(l, o->kmangled);
-  v[F_seq] = o->seq;
-  v[F_op] = o->op;
-  v[F_tid] = o->tid;
-  v[F_start_ns] = o->start_ns;
-  v[F_end_ns] = o->end_ns;
-  v[F_device] = o->device;
-  v[F_has_stream] = o->has_stream;
-  v[F_stream] = o->stream;
-  v[F_result] = o->result;
-  v[F_stack] = o->stack;
-  v[F_pystack] = o->pystack;
-  v[F_corr] = o->corr;
-  v[F_dcorr] = o->dcorr;
-  v[F_transfer] = o->transfer;
-  v[F_is_memset] = o->is_memset;
-  v[F_async] = o->async;
-  v[F_dir_recorded] = o->dir_recorded;
-  v[F_src] = (int64_t)o->src;
-  v[F_dst] = (int64_t)o->dst;
-  v[F_bytes] = o->bytes;
-  v[F_src_device] = o->src_device;
-  v[F_dst_device] = o->dst_device;
-  v[F_mem] = o->mem;
-  v[F_mem_free] = o->mem_free;
-  v[F_mem_kind] = o->mem_kind;
-  v[F_mem_addr] = (int64_t)o->mem_addr;
-  v[F_mem_size] = o->mem_size;
-  v[F_mem_has_stream] = o->mem_has_stream;
-  v[F_mem_stream] = o->mem_stream;
-  v[F_dev_op_device] = o->dev_op_device;
-  v[F_has_peer] = o->has_peer;
-  v[F_peer] = o->peer;
-  v[F_has_event] = o->has_event;
-  v[F_event] = (int64_t)o->event;
-  v[F_has_record] = o->has_record;
-  v[F_record_event] = (int64_t)o->record_event;
-  v[F_has_wait] = o->has_wait;
-  v[F_wait_event] = (int64_t)o->wait_event;
-  v[F_sync_op] = o->sync_op;
-  v[F_has_sync_event] = o->has_sync_event;
-  v[F_sync_event] = (int64_t)o->sync_event;
-  v[F_has_sync_stream] = o->has_sync_stream;
-  v[F_sync_stream] = o->sync_stream;
-  v[F_complete] = o->complete;
-  v[F_kname] = o->kname;
+#define LOG_TO(kind, f) v[F_##f] = TO_##kind(l, o->f);
+  REPLAY_FIELDS(LOG_TO)
+#undef LOG_TO
 }
 
 /* field F of O from its value X */
@@ -508,153 +468,12 @@ static void set_field(const struct replay_log *l, struct replay_op *o, int f,
                       int64_t x)
 {
   switch (f) {
-  case F_seq:
-    o->seq = x;
+#define LOG_FROM(kind, f)                                                      \
+  case F_##f:                                                                  \
+    o->f = FROM_##kind(l, x);                                                  \
     break;
-  case F_op:
-    o->op = (int)x;
-    break;
-  case F_api:
-    o->api = str_at(l, x);
-    break;
-  case F_tid:
-    o->tid = x;
-    break;
-  case F_start_ns:
-    o->start_ns = x;
-    break;
-  case F_end_ns:
-    o->end_ns = x;
-    break;
-  case F_device:
-    o->device = x;
-    break;
-  case F_has_stream:
-    o->has_stream = x != 0;
-    break;
-  case F_stream:
-    o->stream = x;
-    break;
-  case F_result:
-    o->result = x;
-    break;
-  case F_stack:
-    o->stack = x;
-    break;
-  case F_pystack:
-    o->pystack = x;
-    break;
-  case F_corr:
-    o->corr = x;
-    break;
-  case F_dcorr:
-    o->dcorr = x;
-    break;
-  case F_transfer:
-    o->transfer = x != 0;
-    break;
-  case F_is_memset:
-    o->is_memset = x != 0;
-    break;
-  case F_async:
-    o->async = x != 0;
-    break;
-  case F_dir_recorded:
-    o->dir_recorded = (int)x;
-    break;
-  case F_src:
-    o->src = (uint64_t)x;
-    break;
-  case F_dst:
-    o->dst = (uint64_t)x;
-    break;
-  case F_bytes:
-    o->bytes = x;
-    break;
-  case F_src_device:
-    o->src_device = x;
-    break;
-  case F_dst_device:
-    o->dst_device = x;
-    break;
-  case F_mem:
-    o->mem = x != 0;
-    break;
-  case F_mem_free:
-    o->mem_free = x != 0;
-    break;
-  case F_mem_kind:
-    o->mem_kind = (int)x;
-    break;
-  case F_mem_addr:
-    o->mem_addr = (uint64_t)x;
-    break;
-  case F_mem_size:
-    o->mem_size = x;
-    break;
-  case F_mem_has_stream:
-    o->mem_has_stream = x != 0;
-    break;
-  case F_mem_stream:
-    o->mem_stream = x;
-    break;
-  case F_dev_op:
-    o->dev_op = str_at(l, x);
-    break;
-  case F_dev_op_device:
-    o->dev_op_device = x;
-    break;
-  case F_has_peer:
-    o->has_peer = x != 0;
-    break;
-  case F_peer:
-    o->peer = x;
-    break;
-  case F_has_event:
-    o->has_event = x != 0;
-    break;
-  case F_event:
-    o->event = (uint64_t)x;
-    break;
-  case F_has_record:
-    o->has_record = x != 0;
-    break;
-  case F_record_event:
-    o->record_event = (uint64_t)x;
-    break;
-  case F_has_wait:
-    o->has_wait = x != 0;
-    break;
-  case F_wait_event:
-    o->wait_event = (uint64_t)x;
-    break;
-  case F_sync_kind:
-    o->sync_kind = str_at(l, x);
-    break;
-  case F_sync_op:
-    o->sync_op = (int)x;
-    break;
-  case F_has_sync_event:
-    o->has_sync_event = x != 0;
-    break;
-  case F_sync_event:
-    o->sync_event = (uint64_t)x;
-    break;
-  case F_has_sync_stream:
-    o->has_sync_stream = x != 0;
-    break;
-  case F_sync_stream:
-    o->sync_stream = x;
-    break;
-  case F_complete:
-    o->complete = x != 0;
-    break;
-  case F_kname:
-    o->kname = x;
-    break;
-  case F_kmangled:
-    o->kmangled = str_at(l, x);
-    break;
+    REPLAY_FIELDS(LOG_FROM)
+#undef LOG_FROM
   }
 }
 
