@@ -212,8 +212,7 @@ static void run(struct cl_db *db, sqlite3_stmt *st)
  * db->T; the compiler checks that the column has the type bound. */
 #define PARAM(t, c) (CL_COL_##t##_##c + 1)
 #define IS(t, c, type)                                                         \
-  _Static_assert((int)CL_TYPE_##t##_##c == (int)CL_SQL_##type,                \
-                 #t "." #c " is not " #type)
+  _Static_assert(CL_TYPE_##t##_##c == CL_SQL_##type, #t "." #c " is not " #type)
 #define I64(db, t, c, v)                                                       \
   do {                                                                         \
     IS(t, c, INTEGER);                                                         \

@@ -6,11 +6,6 @@
 
 #include <stddef.h>
 
-/* the column types; their values are SQLite's fundamental datatypes
- * (SQLITE_INTEGER, SQLITE_TEXT, SQLITE_BLOB), so they compare with
- * sqlite3_column_type */
-enum cl_sqltype { CL_SQL_INTEGER = 1, CL_SQL_TEXT = 3, CL_SQL_BLOB = 4 };
-
 /* the tables: CL_TABLE_<table>, CL_NTABLES */
 enum cl_table {
 #define CL_TABLE(t, since) CL_TABLE_##t,
@@ -30,9 +25,14 @@ enum cl_table {
 #undef CL_COL
 #undef CL_END
 
-/* each column's type (CL_TYPE_<table>_<column>: enum cl_sqltype), for
- * checks at compile time */
-enum {
+/* the column types; their values are SQLite's fundamental datatypes
+ * (SQLITE_INTEGER, SQLITE_TEXT, SQLITE_BLOB), so they compare with
+ * sqlite3_column_type.  And each column's (CL_TYPE_<table>_<column>), for
+ * checks at compile time. */
+enum cl_sqltype {
+  CL_SQL_INTEGER = 1,
+  CL_SQL_TEXT = 3,
+  CL_SQL_BLOB = 4,
 #define CL_COL(t, c, type, cons) CL_TYPE_##t##_##c = CL_SQL_##type,
 #include "cudalens/tables.def"
 #undef CL_COL
