@@ -4,7 +4,8 @@
  * nothing else; schema 3's tables (tests/unit/schema-3.sql, the text of
  * CL_SCHEMA_SQL when it was hand-written) keep their text, or gained
  * columns at their end only; the generated SELECTs and INSERTs name every
- * column; the views and indexes work; meta keys are unique and explained. */
+ * column; the views and indexes work; meta keys are unique and explained;
+ * man/cudalens-db.5 has a paragraph for every table, column and meta key. */
 #include <sqlite3.h>
 
 #include "cudalens/format.h"
@@ -156,6 +157,58 @@ static void check_schema3(const char *schema)
   free(old);
 }
 
+/* does SECTION (up to the next .SS or .SH) name WORD in bold (a .B, .BR or
+ * .RB line: a paragraph tag or the text)? */
+static int tagged(const char *section, const char *word)
+{
+  size_t n = strlen(word);
+  for (const char *l = section; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+    if (!strncmp(l, ".SS", 3) || !strncmp(l, ".SH", 3))
+      return 0;
+    if (strncmp(l, ".B", 2) && strncmp(l, ".RB", 3))
+      continue;
+    for (const char *w = strstr(l, word); w && w < strchr(l, '\n');
+         w = strstr(w + 1, word))
+      if ((w[-1] == ' ' || w[-1] == '"') &&
+          (w[n] == ' ' || w[n] == '"' || w[n] == '\n'))
+        return 1;
+  }
+  return 0;
+}
+
+/* the man page documents each table, column and meta key */
+static void check_manual(void)
+{
+  const char *top = getenv("CL_TOP_SRCDIR");
+  char path[4096];
+  snprintf(path, sizeof path, "%s/man/cudalens-db.5", top ? top : ".");
+  char *man = slurp(path);
+  CHECK(man != NULL);
+  for (int t = 0; man && t < CL_NTABLES; t++) {
+    const struct cl_table_decl *d = &cl_tables[t];
+    char head[128];
+    snprintf(head, sizeof head, "\n.SS %s\n", d->name);
+    const char *sec = strstr(man, head);
+    if (!sec)
+      fprintf(stderr, "cudalens-db.5 has no section %s\n", d->name);
+    CHECK(sec != NULL);
+    for (int c = 0; sec && c < d->ncols; c++)
+      if (!tagged(sec + strlen(head), d->cols[c].name)) {
+        fprintf(stderr, "cudalens-db.5 does not describe %s.%s\n", d->name,
+                d->cols[c].name);
+        CHECK(0);
+      }
+    if (t == CL_TABLE_meta)
+      for (int k = 0; sec && k < CL_NMETA; k++)
+        if (!tagged(sec + strlen(head), cl_meta_key(k))) {
+          fprintf(stderr, "cudalens-db.5 does not describe meta key %s\n",
+                  cl_meta_key(k));
+          CHECK(0);
+        }
+  }
+  free(man);
+}
+
 int main(void)
 {
   const char *schema = CL_SCHEMA_SQL;
@@ -187,5 +240,6 @@ int main(void)
   }
   CHECK_STR(cl_meta_key(CL_META_format), "format");
   CHECK(cl_meta_key(CL_NMETA) == NULL);
+  check_manual();
   UNIT_DONE();
 }
