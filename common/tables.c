@@ -79,15 +79,19 @@ __attribute__((format(printf, 2, 3))) static void add(struct text *x,
   x->len = n < 0 || (size_t)n >= x->size - (size_t)x->len ? -1 : x->len + n;
 }
 
-int cl_select_sql(char *buf, size_t size, enum cl_table t, const char *tail)
+int cl_select_sql(char *buf, size_t size, enum cl_table t,
+                  unsigned long long cols, const char *tail)
 {
   struct text x = {buf, size, 0};
   if (!size || (unsigned)t >= CL_NTABLES)
     return -1;
   const struct cl_table_decl *d = &cl_tables[t];
+  int n = d->ncols; /* up to the last column asked for */
+  while (n > 1 && !(cols >> (n - 1) & 1))
+    n--;
   add(&x, "SELECT ");
-  for (int c = 0; c < d->ncols; c++)
-    add(&x, "%s%s", c ? ", " : "", d->cols[c].name);
+  for (int c = 0; c < n; c++)
+    add(&x, "%s%s", c ? ", " : "", cols >> c & 1 ? d->cols[c].name : "NULL");
   add(&x, " FROM %s%s%s", d->name, tail && *tail ? " " : "", tail ? tail : "");
   return x.len;
 }

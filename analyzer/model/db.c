@@ -443,10 +443,10 @@ sqlite3_stmt *db_prepare(struct cl_db *d, const char *sql)
 }
 
 sqlite3_stmt *db_prepare_table(struct cl_db *d, enum cl_table t,
-                               const char *tail)
+                               unsigned long long cols, const char *tail)
 {
   char sql[1024];
-  if (cl_select_sql(sql, sizeof sql, t, tail) < 0)
+  if (cl_select_sql(sql, sizeof sql, t, cols, tail) < 0)
     fatal("internal error: the SELECT of table %d is too long", (int)t);
   return db_prepare(d, sql);
 }

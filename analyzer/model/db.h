@@ -43,10 +43,11 @@ int db_open_twin(struct cl_db *d, struct cl_db *twin);
 void db_fatal(struct cl_db *d, const char *what) __attribute__((noreturn));
 
 sqlite3_stmt *db_prepare(struct cl_db *d, const char *sql);
-/* SELECT of every column of table T, in the order of tables.def (result
- * column CL_COL_<T>_<column>), then TAIL (e.g. "ORDER BY seq") */
+/* SELECT of the columns COLS (CL_COLS(t, column) | ..., or CL_ALL_COLS) of
+ * table T, each the result column of its index in tables.def
+ * (CL_COL_<T>_<column>), then TAIL (e.g. "ORDER BY seq") */
 sqlite3_stmt *db_prepare_table(struct cl_db *d, enum cl_table t,
-                               const char *tail);
+                               unsigned long long cols, const char *tail);
 /* true while there is a row; false when done */
 bool db_step(struct cl_db *d, sqlite3_stmt *st);
 void db_finalize(sqlite3_stmt *st);

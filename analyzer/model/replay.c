@@ -21,26 +21,63 @@
 #include "u64map.h"
 #include "util.h"
 
-/* the tables merged into calls (each read with every column, in the order
- * of tables.def: CL_COL_<table>_<column>) */
-#define SIDE_TABLES(X)                                                         \
-  X(S_TRANSFER, transfers) X(S_MEMORY, memory) X(S_DEVOP, device_ops)          \
-  X(S_EVENT, events) X(S_RECORD, event_records) X(S_WAIT, stream_waits)        \
-  X(S_SYNC, syncs) X(S_KERNEL, kernels)
-enum {
-#define SIDE_ENUM(s, t) s,
-  SIDE_TABLES(SIDE_ENUM)
-#undef SIDE_ENUM
-  SIDES
-};
-static const enum cl_table side_table[SIDES] = {
-#define SIDE_TABLE(s, t) [s] = CL_TABLE_##t,
-    SIDE_TABLES(SIDE_TABLE)
-#undef SIDE_TABLE
-};
+/* the columns of calls the replay reads, and the tables merged into calls
+ * with theirs.  Each is read by its index in tables.def through READ(set,
+ * table, column), which fails to compile for a column not in its set (the
+ * others are selected as NULL: SQLite skips decoding them). */
+#define COLS(t, c) CL_COLS(t, c)
+#define READ(set, t, c)                                                        \
+  ((int)(0 * sizeof(char[((set) >> CL_COL_##t##_##c & 1) ? 1 : -1])) +          \
+   CL_COL_##t##_##c)
+#define CALLS_READ                                                             \
+  (COLS(calls, seq) | COLS(calls, api) | COLS(calls, tid) |                    \
+   COLS(calls, start_ns) | COLS(calls, end_ns) | COLS(calls, result) |         \
+   COLS(calls, device) | COLS(calls, stream) | COLS(calls, correlation) |      \
+   COLS(calls, driver_correlation) | COLS(calls, stack) | COLS(calls, pystack))
+#define TRANSFERS_READ                                                         \
+  (COLS(transfers, seq) | COLS(transfers, op) | COLS(transfers, direction) |   \
+   COLS(transfers, dst) | COLS(transfers, src) | COLS(transfers, bytes) |      \
+   COLS(transfers, async) | COLS(transfers, src_device) |                      \
+   COLS(transfers, dst_device))
+#define MEMORY_READ                                                            \
+  (COLS(memory, seq) | COLS(memory, address) | COLS(memory, size) |            \
+   COLS(memory, stream) | COLS(memory, op) | COLS(memory, kind))
+#define DEVICE_OPS_READ                                                        \
+  (COLS(device_ops, seq) | COLS(device_ops, op) | COLS(device_ops, device) |   \
+   COLS(device_ops, peer))
+#define EVENTS_READ (COLS(events, seq) | COLS(events, handle))
+#define EVENT_RECORDS_READ (COLS(event_records, seq) | COLS(event_records, event))
+#define STREAM_WAITS_READ (COLS(stream_waits, seq) | COLS(stream_waits, event))
+#define SYNCS_READ                                                             \
+  (COLS(syncs, seq) | COLS(syncs, kind) | COLS(syncs, event) |                 \
+   COLS(syncs, stream) | COLS(syncs, complete))
+#define KERNELS_READ (COLS(kernels, seq) | COLS(kernels, name))
+/* column C of calls, of transfers ... */
+#define CALL(c) READ(CALLS_READ, calls, c)
+#define TRANSFER(c) READ(TRANSFERS_READ, transfers, c)
+#define MEMORY(c) READ(MEMORY_READ, memory, c)
+#define DEVICE_OP(c) READ(DEVICE_OPS_READ, device_ops, c)
+#define EVENT(c) READ(EVENTS_READ, events, c)
+#define EVENT_RECORD(c) READ(EVENT_RECORDS_READ, event_records, c)
+#define STREAM_WAIT(c) READ(STREAM_WAITS_READ, stream_waits, c)
+#define SYNC(c) READ(SYNCS_READ, syncs, c)
+#define KERNEL(c) READ(KERNELS_READ, kernels, c)
 
-/* the index of column C of calls */
-#define CALL(c) CL_COL_calls_##c
+enum { S_TRANSFER, S_MEMORY, S_DEVOP, S_EVENT, S_RECORD, S_WAIT, S_SYNC,
+       S_KERNEL, SIDES };
+static const struct side {
+  enum cl_table table;
+  unsigned long long cols;
+} sides[SIDES] = {
+    [S_TRANSFER] = {CL_TABLE_transfers, TRANSFERS_READ},
+    [S_MEMORY] = {CL_TABLE_memory, MEMORY_READ},
+    [S_DEVOP] = {CL_TABLE_device_ops, DEVICE_OPS_READ},
+    [S_EVENT] = {CL_TABLE_events, EVENTS_READ},
+    [S_RECORD] = {CL_TABLE_event_records, EVENT_RECORDS_READ},
+    [S_WAIT] = {CL_TABLE_stream_waits, STREAM_WAITS_READ},
+    [S_SYNC] = {CL_TABLE_syncs, SYNCS_READ},
+    [S_KERNEL] = {CL_TABLE_kernels, KERNELS_READ},
+};
 
 /* the api table, by id: its name and op (NULL: the column is NULL) */
 struct replay_api {
@@ -73,7 +110,9 @@ struct reader {
 static void load_apis(struct reader *r)
 {
   u64map_init(&r->api_by_id);
-  sqlite3_stmt *st = db_prepare_table(r->db, CL_TABLE_api, "");
+  sqlite3_stmt *st = db_prepare_table(
+      r->db, CL_TABLE_api,
+      COLS(api, id) | COLS(api, name) | COLS(api, op), "");
   while (db_step(r->db, st)) {
     if (sqlite3_column_type(st, CL_COL_api_id) != SQLITE_INTEGER)
       continue; /* matches no calls.api */
@@ -129,9 +168,10 @@ static void reader_begin(struct reader *r, struct cl_db *db)
   u64map_init(&r->task_devs);
   r->facts_exact = true;
   r->facts.first_kernel = INT64_MAX;
-  r->st = db_prepare_table(db, CL_TABLE_calls, "ORDER BY seq");
+  r->st = db_prepare_table(db, CL_TABLE_calls, CALLS_READ, "ORDER BY seq");
   for (int i = 0; i < SIDES; i++) {
-    r->side[i] = db_prepare_table(db, side_table[i], "ORDER BY seq");
+    r->side[i] = db_prepare_table(db, sides[i].table, sides[i].cols,
+                                  "ORDER BY seq");
     side_step(r, i);
   }
 }
@@ -270,58 +310,58 @@ static bool reader_next(struct reader *r)
   o->dcorr = vint_or(c[CALL(driver_correlation)], -1);
 
   sqlite3_stmt *t = side_row(r, S_TRANSFER, o->seq);
-  if ((o->transfer = t && !db_null(t, CL_COL_transfers_op))) {
-    const char *top = db_text(t, CL_COL_transfers_op);
+  if ((o->transfer = t && !db_null(t, TRANSFER(op)))) {
+    const char *top = db_text(t, TRANSFER(op));
     o->is_memset = top && !strcmp(top, "memset");
-    o->async = db_int(t, CL_COL_transfers_async) != 0;
-    o->dir_recorded = parse_dir(db_text(t, CL_COL_transfers_direction));
-    o->dst = (uint64_t)db_int(t, CL_COL_transfers_dst);
-    o->src = (uint64_t)db_int(t, CL_COL_transfers_src);
-    o->bytes = int_or(t, CL_COL_transfers_bytes, -1);
-    o->src_device = int_or(t, CL_COL_transfers_src_device, -1);
-    o->dst_device = int_or(t, CL_COL_transfers_dst_device, -1);
+    o->async = db_int(t, TRANSFER(async)) != 0;
+    o->dir_recorded = parse_dir(db_text(t, TRANSFER(direction)));
+    o->dst = (uint64_t)db_int(t, TRANSFER(dst));
+    o->src = (uint64_t)db_int(t, TRANSFER(src));
+    o->bytes = int_or(t, TRANSFER(bytes), -1);
+    o->src_device = int_or(t, TRANSFER(src_device), -1);
+    o->dst_device = int_or(t, TRANSFER(dst_device), -1);
   }
   sqlite3_stmt *m = side_row(r, S_MEMORY, o->seq);
   if ((o->mem = m != NULL)) {
-    o->mem_addr = (uint64_t)db_int(m, CL_COL_memory_address);
-    o->mem_size = int_or(m, CL_COL_memory_size, -1);
-    o->mem_has_stream = !db_null(m, CL_COL_memory_stream);
-    o->mem_stream = db_int(m, CL_COL_memory_stream);
-    const char *mop = db_text(m, CL_COL_memory_op);
+    o->mem_addr = (uint64_t)db_int(m, MEMORY(address));
+    o->mem_size = int_or(m, MEMORY(size), -1);
+    o->mem_has_stream = !db_null(m, MEMORY(stream));
+    o->mem_stream = db_int(m, MEMORY(stream));
+    const char *mop = db_text(m, MEMORY(op));
     o->mem_free = mop && !strcmp(mop, "free");
-    o->mem_kind = db_null(m, CL_COL_memory_kind) ? -1 : parse_memkind(db_text(m, CL_COL_memory_kind));
-    if (db_null(m, CL_COL_memory_address))
+    o->mem_kind = db_null(m, MEMORY(kind)) ? -1 : parse_memkind(db_text(m, MEMORY(kind)));
+    if (db_null(m, MEMORY(address)))
       o->mem = false; /* a row without an address describes nothing */
   }
   sqlite3_stmt *d = side_row(r, S_DEVOP, o->seq);
-  if (d && (o->dev_op = db_text(d, CL_COL_device_ops_op))) {
-    o->dev_op_device = int_or(d, CL_COL_device_ops_device, -1);
-    if ((o->has_peer = !db_null(d, CL_COL_device_ops_peer)))
-      o->peer = db_int(d, CL_COL_device_ops_peer);
+  if (d && (o->dev_op = db_text(d, DEVICE_OP(op)))) {
+    o->dev_op_device = int_or(d, DEVICE_OP(device), -1);
+    if ((o->has_peer = !db_null(d, DEVICE_OP(peer))))
+      o->peer = db_int(d, DEVICE_OP(peer));
   }
   sqlite3_stmt *e = side_row(r, S_EVENT, o->seq);
-  if ((o->has_event = e && !db_null(e, CL_COL_events_handle)))
-    o->event = (uint64_t)db_int(e, CL_COL_events_handle);
+  if ((o->has_event = e && !db_null(e, EVENT(handle))))
+    o->event = (uint64_t)db_int(e, EVENT(handle));
   e = side_row(r, S_RECORD, o->seq);
-  if ((o->has_record = e && !db_null(e, CL_COL_event_records_event)))
-    o->record_event = (uint64_t)db_int(e, CL_COL_event_records_event);
+  if ((o->has_record = e && !db_null(e, EVENT_RECORD(event))))
+    o->record_event = (uint64_t)db_int(e, EVENT_RECORD(event));
   e = side_row(r, S_WAIT, o->seq);
-  if ((o->has_wait = e && !db_null(e, CL_COL_stream_waits_event)))
-    o->wait_event = (uint64_t)db_int(e, CL_COL_stream_waits_event);
+  if ((o->has_wait = e && !db_null(e, STREAM_WAIT(event))))
+    o->wait_event = (uint64_t)db_int(e, STREAM_WAIT(event));
   o->sync_op = -1;
   sqlite3_stmt *y = side_row(r, S_SYNC, o->seq);
-  if (y && (o->sync_kind = db_text(y, CL_COL_syncs_kind))) {
+  if (y && (o->sync_kind = db_text(y, SYNC(kind)))) {
     o->sync_op = cl_sync_kind_op(o->sync_kind);
-    if ((o->has_sync_event = !db_null(y, CL_COL_syncs_event)))
-      o->sync_event = (uint64_t)db_int(y, CL_COL_syncs_event);
-    if ((o->has_sync_stream = !db_null(y, CL_COL_syncs_stream)))
-      o->sync_stream = db_int(y, CL_COL_syncs_stream);
-    o->complete = db_int(y, CL_COL_syncs_complete) != 0;
+    if ((o->has_sync_event = !db_null(y, SYNC(event))))
+      o->sync_event = (uint64_t)db_int(y, SYNC(event));
+    if ((o->has_sync_stream = !db_null(y, SYNC(stream))))
+      o->sync_stream = db_int(y, SYNC(stream));
+    o->complete = db_int(y, SYNC(complete)) != 0;
   }
   sqlite3_stmt *k = side_row(r, S_KERNEL, o->seq);
-  o->kname = k ? int_or(k, CL_COL_kernels_name, -1) : -1;
-  if (k && sqlite3_column_type(k, CL_COL_kernels_name) == SQLITE_INTEGER)
-    o->kmangled = kernel_name(r, db_int(k, CL_COL_kernels_name));
+  o->kname = k ? int_or(k, KERNEL(name), -1) : -1;
+  if (k && sqlite3_column_type(k, KERNEL(name)) == SQLITE_INTEGER)
+    o->kmangled = kernel_name(r, db_int(k, KERNEL(name)));
   return true;
 }
 
@@ -556,7 +596,7 @@ static void log_append(struct replay_log *l, struct log_state *s,
 struct replay_args *replay_args_read(struct cl_db *db)
 {
   struct replay_args *a = xcalloc(1, sizeof *a);
-  sqlite3_stmt *st = db_prepare_table(db, CL_TABLE_kernel_args,
+  sqlite3_stmt *st = db_prepare_table(db, CL_TABLE_kernel_args, CL_ALL_COLS,
                                      "ORDER BY seq, param, offset");
   /* the columns next_arg reads, in its order */
   static const int cols[] = {CL_COL_kernel_args_seq, CL_COL_kernel_args_param,

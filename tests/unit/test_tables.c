@@ -86,18 +86,27 @@ static void check_statements(sqlite3 *db)
     const struct cl_table_decl *d = &cl_tables[t];
     char sql[1024];
     sqlite3_stmt *st = NULL;
-    CHECK(cl_select_sql(sql, sizeof sql, t, "ORDER BY 1") > 0);
+    CHECK(cl_select_sql(sql, sizeof sql, t, CL_ALL_COLS, "ORDER BY 1") > 0);
     CHECK(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK);
     CHECK(sqlite3_column_count(st) == d->ncols);
     for (int c = 0; c < d->ncols && st; c++)
       CHECK_STR(sqlite3_column_name(st, c), d->cols[c].name);
+    sqlite3_finalize(st);
+    /* the first and last columns: the others NULL in between */
+    unsigned long long ends = 1ULL | 1ULL << (d->ncols - 1);
+    CHECK(cl_select_sql(sql, sizeof sql, t, ends, "") > 0);
+    CHECK(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK);
+    CHECK(sqlite3_column_count(st) == d->ncols);
+    for (int c = 0; c < d->ncols && st; c++)
+      CHECK_STR(sqlite3_column_name(st, c),
+                ends >> c & 1 ? d->cols[c].name : "NULL");
     sqlite3_finalize(st);
     CHECK(cl_insert_sql(sql, sizeof sql, "INSERT OR IGNORE", t, "") > 0);
     CHECK(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK);
     CHECK(sqlite3_bind_parameter_count(st) == d->ncols);
     sqlite3_finalize(st);
     /* too small a buffer says so */
-    CHECK(cl_select_sql(sql, 10, t, "") == -1);
+    CHECK(cl_select_sql(sql, 10, t, CL_ALL_COLS, "") == -1);
   }
   /* the generated numbering: the enums are the declaration's order */
   CHECK(CL_COL_calls_seq == 0 && CL_NCOLS_calls == cl_tables[CL_TABLE_calls].ncols);
@@ -106,6 +115,11 @@ static void check_statements(sqlite3 *db)
   CHECK(CL_TYPE_activity_kind == CL_SQL_TEXT &&
         CL_TYPE_stacks_frames == CL_SQL_BLOB);
   CHECK(!strcmp(cl_tables[CL_TABLE_kernel_args].options, "WITHOUT ROWID"));
+  char sql[256];
+  CHECK(cl_select_sql(sql, sizeof sql, CL_TABLE_kernels,
+                      CL_COLS(kernels, seq) | CL_COLS(kernels, name),
+                      "ORDER BY seq") > 0);
+  CHECK_STR(sql, "SELECT seq, name FROM kernels ORDER BY seq");
   CHECK(cl_tables[CL_TABLE_names].since == 3 &&
         cl_tables[CL_TABLE_thread_edges].since == 2 &&
         cl_tables[CL_TABLE_calls].since == 1);
