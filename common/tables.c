@@ -86,12 +86,10 @@ int cl_select_sql(char *buf, size_t size, enum cl_table t,
   if (!size || (unsigned)t >= CL_NTABLES)
     return -1;
   const struct cl_table_decl *d = &cl_tables[t];
-  int n = d->ncols; /* up to the last column asked for */
-  while (n > 1 && !(cols >> (n - 1) & 1))
-    n--;
   add(&x, "SELECT ");
-  for (int c = 0; c < n; c++)
-    add(&x, "%s%s", c ? ", " : "", cols >> c & 1 ? d->cols[c].name : "NULL");
+  for (int c = 0, n = 0; c < d->ncols; c++)
+    if (cols >> c & 1)
+      add(&x, "%s%s", n++ ? ", " : "", d->cols[c].name);
   add(&x, " FROM %s%s%s", d->name, tail && *tail ? " " : "", tail ? tail : "");
   return x.len;
 }

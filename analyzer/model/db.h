@@ -44,8 +44,9 @@ void db_fatal(struct cl_db *d, const char *what) __attribute__((noreturn));
 
 sqlite3_stmt *db_prepare(struct cl_db *d, const char *sql);
 /* SELECT of the columns COLS (CL_COLS(t, column) | ..., or CL_ALL_COLS) of
- * table T, each the result column of its index in tables.def
- * (CL_COL_<T>_<column>), then TAIL (e.g. "ORDER BY seq") */
+ * table T in the order of tables.def (column C the result column
+ * CL_RANK(COLS, T, C); CL_COL_<T>_<C> when all), then TAIL (e.g. "ORDER BY
+ * seq") */
 sqlite3_stmt *db_prepare_table(struct cl_db *d, enum cl_table t,
                                unsigned long long cols, const char *tail);
 /* true while there is a row; false when done */

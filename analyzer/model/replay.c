@@ -22,13 +22,13 @@
 #include "util.h"
 
 /* the columns of calls the replay reads, and the tables merged into calls
- * with theirs.  Each is read by its index in tables.def through READ(set,
- * table, column), which fails to compile for a column not in its set (the
- * others are selected as NULL: SQLite skips decoding them). */
+ * with theirs, each selected in the order of tables.def.  READ(set, table,
+ * column) is the result column of a column of the set (CL_RANK), and fails
+ * to compile for a column not in it. */
 #define COLS(t, c) CL_COLS(t, c)
 #define READ(set, t, c)                                                        \
   ((int)(0 * sizeof(char[((set) >> CL_COL_##t##_##c & 1) ? 1 : -1])) +          \
-   CL_COL_##t##_##c)
+   CL_RANK(set, t, c))
 #define CALLS_READ                                                             \
   (COLS(calls, seq) | COLS(calls, api) | COLS(calls, tid) |                    \
    COLS(calls, start_ns) | COLS(calls, end_ns) | COLS(calls, result) |         \
@@ -110,9 +110,7 @@ struct reader {
 static void load_apis(struct reader *r)
 {
   u64map_init(&r->api_by_id);
-  sqlite3_stmt *st = db_prepare_table(
-      r->db, CL_TABLE_api,
-      COLS(api, id) | COLS(api, name) | COLS(api, op), "");
+  sqlite3_stmt *st = db_prepare_table(r->db, CL_TABLE_api, CL_ALL_COLS, "");
   while (db_step(r->db, st)) {
     if (sqlite3_column_type(st, CL_COL_api_id) != SQLITE_INTEGER)
       continue; /* matches no calls.api */
@@ -147,12 +145,11 @@ static const char *kernel_name(struct reader *r, int64_t id)
 /* the next row of side table I */
 static void side_step(struct reader *r, int i)
 {
-  /* every side table's first column is seq */
-  _Static_assert(CL_COL_transfers_seq == 0 && CL_COL_memory_seq == 0 &&
-                     CL_COL_device_ops_seq == 0 && CL_COL_events_seq == 0 &&
-                     CL_COL_event_records_seq == 0 &&
-                     CL_COL_stream_waits_seq == 0 && CL_COL_syncs_seq == 0 &&
-                     CL_COL_kernels_seq == 0,
+  /* every side table's first column is seq, and read */
+  _Static_assert(TRANSFER(seq) == 0 && MEMORY(seq) == 0 &&
+                     DEVICE_OP(seq) == 0 && EVENT(seq) == 0 &&
+                     EVENT_RECORD(seq) == 0 && STREAM_WAIT(seq) == 0 &&
+                     SYNC(seq) == 0 && KERNEL(seq) == 0,
                  "seq first");
   if ((r->side_row[i] = db_step(r->db, r->side[i])))
     r->side_seq[i] = db_int(r->side[i], 0);
@@ -230,7 +227,7 @@ static bool int_or_null(int type)
   return type == SQLITE_INTEGER || type == SQLITE_NULL;
 }
 
-/* calls row V (columns CL_COL_calls_*) into the facts */
+/* calls row V (columns CALL(column)) into the facts */
 static void add_facts(struct reader *r, sqlite3_value **v, int op)
 {
   struct calls_facts *f = &r->facts;
@@ -283,7 +280,7 @@ static bool reader_next(struct reader *r)
   if (!st || !db_step(r->db, st))
     return false;
   sqlite3_value *c[CL_NCOLS_calls];
-  for (int i = 0; i < CL_NCOLS_calls; i++)
+  for (int i = 0; i < __builtin_popcountll(CALLS_READ); i++)
     c[i] = COL(st, i);
   struct replay_op *o = &r->op;
   memset(o, 0, sizeof *o);

@@ -70,9 +70,13 @@ const char *cl_meta_key(enum cl_meta k);
 const char *cl_meta_meaning(enum cl_meta k);
 
 /* a set of columns of table T, for cl_select_sql: CL_COLS(calls, seq) |
- * CL_COLS(calls, tid) ...; CL_ALL_COLS every column */
+ * CL_COLS(calls, tid) ...; CL_ALL_COLS every column.  CL_RANK(set, t, c):
+ * where column C of T is among the columns of SET (its result column in
+ * cl_select_sql's SELECT of SET; CL_COL_T_C for CL_ALL_COLS). */
 #define CL_COLS(t, c) (1ULL << CL_COL_##t##_##c)
 #define CL_ALL_COLS (~0ULL)
+#define CL_RANK(set, t, c)                                                     \
+  __builtin_popcountll((set) & (CL_COLS(t, c) - 1))
 #define CL_TABLE(t, since) _Static_assert(
 #define CL_END(t, tcons, opts) CL_NCOLS_##t <= 64, #t ": over 64 columns");
 #include "cudalens/tables.def"
@@ -80,10 +84,8 @@ const char *cl_meta_meaning(enum cl_meta k);
 #undef CL_END
 
 /* SQL text into BUF (of SIZE bytes): its length, or -1 when it does not
- * fit.  cl_select_sql: "SELECT <the columns of T, in order> FROM <T>
- * <tail>", the columns not in COLS (a CL_COLS set) NULL in their place
- * (result column CL_COL_<T>_<column> is that column either way), those
- * after the last in COLS left out; cl_insert_sql: "<verb> INTO <T>
+ * fit.  cl_select_sql: "SELECT <the columns of T in COLS (a CL_COLS set), in
+ * the order of tables.def> FROM <T> <tail>"; cl_insert_sql: "<verb> INTO <T>
  * VALUES(?,...)<tail>", one parameter per column. */
 int cl_select_sql(char *buf, size_t size, enum cl_table t,
                   unsigned long long cols, const char *tail);
