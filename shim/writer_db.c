@@ -1,6 +1,7 @@
 /* writer_db.c - the SQLite side of the writer: creates a recording with the
- * schema of common/format.c, describes the process in `meta`, and turns each
- * record into rows (a call into `calls` plus the row of its operation class);
+ * schema of include/cudalens/tables.def, describes the process in `meta`,
+ * and turns each record into rows (a call into `calls` plus the row of its
+ * operation class), binding each column by its name in tables.def;
  * the busiest tables get theirs 32 at a time, in multi-row INSERTs.
  * Call stacks are stored once each; the modules they point into are listed
  * as they are first seen.  The first error that is not about one row ends

@@ -3,7 +3,8 @@
  * thread, device, stream handle, stacks, and what the transfers, memory,
  * events, stream_waits, syncs and kernels tables say of it), with the
  * memory model advanced to the state just before the call.  The joins and
- * the column numbering live here only; analyses read struct replay_op.
+ * the choice of columns live here only (their numbering comes from
+ * include/cudalens/tables.def); analyses read struct replay_op.
  *
  *   struct replay r;
  *   replay_begin(&r, ctx);
