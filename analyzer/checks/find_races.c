@@ -384,7 +384,12 @@ static void do_kernel(struct walk *w, const struct replay_op *o, uint32_t t,
   }
 }
 
-/* the collectives rows (schema 4), read alongside the calls */
+/* the collectives rows (schema 4), read alongside the calls: these columns */
+#define COLL_COLS                                                              \
+  (CL_COLS(collectives, seq) | CL_COLS(collectives, read_addr) |               \
+   CL_COLS(collectives, read_bytes) | CL_COLS(collectives, write_addr) |       \
+   CL_COLS(collectives, write_bytes))
+#define COLL_COL(c) CL_RANK(COLL_COLS, collectives, c)
 struct coll_cursor {
   sqlite3_stmt *st;
   bool row;
@@ -394,15 +399,17 @@ static void do_collective(struct walk *w, struct coll_cursor *cc,
                           const struct replay_op *o, uint32_t t, uint32_t s)
 {
   uint32_t epoch = hb_issue(w->e, t, s);
-  while (cc->row && db_int(cc->st, 0) < o->seq)
+  while (cc->row && db_int(cc->st, COLL_COL(seq)) < o->seq)
     cc->row = db_step(w->ctx->db, cc->st);
-  if (!cc->row || db_int(cc->st, 0) != o->seq)
+  if (!cc->row || db_int(cc->st, COLL_COL(seq)) != o->seq)
     return;
   struct hb_access a = {.seq = o->seq, .stack = o->stack, .stream = s,
                         .epoch = epoch, .definite = 1, .param = -1};
   for (int side = 0; side < 2; side++) {
-    uint64_t addr = (uint64_t)db_int(cc->st, 1 + 2 * side);
-    int64_t bytes = db_int(cc->st, 2 + 2 * side);
+    uint64_t addr = (uint64_t)db_int(
+        cc->st, side ? COLL_COL(write_addr) : COLL_COL(read_addr));
+    int64_t bytes = db_int(cc->st, side ? COLL_COL(write_bytes)
+                                        : COLL_COL(read_bytes));
     if (!addr || bytes <= 0)
       continue;
     a.lo = addr;
@@ -442,8 +449,8 @@ static void walk(struct walk *w)
   bool te_row = te && db_step(d, te);
   struct coll_cursor cc = {NULL, false};
   if (db_has_table(d, "collectives")) {
-    cc.st = db_prepare(d, "SELECT seq, read_addr, read_bytes, write_addr,"
-                          " write_bytes FROM collectives ORDER BY seq");
+    cc.st = db_prepare_table(d, CL_TABLE_collectives, COLL_COLS,
+                             "ORDER BY seq");
     cc.row = db_step(d, cc.st);
   }
   struct replay r;
