@@ -443,10 +443,10 @@ void cl_nccl_comms_atfork_child(void) CL_HIDDEN;
 /* the recording is on: NCCL calls may be recorded */
 void cl_nccl_enable(void) CL_HIDDEN;
 int cl_nccl_enabled(void) CL_HIDDEN;
-/* The C library's dlopen and dlsym (dlreal.c): every lookup the shim makes
- * for itself goes through these, never through its own wrappers (which look
+/* The C library's dlopen and dlsym (dlreal.c): every dlsym the shim makes
+ * for itself goes through these, never through its own wrapper (which looks
  * for NCCL and CUDA, taking a lock: not in a signal handler, not under the
- * shim's locks). */
+ * shim's locks; tests/capture/own_dlsym.test). */
 void cl_dl_bind_real(void) CL_HIDDEN;
 void *cl_dl_open_real(const char *file, int mode) CL_HIDDEN;
 void *cl_dl_sym_real(void *handle, const char *name) CL_HIDDEN;
