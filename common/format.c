@@ -164,6 +164,18 @@ const char CL_SCHEMA_SQL[] =
      * or thread (handle: the thread id); seq orders it among the calls */
     "CREATE TABLE names(seq INTEGER PRIMARY KEY, kind TEXT NOT NULL,"
     " handle INTEGER NOT NULL, name TEXT NOT NULL);\n"
+    /* access rights to memory (since schema 4): device DEVICE may read
+     * (flags 1), read and write (3) or not access (0) the memory pool
+     * ADDRESS (target pool: cudaMemPoolSetAccess) or the mappings in
+     * [ADDRESS, ADDRESS + SIZE) (target range: cuMemSetAccess) */
+    "CREATE TABLE mem_access(seq INTEGER NOT NULL, target TEXT NOT NULL,"
+    " address INTEGER NOT NULL, size INTEGER, device INTEGER NOT NULL,"
+    " flags INTEGER NOT NULL, PRIMARY KEY(seq, device)) WITHOUT ROWID;\n"
+    /* what an allocation (the memory row of the same seq) belongs to (since
+     * schema 4): kind pool (the memory pool of a stream-ordered
+     * allocation) or physical (the physical allocation cuMemMap mapped) */
+    "CREATE TABLE alloc_handles(seq INTEGER PRIMARY KEY, kind TEXT NOT NULL,"
+    " handle INTEGER NOT NULL);\n"
     /* convenience: calls with their API name and operation class */
     "CREATE VIEW ops AS SELECT c.*, a.name AS api_name, a.op AS op"
     " FROM calls c JOIN api a ON a.id = c.api;\n"

@@ -58,7 +58,8 @@ enum cl_memclass cl_memclass_of(enum cl_memkind k)
   case CL_MEMKIND_MANAGED: return CL_MC_MANAGED;
   case CL_MEMKIND_DEVICE:
   case CL_MEMKIND_DEVICE_ASYNC:
-  case CL_MEMKIND_ARRAY: return CL_MC_DEVICE;
+  case CL_MEMKIND_ARRAY:
+  case CL_MEMKIND_MAPPED: return CL_MC_DEVICE;
   default: return CL_MC_ANY; /* unknown */
   }
 }

@@ -28,6 +28,8 @@
   X(stream_wait, "INSERT INTO stream_waits VALUES(?,?,?)")                     \
   X(sync, "INSERT INTO syncs VALUES(?,?,?,?,?)")                               \
   X(memory, "INSERT INTO memory VALUES(?,?,?,?,?,?,?,?)")                      \
+  X(mem_access, "INSERT OR REPLACE INTO mem_access VALUES(?,?,?,?,?,?)")      \
+  X(alloc_handle, "INSERT OR REPLACE INTO alloc_handles VALUES(?,?,?)")       \
   X(transfer, "INSERT INTO transfers VALUES(?,?,?,?,?,?,?,?,?,?,?)")           \
   X(kernel, "INSERT INTO kernels VALUES(?,?,?,?,?,?,?,?,?,?)")                 \
   X(karg, "INSERT OR IGNORE INTO kernel_args VALUES(?,?,?,?)")                 \
@@ -845,16 +847,47 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
   switch (op) {
   case CL_OP_ALLOC:
   case CL_OP_FREE:
+    /* a free's size is the range unmapped (cuMemUnmap); the device is the
+     * memory's when the driver told it (a mapping's physical memory, IPC),
+     * else the calling context's */
     row = next_row(&db->memory_rows);
     CI(row, 1, c->seq);
     CT(row, 2, op == CL_OP_ALLOC ? "alloc" : "free");
     CI(row, 3, a->dst);
-    copt(row, 4, op == CL_OP_ALLOC, a->bytes);
+    copt(row, 4, op == CL_OP_ALLOC || a->bytes, a->bytes);
     CT(row, 5, cl_memkind_name(a->memkind));
-    copt(row, 6, dev_known, (uint64_t)(int64_t)c->device);
+    if (a->has_device)
+      CI(row, 6, a->device);
+    else
+      copt(row, 6, dev_known, (uint64_t)(int64_t)c->device);
     copt(row, 7, op == CL_OP_ALLOC, a->flags);
     copt(row, 8, streamed, stream);
     add_row(db, &db->memory_rows, db->memory);
+    /* what the allocation belongs to: a pool, a physical allocation */
+    if (op == CL_OP_ALLOC && a->handle &&
+        (a->memkind == CL_MEMKIND_DEVICE_ASYNC ||
+         a->memkind == CL_MEMKIND_MAPPED)) {
+      st = db->alloc_handle;
+      I64(st, 1, c->seq);
+      TXT(st, 2, a->memkind == CL_MEMKIND_MAPPED ? "physical" : "pool");
+      I64(st, 3, a->handle);
+      run(db, st);
+    }
+    break;
+  case CL_OP_ACCESS:
+    /* one row per device named: a pool's (handle) or a mapped range's */
+    st = db->mem_access;
+    for (int d = 0; d < 64; d++) {
+      if (!(a->acc_named >> d & 1))
+        continue;
+      I64(st, 1, c->seq);
+      TXT(st, 2, a->dst ? "range" : "pool");
+      I64(st, 3, a->dst ? a->dst : a->handle);
+      opt(st, 4, a->dst != 0, a->bytes);
+      I64(st, 5, d);
+      I64(st, 6, (a->acc_write >> d & 1) ? 3 : (a->acc_read >> d & 1) ? 1 : 0);
+      run(db, st);
+    }
     break;
   case CL_OP_COPY:
   case CL_OP_MEMSET: {

@@ -186,6 +186,8 @@ static int table_since(const char *table)
   static const struct { const char *table; int since; } added[] = {
       {"thread_edges", 2},
       {"names", 3},
+      {"mem_access", 4},
+      {"alloc_handles", 4},
   };
   for (size_t i = 0; table && i < sizeof added / sizeof added[0]; i++)
     if (strcmp(added[i].table, table) == 0)
