@@ -35,3 +35,6 @@ $(VMM_PROGS): tests/vmm/%: $(srcdir)/tests/vmm/%.cu $(srcdir)/tests/vmm/vmm.h $(
 		-I$(srcdir)/tests/apps $< -o $@ -lpthread \
 		-L$(CUDA_HOME)/lib64/stubs -lcuda
 endif
+# on the GPU (not run by make check): tests/gpu/vmm.sh BUILD_DIR, with the
+# PyTorch race cases under PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True
+EXTRA_DIST += tests/gpu/vmm.sh tests/gpu/races_torch/compile_race.py
