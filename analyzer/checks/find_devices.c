@@ -28,8 +28,9 @@
  *           cuMemUnmap: "all mappings start with no accessibility setup");
  *           the device of the physical memory itself is not checked (a
  *           missing grant there is no cross-device access).
- *       The rights are the memory model's (memmodel_can_access, from
- *       mem_access and alloc_handles).  Grouped per call site and device
+ *       The rules are section 4 of include/cudalens/ops.def (which quotes
+ *       the documentation above); the rights, the memory model's
+ *       (memmodel_can_access, from mem_access and alloc_handles).  Grouped per call site and device
  *       pair, with the allocation's call site as related location.
  *       Managed and host memory are reachable from every device and never
  *       reported.
@@ -239,12 +240,9 @@ static void report_access(struct xpass *p, struct findings *out)
     const struct site *s = &p->sites.v[g->site];
     int what = (int)(g->tag >> 16 & 0xff), kind = (int)(g->tag >> 24);
     /* what would have given the access, by the kind of memory */
-    const char *right = kind == CL_MEMKIND_MAPPED
-                            ? "access to its mapping (cuMemSetAccess)"
-                        : kind == CL_MEMKIND_DEVICE_ASYNC
-                            ? "access to its memory pool"
-                              " (cudaMemPoolSetAccess)"
-                            : "peer access to it";
+    const char *right = cl_access_right((enum cl_memkind)kind);
+    if (!right)
+      right = "peer access to it";
     const char *mem = kind == CL_MEMKIND_MAPPED ? "mapped memory"
                       : kind == CL_MEMKIND_DEVICE_ASYNC ? "pool memory"
                                                         : "memory";
@@ -262,6 +260,10 @@ static void report_access(struct xpass *p, struct findings *out)
                        "%s on device %" PRId64 " uses %s of device %"
                        PRId64 " without %s",
                        g->text, g->dev_a, mem, g->dev_b, right);
+    /* the rule, quoted, where it is not the familiar peer access */
+    if (kind == CL_MEMKIND_MAPPED || kind == CL_MEMKIND_DEVICE_ASYNC)
+      finding_add_detail(f, NULL, "%s",
+                         cl_access_doc((enum cl_memkind)kind));
     if (what == X_KERNEL && strncmp(g->text, "kernel ", 7) == 0)
       finding_add_kernel(f, g->text + 7);
     f->count = (uint64_t)g->count;
@@ -331,7 +333,7 @@ static void report_stray(struct report_ctx *ctx, struct sites *sites,
       used[ctx->act->devices[i]] = any_used = true;
   const char *const q_used[] = {
       "SELECT DISTINCT device FROM memory WHERE op = 'alloc'"
-      " AND kind IN ('device', 'device-async', 'managed', 'array')",
+      " AND kind IN ('device', 'device-async', 'managed', 'array', 'mapped')",
       "SELECT DISTINCT src_device FROM transfers",
       "SELECT DISTINCT dst_device FROM transfers",
       "SELECT DISTINCT peer FROM device_ops WHERE op = 'peer-enable'",
