@@ -46,9 +46,9 @@ void cl_memquery_resolve(struct cl_args *a)
   if (!a->dst || a->memkind == CL_MEMKIND_RESERVED)
     return;
   if (a->memkind == CL_MEMKIND_MAPPED) {
-    int32_t d = handle_device(a->handle);
-    if (d >= 0)
-      a->device = d, a->has_device = 1;
+    /* host memory mapped (or a handle the driver would not describe):
+     * memory of no device (-1) */
+    a->device = handle_device(a->handle), a->has_device = 1;
     return;
   }
   attr_fn attr = DRIVER_FN(attr_fn, "cuPointerGetAttribute");

@@ -857,7 +857,7 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
     copt(row, 4, op == CL_OP_ALLOC || a->bytes, a->bytes);
     CT(row, 5, cl_memkind_name(a->memkind));
     if (a->has_device)
-      CI(row, 6, a->device);
+      copt(row, 6, a->device >= 0, (uint64_t)(int64_t)a->device);
     else
       copt(row, 6, dev_known, (uint64_t)(int64_t)c->device);
     copt(row, 7, op == CL_OP_ALLOC, a->flags);
