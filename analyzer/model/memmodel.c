@@ -19,46 +19,63 @@ void memmodel_load(struct memmodel *m, struct cl_db *d)
 {
   memset(m, 0, sizeof *m);
   size_t cap = 0;
-  bool handles = db_has_table(d, "alloc_handles");
-  sqlite3_stmt *st = db_prepare(
-      d, handles ? "SELECT m.seq, m.op, m.address, m.size, m.kind, m.device,"
-                   " h.handle FROM memory m"
-                   " LEFT JOIN alloc_handles h ON h.seq = m.seq"
-                   " WHERE m.address IS NOT NULL AND m.address <> 0"
-                   " ORDER BY m.seq"
-                 : "SELECT seq, op, address, size, kind, device, NULL"
-                   " FROM memory WHERE address IS NOT NULL AND address <> 0"
-                   " ORDER BY seq");
+#define MEM_READ                                                               \
+  (CL_COLS(memory, seq) | CL_COLS(memory, op) | CL_COLS(memory, address) |     \
+   CL_COLS(memory, size) | CL_COLS(memory, kind) | CL_COLS(memory, device))
+#define MCOL(c) CL_RANK(MEM_READ, memory, c)
+  sqlite3_stmt *st = db_prepare_table(
+      d, CL_TABLE_memory, MEM_READ,
+      "WHERE address IS NOT NULL AND address <> 0 ORDER BY seq");
   while (db_step(d, st)) {
-    const char *op = db_text(st, 1);
+    const char *op = db_text(st, MCOL(op));
     GROW(m->rows, cap, m->nrows + 1);
     struct memrow *r = &m->rows[m->nrows++];
-    r->seq = db_int(st, 0);
+    r->seq = db_int(st, MCOL(seq));
     r->is_free = op && strcmp(op, "free") == 0;
     r->a.seq = r->seq;
-    r->a.address = (uint64_t)db_int(st, 2);
-    r->a.size = db_null(st, 3) ? 0 : (uint64_t)db_int(st, 3);
-    int k = parse_memkind(db_text(st, 4));
+    r->a.address = (uint64_t)db_int(st, MCOL(address));
+    r->a.size = db_null(st, MCOL(size)) ? 0 : (uint64_t)db_int(st, MCOL(size));
+    int k = parse_memkind(db_text(st, MCOL(kind)));
     r->a.kind = k < 0 ? CL_MEMKIND_UNKNOWN : k;
-    r->a.device = db_null(st, 5) ? -1 : db_int(st, 5);
-    r->a.handle = db_null(st, 6) ? 0 : (uint64_t)db_int(st, 6);
+    r->a.device = db_null(st, MCOL(device)) ? -1 : db_int(st, MCOL(device));
   }
+#undef MCOL
+#undef MEM_READ
   db_finalize(st);
+  /* the pool or physical allocation of each allocation: both tables in seq
+   * order, walked together */
+  if (db_has_table(d, "alloc_handles")) {
+    st = db_prepare_table(d, CL_TABLE_alloc_handles, CL_ALL_COLS,
+                          "ORDER BY seq");
+    size_t i = 0;
+    while (db_step(d, st)) {
+      int64_t seq = db_int(st, CL_COL_alloc_handles_seq);
+      while (i < m->nrows && m->rows[i].seq < seq)
+        i++;
+      if (i < m->nrows && m->rows[i].seq == seq && !m->rows[i].is_free &&
+          !db_null(st, CL_COL_alloc_handles_handle))
+        m->rows[i].a.handle =
+            (uint64_t)db_int(st, CL_COL_alloc_handles_handle);
+    }
+    db_finalize(st);
+  }
   if (!db_has_table(d, "mem_access"))
     return;
   cap = 0;
-  st = db_prepare(d, "SELECT seq, target, address, size, device, flags"
-                     " FROM mem_access ORDER BY seq, device");
+  st = db_prepare_table(d, CL_TABLE_mem_access, CL_ALL_COLS,
+                        "ORDER BY seq, device");
   while (db_step(d, st)) {
     GROW(m->acc, cap, m->nacc + 1);
     struct accrow *a = &m->acc[m->nacc++];
-    const char *target = db_text(st, 1);
-    a->seq = db_int(st, 0);
+    const char *target = db_text(st, CL_COL_mem_access_target);
+    a->seq = db_int(st, CL_COL_mem_access_seq);
     a->is_pool = target && strcmp(target, "pool") == 0;
-    a->address = (uint64_t)db_int(st, 2);
-    a->size = db_null(st, 3) ? 0 : (uint64_t)db_int(st, 3);
-    a->device = db_int(st, 4);
-    a->flags = db_int(st, 5);
+    a->address = (uint64_t)db_int(st, CL_COL_mem_access_address);
+    a->size = db_null(st, CL_COL_mem_access_size)
+                  ? 0
+                  : (uint64_t)db_int(st, CL_COL_mem_access_size);
+    a->device = db_int(st, CL_COL_mem_access_device);
+    a->flags = db_int(st, CL_COL_mem_access_flags);
   }
   db_finalize(st);
 }
