@@ -330,11 +330,19 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
       api->op == CL_OP_FREE)
     api->decode(cb->functionParams, &c->a);
   /* cuCtxEnablePeerAccess names the peer by its context */
-  if (ok && api->op == CL_OP_PEER_ENABLE && c->a.handle)
+  if (ok && (api->op == CL_OP_PEER_ENABLE || api->op == CL_OP_PEER_DISABLE) &&
+      c->a.handle)
     c->a.peer = device_of((CUcontext)(uintptr_t)c->a.handle);
-  if (ok && api->op == CL_OP_ALLOC)
-    cl_allocmap_add(c->a.dst, c->a.bytes, c->a.memkind, c->a.flags);
-  else if (ok && api->op == CL_OP_FREE) {
+  if (ok && api->op == CL_OP_ALLOC) {
+    cl_memquery_resolve(&c->a);
+    /* a reserved range is no memory: its mappings are */
+    if (c->a.memkind != CL_MEMKIND_RESERVED)
+      cl_allocmap_add(c->a.dst, c->a.bytes, c->a.memkind, c->a.flags);
+  } else if (ok && api->op == CL_OP_FREE &&
+             c->a.memkind == CL_MEMKIND_MAPPED) {
+    cl_allocmap_remove_range(c->a.dst, c->a.bytes);
+  } else if (ok && api->op == CL_OP_FREE &&
+             c->a.memkind != CL_MEMKIND_RESERVED) {
     /* cudaFree also frees managed memory: the row takes the allocation's
      * kind when the allocation was seen */
     int kind = cl_allocmap_kind(c->a.dst, 1);

@@ -59,6 +59,9 @@ struct cl_args {
   int32_t priority, device, peer;
   uint8_t dir, memkind, has_device;
   uint32_t grid[3], block[3], shmem;
+  /* access descriptors (cuMemSetAccess, cudaMemPoolSetAccess): bit d for
+   * device d < 64: named, granted read, granted read and write */
+  uint64_t acc_named, acc_read, acc_write;
 };
 
 struct cl_karg {
@@ -334,6 +337,14 @@ void cl_kparams_module_unloading(void) CL_HIDDEN;
 void cl_kparams_atfork_prepare(void) CL_HIDDEN;
 void cl_kparams_atfork_parent(void) CL_HIDDEN;
 void cl_kparams_atfork_child(void) CL_HIDDEN;
+
+/* ---- what the driver says about memory (memquery.c) ------------------------- */
+/* Completes the arguments of a successful allocation (ALLOC): the device of
+ * a mapping's physical memory, the size and device of memory opened through
+ * IPC or imported from a pool, the pool of a stream-ordered allocation. */
+void cl_memquery_resolve(struct cl_args *a) CL_HIDDEN;
+/* Ends the mappings (cuMemUnmap) that start in [start, start + size). */
+void cl_allocmap_remove_range(uint64_t start, uint64_t size) CL_HIDDEN;
 
 /* ---- the CUDA driver (driver.c, devices.c) ---------------------------------- */
 void *cl_driver_sym(const char *name) CL_HIDDEN;

@@ -63,6 +63,8 @@ struct race {
   int64_t alloc_seq;   /* -1 unknown */
   uint64_t alloc_addr, alloc_size;
   int alloc_kind;
+  int64_t res_seq;     /* mapped: the range's reservation, -1 unknown */
+  uint64_t res_addr, res_size;
   uint64_t count;
   int definite;        /* every occurrence was definite */
 };
@@ -265,18 +267,27 @@ static void on_race(void *ud, const struct hb_access *prev,
   r->count = 1;
   r->definite = definite;
   r->alloc_seq = -1;
+  r->res_seq = -1;
   if (w->cur_alloc) {
     r->alloc_seq = w->cur_alloc_seq;
     r->alloc_addr = w->cur_alloc->address;
     r->alloc_size = w->cur_alloc->size;
     r->alloc_kind = w->cur_alloc->kind;
+    const struct alloc *res =
+        r->alloc_kind == CL_MEMKIND_MAPPED
+            ? memmodel_reservation(w->mm, r->alloc_addr) : NULL;
+    if (res) {
+      r->res_seq = res->seq;
+      r->res_addr = res->address;
+      r->res_size = res->size;
+    }
   }
   u64map_put(&w->race_idx, h, w->nraces++);
 }
 
-static void access(struct walk *w, const struct hb_access *a)
+static void access_in(struct walk *w, const struct alloc *al,
+                      const struct hb_access *a)
 {
-  const struct alloc *al = memmodel_find(w->mm, a->lo);
   w->cur_alloc = al;
   w->cur_alloc_seq = al ? al->seq : -1;
   uint64_t bucket = al ? al->address : UNTRACKED_BUCKET;
@@ -284,6 +295,27 @@ static void access(struct walk *w, const struct hb_access *a)
     return; /* a kernel argument outside known memory */
   hb_access(w->e, bucket, a, on_race, w);
   w->cur_alloc = NULL;
+}
+
+/* Each allocation is a bucket; a range over adjacent mappings (a tensor
+ * that an allocator placed across two cuMemMap'ed chunks of one reserved
+ * range) is its part in each of them. */
+static void access(struct walk *w, const struct hb_access *a)
+{
+  const struct alloc *al = memmodel_find(w->mm, a->lo);
+  if (a->point || !al || al->kind != CL_MEMKIND_MAPPED ||
+      a->hi - al->address <= al->size) {
+    access_in(w, al, a);
+    return;
+  }
+  struct hb_access part = *a;
+  while (al && al->kind == CL_MEMKIND_MAPPED && part.lo < a->hi) {
+    uint64_t end = al->address + al->size;
+    part.hi = end < a->hi ? end : a->hi;
+    access_in(w, al, &part);
+    part.lo = part.hi;
+    al = memmodel_find(w->mm, part.lo);
+  }
 }
 
 /* ---- the walk ------------------------------------------------------------- */
@@ -505,6 +537,15 @@ static void walk(struct walk *w)
         /* cudaFree / cudaFreeHost: synchronize in practice (ops.def) */
         hb_host_wait_device(w->e, t, device, edge_of(sem));
         hb_bucket_drop(w->e, addr);
+        /* cuMemUnmap: every mapping in its range */
+        for (const struct alloc *al = memmodel_find(w->mm, addr);
+             o->mem_kind == CL_MEMKIND_MAPPED && al &&
+             al->kind == CL_MEMKIND_MAPPED && o->mem_size > 0 &&
+             al->address + al->size < addr + (uint64_t)o->mem_size;) {
+          uint64_t next = al->address + al->size;
+          hb_bucket_drop(w->e, next);
+          al = memmodel_find(w->mm, next);
+        }
       }
     } else if (sem->host == CL_HOST_DEVICE) {
       hb_host_wait_device(w->e, t, device, edge_of(sem));
@@ -643,9 +684,12 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
   stream_brief(psb, sizeof psb, ps);
   stream_brief(csb, sizeof csb, cs);
   char mem[96], b1[32], b2[32];
-  const char *memkind = r->alloc_seq >= 0
-                            ? cl_memkind_name((enum cl_memkind)r->alloc_kind)
-                            : "host";
+  /* mapped memory (cuMemMap) is device memory */
+  const char *memkind =
+      r->alloc_seq < 0 ? "host"
+      : r->alloc_kind == CL_MEMKIND_MAPPED
+          ? "device"
+          : cl_memkind_name((enum cl_memkind)r->alloc_kind);
   snprintf(mem, sizeof mem, "%s memory", memkind);
 
   struct callsite site;
@@ -754,7 +798,26 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
   struct location ploc = callsite_location(&psite);
   finding_add_related(f, &ploc, "earlier access: %s on %s %s it (call %" PRId64
                       ")", p.what, ps, verb(&r->prev, true), r->prev.seq);
-  if (r->alloc_seq >= 0) {
+  if (r->alloc_seq >= 0 && r->alloc_kind == CL_MEMKIND_MAPPED) {
+    /* where it was mapped, and the range it was mapped into */
+    struct callsite asite;
+    callsite_resolve_call(w->ctx->cs, r->alloc_seq, &asite);
+    struct location aloc = callsite_location(&asite);
+    finding_add_related(f, &aloc, "the memory: device memory mapped here"
+                        " (cuMemMap), %s at %s (call %" PRId64 ")",
+                        fmt_bytes(b2, sizeof b2, (int64_t)r->alloc_size),
+                        fmt_hex(b1, sizeof b1, (int64_t)r->alloc_addr),
+                        r->alloc_seq);
+    if (r->res_seq >= 0) {
+      callsite_resolve_call(w->ctx->cs, r->res_seq, &asite);
+      aloc = callsite_location(&asite);
+      finding_add_related(f, &aloc, "in the address range reserved here"
+                          " (cuMemAddressReserve), %s at %s (call %" PRId64
+                          ")", fmt_bytes(b2, sizeof b2, (int64_t)r->res_size),
+                          fmt_hex(b1, sizeof b1, (int64_t)r->res_addr),
+                          r->res_seq);
+    }
+  } else if (r->alloc_seq >= 0) {
     struct callsite asite;
     callsite_resolve_call(w->ctx->cs, r->alloc_seq, &asite);
     struct location aloc = callsite_location(&asite);

@@ -66,6 +66,15 @@ void drv_schedule(struct sim_stream *s, uint64_t dur, uint64_t *start, uint64_t 
 void drv_wait_until(uint64_t t);               /* host waits for GPU time t */
 uint64_t drv_ctx_tail(struct sim_ctx *c);      /* when all work of c ends */
 
+/* sim_driver_memory.c: the registry of memory ranges */
+void drv_mem_add(uintptr_t base, size_t size, int device);  /* device memory */
+size_t drv_mem_remove_within(uintptr_t base, size_t size);  /* ranges starting there */
+void *drv_mem_pool(uintptr_t p);                            /* its pool or NULL */
+
+/* sim_driver_vmm.c: memory pools */
+void *drv_default_pool(int device);
+int drv_pool_device(CUmemoryPool pool);                     /* -1: not a pool */
+
 #define DRV_ENTER(name, symbol, ...)                                              \
     name##_params drv_p_ = { __VA_ARGS__ };                                       \
     DRV_ENTER_P(name, &drv_p_, symbol)
