@@ -24,6 +24,7 @@ struct pending {
   uint32_t correlation, driver_correlation;
   uint32_t pystack;       /* interned Python stack, 0 when none */
   uint8_t nframes, nkargs, kargs_truncated;
+  uint8_t hostfn;         /* a host function's trampoline was put in */
   struct cl_karg kargs[CL_MAX_KARGS];
   uint64_t frames[CL_MAX_FRAMES];
 };
@@ -119,16 +120,23 @@ static void guard_free(const struct cl_api *api, const void *params,
   p->freed_copy = cl_hostguard_free(a.dst);
 }
 
-/* A host function may run before its enqueueing call returns (as soon as
- * the stream's earlier work is done): what came before it is released at
- * the call's entry. */
-static void guard_host_func(const struct cl_api *api, const void *params)
+/* A host function: the trampoline (hostfn.c) records its run and lifts
+ * the guards it covers when it runs.  Without a trampoline (no slot left),
+ * what came before it is released at the call's entry: it may run before
+ * the call returns, as soon as the stream's earlier work is done, and then
+ * hand the memory to any thread. */
+static void wrap_host_func(const struct cl_api *api, const void *params,
+                           struct pending *p)
 {
   struct cl_args a;
   memset(&a, 0, sizeof a);
   api->decode(params, &a);
-  cl_hostguard_sync(CL_OP_HOST_FUNC, -1, cl_stream_of(api, a.stream),
-                    cl_gettid(), 0, UINT64_MAX);
+  uint64_t stream = cl_stream_of(api, a.stream);
+  p->hostfn = (uint8_t)cl_hostfn_wrap(api, params, p->correlation, stream,
+                                      cl_gettid(), cl_hostguard_capturing());
+  if (!p->hostfn)
+    cl_hostguard_sync(CL_OP_HOST_FUNC, -1, stream, cl_gettid(), 0,
+                      UINT64_MAX);
 }
 
 /* Pointer parameters of a kernel declared as pointers to const (bit i for
@@ -266,10 +274,11 @@ static void api_enter(int runtime, CUpti_CallbackId cbid,
   p->pystack = d == 0 ? cl_pystack_capture() : T.p[0].pystack;
   CL_PHASE_END(CL_PH_PYSTACK, t1);
   p->freed_copy = 0;
+  p->hostfn = 0;
   if (idx >= 0 && cl_api_table[idx].op == CL_OP_FREE)
     guard_free(&cl_api_table[idx], cb->functionParams, p);
   if (idx >= 0 && cl_api_table[idx].op == CL_OP_HOST_FUNC)
-    guard_host_func(&cl_api_table[idx], cb->functionParams);
+    wrap_host_func(&cl_api_table[idx], cb->functionParams, p);
   if (!runtime && idx >= 0)
     scan_launch(cb, cl_api_table[idx].op, cbid, p);
   p->start_ns = cl_now_ns();
@@ -291,6 +300,9 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
   if (p->api < 0)
     return;
   const struct cl_api *api = &cl_api_table[p->api];
+  if (p->hostfn && cb->functionReturnValue &&
+      *(const int *)cb->functionReturnValue != 0)
+    cl_hostfn_failed(cb->functionParams); /* the function will not run */
   /* a record that cannot be kept (counted as dropped) is still decoded: the
    * allocation map and the host-access check must follow every call */
   static __thread struct cl_record scratch;

@@ -355,6 +355,11 @@ static int same_stream(const struct guard *g, uint64_t stream, uint64_t tid)
  * describe work: they are not in flight */
 static _Atomic int capturing;
 
+int cl_hostguard_capturing(void)
+{
+  return atomic_load(&capturing) > 0;
+}
+
 void cl_hostguard_capture(int begin)
 {
   if (begin)

@@ -15,7 +15,8 @@
  * are only shown, not promised (pageable async copies, cudaFree): those
  * make a pair a warning, never hide it.  Host threads each have a clock;
  * thread creation and join (thread_edges) order them; a handoff cudalens
- * cannot see makes a pair a thread-handoff-race, not a stream-race.  Events
+ * cannot see makes a pair a thread-handoff-race, not a stream-race; so does
+ * one from the thread that ran a host function (host_func_runs).  Events
  * order a wait after the latest record before it; work captured into a
  * graph does not run at the call.  A stream-race whose two calls were made
  * inside one of NVIDIA's libraries, on a stream such a library created for
@@ -401,6 +402,64 @@ static void thread_edges_upto(struct walk *w, sqlite3_stmt *te, bool *row,
   }
 }
 
+/* Host functions (host_func_runs, schema 4): when one runs, its thread
+ * learns that the work its stream had when it was enqueued is finished
+ * ([API] cudaLaunchHostFunc; ops.def HOST_FUNC), as if it had waited for
+ * an event recorded there (hostfn_key).  That thread may hand the news to
+ * any other (XLA returns a staging buffer to its pool from one): a pair
+ * then ordered only through that handoff is a thread-handoff-race, never a
+ * stream-race.  A run is applied at the later of its own seq and its
+ * enqueueing call's (it may run before the call returns, and is recorded
+ * before the call's row). */
+struct hostfn_run {
+  int64_t at;      /* max(run seq, call seq) */
+  int64_t call;    /* the enqueueing call's seq */
+  int64_t tid;
+};
+struct hostfn_runs {
+  struct hostfn_run *v;
+  size_t n, cap, next;
+};
+
+static uint64_t hostfn_key(int64_t call_seq)
+{
+  return (1ull << 63) | (uint64_t)call_seq; /* never an event handle */
+}
+
+static int run_cmp(const void *a, const void *b)
+{
+  const struct hostfn_run *x = a, *y = b;
+  return x->at < y->at ? -1 : x->at > y->at ? 1 : 0;
+}
+
+static void hostfn_runs_load(struct cl_db *d, struct hostfn_runs *hr)
+{
+  memset(hr, 0, sizeof *hr);
+  if (!db_has_table(d, "host_func_runs"))
+    return;
+  sqlite3_stmt *q = db_prepare(
+      d, "SELECT r.seq, r.tid, c.seq FROM host_func_runs r"
+         " JOIN calls c ON c.correlation = r.correlation"
+         " JOIN api a ON a.id = c.api AND a.op = 'host-func'");
+  while (db_step(d, q)) {
+    GROW(hr->v, hr->cap, hr->n + 1);
+    int64_t run = db_int(q, 0), call = db_int(q, 2);
+    hr->v[hr->n++] = (struct hostfn_run){run > call ? run : call, call,
+                                         db_int(q, 1)};
+  }
+  db_finalize(q);
+  qsort(hr->v, hr->n, sizeof *hr->v, run_cmp);
+}
+
+/* the runs to apply before the call of seq SEQ */
+static void hostfn_runs_upto(struct walk *w, struct hostfn_runs *hr,
+                             int64_t seq)
+{
+  for (; hr->next < hr->n && hr->v[hr->next].at < seq; hr->next++)
+    hb_host_wait_event(w->e, thread_of(w, hr->v[hr->next].tid),
+                       hostfn_key(hr->v[hr->next].call));
+}
+
 static void walk(struct walk *w)
 {
   struct cl_db *d = w->ctx->db;
@@ -409,6 +468,8 @@ static void walk(struct walk *w)
                       " ORDER BY seq")
       : NULL;
   bool te_row = te && db_step(d, te);
+  struct hostfn_runs hr;
+  hostfn_runs_load(d, &hr);
   struct replay r;
   replay_begin(&r, w->ctx);
   w->mm = &r.mm;
@@ -424,6 +485,7 @@ static void walk(struct walk *w)
     int64_t stack = o->stack;
     bool ok = o->result == 0;
     thread_edges_upto(w, te, &te_row, seq);
+    hostfn_runs_upto(w, &hr, seq);
 
     uint32_t t = thread_of(w, tid);
     bool has_stream = o->has_stream;
@@ -472,8 +534,10 @@ static void walk(struct walk *w)
     } else if (op == CL_OP_COPY || op == CL_OP_MEMSET) {
       if (o->transfer)
         do_copy(w, &r, t, s);
-    } else if (op == CL_OP_HOST_FUNC || op == CL_OP_GRAPH_LAUNCH ||
-               op == CL_OP_PREFETCH) {
+    } else if (op == CL_OP_HOST_FUNC) {
+      hb_issue(w->e, t, s);
+      hb_event_record(w->e, hostfn_key(seq), s); /* what its run learns */
+    } else if (op == CL_OP_GRAPH_LAUNCH || op == CL_OP_PREFETCH) {
       hb_issue(w->e, t, s);
     } else if (op == CL_OP_ALLOC && o->mem) {
       uint64_t addr = o->mem_addr;
@@ -519,6 +583,7 @@ static void walk(struct walk *w)
   replay_end(&r);
   w->mm = NULL;
   db_finalize(te);
+  free(hr.v);
 }
 
 /* ---- findings ------------------------------------------------------------- */
