@@ -50,6 +50,7 @@ typedef void (*stream_cb)(void *, int, void *);
 static void ran(struct slot *s)
 {
   int saved = errno;
+  cl_threads_before_record();
   struct cl_record *r = cl_ring_reserve(CL_REC_HOSTFN);
   uint64_t seq = cl_next_seq();
   if (r) {
