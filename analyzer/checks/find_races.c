@@ -66,6 +66,9 @@ struct race {
   int alloc_kind;
   uint64_t count;
   int definite;        /* every occurrence was definite */
+  int64_t hostfn_call; /* handoff: the host function whose thread knew the
+                        * first access was done (its enqueueing call), 0 */
+  int64_t hostfn_tid;
 };
 
 struct kname {
@@ -96,6 +99,13 @@ struct walk {
   struct race *races;
   size_t nraces, capraces;
   struct u64map race_idx;    /* hash -> index */
+  /* threads that ran host functions: hb thread, its latest run's
+   * enqueueing call and tid */
+  struct hostfn_thread {
+    uint32_t thread;
+    int64_t call, tid;
+  } *hostfn_threads;
+  size_t nhostfn_threads, caphostfn_threads;
   /* the access being checked */
   const struct alloc *cur_alloc;
   int64_t cur_alloc_seq;
@@ -266,6 +276,12 @@ static void on_race(void *ud, const struct hb_access *prev,
   r->count = 1;
   r->definite = definite;
   r->alloc_seq = -1;
+  for (size_t k = 0; kind == RK_HANDOFF && k < w->nhostfn_threads; k++)
+    if (hb_thread_knows(w->e, w->hostfn_threads[k].thread, prev->stream,
+                        prev->epoch) & 1u) {
+      r->hostfn_call = w->hostfn_threads[k].call;
+      r->hostfn_tid = w->hostfn_threads[k].tid;
+    }
   if (w->cur_alloc) {
     r->alloc_seq = w->cur_alloc_seq;
     r->alloc_addr = w->cur_alloc->address;
@@ -455,9 +471,19 @@ static void hostfn_runs_load(struct cl_db *d, struct hostfn_runs *hr)
 static void hostfn_runs_upto(struct walk *w, struct hostfn_runs *hr,
                              int64_t seq)
 {
-  for (; hr->next < hr->n && hr->v[hr->next].at < seq; hr->next++)
-    hb_host_wait_event(w->e, thread_of(w, hr->v[hr->next].tid),
-                       hostfn_key(hr->v[hr->next].call));
+  for (; hr->next < hr->n && hr->v[hr->next].at < seq; hr->next++) {
+    const struct hostfn_run *run = &hr->v[hr->next];
+    uint32_t t = thread_of(w, run->tid);
+    hb_host_wait_event(w->e, t, hostfn_key(run->call));
+    size_t k = 0;
+    while (k < w->nhostfn_threads && w->hostfn_threads[k].thread != t)
+      k++;
+    if (k == w->nhostfn_threads) {
+      GROW(w->hostfn_threads, w->caphostfn_threads, k + 1);
+      w->nhostfn_threads++;
+    }
+    w->hostfn_threads[k] = (struct hostfn_thread){t, run->call, run->tid};
+  }
 }
 
 static void walk(struct walk *w)
@@ -738,9 +764,15 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
     f = findings_add(out, check, &loc, "%s, and nothing orders them", pair);
     break;
   case RK_HANDOFF:
-    f = findings_add(out, check, &loc,
-                     "%s, from two host threads ordered only by a handoff"
-                     " cudalens cannot see", pair);
+    if (r->hostfn_call)
+      f = findings_add(out, check, &loc,
+                       "%s, ordered only by a handoff cudalens cannot see"
+                       " from the thread that ran a host function after"
+                       " the first finished", pair);
+    else
+      f = findings_add(out, check, &loc,
+                       "%s, from two host threads ordered only by a handoff"
+                       " cudalens cannot see", pair);
     fix = "make the order visible to CUDA: cudaEventRecord after the first"
           " and cudaStreamWaitEvent on the second stream before the second";
     break;
@@ -832,6 +864,18 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
   }
   if (implicit_why)
     finding_add_detail(f, NULL, "%s", implicit_why);
+  if (r->kind == RK_HANDOFF && r->hostfn_call) {
+    struct callsite hsite;
+    callsite_resolve_call(w->ctx->cs, r->hostfn_call, &hsite);
+    struct location hloc = callsite_location(&hsite);
+    finding_add_related(f, &hloc,
+                        "the host function enqueued here (call %" PRId64
+                        ") ran on thread %" PRId64 " once the first access"
+                        " was done; the second was issued after that thread"
+                        " told this one (a mutex, condition variable or"
+                        " queue cudalens does not record)",
+                        r->hostfn_call, r->hostfn_tid);
+  }
   if (r->kind == RK_LIBRARY && slib)
     finding_add_detail(f, NULL, "%s is a stream %s created for itself (call %"
                        PRId64 "): the library's ordering, not the program's",
@@ -918,6 +962,7 @@ void analysis_races(struct report_ctx *ctx, struct findings *out)
   free(w.capture);
   free(w.knames);
   free(w.races);
+  free(w.hostfn_threads);
   u64map_free(&w.stream_ids);
   u64map_free(&w.threads);
   u64map_free(&w.capture_events);

@@ -129,7 +129,8 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userD
 {
     RT_ENTER(cudaLaunchHostFunc_v10000, "cudaLaunchHostFunc", stream, fn, userData);
     RT_NEED_CTX();
-    RT_RETURN(CU2RT(cuLaunchHostFunc((CUstream)stream, (CUhostFn)fn, userData)));
+    /* what a CUPTI subscriber left in the parameters (see cuLaunchHostFunc) */
+    RT_RETURN(CU2RT(cuLaunchHostFunc((CUstream)stream, (CUhostFn)rt_p_.fn, rt_p_.userData)));
 }
 
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
@@ -139,6 +140,7 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
              flags);
     RT_NEED_CTX();
     /* same ABI: (stream handle, error code, user data) */
-    RT_RETURN(CU2RT(cuStreamAddCallback((CUstream)stream, (CUstreamCallback)(void (*)(void))callback,
-                                        userData, flags)));
+    RT_RETURN(CU2RT(cuStreamAddCallback((CUstream)stream,
+                                        (CUstreamCallback)(void (*)(void))rt_p_.callback,
+                                        rt_p_.userData, flags)));
 }
