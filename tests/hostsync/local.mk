@@ -37,6 +37,7 @@ HOSTSYNC_TESTS = tests/hostsync/read_before_sync.test \
 # in the GPU script (tests/gpu/hostsync.sh) only
 EXTRA_DIST += tests/hostsync/common.h $(HOSTSYNC_NAMES:%=tests/hostsync/%.cu) \
 	tests/hostsync/capture_ok.cu tests/gpu/torch_host_storm.py tests/gpu/managed.sh \
+	tests/gpu/hostfn.sh tests/gpu/jax_numpy_train.py tests/gpu/cupy_hostfn.py \
 	$(HOSTSYNC_TESTS)
 TESTS += $(HOSTSYNC_TESTS)
 if HAVE_NVCC
