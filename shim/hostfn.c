@@ -4,14 +4,20 @@
  * driver's, once all work enqueued before it in its stream has completed
  * ([API] cudaLaunchHostFunc, ops.def HOST_FUNC): its thread learns then that
  * the stream's earlier work is done, and may hand that on to any thread
- * (XLA returns a pinned staging buffer to its pool from one).  The
- * enqueueing call's ENTER callback replaces the function pointer and user
- * data in the call's parameters with trampoline() and a slot holding the
- * two (CUPTI passes the parameters the API then uses; measured: see
- * man/libcudalens.7, HOST FUNCTIONS); the trampoline records when and on
- * which thread the function ran (a host_fn_runs row), lifts the host check's
- * guards the run covers, and calls the user's function with the user's data,
- * unchanged, at the moment the driver chose.
+ * (XLA returns a pinned staging buffer to its pool from one).  The ENTER
+ * callback of the driver's cuLaunchHostFunc / cuStreamAddCallback (called
+ * by itself, or inside the runtime's cudaLaunchHostFunc /
+ * cudaStreamAddCallback) replaces the function pointer and user data in
+ * the call's parameters with trampoline() and a slot holding the two: the
+ * driver enqueues what the subscriber left there (measured on an H100 with
+ * CUDA 13, issue 20: at the driver's ENTER it takes effect, for calls
+ * captured into graphs too; at the runtime's it does not, the runtime
+ * having read its arguments already).  The trampoline records when and on
+ * which thread the function ran (a host_func_runs row), lifts the host
+ * check's guards the run covers, and calls the user's function with the
+ * user's data, unchanged, at the moment the driver chose.  Inside
+ * cudaStreamAddCallback the function the driver gets is the runtime's own
+ * (which calls the user's): that is the one wrapped.
  *
  * A slot is taken at the ENTER callback and given back when the trampoline
  * ran, before it calls the user's function; one enqueued while a stream is
@@ -111,18 +117,18 @@ struct hostfn_params {
   void *data;
 };
 
-int cl_hostfn_wrap(const struct cl_api *api, const void *params,
-                   uint32_t correlation, uint64_t stream, uint64_t tid,
-                   int captured)
+void *cl_hostfn_wrap(const struct cl_api *api, const void *params,
+                     uint32_t correlation, uint64_t stream, uint64_t tid,
+                     int captured)
 {
   struct hostfn_params *P = (struct hostfn_params *)(uintptr_t)params;
   if (!P || !P->fn || P->fn == (void *)trampoline ||
       P->fn == (void *)trampoline_cb)
-    return 0; /* the call fails by itself, or is wrapped already */
+    return NULL; /* the call fails by itself, or is wrapped already */
   struct slot *s = take();
   if (!s) {
     atomic_fetch_add(&unobserved, 1);
-    return 0;
+    return NULL;
   }
   s->callback = strstr(api->name, "AddCallback") != NULL;
   s->keep = (uint8_t)(captured != 0);
@@ -135,18 +141,14 @@ int cl_hostfn_wrap(const struct cl_api *api, const void *params,
   atomic_thread_fence(memory_order_release);
   P->fn = s->callback ? (void *)trampoline_cb : (void *)trampoline;
   P->data = s;
-  return 1;
+  return s;
 }
 
-/* The call failed: the driver will not run the function.  Its slot is
- * given back unless the trampoline already ran (a call cannot fail after
- * running it, but the slot is checked rather than assumed). */
-void cl_hostfn_failed(const void *params)
+/* The driver call failed: it will not run the function, and its slot is
+ * given back. */
+void cl_hostfn_failed(void *slot)
 {
-  const struct hostfn_params *P = params;
-  if (!P || (P->fn != (void *)trampoline && P->fn != (void *)trampoline_cb))
-    return;
-  struct slot *s = P->data;
+  struct slot *s = slot;
   if (s >= slots && s < slots + SLOTS)
     atomic_store_explicit(&s->used, 0, memory_order_release);
 }

@@ -569,15 +569,65 @@ static int stream_covers(const struct guard *g, int32_t device,
   return stream == 0 ? legacy_covers(g, device) : same_stream(g, stream, tid);
 }
 
+/* Stream waits (cudaStreamWaitEvent: "makes all future work submitted to
+ * stream wait for all work captured in event", ops.def
+ * STREAM_WAIT_EVENT): STREAM's work enqueued after seq AT waits for FROM's
+ * work before seq UPTO (the event's record).  The latest MAX_WAITS waits
+ * whose event's record was seen; written under the lock. */
+#define MAX_WAITS 1024
+static struct wait {
+  uint64_t stream, tid, from, from_tid, upto, at;
+} waits[MAX_WAITS];
+static unsigned waits_head;
+
+/* g's work is done once the work STREAM had before seq LIMIT is: g's is
+ * that stream's, or that of a stream it waited for before LIMIT (through
+ * DEPTH waits at most) */
+static int covers_upto(const struct guard *g, int32_t device, uint64_t stream,
+                       uint64_t tid, uint64_t limit, int depth)
+{
+  if (g->copy_seq < limit &&
+      (same_stream(g, stream, tid) ||
+       (stream == 0 && device >= 0 && legacy_covers(g, device))))
+    return 1;
+  for (unsigned i = 0; depth > 0 && i < MAX_WAITS && i < waits_head; i++) {
+    const struct wait *w = &waits[i];
+    if (w->stream == stream && w->at < limit &&
+        (stream != CL_STREAM_PER_THREAD || w->tid == tid) &&
+        covers_upto(g, device, w->from, w->from_tid, w->upto, depth - 1))
+      return 1;
+  }
+  return 0;
+}
+
+static void add_wait(uint64_t stream, uint64_t tid, uint64_t event,
+                     uint64_t seq)
+{
+  for (int e = 0; e < MAX_EVENTS && event; e++)
+    if (events[e].event == event) {
+      waits[waits_head++ % MAX_WAITS] =
+          (struct wait){stream, tid, events[e].stream, events[e].tid,
+                        events[e].seq, seq};
+      if (waits_head == 2 * MAX_WAITS)
+        waits_head = MAX_WAITS; /* stays full, never wraps to 0 */
+      return;
+    }
+}
+
 void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
                        uint64_t tid, uint64_t event, uint64_t seq)
 {
   enum cl_host host = host_knows(op);
   if (!enabled ||
       (host == CL_HOST_NONE && op != CL_OP_EVENT_RECORD &&
-       op != CL_OP_HOST_FUNC))
+       op != CL_OP_HOST_FUNC && op != CL_OP_STREAM_WAIT_EVENT))
     return;
   wlock();
+  if (op == CL_OP_STREAM_WAIT_EVENT) {
+    add_wait(stream, tid, event, seq);
+    unlock();
+    return;
+  }
   if (op == CL_OP_EVENT_RECORD) {
     int slot = -1;
     for (int i = 0; i < MAX_EVENTS; i++) {
@@ -601,21 +651,23 @@ void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
     int covered = 0;
     if (op == CL_OP_HOST_FUNC) {
       /* not a synchronization, but a host function runs once the work
-       * before it in its stream is done, and may hand the memory to any
-       * thread (NVIDIA's simpleCallback): what came before it counts as
+       * before it in its stream is done (and what that work waited for),
+       * and may hand the memory to any thread (NVIDIA's simpleCallback;
+       * XLA returns its staging buffer to its pool so, from a stream that
+       * waited for the copy's): what came before it counts as
        * synchronized */
-      covered = same_stream(g, stream, tid) && g->copy_seq < seq;
+      covered = covers_upto(g, device, stream, tid, seq, 3);
     } else if (host == CL_HOST_DEVICE) {
       covered = device < 0 || g->device == device;
     } else if (host == CL_HOST_STREAM) {
-      covered = stream_covers(g, device, stream, tid);
+      covered = stream_covers(g, device, stream, tid) ||
+                covers_upto(g, device, stream, tid, UINT64_MAX, 3);
     } else if (host == CL_HOST_EVENT) {
       /* the work its stream had when the event was recorded */
       for (int e = 0; e < MAX_EVENTS; e++)
         if (events[e].event == event && event)
-          covered = stream_covers(g, device, events[e].stream,
-                                  events[e].tid) &&
-                    g->copy_seq < events[e].seq;
+          covered = covers_upto(g, device, events[e].stream, events[e].tid,
+                                events[e].seq, 3);
     }
     if (covered)
       release(g);

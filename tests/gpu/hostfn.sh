@@ -86,7 +86,8 @@ check() {
     ! grep -q "\[$kind\]" "$2" || fail "$kind reported for correct $base"
   done
 }
-for n in hostfn_read_early hostfn_handoff_ok callback_ok small_managed_read \
+for n in hostfn_read_early hostfn_handoff_ok hostfn_event_ok hostfn_no_wait \
+         callback_ok small_managed_read \
          small_managed_sync small_pinned_read small_pinned_ok step_storm; do
   bin=$build/tests/hostsync/$n
   [ -x "$bin" ] || { fail "$n not in the kit"; continue; }

@@ -6,6 +6,7 @@
 HOSTSYNC_NAMES = read_before_sync write_before_sync free_before_sync \
 	registered_read sync_first event_sync query_loop double_buffer callback_ok \
 	syscall_access fault_storm hostfn_read_early hostfn_handoff_ok \
+	hostfn_event_ok hostfn_no_wait \
 	small_managed_read small_managed_sync small_pinned_read small_pinned_ok \
 	step_storm \
 	$(MANAGED_NAMES)
@@ -29,6 +30,7 @@ HOSTSYNC_TESTS = tests/hostsync/read_before_sync.test \
 	tests/hostsync/mapped_sync.test tests/hostsync/managed_legacy.test \
 	tests/hostsync/managed_legacy_ok.test \
 	tests/hostsync/hostfn_read_early.test tests/hostsync/hostfn_handoff_ok.test \
+	tests/hostsync/hostfn_event_ok.test tests/hostsync/hostfn_no_wait.test \
 	tests/hostsync/small_managed_read.test tests/hostsync/small_managed_sync.test \
 	tests/hostsync/small_pinned_read.test tests/hostsync/small_pinned_ok.test \
 	tests/hostsync/step_storm.test \

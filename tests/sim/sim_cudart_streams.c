@@ -129,8 +129,9 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userD
 {
     RT_ENTER(cudaLaunchHostFunc_v10000, "cudaLaunchHostFunc", stream, fn, userData);
     RT_NEED_CTX();
-    /* what a CUPTI subscriber left in the parameters (see cuLaunchHostFunc) */
-    RT_RETURN(CU2RT(cuLaunchHostFunc((CUstream)stream, (CUhostFn)rt_p_.fn, rt_p_.userData)));
+    /* its own arguments: a CUPTI subscriber's changes to the runtime's
+     * parameters have no effect (measured, issue 20); the driver's take */
+    RT_RETURN(CU2RT(cuLaunchHostFunc((CUstream)stream, (CUhostFn)fn, userData)));
 }
 
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
@@ -141,6 +142,6 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
     RT_NEED_CTX();
     /* same ABI: (stream handle, error code, user data) */
     RT_RETURN(CU2RT(cuStreamAddCallback((CUstream)stream,
-                                        (CUstreamCallback)(void (*)(void))rt_p_.callback,
-                                        rt_p_.userData, flags)));
+                                        (CUstreamCallback)(void (*)(void))callback,
+                                        userData, flags)));
 }
