@@ -622,6 +622,11 @@ void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
       (host == CL_HOST_NONE && op != CL_OP_EVENT_RECORD &&
        op != CL_OP_HOST_FUNC && op != CL_OP_STREAM_WAIT_EVENT))
     return;
+  /* with nothing guarded, a wait covers nothing that exists now, and
+   * nothing guarded later is older than its event (the record's own entry
+   * is kept: a stale one covers only older, released work) */
+  if (op == CL_OP_STREAM_WAIT_EVENT && !atomic_load(&cl_hostguard_armed))
+    return;
   wlock();
   if (op == CL_OP_STREAM_WAIT_EVENT) {
     add_wait(stream, tid, event, seq);

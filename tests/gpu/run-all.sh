@@ -11,6 +11,8 @@
 #             and the PyTorch race cases (races.sh)
 #   suite     capture suite of tests/apps, shared and static (run-gpu-suite.sh),
 #             then transfers.sh, hostsync.sh and managed.sh
+#   hostfn    host functions and small buffers, JAX and CuPy (hostfn.sh;
+#             not run by default)
 # OUTDIR/summary.txt gets each lane's verdict lines.  Exit 0 when all passed.
 set -u
 [ $# -ge 2 ] || { echo "usage: $0 KIT_DIR OUTDIR [LANE...]" >&2; exit 2; }
@@ -35,6 +37,8 @@ lane() {
     sh "$here/transfers.sh" "$build" "$out/transfers"
     sh "$here/hostsync.sh" "$build" "$out/hostsync"
     sh "$here/managed.sh" "$build" "$out/managed" ;;
+  hostfn)
+    sh "$here/hostfn.sh" "$build" "$out/hostfn" ;;
   *) echo "unknown lane $1" ;;
   esac
 }
