@@ -68,8 +68,12 @@ static void ran(struct slot *s)
     cl_ring_commit();
   }
   /* what the stream did before the function was enqueued is done: its
-   * guards go (any thread may be told so now) */
-  cl_hostguard_sync(CL_OP_HOST_FUNC, -1, s->stream, s->tid, 0, s->before + 1);
+   * guards go (any thread may be told so now).  Not for a graph's host
+   * node: it runs after the graph's nodes before it, at a launch on any
+   * stream, and copies inside graphs are not guarded. */
+  if (!s->keep)
+    cl_hostguard_sync(CL_OP_HOST_FUNC, -1, s->stream, s->tid, 0,
+                      s->before + 1);
   errno = saved;
 }
 
