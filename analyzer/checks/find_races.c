@@ -464,7 +464,8 @@ static void hostfn_runs_load(struct cl_db *d, struct hostfn_runs *hr)
                                          db_int(q, 1)};
   }
   db_finalize(q);
-  qsort(hr->v, hr->n, sizeof *hr->v, run_cmp);
+  if (hr->n) /* qsort wants an array */
+    qsort(hr->v, hr->n, sizeof *hr->v, run_cmp);
 }
 
 /* the runs to apply before the call of seq SEQ */
