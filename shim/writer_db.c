@@ -50,6 +50,7 @@
   X(host_accesses, "INSERT", "")                                               \
   X(thread_edges, "INSERT OR IGNORE", "")                                      \
   X(names, "INSERT OR IGNORE", "")                                             \
+  X(host_func_runs, "INSERT OR IGNORE", "")                                    \
   X(meta, "INSERT OR REPLACE", "")                                             \
   X(api, "INSERT", "")
 
@@ -1195,6 +1196,16 @@ void cl_db_put(struct cl_db *db, const struct cl_record *r)
     I64(db, names, handle, n->handle);
     TXT(db, names, name, n->name);
     run(db, db->insert.names);
+    break;
+  }
+  case CL_REC_HOSTFN: {
+    const struct cl_hostfn_rec *h = &r->u.hostfn;
+    note_thread(db, h->tid);
+    I64(db, host_func_runs, seq, h->seq);
+    I64(db, host_func_runs, tid, h->tid);
+    I64(db, host_func_runs, correlation, h->correlation);
+    I64(db, host_func_runs, start_ns, h->ns);
+    run(db, db->insert.host_func_runs);
     break;
   }
   }

@@ -14,6 +14,8 @@
 #   vmm       mapped memory and access rights (tests/vmm, its peer programs
 #             on 2 GPUs) and the PyTorch race cases with expandable
 #             segments beside the default allocator (vmm.sh)
+#   hostfn    host functions and small buffers, JAX and CuPy (hostfn.sh;
+#             not run by default)
 # OUTDIR/summary.txt gets each lane's verdict lines.  Exit 0 when all passed.
 set -u
 [ $# -ge 2 ] || { echo "usage: $0 KIT_DIR OUTDIR [LANE...]" >&2; exit 2; }
@@ -40,6 +42,8 @@ lane() {
     sh "$here/managed.sh" "$build" "$out/managed" ;;
   vmm)
     TMPDIR=$out sh "$here/vmm.sh" "$build" ;;
+  hostfn)
+    sh "$here/hostfn.sh" "$build" "$out/hostfn" ;;
   *) echo "unknown lane $1" ;;
   esac
 }

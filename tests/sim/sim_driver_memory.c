@@ -160,8 +160,10 @@ static CUresult alloc_in(void **out, size_t bytes, int kind, void *pool, int dev
         *out = NULL;
         return kind == CUPTI_ACTIVITY_MEMORY_KIND_DEVICE ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
     }
-    /* pinned host memory comes from the driver's own page mappings */
-    size_t align = kind == CUPTI_ACTIVITY_MEMORY_KIND_PINNED ? 4096 : 256;
+    /* pinned and managed memory come from the driver's own page mappings
+     * (never pages shared with the program's heap) */
+    size_t align = kind == CUPTI_ACTIVITY_MEMORY_KIND_PINNED ||
+                   kind == CUPTI_ACTIVITY_MEMORY_KIND_MANAGED ? 4096 : 256;
     p = aligned_alloc(align, (bytes + align - 1) & ~(align - 1));
     if (!p)
         return CUDA_ERROR_OUT_OF_MEMORY;
