@@ -46,6 +46,7 @@
   X(CAPTURE_BEGIN, "capture-begin")                                            \
   X(CAPTURE_END, "capture-end")                                                \
   X(PREFETCH, "prefetch")                                                      \
+  X(ACCESS, "access")                                                          \
   X(COLLECTIVE, "collective")                                                  \
   X(COMM_CREATE, "comm-create")                                                \
   X(COMM_DESTROY, "comm-destroy")
@@ -63,7 +64,9 @@ enum cl_op {
 #define CL_NCCL_IN_PROGRESS 7
 
 /* Memory kinds of allocations and of the two sides of a copy (memory.kind,
- * transfers.src_kind, transfers.dst_kind). */
+ * transfers.src_kind, transfers.dst_kind).  MAPPED: device memory mapped
+ * into a reserved range (cuMemMap); RESERVED: a virtual address range
+ * (cuMemAddressReserve), not memory itself. */
 #define CL_MEMKIND_LIST(X)                                                     \
   X(UNKNOWN, "unknown")                                                        \
   X(PAGEABLE, "pageable")                                                      \
@@ -72,7 +75,9 @@ enum cl_op {
   X(DEVICE, "device")                                                          \
   X(DEVICE_ASYNC, "device-async")                                              \
   X(MANAGED, "managed")                                                        \
-  X(ARRAY, "array")
+  X(ARRAY, "array")                                                            \
+  X(MAPPED, "mapped")                                                          \
+  X(RESERVED, "reserved")
 
 enum cl_memkind {
 #define CL_MEMKIND_ENUM(id, name) CL_MEMKIND_##id,

@@ -5,9 +5,11 @@
  *
  * Each rank works alone: a collective moves only this rank's own data (an
  * all-reduce copies sendbuff to recvbuff, as with one contributor; an
- * all-gather puts sendbuff at this rank's slice), through a host function
- * enqueued on the call's stream (the sim runs stream work at once), the way
- * real NCCL enqueues its kernel; nothing crosses processes and nothing
+ * all-gather puts sendbuff at this rank's slice) when the work is issued,
+ * and a host function is enqueued on the call's stream, the way real NCCL
+ * enqueues its kernel (the data is not moved there: the simulator runs host
+ * functions on a thread of their own, after a buggy program under test may
+ * have freed the buffers); nothing crosses processes and nothing
  * waits for the other ranks, so mismatched ranks do not hang.  Between
  * ncclGroupStart and ncclGroupEnd the work waits for ncclGroupEnd, as in
  * NCCL.  Invalid arguments give ncclInvalidArgument, as NCCL's do. */
@@ -40,13 +42,7 @@ struct move {
   cudaStream_t stream;
 };
 
-static void run_move(void *arg)
-{
-  struct move *m = arg;
-  if (m->dst && m->src && m->dst != m->src && m->bytes)
-    memmove(m->dst, m->src, m->bytes);
-  free(m);
-}
+static void run_move(void *arg) { free(arg); }
 
 static __thread int group_depth;
 static __thread struct move **pending;
@@ -54,6 +50,8 @@ static __thread size_t npending, cappending;
 
 static ncclResult_t issue(struct move *m)
 {
+  if (m->dst && m->src && m->dst != m->src && m->bytes)
+    memmove(m->dst, m->src, m->bytes);
   if (cudaLaunchHostFunc(m->stream, run_move, m) != cudaSuccess) {
     free(m);
     return ncclUnhandledCudaError;
