@@ -2,7 +2,10 @@
  * allocated through CUDA.  The parameter layout of each kernel comes from the
  * driver (cuFuncGetParamInfo) once and is cached; every 8-byte-aligned word of
  * a parameter (so pointers inside by-value structs too) is checked against
- * the map of live allocations kept here. */
+ * the map of live allocations kept here: memory allocated, registered,
+ * opened through IPC, and each mapping of physical memory into a reserved
+ * range (cuMemMap; adjacent mappings are adjacent ranges, so a pointer
+ * anywhere in mapped memory is found). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,6 +84,18 @@ void cl_allocmap_remove(uint64_t start)
         k++;
       }
   }
+  pthread_rwlock_unlock(&map_lock);
+}
+
+void cl_allocmap_remove_range(uint64_t start, uint64_t size)
+{
+  pthread_rwlock_wrlock(&map_lock);
+  size_t i = lower_bound(start), k = i;
+  while (k < nmap && map[k].start - start < size &&
+         map[k].kind == CL_MEMKIND_MAPPED)
+    k++;
+  memmove(&map[i], &map[k], (nmap - k) * sizeof *map);
+  nmap -= k - i;
   pthread_rwlock_unlock(&map_lock);
 }
 
@@ -176,16 +191,28 @@ int cl_allocmap_find(uint64_t addr, uint64_t *start, uint64_t *end)
   return found;
 }
 
-/* ---- parameter layouts, cached per CUfunction ------------------------------ */
+/* ---- parameter layouts, cached per CUfunction ------------------------------ *
+ * A CUfunction handle is an address the driver may give to another kernel
+ * once its module is unloaded (XLA's autotuner loads and unloads modules by
+ * the hundred): a layout is valid only in the module generation it was
+ * read in, and every module unload starts a new generation.  Reading a new
+ * kernel's arguments with an old kernel's layout reads past them. */
 #define MAX_PARAMS 64
 struct layout {
   void *func;
+  unsigned gen;           /* module_gen when read */
   unsigned n;
   uint16_t offset[MAX_PARAMS], size[MAX_PARAMS];
 };
 #define LAYOUTS 16384
 static struct layout *layouts[LAYOUTS];
 static pthread_mutex_t layout_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic unsigned module_gen;
+
+void cl_kparams_module_unloading(void)
+{
+  atomic_fetch_add(&module_gen, 1);
+}
 
 typedef int (*param_info_fn)(void *f, size_t index, size_t *off, size_t *size);
 
@@ -196,7 +223,8 @@ static struct layout *layout_of(void *func)
 {
   static __thread struct layout *recent[16];
   unsigned k = (unsigned)((uintptr_t)func >> 4) & 15;
-  if (recent[k] && recent[k]->func == func)
+  if (recent[k] && recent[k]->func == func &&
+      recent[k]->gen == atomic_load_explicit(&module_gen, memory_order_acquire))
     return recent[k];
   return recent[k] = layout_lookup(func);
 }
@@ -204,14 +232,20 @@ static struct layout *layout_of(void *func)
 static struct layout *layout_lookup(void *func)
 {
   unsigned h = (unsigned)(((uintptr_t)func >> 4) * 2654435761u) % LAYOUTS;
+  unsigned gen = atomic_load_explicit(&module_gen, memory_order_acquire);
   pthread_mutex_lock(&layout_lock);
+  struct layout **stale = NULL; /* FUNC's slot, read in an older generation */
   for (unsigned k = 0; k < LAYOUTS; k++) {
-    struct layout *l = layouts[(h + k) % LAYOUTS];
-    if (!l)
+    struct layout **slot = &layouts[(h + k) % LAYOUTS];
+    if (!*slot)
       break;
-    if (l->func == func) {
-      pthread_mutex_unlock(&layout_lock);
-      return l;
+    if ((*slot)->func == func) {
+      if ((*slot)->gen == gen) {
+        pthread_mutex_unlock(&layout_lock);
+        return *slot;
+      }
+      stale = slot;
+      break;
     }
   }
   /* The runtime launches library-managed kernels (CUkernel) through the
@@ -229,6 +263,7 @@ static struct layout *layout_lookup(void *func)
   struct layout *l = calloc(1, sizeof *l);
   if (l) {
     l->func = func;
+    l->gen = gen;
     size_t off, size;
     param_info_fn info = func_info;
     if (info && info(func, 0, &off, &size) != 0)
@@ -239,7 +274,8 @@ static struct layout *layout_lookup(void *func)
       l->n++;
     }
     CL_LOG(CL_LOG_DEBUG, "kernel %p: %u parameters", func, l->n);
-    for (unsigned k = 0; k < LAYOUTS; k++) {
+    /* the old layout stays allocated: another thread may be reading it */
+    for (unsigned k = 0; !stale && k < LAYOUTS; k++) {
       struct layout **slot = &layouts[(h + k) % LAYOUTS];
       if (!*slot) {
         *slot = l;
@@ -250,6 +286,8 @@ static struct layout *layout_lookup(void *func)
         l = NULL;
       }
     }
+    if (stale)
+      *stale = l;
   }
   pthread_mutex_unlock(&layout_lock);
   return l;
@@ -289,7 +327,8 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c)
         if (k == 0 || v >= map[k - 1].end)
           continue;
         hit_start = map[k - 1].start, hit_end = map[k - 1].end;
-        hit_device = map[k - 1].kind == CL_MEMKIND_DEVICE;
+        hit_device = map[k - 1].kind == CL_MEMKIND_DEVICE ||
+                     map[k - 1].kind == CL_MEMKIND_MAPPED;
       }
       if (c->nkargs == CL_MAX_KARGS) { /* nothing more can be kept */
         c->kargs_truncated = 1;

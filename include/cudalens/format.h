@@ -3,13 +3,16 @@
  *
  * A recording is one SQLite file per process.  PRAGMA user_version holds
  * CL_SCHEMA_VERSION; the analyzer refuses files with a newer version.  The
- * tables are created by CL_SCHEMA_SQL below and documented in cudalens-db(5).
- * Every change to the tables bumps CL_SCHEMA_VERSION and the man page.
+ * tables are declared in tables.def, created by CL_SCHEMA_SQL (tables.h) and
+ * documented in cudalens-db(5).  Every change to the tables bumps
+ * CL_SCHEMA_VERSION and the man page.
  */
 #ifndef CUDALENS_FORMAT_H
 #define CUDALENS_FORMAT_H
 
-#define CL_SCHEMA_VERSION 3
+#include "cudalens/tables.h"
+
+#define CL_SCHEMA_VERSION 4
 #define CL_FORMAT_NAME "cudalens"
 
 /* Operation classes: what a CUDA API call does to streams, memory and
@@ -42,7 +45,8 @@
   X(GRAPH_LAUNCH, "graph-launch")                                              \
   X(CAPTURE_BEGIN, "capture-begin")                                            \
   X(CAPTURE_END, "capture-end")                                                \
-  X(PREFETCH, "prefetch")
+  X(PREFETCH, "prefetch")                                                      \
+  X(ACCESS, "access")
 
 enum cl_op {
 #define CL_OP_ENUM(id, name) CL_OP_##id,
@@ -52,7 +56,9 @@ enum cl_op {
 };
 
 /* Memory kinds of allocations and of the two sides of a copy (memory.kind,
- * transfers.src_kind, transfers.dst_kind). */
+ * transfers.src_kind, transfers.dst_kind).  MAPPED: device memory mapped
+ * into a reserved range (cuMemMap); RESERVED: a virtual address range
+ * (cuMemAddressReserve), not memory itself. */
 #define CL_MEMKIND_LIST(X)                                                     \
   X(UNKNOWN, "unknown")                                                        \
   X(PAGEABLE, "pageable")                                                      \
@@ -61,7 +67,9 @@ enum cl_op {
   X(DEVICE, "device")                                                          \
   X(DEVICE_ASYNC, "device-async")                                              \
   X(MANAGED, "managed")                                                        \
-  X(ARRAY, "array")
+  X(ARRAY, "array")                                                            \
+  X(MAPPED, "mapped")                                                          \
+  X(RESERVED, "reserved")
 
 enum cl_memkind {
 #define CL_MEMKIND_ENUM(id, name) CL_MEMKIND_##id,
@@ -99,11 +107,5 @@ const char *cl_memkind_name(enum cl_memkind k);
 const char *cl_sync_kind_name(enum cl_op op);
 int cl_sync_kind_op(const char *kind);
 const char *cl_dir_name(enum cl_dir d);
-
-/* The SQL that creates an empty recording (without user_version, which
- * cl_schema_sql's caller sets with CL_SCHEMA_VERSION). */
-extern const char CL_SCHEMA_SQL[];
-/* The indexes of a finished recording (CREATE INDEX IF NOT EXISTS ...). */
-extern const char CL_INDEX_SQL[];
 
 #endif
