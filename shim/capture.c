@@ -209,6 +209,10 @@ static void guard_after(const struct cl_api *api, const struct cl_call *c,
   case CL_OP_CAPTURE_BEGIN: case CL_OP_CAPTURE_END:
     cl_hostguard_capture(api->op == CL_OP_CAPTURE_BEGIN);
     break;
+  case CL_OP_GRAPH_LAUNCH: /* its nodes, as the same work on the stream */
+    if (!cl_graph_capturing(stream))
+      cl_graph_launched(a->handle, c->seq, stream, c->tid, c->device);
+    break;
   case CL_OP_STREAM_CREATE: case CL_OP_STREAM_DESTROY:
     /* cudaStreamNonBlocking == CU_STREAM_NON_BLOCKING == 1 */
     cl_hostguard_stream(a->stream, api->op == CL_OP_STREAM_CREATE,
@@ -222,6 +226,8 @@ static void guard_after(const struct cl_api *api, const struct cl_call *c,
       cl_allocmap_attach(a->dst, a->flags);
     else if (named(api, "cudaHostGetDevicePointer", "cuMemHostGetDevicePointer"))
       cl_allocmap_alias(a->dst, a->src);
+    else if (named(api, "cudaGraphExecDestroy", "cuGraphExecDestroy"))
+      cl_graph_exec_destroyed(a->handle);
     break;
   default:
     /* a synchronization: what it covers is the ordering table's (ops.def,
@@ -342,12 +348,27 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
       c->a.memkind = (uint8_t)kind;
     cl_allocmap_remove(c->a.dst);
   }
+  /* graphs: which call added a node, and a capture's begin and end (before
+   * the host check, which asks whether a launch's stream captures) */
+  if (api->op == CL_OP_CAPTURE_BEGIN || api->op == CL_OP_CAPTURE_END) {
+    if (ok || api->op == CL_OP_CAPTURE_END)
+      cl_graph_capture(api->op == CL_OP_CAPTURE_BEGIN);
+  } else if (ok && api->op == CL_OP_GRAPH_NODE) {
+    cl_graph_node_added(c->a.handle, c->seq);
+  } else if (ok && cl_op_is_stream_task(api->op)) {
+    cl_graph_captured(cl_stream_of(api, c->a.stream), c->seq);
+  }
+  struct cl_gexec_rec snap = {.seq = c->seq, .exec = c->a.handle,
+                              .graph = c->a.graph, .device = c->device};
   CL_PHASE_BEGIN(t2);
   if (ok)
     guard_after(api, c, cb->symbolName);
   CL_PHASE_END(CL_PH_GUARD, t2);
   if (keep)
     cl_ring_commit();
+  /* after the call's own record, in seq order */
+  if (ok && api->op == CL_OP_GRAPH_EXEC)
+    cl_graph_snapshot(snap.seq, snap.exec, snap.graph, snap.device);
   CL_PHASE_END(CL_PH_RECORD, t0);
   if (p->freed_copy) /* after the free's own record, in seq order */
     cl_hostguard_record("free", cl_next_seq(), p->freed_addr, p->freed_copy,

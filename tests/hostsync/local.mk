@@ -5,7 +5,8 @@
 # app's findings drawn by --format=perfetto and --format=html.
 HOSTSYNC_NAMES = read_before_sync write_before_sync free_before_sync \
 	registered_read sync_first event_sync query_loop double_buffer callback_ok \
-	syscall_access fault_storm $(MANAGED_NAMES)
+	syscall_access fault_storm graph_read_before_sync graph_read_after_sync \
+	$(MANAGED_NAMES)
 # the managed and mapped (zero-copy) samples: kernels, memsets and copies on
 # memory the host reaches too (also run on a GPU by tests/gpu/managed.sh)
 MANAGED_NAMES = managed_read managed_sync managed_write managed_write_sync \
@@ -25,6 +26,8 @@ HOSTSYNC_TESTS = tests/hostsync/read_before_sync.test \
 	tests/hostsync/managed_attach_host.test tests/hostsync/mapped_read.test \
 	tests/hostsync/mapped_sync.test tests/hostsync/managed_legacy.test \
 	tests/hostsync/managed_legacy_ok.test \
+	tests/hostsync/graph_read_before_sync.test \
+	tests/hostsync/graph_read_after_sync.test \
 	tests/hostsync/timeline.test
 # capture_ok.cu uses CUDA graphs, which the simulated runtime lacks: it runs
 # in the GPU script (tests/gpu/hostsync.sh) only

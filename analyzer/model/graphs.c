@@ -1,0 +1,211 @@
+/* graphs.c - the CUDA graphs of a recording (see graphs.h).  The tables are
+ * untrusted input: node indexes outside a structure's declared size, edges
+ * between nodes it does not have and cycles are ignored, and a structure
+ * keeps at most MAX_NODES nodes. */
+#include "graphs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudalens/format.h"
+#include "db.h"
+#include "util.h"
+
+#define MAX_NODES (1u << 20)
+
+static int dir_of(const char *s)
+{
+  for (int d = 0; d < CL_DIR_COUNT; d++)
+    if (s && !strcmp(s, cl_dir_name((enum cl_dir)d)))
+      return d;
+  return CL_DIR_UNKNOWN;
+}
+
+static struct gsnap *snap_of(struct graphs *g, const struct u64map *idx,
+                             int64_t seq)
+{
+  uint64_t i;
+  return u64map_get(idx, (uint64_t)seq, &i) ? &g->v[i] : NULL;
+}
+
+static struct gnode *node_of(struct graphs *g, const struct u64map *idx,
+                             int64_t seq, int64_t node)
+{
+  struct gsnap *s = snap_of(g, idx, seq);
+  if (!s || node < 0 || (uint64_t)node >= s->n)
+    return NULL;
+  return &s->nodes[node];
+}
+
+/* Kahn's order of S's nodes along their edges */
+static void order(struct gsnap *s)
+{
+  size_t *succ_n = xcalloc(s->n + 1, sizeof *succ_n);
+  size_t *indeg = xcalloc(s->n + 1, sizeof *indeg);
+  for (size_t i = 0; i < s->n; i++) {
+    indeg[i] = s->nodes[i].npreds;
+    for (size_t k = 0; k < s->nodes[i].npreds; k++)
+      succ_n[s->nodes[i].preds[k]]++;
+  }
+  /* successors as one array, by node */
+  size_t *start = xcalloc(s->n + 1, sizeof *start);
+  for (size_t i = 0; i < s->n; i++)
+    start[i + 1] = start[i] + succ_n[i];
+  uint32_t *succ = xcalloc(start[s->n] + 1, sizeof *succ);
+  memset(succ_n, 0, (s->n + 1) * sizeof *succ_n);
+  for (size_t i = 0; i < s->n; i++)
+    for (size_t k = 0; k < s->nodes[i].npreds; k++) {
+      uint32_t p = s->nodes[i].preds[k];
+      succ[start[p] + succ_n[p]++] = (uint32_t)i;
+    }
+  s->order = xcalloc(s->n + 1, sizeof *s->order);
+  size_t head = 0, tail = 0;
+  for (size_t i = 0; i < s->n; i++)
+    if (!indeg[i])
+      s->order[tail++] = (uint32_t)i;
+  while (head < tail) {
+    uint32_t x = s->order[head++];
+    for (size_t k = start[x]; k < start[x + 1]; k++)
+      if (--indeg[succ[k]] == 0)
+        s->order[tail++] = succ[k];
+  }
+  s->norder = tail;
+  free(succ_n);
+  free(indeg);
+  free(start);
+  free(succ);
+}
+
+void graphs_load(struct graphs *g, struct cl_db *db)
+{
+  memset(g, 0, sizeof *g);
+  u64map_init(&g->launches);
+  if (db_has_table(db, "stream_ops")) {
+    sqlite3_stmt *q = db_prepare(db, "SELECT seq, handle FROM stream_ops"
+                                     " WHERE op = 'graph-launch'");
+    while (q && db_step(db, q))
+      u64map_put(&g->launches, (uint64_t)db_int(q, 0), (uint64_t)db_int(q, 1));
+    db_finalize(q);
+  }
+  if (!db_has_table(db, "graph_execs") || !db_has_table(db, "graph_nodes"))
+    return;
+  struct u64map idx;
+  u64map_init(&idx);
+  sqlite3_stmt *q = db_prepare(db, "SELECT seq, exec, graph, nodes, truncated"
+                                   " FROM graph_execs ORDER BY seq");
+  while (q && db_step(db, q)) {
+    int64_t n = db_int(q, 3);
+    if (n < 0)
+      continue;
+    GROW(g->v, g->cap, g->n + 1);
+    struct gsnap *s = &g->v[g->n];
+    memset(s, 0, sizeof *s);
+    s->seq = db_int(q, 0);
+    s->exec = (uint64_t)db_int(q, 1);
+    s->graph = (uint64_t)db_int(q, 2);
+    s->truncated = db_int(q, 4) != 0;
+    s->n = (uint64_t)n > MAX_NODES ? MAX_NODES : (size_t)n;
+    s->nodes = xcalloc(s->n + 1, sizeof *s->nodes);
+    for (size_t i = 0; i < s->n; i++) {
+      s->nodes[i].type = CL_GNODE_UNKNOWN;
+      s->nodes[i].added = -1;
+      s->nodes[i].name = -1;
+    }
+    u64map_put(&idx, (uint64_t)s->seq, g->n++);
+  }
+  db_finalize(q);
+
+  q = db_prepare(db, "SELECT n.seq, n.node, n.type, n.handle, n.added,"
+                     " n.name, n.dst, n.src, n.bytes, n.value, n.direction,"
+                     " n.event, s.value FROM graph_nodes n"
+                     " LEFT JOIN strings s ON s.id = n.name");
+  while (q && db_step(db, q)) {
+    struct gnode *x = node_of(g, &idx, db_int(q, 0), db_int(q, 1));
+    if (!x)
+      continue;
+    x->type = cl_gnode_of(db_text(q, 2));
+    x->handle = (uint64_t)db_int(q, 3);
+    x->added = db_null(q, 4) ? -1 : db_int(q, 4);
+    x->name = db_null(q, 5) ? -1 : db_int(q, 5);
+    x->dst = (uint64_t)db_int(q, 6);
+    x->src = (uint64_t)db_int(q, 7);
+    x->bytes = (uint64_t)db_int(q, 8);
+    x->value = (uint64_t)db_int(q, 9);
+    x->dir = dir_of(db_text(q, 10));
+    x->event = (uint64_t)db_int(q, 11);
+    if (db_text(q, 12)) {
+      GROW(g->names, g->capnames, g->nnames + 1);
+      x->mangled = g->names[g->nnames++] = xstrdup(db_text(q, 12));
+    }
+  }
+  db_finalize(q);
+
+  if (db_has_table(db, "graph_edges")) {
+    q = db_prepare(db, "SELECT seq, from_node, to_node FROM graph_edges");
+    while (q && db_step(db, q)) {
+      int64_t seq = db_int(q, 0), from = db_int(q, 1);
+      struct gnode *to = node_of(g, &idx, seq, db_int(q, 2));
+      if (!to || !node_of(g, &idx, seq, from))
+        continue;
+      size_t cap = to->npreds; /* grows by one: edges per node are few */
+      to->preds = xrealloc(to->preds, (cap + 1) * sizeof *to->preds);
+      to->preds[to->npreds++] = (uint32_t)from;
+    }
+    db_finalize(q);
+  }
+  if (db_has_table(db, "graph_args")) {
+    q = db_prepare(db, "SELECT seq, node, param, offset, value FROM graph_args"
+                       " ORDER BY seq, node, param, offset");
+    while (q && db_step(db, q)) {
+      struct gnode *x = node_of(g, &idx, db_int(q, 0), db_int(q, 1));
+      if (!x || x->nargs >= 256)
+        continue;
+      x->args = xrealloc(x->args, (x->nargs + 1) * sizeof *x->args);
+      x->args[x->nargs++] = (struct replay_arg){db_int(q, 2), db_int(q, 3),
+                                                (uint64_t)db_int(q, 4)};
+    }
+    db_finalize(q);
+  }
+  for (size_t i = 0; i < g->n; i++)
+    order(&g->v[i]);
+  u64map_free(&idx);
+}
+
+void graphs_free(struct graphs *g)
+{
+  for (size_t i = 0; i < g->n; i++) {
+    struct gsnap *s = &g->v[i];
+    for (size_t k = 0; k < s->n; k++) {
+      free(s->nodes[k].args);
+      free(s->nodes[k].preds);
+    }
+    free(s->nodes);
+    free(s->order);
+  }
+  for (size_t i = 0; i < g->nnames; i++)
+    free(g->names[i]);
+  free(g->names);
+  free(g->v);
+  u64map_free(&g->launches);
+  memset(g, 0, sizeof *g);
+}
+
+const struct gsnap *graphs_launched(const struct graphs *g, int64_t launch)
+{
+  uint64_t exec;
+  if (!u64map_get(&g->launches, (uint64_t)launch, &exec))
+    return NULL;
+  /* the latest structure of EXEC taken before the launch (v is by seq) */
+  size_t lo = 0, hi = g->n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (g->v[mid].seq < launch)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  for (size_t i = lo; i-- > 0;)
+    if (g->v[i].exec == exec)
+      return &g->v[i];
+  return NULL;
+}
