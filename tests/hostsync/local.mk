@@ -5,7 +5,7 @@
 # app's findings drawn by --format=perfetto and --format=html.
 HOSTSYNC_NAMES = read_before_sync write_before_sync free_before_sync \
 	registered_read sync_first event_sync query_loop double_buffer callback_ok \
-	syscall_access fault_storm graph_read_before_sync graph_read_after_sync \
+	syscall_access fault_storm graph_read_before_sync graph_read_after_sync capture_ok \
 	$(MANAGED_NAMES)
 # the managed and mapped (zero-copy) samples: kernels, memsets and copies on
 # memory the host reaches too (also run on a GPU by tests/gpu/managed.sh)
@@ -27,12 +27,10 @@ HOSTSYNC_TESTS = tests/hostsync/read_before_sync.test \
 	tests/hostsync/mapped_sync.test tests/hostsync/managed_legacy.test \
 	tests/hostsync/managed_legacy_ok.test \
 	tests/hostsync/graph_read_before_sync.test \
-	tests/hostsync/graph_read_after_sync.test \
+	tests/hostsync/graph_read_after_sync.test tests/hostsync/capture_ok.test \
 	tests/hostsync/timeline.test
-# capture_ok.cu uses CUDA graphs, which the simulated runtime lacks: it runs
-# in the GPU script (tests/gpu/hostsync.sh) only
 EXTRA_DIST += tests/hostsync/common.h $(HOSTSYNC_NAMES:%=tests/hostsync/%.cu) \
-	tests/hostsync/capture_ok.cu tests/gpu/torch_host_storm.py tests/gpu/managed.sh \
+	tests/gpu/torch_host_storm.py tests/gpu/managed.sh \
 	$(HOSTSYNC_TESTS)
 TESTS += $(HOSTSYNC_TESTS)
 if HAVE_NVCC

@@ -4,9 +4,7 @@
 # twins (no mark).  Built with $(NVCC) and the shared cudart like the sample
 # apps (tests/apps/local.mk); each NAME.test runs NAME under the shim and
 # the simulated CUDA (tests/sim) and checks `cudalens-report --format=json`
-# against the marks (tests/races/check.sh).  graph_ok (a graph captured
-# across two streams) runs only in tests/gpu/races.sh; the graph_* programs
-# run under the simulator's graphs too.
+# against the marks (tests/races/check.sh).
 # Include from Makefile.am:  include tests/races/local.mk
 
 RACE_NAMES = \
@@ -19,9 +17,10 @@ RACE_NAMES = \
 	struct_ptr sync_wrong_stream threads_event_ok threads_shared \
 	wait_wrong_stream war_kernels war_sync_ok waw_memset waw_query_ok \
 	graph_other_stream graph_other_stream_ok graph_replay_refill \
-	graph_replay_refill_ok graph_unordered_nodes graph_unordered_nodes_ok
+	graph_replay_refill_ok graph_unordered_nodes graph_unordered_nodes_ok \
+	graph_ok
 
-RACE_GPU_ONLY = graph_ok
+RACE_GPU_ONLY =
 # listed in full: automake cannot rewrite substitution references in TESTS
 RACE_TESTS = \
 	tests/races/blocking_legacy.test \
@@ -65,7 +64,8 @@ RACE_TESTS = \
 	tests/races/graph_replay_refill.test \
 	tests/races/graph_replay_refill_ok.test \
 	tests/races/graph_unordered_nodes.test \
-	tests/races/graph_unordered_nodes_ok.test
+	tests/races/graph_unordered_nodes_ok.test \
+	tests/races/graph_ok.test
 TESTS += $(RACE_TESTS)
 EXTRA_DIST += $(RACE_TESTS) tests/races/check.sh tests/races/races.h \
 	tests/races/walk.sql tests/races/walk.expected \
