@@ -1,6 +1,7 @@
 // graph_read_after_sync.cu - CORRECT twin of graph_read_before_sync.cu:
 // the host reads the pinned memory a graph's memcpy node writes after
 // synchronizing the launch's stream, which covers every node.
+// expect-none: host-read-before-sync host-write-before-sync pinned-free-before-sync
 // rule: GRAPH_LAUNCH GRAPH_COMPLETION
 #include "common.h"
 

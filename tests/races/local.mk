@@ -96,5 +96,5 @@ TESTS += tests/races/test_hb
 # make check): tests/gpu/races.sh BUILD_DIR, bench/race_cost.sh BUILD_DIR
 EXTRA_DIST += tests/gpu/races.sh tests/gpu/races_torch/seed_race.py \
 	tests/gpu/races_torch/seed_fixed.py tests/gpu/races_torch/train_prefetch.py \
-	tests/gpu/races_torch/reuse_race.py \
+	tests/gpu/races_torch/reuse_race.py tests/gpu/races_torch/graph_replay.py \
 	bench/race_synth.sql bench/race_cost.sh
