@@ -63,7 +63,7 @@ static int32_t device_of(CUcontext ctx)
 static void scan_launch(const CUpti_CallbackData *cb, enum cl_op op,
                         CUpti_CallbackId cbid, struct pending *p)
 {
-  if (op != CL_OP_KERNEL || p->nkargs)
+  if ((op != CL_OP_KERNEL && op != CL_OP_GRAPH_EXEC_NODE) || p->nkargs)
     return;
   void *f = NULL;
   void **params = NULL;
@@ -84,6 +84,16 @@ static void scan_launch(const CUpti_CallbackData *cb, enum cl_op op,
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
     const cuLaunchCooperativeKernel_params *P = cb->functionParams;
     f = P->f, params = P->kernelParams;
+    break;
+  }
+  case CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2: {
+    /* a graph's kernel node takes new parameters (graphs.c) */
+    const cuGraphExecKernelNodeSetParams_v2_params *P = cb->functionParams;
+    if (!P->nodeParams || P->nodeParams->extra)
+      return;
+    f = P->nodeParams->func ? (void *)P->nodeParams->func
+                            : (void *)P->nodeParams->kern;
+    params = P->nodeParams->kernelParams;
     break;
   }
   default:
@@ -360,6 +370,10 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
   }
   struct cl_gexec_rec snap = {.seq = c->seq, .exec = c->a.handle,
                               .graph = c->a.graph, .device = c->device};
+  struct cl_karg kargs[CL_MAX_KARGS];
+  uint8_t nkargs = c->nkargs;
+  uint64_t node = c->a.dst;
+  memcpy(kargs, c->kargs, nkargs * sizeof *kargs);
   CL_PHASE_BEGIN(t2);
   if (ok)
     guard_after(api, c, cb->symbolName);
@@ -369,6 +383,9 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
   /* after the call's own record, in seq order */
   if (ok && api->op == CL_OP_GRAPH_EXEC)
     cl_graph_snapshot(snap.seq, snap.exec, snap.graph, snap.device);
+  else if (ok && api->op == CL_OP_GRAPH_EXEC_NODE)
+    cl_graph_exec_kernel(snap.seq, snap.exec, node, kargs, nkargs,
+                         p->kargs_truncated);
   CL_PHASE_END(CL_PH_RECORD, t0);
   if (p->freed_copy) /* after the free's own record, in seq order */
     cl_hostguard_record("free", cl_next_seq(), p->freed_addr, p->freed_copy,

@@ -200,40 +200,53 @@ struct exec_guards {
   uint64_t exec;
   struct guard *v;
   size_t n;
+  /* the structure last written, for updates of single nodes */
+  struct cl_gexec_rec head;
+  struct cl_gnode_rec *nodes;
+  struct cl_gedge_rec *edges;
   struct exec_guards *next;
 };
 static struct exec_guards *execs;
 static pthread_mutex_t execs_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void execs_set(uint64_t exec, struct guard *v, size_t n)
+/* EXEC's guards and structure become V and HEAD, NODES, EDGES (taken
+ * over); HEAD NULL: EXEC is gone */
+static void execs_set(uint64_t exec, struct guard *v, size_t n,
+                      const struct cl_gexec_rec *head,
+                      struct cl_gnode_rec *nodes, struct cl_gedge_rec *edges)
 {
   pthread_mutex_lock(&execs_lock);
   struct exec_guards **pp = &execs;
   while (*pp && (*pp)->exec != exec)
     pp = &(*pp)->next;
-  if (!*pp && n) {
+  if (!*pp && head) {
     *pp = calloc(1, sizeof **pp);
     if (*pp)
       (*pp)->exec = exec;
   }
-  if (*pp) {
-    free((*pp)->v);
-    (*pp)->v = v;
-    (*pp)->n = n;
-    v = NULL;
-    if (!n) {
-      struct exec_guards *dead = *pp;
-      *pp = dead->next;
-      free(dead);
+  struct exec_guards *x = *pp;
+  if (x) {
+    free(x->v);
+    free(x->nodes);
+    free(x->edges);
+    x->v = v, x->n = n, x->nodes = nodes, x->edges = edges;
+    v = NULL, nodes = NULL, edges = NULL;
+    if (head) {
+      x->head = *head;
+    } else {
+      *pp = x->next;
+      free(x);
     }
   }
   pthread_mutex_unlock(&execs_lock);
   free(v);
+  free(nodes);
+  free(edges);
 }
 
 void cl_graph_exec_destroyed(uint64_t exec)
 {
-  execs_set(exec, NULL, 0);
+  execs_set(exec, NULL, 0, NULL, NULL, NULL);
 }
 
 /* Pointer parameters declared as pointers to const (bit i: parameter i). */
@@ -428,6 +441,7 @@ static void read_node(struct snap *s, CUgraphNode h, int depth)
       break;
     const char *name = kernel_name(&p);
     g->name = name ? cl_intern(name) : 0;
+    g->constmask = const_mask(name);
     static __thread struct cl_call tmp;
     tmp.nkargs = tmp.kargs_truncated = 0;
     void *f = p.func ? (void *)p.func : (void *)p.kern;
@@ -440,7 +454,7 @@ static void read_node(struct snap *s, CUgraphNode h, int depth)
     for (unsigned i = 0; i < tmp.nkargs; i++)
       host |= !tmp.kargs[i].device_only;
     if (host) {
-      struct guard gd = {.kernel = 1, .constmask = const_mask(name),
+      struct guard gd = {.kernel = 1, .constmask = g->constmask,
                          .nkargs = tmp.nkargs};
       memcpy(gd.kargs, tmp.kargs, tmp.nkargs * sizeof *tmp.kargs);
       add_guard(s, &gd);
@@ -559,6 +573,35 @@ static void read_node(struct snap *s, CUgraphNode h, int depth)
     s->map[s->nmap++] = (struct hmap){handle, index, exit};
 }
 
+/* the records of a structure: its head, then nodes and edges (seq H->seq) */
+static void write_structure(const struct cl_gexec_rec *h,
+                            struct cl_gnode_rec *nodes,
+                            struct cl_gedge_rec *edges)
+{
+  struct cl_record *r = cl_ring_reserve(CL_REC_GRAPH_EXEC);
+  if (r) {
+    r->type = CL_REC_GRAPH_EXEC;
+    r->u.gexec = *h;
+    cl_ring_commit();
+  }
+  for (size_t i = 0; i < h->nodes; i++) {
+    nodes[i].seq = h->seq;
+    if (!(r = cl_ring_reserve(CL_REC_GRAPH_NODE)))
+      continue;
+    r->type = CL_REC_GRAPH_NODE;
+    r->u.gnode = nodes[i];
+    cl_ring_commit();
+  }
+  for (size_t i = 0; i < h->edges; i++) {
+    edges[i].seq = h->seq;
+    if (!(r = cl_ring_reserve(CL_REC_GRAPH_EDGE)))
+      continue;
+    r->type = CL_REC_GRAPH_EDGE;
+    r->u.gedge = edges[i];
+    cl_ring_commit();
+  }
+}
+
 void cl_graph_snapshot(uint64_t seq, uint64_t exec, uint64_t graph,
                        int32_t device)
 {
@@ -569,35 +612,70 @@ void cl_graph_snapshot(uint64_t seq, uint64_t exec, uint64_t graph,
   memset(&s, 0, sizeof s);
   s.seq = seq;
   read_graph(&s, (CUgraph)(uintptr_t)graph, 0);
-  struct cl_record *r = cl_ring_reserve(CL_REC_GRAPH_EXEC);
-  if (r) {
-    r->type = CL_REC_GRAPH_EXEC;
-    r->u.gexec = (struct cl_gexec_rec){.seq = seq, .exec = exec,
-                                       .graph = graph,
-                                       .nodes = (uint32_t)s.n,
-                                       .edges = (uint32_t)s.ne,
-                                       .device = device,
-                                       .truncated = (uint8_t)s.truncated};
-    cl_ring_commit();
-  }
-  for (size_t i = 0; i < s.n; i++) {
-    r = cl_ring_reserve(CL_REC_GRAPH_NODE);
-    if (!r)
-      continue;
-    r->type = CL_REC_GRAPH_NODE;
-    r->u.gnode = s.nodes[i];
-    cl_ring_commit();
-  }
-  for (size_t i = 0; i < s.ne; i++) {
-    r = cl_ring_reserve(CL_REC_GRAPH_EDGE);
-    if (!r)
-      continue;
-    r->type = CL_REC_GRAPH_EDGE;
-    r->u.gedge = s.edges[i];
-    cl_ring_commit();
-  }
-  execs_set(exec, s.guards, s.ng);
-  free(s.nodes);
-  free(s.edges);
+  struct cl_gexec_rec h = {.seq = seq, .exec = exec, .graph = graph,
+                           .nodes = (uint32_t)s.n, .edges = (uint32_t)s.ne,
+                           .device = device, .truncated = (uint8_t)s.truncated};
+  write_structure(&h, s.nodes, s.edges);
+  execs_set(exec, s.guards, s.ng, &h, s.nodes, s.edges);
   free(s.map);
+}
+
+void cl_graph_exec_kernel(uint64_t seq, uint64_t exec, uint64_t node,
+                          const struct cl_karg *kargs, unsigned nkargs,
+                          int truncated)
+{
+  pthread_mutex_lock(&execs_lock);
+  struct exec_guards *x = execs;
+  while (x && x->exec != exec)
+    x = x->next;
+  if (!x || !x->nodes) {
+    pthread_mutex_unlock(&execs_lock);
+    return; /* its structure was not read: nothing to update */
+  }
+  /* the exec's structure again, with the node's new arguments */
+  struct cl_gexec_rec h = x->head;
+  h.seq = seq;
+  size_t nn = h.nodes, ne = h.edges;
+  struct cl_gnode_rec *nodes = malloc((nn + 1) * sizeof *nodes);
+  struct cl_gedge_rec *edges = malloc((ne + 1) * sizeof *edges);
+  struct guard *guards = NULL;
+  size_t ng = 0, capg = 0;
+  if (nodes && edges) {
+    memcpy(nodes, x->nodes, nn * sizeof *nodes);
+    memcpy(edges, x->edges, ne * sizeof *edges);
+    for (size_t i = 0; i < nn; i++)
+      if (nodes[i].handle == node && nodes[i].type == CL_GNODE_KERNEL) {
+        nodes[i].nkargs = (uint8_t)nkargs;
+        nodes[i].kargs_truncated = (uint8_t)truncated;
+        memcpy(nodes[i].kargs, kargs, nkargs * sizeof *kargs);
+      }
+    /* the kernels' guards follow their arguments; copies keep theirs */
+    for (size_t i = 0; i < x->n; i++)
+      if (!x->v[i].kernel &&
+          !grow((void **)&guards, &capg, ng + 1, sizeof *guards))
+        guards[ng++] = x->v[i];
+    for (size_t i = 0; i < nn; i++) {
+      int host = 0;
+      for (unsigned k = 0; k < nodes[i].nkargs; k++)
+        host |= !nodes[i].kargs[k].device_only;
+      if (nodes[i].type != CL_GNODE_KERNEL || !host ||
+          grow((void **)&guards, &capg, ng + 1, sizeof *guards))
+        continue;
+      struct guard *g = &guards[ng++];
+      memset(g, 0, sizeof *g);
+      g->kernel = 1;
+      g->constmask = nodes[i].constmask;
+      g->nkargs = nodes[i].nkargs;
+      memcpy(g->kargs, nodes[i].kargs, nodes[i].nkargs * sizeof *g->kargs);
+    }
+  }
+  pthread_mutex_unlock(&execs_lock);
+  if (!nodes || !edges) {
+    free(nodes);
+    free(edges);
+    free(guards);
+    return;
+  }
+  write_structure(&h, nodes, edges);
+  execs_set(exec, guards, ng, &h, nodes, edges);
 }

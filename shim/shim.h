@@ -134,6 +134,7 @@ struct cl_gnode_rec {
   uint64_t seq, handle;
   uint64_t added;        /* the call that added or captured it, 0: unknown */
   uint64_t dst, src, bytes, value, event;
+  uint64_t constmask;    /* kernels: pointer-to-const parameters (not written) */
   uint32_t index, name;  /* name: interned kernel name, 0 none */
   uint8_t type;          /* enum cl_gnode */
   uint8_t dir;           /* copies: enum cl_dir */
@@ -383,6 +384,11 @@ void cl_graph_snapshot(uint64_t seq, uint64_t exec, uint64_t graph,
 void cl_graph_launched(uint64_t exec, uint64_t seq, uint64_t stream,
                        uint64_t tid, int32_t device) CL_HIDDEN;
 void cl_graph_exec_destroyed(uint64_t exec) CL_HIDDEN;
+/* at SEQ, kernel node NODE of EXEC took new arguments: write EXEC's
+ * structure again with them */
+void cl_graph_exec_kernel(uint64_t seq, uint64_t exec, uint64_t node,
+                          const struct cl_karg *kargs, unsigned nkargs,
+                          int truncated) CL_HIDDEN;
 
 /* ---- the CUDA driver (driver.c, devices.c) ---------------------------------- */
 void *cl_driver_sym(const char *name) CL_HIDDEN;

@@ -44,7 +44,8 @@
   X(CAPTURE_END, "capture-end")                                                \
   X(PREFETCH, "prefetch")                                                      \
   X(GRAPH_NODE, "graph-node")                                                  \
-  X(GRAPH_EXEC, "graph-exec")
+  X(GRAPH_EXEC, "graph-exec")                                                  \
+  X(GRAPH_EXEC_NODE, "graph-exec-node")
 
 enum cl_op {
 #define CL_OP_ENUM(id, name) CL_OP_##id,

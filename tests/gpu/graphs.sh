@@ -31,7 +31,8 @@ export CL_SHIM CL_REPORT CL_TOP_SRCDIR="$top" RACES_SRC="$top/tests/races" \
 failed="" passed=0
 
 for name in graph_other_stream graph_other_stream_ok graph_replay_refill \
-    graph_replay_refill_ok graph_unordered_nodes graph_unordered_nodes_ok graph_ok; do
+    graph_replay_refill_ok graph_unordered_nodes graph_unordered_nodes_ok graph_ok \
+    graph_exec_update graph_exec_update_ok; do
   mkdir -p "$work/$name"
   if (CL_TMP=$work/$name; export CL_TMP
       . "$top/tests/lib.sh"; . "$top/tests/races/check.sh"; races_check "$name") \

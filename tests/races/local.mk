@@ -18,7 +18,7 @@ RACE_NAMES = \
 	wait_wrong_stream war_kernels war_sync_ok waw_memset waw_query_ok \
 	graph_other_stream graph_other_stream_ok graph_replay_refill \
 	graph_replay_refill_ok graph_unordered_nodes graph_unordered_nodes_ok \
-	graph_ok
+	graph_ok graph_exec_update graph_exec_update_ok
 
 RACE_GPU_ONLY =
 # listed in full: automake cannot rewrite substitution references in TESTS
@@ -65,7 +65,9 @@ RACE_TESTS = \
 	tests/races/graph_replay_refill_ok.test \
 	tests/races/graph_unordered_nodes.test \
 	tests/races/graph_unordered_nodes_ok.test \
-	tests/races/graph_ok.test
+	tests/races/graph_ok.test \
+	tests/races/graph_exec_update.test \
+	tests/races/graph_exec_update_ok.test
 TESTS += $(RACE_TESTS)
 EXTRA_DIST += $(RACE_TESTS) tests/races/check.sh tests/races/races.h \
 	tests/races/walk.sql tests/races/walk.expected \

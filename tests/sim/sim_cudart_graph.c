@@ -166,6 +166,35 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph
                                                 flags)));
 }
 
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                             const struct cudaKernelNodeParams *pNodeParams)
+{
+    RT_ENTER(cudaGraphExecKernelNodeSetParams_v10010, "cudaGraphExecKernelNodeSetParams",
+             hGraphExec, node, pNodeParams);
+    RT_NEED_CTX();
+    struct clsim_func *f = pNodeParams ? rt_func(pNodeParams->func) : NULL;
+    if (!f)
+        RT_RETURN(cudaErrorInvalidDeviceFunction);
+    CUDA_KERNEL_NODE_PARAMS p = {
+        .func = (CUfunction)&f->kernel,
+        .gridDimX = pNodeParams->gridDim.x, .gridDimY = pNodeParams->gridDim.y,
+        .gridDimZ = pNodeParams->gridDim.z, .blockDimX = pNodeParams->blockDim.x,
+        .blockDimY = pNodeParams->blockDim.y, .blockDimZ = pNodeParams->blockDim.z,
+        .sharedMemBytes = pNodeParams->sharedMemBytes,
+        .kernelParams = pNodeParams->kernelParams, .extra = pNodeParams->extra};
+    RT_RETURN(CU2RT(cuGraphExecKernelNodeSetParams_v2((CUgraphExec)hGraphExec,
+                                                      (CUgraphNode)node, &p)));
+}
+
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+                                cudaGraphExecUpdateResultInfo *resultInfo)
+{
+    RT_ENTER(cudaGraphExecUpdate_v10020, "cudaGraphExecUpdate", hGraphExec, hGraph, resultInfo);
+    RT_NEED_CTX();
+    RT_RETURN(CU2RT(cuGraphExecUpdate_v2((CUgraphExec)hGraphExec, (CUgraph)hGraph,
+                                         (CUgraphExecUpdateResultInfo *)resultInfo)));
+}
+
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
 {
     RT_ENTER(cudaGraphExecDestroy_v10000, "cudaGraphExecDestroy", graphExec);

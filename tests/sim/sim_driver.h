@@ -70,6 +70,7 @@ struct sim_gnode {                   /* a CUgraphNode */
     void *ud;
     struct sim_graph *child;
     CUevent event;
+    struct sim_gnode *orig;          /* an exec's copy: the graph's node */
 };
 
 struct sim_graph {                   /* a CUgraph */

@@ -461,12 +461,30 @@ int drv_capture_wait(struct sim_stream *s, struct sim_event *e)
 
 /* ---- instantiation and launch ---------------------------------------------- */
 
-static void flatten_into(struct sim_graph *dst, struct sim_graph *src)
+/* DST becomes a copy of SRC's nodes and edges (an exec's own nodes) */
+static void copy_graph(struct sim_graph *dst, struct sim_graph *src)
 {
-    for (size_t i = 0; i < src->n; i++)
-        push((void ***)&dst->nodes, &dst->n, &dst->cap, src->nodes[i]);
-    for (size_t i = 0; i < src->ne; i++)
-        add_edge(dst, src->from[i], src->to[i]);
+    dst->n = dst->ne = 0;
+    for (size_t i = 0; i < src->n; i++) {
+        struct sim_gnode *o = src->nodes[i], *n = malloc(sizeof *n);
+        *n = *o;
+        n->orig = o;
+        if (o->type == CU_GRAPH_NODE_TYPE_KERNEL) {
+            struct clsim_func *fn = drv_func_of(o->k.func ? (void *)o->k.func : (void *)o->k.kern);
+            drv_kernel_node_args(n, fn, o->k.kernelParams);
+        }
+        push((void ***)&dst->nodes, &dst->n, &dst->cap, n);
+    }
+    for (size_t e = 0; e < src->ne; e++) {
+        struct sim_gnode *f = NULL, *t = NULL;
+        for (size_t i = 0; i < dst->n; i++) {
+            if (dst->nodes[i]->orig == src->from[e])
+                f = dst->nodes[i];
+            if (dst->nodes[i]->orig == src->to[e])
+                t = dst->nodes[i];
+        }
+        add_edge(dst, f, t);
+    }
 }
 
 CUresult cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph,
@@ -479,8 +497,46 @@ CUresult cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph,
         DRV_RETURN(CUDA_ERROR_INVALID_VALUE);
     struct sim_exec *x = calloc(1, sizeof *x);
     x->magic = CLSIM_MAGIC_GEXEC;
-    flatten_into(&x->g, g);
+    copy_graph(&x->g, g);
     *phGraphExec = (CUgraphExec)x;
+    DRV_RETURN(CUDA_SUCCESS);
+}
+
+CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                           const CUDA_KERNEL_NODE_PARAMS *nodeParams)
+{
+    DRV_ENTER(cuGraphExecKernelNodeSetParams_v2, NULL, hGraphExec, hNode, nodeParams);
+    struct sim_exec *x = exec_check(hGraphExec);
+    struct clsim_func *fn = nodeParams ? drv_func_of(nodeParams->func ? (void *)nodeParams->func
+                                                                      : (void *)nodeParams->kern)
+                                       : NULL;
+    if (!x || !fn)
+        DRV_RETURN(CUDA_ERROR_INVALID_VALUE);
+    for (size_t i = 0; i < x->g.n; i++) {
+        struct sim_gnode *n = x->g.nodes[i];
+        if (n->orig == (struct sim_gnode *)hNode && n->type == CU_GRAPH_NODE_TYPE_KERNEL) {
+            n->k = *nodeParams;
+            drv_kernel_node_args(n, fn, nodeParams->kernelParams);
+            DRV_RETURN(CUDA_SUCCESS);
+        }
+    }
+    DRV_RETURN(CUDA_ERROR_INVALID_VALUE);
+}
+
+CUresult cuGraphExecUpdate_v2(CUgraphExec hGraphExec, CUgraph hGraph,
+                              CUgraphExecUpdateResultInfo *resultInfo)
+{
+    DRV_ENTER(cuGraphExecUpdate_v2, NULL, hGraphExec, hGraph, resultInfo);
+    struct sim_exec *x = exec_check(hGraphExec);
+    struct sim_graph *g = graph_check(hGraph);
+    if (!x || !g)
+        DRV_RETURN(CUDA_ERROR_INVALID_VALUE);
+    /* the real one checks that the topology is the same; the sim copies */
+    copy_graph(&x->g, g);
+    if (resultInfo) {
+        memset(resultInfo, 0, sizeof *resultInfo);
+        resultInfo->result = CU_GRAPH_EXEC_UPDATE_SUCCESS;
+    }
     DRV_RETURN(CUDA_SUCCESS);
 }
 
