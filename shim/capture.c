@@ -248,6 +248,20 @@ static void guard_after(const struct cl_api *api, const struct cl_call *c,
   }
 }
 
+/* work that stream capture turns into a graph node (cudaEventRecord and
+ * cudaStreamWaitEvent only change the capture's dependencies) */
+static int adds_node(const struct cl_api *api)
+{
+  switch (api->op) {
+  case CL_OP_KERNEL: case CL_OP_COPY: case CL_OP_MEMSET: case CL_OP_HOST_FUNC:
+    return 1;
+  case CL_OP_ALLOC: case CL_OP_FREE: /* graph memory nodes */
+    return (api->flags & CL_ASYNC) != 0;
+  default:
+    return 0;
+  }
+}
+
 static void api_enter(int runtime, CUpti_CallbackId cbid,
                       const CUpti_CallbackData *cb)
 {
@@ -365,7 +379,7 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
       cl_graph_capture(api->op == CL_OP_CAPTURE_BEGIN);
   } else if (ok && api->op == CL_OP_GRAPH_NODE) {
     cl_graph_node_added(c->a.handle, c->seq);
-  } else if (ok && cl_op_is_stream_task(api->op)) {
+  } else if (ok && adds_node(api)) {
     cl_graph_captured(cl_stream_of(api, c->a.stream), c->seq);
   }
   struct cl_gexec_rec snap = {.seq = c->seq, .exec = c->a.handle,

@@ -415,7 +415,8 @@ static void node_kernel(struct walk *w, const struct gnode *x, uint32_t i,
   }
 }
 
-/* A graph launch on stream S: its nodes, each on the lane of its index,
+/* A graph launch on stream S: its nodes, each on its lane (a chain of the
+ * graph, graphs.h),
  * ordered after the launch point, after their predecessors and before S's
  * later work (ops.def GRAPH_EDGES, GRAPH_COMPLETION), and after the
  * executable graph's earlier launches (GRAPH_EXEC_ORDER).  Without a
@@ -436,11 +437,11 @@ static void do_graph_launch(struct walk *w, const struct replay_op *o,
     u64map_put(&w->exec_lanes, g->exec, li);
   }
   struct lanes *L = &w->lanes[li];
-  if (L->n < g->n) {
-    L->v = xrealloc(L->v, g->n * sizeof *L->v);
-    for (size_t i = L->n; i < g->n; i++)
+  if (L->n < g->nlanes) {
+    L->v = xrealloc(L->v, g->nlanes * sizeof *L->v);
+    for (size_t i = L->n; i < g->nlanes; i++)
       L->v[i] = hb_new_stream(w->e, o->device, 0);
-    L->n = g->n;
+    L->n = g->nlanes;
     if (w->nstream_desc < hb_nstreams(w->e)) {
       size_t n = hb_nstreams(w->e);
       GROW(w->stream_desc, w->capstream_desc, n);
@@ -466,16 +467,16 @@ static void do_graph_launch(struct walk *w, const struct replay_op *o,
   for (size_t k = 0; k < g->norder; k++) {
     uint32_t i = g->order[k];
     const struct gnode *x = &g->nodes[i];
-    uint32_t lane = L->v[i];
+    uint32_t lane = L->v[g->lane[i]];
     size_t np = 0;
     uint32_t epoch = 0;
     if (x->npreds <= 64) {
       for (size_t p = 0; p < x->npreds; p++)
-        preds[np++] = L->v[x->preds[p]];
+        preds[np++] = L->v[g->lane[x->preds[p]]];
       epoch = hb_lane_issue(w->e, lane, s, preds, np);
     } else { /* many predecessors: joined one by one */
       for (size_t p = 0; p < x->npreds; p++)
-        hb_stream_join(w->e, lane, L->v[x->preds[p]]);
+        hb_stream_join(w->e, lane, L->v[g->lane[x->preds[p]]]);
       epoch = hb_lane_issue(w->e, lane, s, NULL, 0);
     }
     struct hb_access a = {.seq = o->seq, .stack = o->stack, .stream = lane,

@@ -1,7 +1,8 @@
 /* graphs.c - the CUDA graphs of a recording (see graphs.h).  The tables are
  * untrusted input: node indexes outside a structure's declared size, edges
- * between nodes it does not have and cycles are ignored, and a structure
- * keeps at most MAX_NODES nodes. */
+ * between nodes it does not have and cycles are ignored; a structure keeps
+ * at most MAX_NODES nodes (the recorder keeps 16384), and all of them
+ * together at most MAX_ALL_NODES. */
 #include "graphs.h"
 
 #include <stdlib.h>
@@ -11,7 +12,8 @@
 #include "db.h"
 #include "util.h"
 
-#define MAX_NODES (1u << 20)
+#define MAX_NODES (1u << 16)
+#define MAX_ALL_NODES (1u << 22)
 
 static int dir_of(const char *s)
 {
@@ -70,6 +72,23 @@ static void order(struct gsnap *s)
         s->order[tail++] = succ[k];
   }
   s->norder = tail;
+  /* chains: a node continues the lane of a predecessor that is still that
+   * lane's last node, else starts a lane */
+  s->lane = xcalloc(s->n + 1, sizeof *s->lane);
+  uint32_t *last = xcalloc(s->n + 1, sizeof *last); /* lane -> last node */
+  for (size_t k = 0; k < s->norder; k++) {
+    uint32_t x = s->order[k];
+    const struct gnode *nd = &s->nodes[x];
+    size_t l = s->nlanes;
+    for (size_t p = 0; p < nd->npreds && l == s->nlanes; p++)
+      if (last[s->lane[nd->preds[p]]] == nd->preds[p])
+        l = s->lane[nd->preds[p]];
+    if (l == s->nlanes)
+      s->nlanes++;
+    s->lane[x] = (uint32_t)l;
+    last[l] = x;
+  }
+  free(last);
   free(succ_n);
   free(indeg);
   free(start);
@@ -91,12 +110,22 @@ void graphs_load(struct graphs *g, struct cl_db *db)
     return;
   struct u64map idx;
   u64map_init(&idx);
-  sqlite3_stmt *q = db_prepare(db, "SELECT seq, exec, graph, nodes, truncated"
-                                   " FROM graph_execs ORDER BY seq");
+  /* a structure's size: its declared count, at most its highest node + 1 */
+  sqlite3_stmt *q = db_prepare(db, "SELECT e.seq, e.exec, e.graph,"
+                                   " min(e.nodes, (SELECT max(n.node) + 1"
+                                   "  FROM graph_nodes n WHERE n.seq = e.seq)),"
+                                   " e.truncated FROM graph_execs e"
+                                   " ORDER BY e.seq");
+  size_t all = 0;
   while (q && db_step(db, q)) {
     int64_t n = db_int(q, 3);
     if (n < 0)
       continue;
+    if ((uint64_t)n > MAX_NODES)
+      n = MAX_NODES;
+    if (all + (size_t)n > MAX_ALL_NODES)
+      n = 0;
+    all += (size_t)n;
     GROW(g->v, g->cap, g->n + 1);
     struct gsnap *s = &g->v[g->n];
     memset(s, 0, sizeof *s);
@@ -104,7 +133,7 @@ void graphs_load(struct graphs *g, struct cl_db *db)
     s->exec = (uint64_t)db_int(q, 1);
     s->graph = (uint64_t)db_int(q, 2);
     s->truncated = db_int(q, 4) != 0;
-    s->n = (uint64_t)n > MAX_NODES ? MAX_NODES : (size_t)n;
+    s->n = (size_t)n;
     s->nodes = xcalloc(s->n + 1, sizeof *s->nodes);
     for (size_t i = 0; i < s->n; i++) {
       s->nodes[i].type = CL_GNODE_UNKNOWN;
@@ -145,10 +174,10 @@ void graphs_load(struct graphs *g, struct cl_db *db)
     while (q && db_step(db, q)) {
       int64_t seq = db_int(q, 0), from = db_int(q, 1);
       struct gnode *to = node_of(g, &idx, seq, db_int(q, 2));
-      if (!to || !node_of(g, &idx, seq, from))
+      if (!to || !node_of(g, &idx, seq, from) || to->npreds >= 4096)
         continue;
-      size_t cap = to->npreds; /* grows by one: edges per node are few */
-      to->preds = xrealloc(to->preds, (cap + 1) * sizeof *to->preds);
+      if (!(to->npreds & (to->npreds + 1))) /* 0, 1, 3, 7...: doubles */
+        to->preds = xrealloc(to->preds, (2 * to->npreds + 2) * sizeof *to->preds);
       to->preds[to->npreds++] = (uint32_t)from;
     }
     db_finalize(q);
@@ -181,6 +210,7 @@ void graphs_free(struct graphs *g)
     }
     free(s->nodes);
     free(s->order);
+    free(s->lane);
   }
   for (size_t i = 0; i < g->nnames; i++)
     free(g->names[i]);

@@ -38,6 +38,11 @@ struct gsnap {
   size_t n;
   uint32_t *order;         /* node indexes, each after its predecessors */
   size_t norder;           /* < n when the edges have a cycle */
+  /* a chain decomposition: lane[i] of node i; the nodes of one lane are
+   * each ordered after the one before by an edge (a graph captured from
+   * one stream is one lane), so a lane can run them as one stream */
+  uint32_t *lane;
+  size_t nlanes;
 };
 
 struct graphs {
