@@ -108,19 +108,28 @@ void graphs_load(struct graphs *g, struct cl_db *db)
   }
   if (!db_has_table(db, "graph_execs") || !db_has_table(db, "graph_nodes"))
     return;
-  struct u64map idx;
+  struct u64map idx, top;
   u64map_init(&idx);
+  u64map_init(&top);
   /* a structure's size: its declared count, at most its highest node + 1 */
-  sqlite3_stmt *q = db_prepare(db, "SELECT e.seq, e.exec, e.graph,"
-                                   " min(e.nodes, (SELECT max(n.node) + 1"
-                                   "  FROM graph_nodes n WHERE n.seq = e.seq)),"
-                                   " e.truncated FROM graph_execs e"
-                                   " ORDER BY e.seq");
+  sqlite3_stmt *q = db_prepare(db, "SELECT seq, max(node) FROM graph_nodes"
+                                   " GROUP BY seq");
+  while (q && db_step(db, q))
+    if (db_int(q, 1) >= 0)
+      u64map_put(&top, (uint64_t)db_int(q, 0), (uint64_t)db_int(q, 1) + 1);
+  db_finalize(q);
+#define X(t, c) CL_COL_##t##_##c
+  q = db_prepare_table(db, CL_TABLE_graph_execs, CL_ALL_COLS, "ORDER BY seq");
   size_t all = 0;
   while (q && db_step(db, q)) {
-    int64_t n = db_int(q, 3);
+    int64_t n = db_int(q, X(graph_execs, nodes));
+    uint64_t most;
+    if (!u64map_get(&top, (uint64_t)db_int(q, X(graph_execs, seq)), &most))
+      most = 0;
     if (n < 0)
       continue;
+    if ((uint64_t)n > most)
+      n = (int64_t)most;
     if ((uint64_t)n > MAX_NODES)
       n = MAX_NODES;
     if (all + (size_t)n > MAX_ALL_NODES)
@@ -129,10 +138,10 @@ void graphs_load(struct graphs *g, struct cl_db *db)
     GROW(g->v, g->cap, g->n + 1);
     struct gsnap *s = &g->v[g->n];
     memset(s, 0, sizeof *s);
-    s->seq = db_int(q, 0);
-    s->exec = (uint64_t)db_int(q, 1);
-    s->graph = (uint64_t)db_int(q, 2);
-    s->truncated = db_int(q, 4) != 0;
+    s->seq = db_int(q, X(graph_execs, seq));
+    s->exec = (uint64_t)db_int(q, X(graph_execs, exec));
+    s->graph = (uint64_t)db_int(q, X(graph_execs, graph));
+    s->truncated = db_int(q, X(graph_execs, truncated)) != 0;
     s->n = (size_t)n;
     s->nodes = xcalloc(s->n + 1, sizeof *s->nodes);
     for (size_t i = 0; i < s->n; i++) {
@@ -143,37 +152,45 @@ void graphs_load(struct graphs *g, struct cl_db *db)
     u64map_put(&idx, (uint64_t)s->seq, g->n++);
   }
   db_finalize(q);
+  u64map_free(&top);
 
-  q = db_prepare(db, "SELECT n.seq, n.node, n.type, n.handle, n.added,"
-                     " n.name, n.dst, n.src, n.bytes, n.value, n.direction,"
-                     " n.event, s.value FROM graph_nodes n"
-                     " LEFT JOIN strings s ON s.id = n.name");
+  sqlite3_stmt *name = db_prepare(db, "SELECT value FROM strings WHERE id=?1");
+  q = db_prepare_table(db, CL_TABLE_graph_nodes, CL_ALL_COLS, "");
   while (q && db_step(db, q)) {
-    struct gnode *x = node_of(g, &idx, db_int(q, 0), db_int(q, 1));
+    struct gnode *x = node_of(g, &idx, db_int(q, X(graph_nodes, seq)),
+                              db_int(q, X(graph_nodes, node)));
     if (!x)
       continue;
-    x->type = cl_gnode_of(db_text(q, 2));
-    x->handle = (uint64_t)db_int(q, 3);
-    x->added = db_null(q, 4) ? -1 : db_int(q, 4);
-    x->name = db_null(q, 5) ? -1 : db_int(q, 5);
-    x->dst = (uint64_t)db_int(q, 6);
-    x->src = (uint64_t)db_int(q, 7);
-    x->bytes = (uint64_t)db_int(q, 8);
-    x->value = (uint64_t)db_int(q, 9);
-    x->dir = dir_of(db_text(q, 10));
-    x->event = (uint64_t)db_int(q, 11);
-    if (db_text(q, 12)) {
-      GROW(g->names, g->capnames, g->nnames + 1);
-      x->mangled = g->names[g->nnames++] = xstrdup(db_text(q, 12));
+    x->type = cl_gnode_of(db_text(q, X(graph_nodes, type)));
+    x->handle = (uint64_t)db_int(q, X(graph_nodes, handle));
+    x->added = db_null(q, X(graph_nodes, added)) ? -1
+                                                  : db_int(q, X(graph_nodes, added));
+    x->name = db_null(q, X(graph_nodes, name)) ? -1
+                                                : db_int(q, X(graph_nodes, name));
+    x->dst = (uint64_t)db_int(q, X(graph_nodes, dst));
+    x->src = (uint64_t)db_int(q, X(graph_nodes, src));
+    x->bytes = (uint64_t)db_int(q, X(graph_nodes, bytes));
+    x->value = (uint64_t)db_int(q, X(graph_nodes, value));
+    x->dir = dir_of(db_text(q, X(graph_nodes, direction)));
+    x->event = (uint64_t)db_int(q, X(graph_nodes, event));
+    if (name && x->name >= 0) {
+      sqlite3_bind_int64(name, 1, x->name);
+      if (db_step(db, name) && db_text(name, 0)) {
+        GROW(g->names, g->capnames, g->nnames + 1);
+        x->mangled = g->names[g->nnames++] = xstrdup(db_text(name, 0));
+      }
+      sqlite3_reset(name);
     }
   }
   db_finalize(q);
+  db_finalize(name);
 
   if (db_has_table(db, "graph_edges")) {
-    q = db_prepare(db, "SELECT seq, from_node, to_node FROM graph_edges");
+    q = db_prepare_table(db, CL_TABLE_graph_edges, CL_ALL_COLS, "");
     while (q && db_step(db, q)) {
-      int64_t seq = db_int(q, 0), from = db_int(q, 1);
-      struct gnode *to = node_of(g, &idx, seq, db_int(q, 2));
+      int64_t seq = db_int(q, X(graph_edges, seq));
+      int64_t from = db_int(q, X(graph_edges, from_node));
+      struct gnode *to = node_of(g, &idx, seq, db_int(q, X(graph_edges, to_node)));
       if (!to || !node_of(g, &idx, seq, from) || to->npreds >= 4096)
         continue;
       if (!(to->npreds & (to->npreds + 1))) /* 0, 1, 3, 7...: doubles */
@@ -183,18 +200,21 @@ void graphs_load(struct graphs *g, struct cl_db *db)
     db_finalize(q);
   }
   if (db_has_table(db, "graph_args")) {
-    q = db_prepare(db, "SELECT seq, node, param, offset, value FROM graph_args"
-                       " ORDER BY seq, node, param, offset");
+    q = db_prepare_table(db, CL_TABLE_graph_args, CL_ALL_COLS,
+                         "ORDER BY seq, node, param, offset");
     while (q && db_step(db, q)) {
-      struct gnode *x = node_of(g, &idx, db_int(q, 0), db_int(q, 1));
+      struct gnode *x = node_of(g, &idx, db_int(q, X(graph_args, seq)),
+                                db_int(q, X(graph_args, node)));
       if (!x || x->nargs >= 256)
         continue;
       x->args = xrealloc(x->args, (x->nargs + 1) * sizeof *x->args);
-      x->args[x->nargs++] = (struct replay_arg){db_int(q, 2), db_int(q, 3),
-                                                (uint64_t)db_int(q, 4)};
+      x->args[x->nargs++] = (struct replay_arg){
+          db_int(q, X(graph_args, param)), db_int(q, X(graph_args, offset)),
+          (uint64_t)db_int(q, X(graph_args, value))};
     }
     db_finalize(q);
   }
+#undef X
   for (size_t i = 0; i < g->n; i++)
     order(&g->v[i]);
   u64map_free(&idx);
