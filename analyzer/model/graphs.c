@@ -1,8 +1,8 @@
 /* graphs.c - the CUDA graphs of a recording (see graphs.h).  The tables are
  * untrusted input: node indexes outside a structure's declared size, edges
  * between nodes it does not have and cycles are ignored; a structure keeps
- * at most MAX_NODES nodes (the recorder keeps 16384), and all of them
- * together at most MAX_ALL_NODES. */
+ * at most as many nodes as it has rows and MAX_NODES (the recorder keeps
+ * 16384), and all of them together at most MAX_ALL_NODES. */
 #include "graphs.h"
 
 #include <stdlib.h>
@@ -14,6 +14,10 @@
 
 #define MAX_NODES (1u << 16)
 #define MAX_ALL_NODES (1u << 22)
+/* each lane is a stream of the race analysis, whose clocks cost lanes
+ * times streams: a wider graph's further chains share lanes, which orders
+ * their nodes (a race between them is missed, none is made up) */
+#define MAX_LANES 256u
 
 static int dir_of(const char *s)
 {
@@ -83,8 +87,12 @@ static void order(struct gsnap *s)
     for (size_t p = 0; p < nd->npreds && l == s->nlanes; p++)
       if (last[s->lane[nd->preds[p]]] == nd->preds[p])
         l = s->lane[nd->preds[p]];
-    if (l == s->nlanes)
-      s->nlanes++;
+    if (l == s->nlanes) {
+      if (s->nlanes < MAX_LANES)
+        s->nlanes++;
+      else /* too wide: shares a lane, ordered after its last node */
+        l = x % MAX_LANES;
+    }
     s->lane[x] = (uint32_t)l;
     last[l] = x;
   }
@@ -111,12 +119,11 @@ void graphs_load(struct graphs *g, struct cl_db *db)
   struct u64map idx, top;
   u64map_init(&idx);
   u64map_init(&top);
-  /* a structure's size: its declared count, at most its highest node + 1 */
-  sqlite3_stmt *q = db_prepare(db, "SELECT seq, max(node) FROM graph_nodes"
+  /* a structure's size: its declared count, at most its rows */
+  sqlite3_stmt *q = db_prepare(db, "SELECT seq, count(*) FROM graph_nodes"
                                    " GROUP BY seq");
   while (q && db_step(db, q))
-    if (db_int(q, 1) >= 0)
-      u64map_put(&top, (uint64_t)db_int(q, 0), (uint64_t)db_int(q, 1) + 1);
+    u64map_put(&top, (uint64_t)db_int(q, 0), (uint64_t)db_int(q, 1));
   db_finalize(q);
 #define X(t, c) CL_COL_##t##_##c
   q = db_prepare_table(db, CL_TABLE_graph_execs, CL_ALL_COLS, "ORDER BY seq");

@@ -40,7 +40,8 @@ struct gsnap {
   size_t norder;           /* < n when the edges have a cycle */
   /* a chain decomposition: lane[i] of node i; the nodes of one lane are
    * each ordered after the one before by an edge (a graph captured from
-   * one stream is one lane), so a lane can run them as one stream */
+   * one stream is one lane), so a lane can run them as one stream; at
+   * most 256 lanes, further chains share them (graphs.c MAX_LANES) */
   uint32_t *lane;
   size_t nlanes;
 };
