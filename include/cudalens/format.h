@@ -48,7 +48,8 @@
   X(PREFETCH, "prefetch")                                                      \
   X(GRAPH_NODE, "graph-node")                                                  \
   X(GRAPH_EXEC, "graph-exec")                                                  \
-  X(GRAPH_EXEC_NODE, "graph-exec-node")
+  X(GRAPH_EXEC_NODE, "graph-exec-node")                                        \
+  X(ACCESS, "access")
 
 enum cl_op {
 #define CL_OP_ENUM(id, name) CL_OP_##id,
@@ -58,7 +59,9 @@ enum cl_op {
 };
 
 /* Memory kinds of allocations and of the two sides of a copy (memory.kind,
- * transfers.src_kind, transfers.dst_kind). */
+ * transfers.src_kind, transfers.dst_kind).  MAPPED: device memory mapped
+ * into a reserved range (cuMemMap); RESERVED: a virtual address range
+ * (cuMemAddressReserve), not memory itself. */
 #define CL_MEMKIND_LIST(X)                                                     \
   X(UNKNOWN, "unknown")                                                        \
   X(PAGEABLE, "pageable")                                                      \
@@ -67,7 +70,9 @@ enum cl_op {
   X(DEVICE, "device")                                                          \
   X(DEVICE_ASYNC, "device-async")                                              \
   X(MANAGED, "managed")                                                        \
-  X(ARRAY, "array")
+  X(ARRAY, "array")                                                            \
+  X(MAPPED, "mapped")                                                          \
+  X(RESERVED, "reserved")
 
 enum cl_memkind {
 #define CL_MEMKIND_ENUM(id, name) CL_MEMKIND_##id,
