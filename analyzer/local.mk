@@ -19,6 +19,7 @@ noinst_LTLIBRARIES += libclreport.la
 libclreport_la_SOURCES = \
 	analyzer/model/activity.c analyzer/model/activity.h \
 	analyzer/model/db.c analyzer/model/db.h \
+	analyzer/model/graphs.c analyzer/model/graphs.h \
 	analyzer/model/memmodel.c analyzer/model/memmodel.h \
 	analyzer/model/reading.c analyzer/model/reading.h \
 	analyzer/recordings.c analyzer/recordings.h \

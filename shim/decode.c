@@ -28,6 +28,8 @@ typedef cl_no_params cuCtxSynchronize_params;
 #define STREAM(x) a->stream = U(x);
 #define EVENT(x) a->event = U(x);
 #define HANDLE(x) a->handle = U(x);
+#define OUT_HANDLE(pp) a->handle = (pp) ? U(*(pp)) : 0;
+#define GRAPH(x) a->graph = U(x);
 #define FLAGS(x) a->flags = (uint32_t)(x);
 #define PRIORITY(x) a->priority = (int32_t)(x);
 #define DEVICE(x) a->device = (int32_t)(x), a->has_device = 1;

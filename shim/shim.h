@@ -55,6 +55,7 @@ void cl_log_write(int level, const char *fmt, ...) CL_HIDDEN
 struct cl_args {
   uint64_t dst, src, bytes, value;
   uint64_t stream, event, handle;
+  uint64_t graph;        /* a CUDA graph (instantiation, exec update) */
   uint32_t flags;
   int32_t priority, device, peer;
   uint8_t dir, memkind, has_device;
@@ -132,7 +133,39 @@ enum cl_rec_type {
   CL_REC_DROP,           /* drop.count records of reason drop.reason lost */
   CL_REC_THREAD,         /* a host thread created or joined (threads.c) */
   CL_REC_NAME,           /* a name given through NVTX (nvtx.c) */
+  CL_REC_GRAPH_EXEC,     /* a graph instantiated or an exec updated (graphs.c) */
+  CL_REC_GRAPH_NODE,     /* one node of it */
+  CL_REC_GRAPH_EDGE,     /* one edge of it */
   CL_REC_HOSTFN,         /* a host function ran (hostfn.c) */
+};
+
+/* graph_execs row: at SEQ (cudaGraphInstantiate*, cudaGraphExecUpdate)
+ * executable graph EXEC took the structure of graph GRAPH: NODES nodes and
+ * EDGES edges follow as their own records (child graphs flattened) */
+struct cl_gexec_rec {
+  uint64_t seq, exec, graph;
+  uint32_t nodes, edges;
+  int32_t device;
+  uint8_t truncated;     /* more nodes or edges than are kept */
+};
+
+/* graph_nodes row: node INDEX (0..) of the structure taken at SEQ */
+struct cl_gnode_rec {
+  uint64_t seq, handle;
+  uint64_t added;        /* the call that added or captured it, 0: unknown */
+  uint64_t dst, src, bytes, value, event;
+  uint64_t constmask;    /* kernels: pointer-to-const parameters (not written) */
+  uint32_t index, name;  /* name: interned kernel name, 0 none */
+  uint8_t type;          /* enum cl_gnode */
+  uint8_t dir;           /* copies: enum cl_dir */
+  uint8_t nkargs, kargs_truncated;
+  struct cl_karg kargs[CL_MAX_KARGS];
+};
+
+/* graph_edges row: node FROM before node TO in the structure taken at SEQ */
+struct cl_gedge_rec {
+  uint64_t seq;
+  uint32_t from, to;
 };
 
 enum cl_thread_edge { CL_THREAD_CREATE, CL_THREAD_JOIN };
@@ -175,6 +208,9 @@ struct cl_record {
     struct cl_drop_rec drop;
     struct cl_thread_rec thread;
     struct cl_name_rec name;
+    struct cl_gexec_rec gexec;
+    struct cl_gnode_rec gnode;
+    struct cl_gedge_rec gedge;
     struct cl_hostfn_rec hostfn;
   } u;
 };
@@ -363,6 +399,27 @@ void cl_kparams_atfork_prepare(void) CL_HIDDEN;
 void cl_kparams_atfork_parent(void) CL_HIDDEN;
 void cl_kparams_atfork_child(void) CL_HIDDEN;
 
+/* ---- CUDA graphs (graphs.c) -------------------------------------------------- */
+/* NODE was added by call SEQ (an explicit cudaGraphAdd*Node) */
+void cl_graph_node_added(uint64_t node, uint64_t seq) CL_HIDDEN;
+/* a stream capture begins (1) or ends (0) */
+void cl_graph_capture(int begin) CL_HIDDEN;
+/* is STREAM (as recorded) capturing now? */
+int cl_graph_capturing(uint64_t stream) CL_HIDDEN;
+/* call SEQ was just made on STREAM: if it captures, the node it added */
+void cl_graph_captured(uint64_t stream, uint64_t seq) CL_HIDDEN;
+/* at SEQ, EXEC took the structure of GRAPH: write it */
+void cl_graph_snapshot(uint64_t seq, uint64_t exec, uint64_t graph,
+                       int32_t device) CL_HIDDEN;
+/* EXEC was launched by call SEQ on STREAM: guard what its nodes touch */
+void cl_graph_launched(uint64_t exec, uint64_t seq, uint64_t stream,
+                       uint64_t tid, int32_t device) CL_HIDDEN;
+void cl_graph_exec_destroyed(uint64_t exec) CL_HIDDEN;
+/* at SEQ, kernel node NODE of EXEC took new arguments: write EXEC's
+ * structure again with them */
+void cl_graph_exec_kernel(uint64_t seq, uint64_t exec, uint64_t node,
+                          const struct cl_karg *kargs, unsigned nkargs,
+                          int truncated) CL_HIDDEN;
 /* ---- what the driver says about memory (memquery.c) ------------------------- */
 /* Completes the arguments of a successful allocation (ALLOC): the device of
  * a mapping's physical memory, the size and device of memory opened through

@@ -50,6 +50,10 @@
   X(host_accesses, "INSERT", "")                                               \
   X(thread_edges, "INSERT OR IGNORE", "")                                      \
   X(names, "INSERT OR IGNORE", "")                                             \
+  X(graph_execs, "INSERT OR IGNORE", "")                                       \
+  X(graph_nodes, "INSERT OR IGNORE", "")                                       \
+  X(graph_edges, "INSERT", "")                                                 \
+  X(graph_args, "INSERT OR IGNORE", "")                                        \
   X(communicators, "INSERT OR REPLACE", "")                                    \
   X(collectives, "INSERT", "")                                                 \
   X(host_func_runs, "INSERT OR IGNORE", "")                                    \
@@ -1245,6 +1249,51 @@ void cl_db_put(struct cl_db *db, const struct cl_record *r)
     I64(db, names, handle, n->handle);
     TXT(db, names, name, n->name);
     run(db, db->insert.names);
+    break;
+  }
+  case CL_REC_GRAPH_EXEC: {
+    const struct cl_gexec_rec *g = &r->u.gexec;
+    I64(db, graph_execs, seq, g->seq);
+    I64(db, graph_execs, exec, g->exec);
+    I64(db, graph_execs, graph, g->graph);
+    I64(db, graph_execs, nodes, g->nodes);
+    I64(db, graph_execs, edges, g->edges);
+    I64(db, graph_execs, device, g->device);
+    I64(db, graph_execs, truncated, g->truncated);
+    run(db, db->insert.graph_execs);
+    break;
+  }
+  case CL_REC_GRAPH_NODE: {
+    const struct cl_gnode_rec *g = &r->u.gnode;
+    I64(db, graph_nodes, seq, g->seq);
+    I64(db, graph_nodes, node, g->index);
+    TXT(db, graph_nodes, type, cl_gnode_name(g->type));
+    I64(db, graph_nodes, handle, g->handle);
+    OPT(db, graph_nodes, added, g->added != 0, g->added);
+    OPT(db, graph_nodes, name, g->name != 0, g->name);
+    I64(db, graph_nodes, dst, g->dst);
+    I64(db, graph_nodes, src, g->src);
+    I64(db, graph_nodes, bytes, g->bytes);
+    I64(db, graph_nodes, value, g->value);
+    TXT(db, graph_nodes, direction, cl_dir_name((enum cl_dir)g->dir));
+    I64(db, graph_nodes, event, g->event);
+    run(db, db->insert.graph_nodes);
+    for (unsigned i = 0; i < g->nkargs; i++) {
+      I64(db, graph_args, seq, g->seq);
+      I64(db, graph_args, node, g->index);
+      I64(db, graph_args, param, g->kargs[i].param);
+      I64(db, graph_args, offset, g->kargs[i].offset);
+      I64(db, graph_args, value, g->kargs[i].value);
+      run(db, db->insert.graph_args);
+    }
+    break;
+  }
+  case CL_REC_GRAPH_EDGE: {
+    const struct cl_gedge_rec *g = &r->u.gedge;
+    I64(db, graph_edges, seq, g->seq);
+    I64(db, graph_edges, from_node, g->from);
+    I64(db, graph_edges, to_node, g->to);
+    run(db, db->insert.graph_edges);
     break;
   }
   case CL_REC_HOSTFN: {

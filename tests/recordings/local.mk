@@ -45,6 +45,7 @@ RECORDING_TESTS = \
 	tests/recordings/html.rtest \
 	tests/recordings/sourceroot.rtest \
 	tests/recordings/suppress.rtest \
+	tests/recordings/graphs.rtest \
 	tests/recordings/scale.rtest
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
@@ -62,6 +63,7 @@ EXTRA_DIST += $(RECORDING_TESTS) \
 	tests/recordings/common.sh \
 	tests/recordings/small.sql \
 	tests/recordings/names.sql \
+	tests/recordings/graphs.sql \
 	tests/recordings/vmm.sql \
 	tests/recordings/small.expected.txt \
 	tests/recordings/small.expected.json \
