@@ -38,6 +38,7 @@ CAPTURE_TESTS = \
 	tests/capture/disable.test \
 	tests/capture/launcher.test \
 	tests/capture/launcher_failon.test \
+	tests/capture/launcher_unchecked.test \
 	tests/capture/forkfork.test \
 	tests/capture/optimized_launch.test \
 	tests/capture/api_name.test \
