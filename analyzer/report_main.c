@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "activity.h"
 #include "analyses.h"
@@ -333,6 +334,39 @@ static void write_suppressions(const struct options *o,
     fail("%s: write error: %s", name, strerror(saved ? saved : EIO));
 }
 
+/* Never write over an input: FILE (-o, --gen-suppressions=; OPT names the
+ * option) must not be one of the recordings PATHS[0..N) or a suppression
+ * file read, nor any other recording (an SQLite database, as a shell glob
+ * such as `-o cudalens-*.db` makes of the first one). */
+static void check_not_input(const char *opt, const char *file,
+                            char *const *paths, size_t n,
+                            const struct options *o)
+{
+  struct stat out, in;
+  if (!file || stat(file, &out) != 0)
+    return; /* a new file, or one fopen will say is not writable */
+  for (size_t i = 0; i < n; i++)
+    if (stat(paths[i], &in) == 0 && in.st_dev == out.st_dev &&
+        in.st_ino == out.st_ino)
+      fail("%s%s: is one of the recordings to report; not written over", opt,
+           file);
+  for (size_t i = 0; i < o->supp.nsources; i++)
+    if (stat(o->supp.sources[i], &in) == 0 && in.st_dev == out.st_dev &&
+        in.st_ino == out.st_ino)
+      fail("%s%s: is a suppression file this report reads; not written over",
+           opt, file);
+  static const char magic[16] = "SQLite format 3";
+  char head[16];
+  FILE *f = S_ISREG(out.st_mode) ? fopen(file, "rb") : NULL;
+  bool sqlite = f && fread(head, 1, sizeof head, f) == sizeof head &&
+                memcmp(head, magic, sizeof magic) == 0;
+  if (f)
+    fclose(f);
+  if (sqlite)
+    fail("%s%s: is a recording (an SQLite database); not written over", opt,
+         file);
+}
+
 /* open the recording at R->path, summarize it and find what is wrong */
 static void analyze(struct recording *r, const struct options *o)
 {
@@ -378,6 +412,15 @@ int main(int argc, char **argv)
   if (n > 1 && timeline_format(o.format))
     fail("--format=%s draws one recording at a time (got %zu)",
          o.format == FORMAT_HTML ? "html" : "perfetto", n);
+  check_not_input("-o ", o.output, paths, n, &o);
+  check_not_input("--gen-suppressions=", o.gen_supp_file, paths, n, &o);
+  struct stat a, b;
+  if (o.output && o.gen_supp_file &&
+      (strcmp(o.output, o.gen_supp_file) == 0 ||
+       (stat(o.output, &a) == 0 && stat(o.gen_supp_file, &b) == 0 &&
+        a.st_dev == b.st_dev && a.st_ino == b.st_ino)))
+    fail("-o %s and --gen-suppressions=%s: the same file", o.output,
+         o.gen_supp_file);
   struct recording *rec = xcalloc(n, sizeof *rec);
   for (size_t i = 0; i < n; i++) {
     rec[i].path = paths[i];

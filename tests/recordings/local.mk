@@ -44,6 +44,7 @@ RECORDING_TESTS = \
 	tests/recordings/html.rtest \
 	tests/recordings/sourceroot.rtest \
 	tests/recordings/suppress.rtest \
+	tests/recordings/overwrite.rtest \
 	tests/recordings/scale.rtest
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
