@@ -9,12 +9,14 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "activity.h"
 #include "analyses.h"
@@ -45,6 +47,7 @@ struct options {
   struct suppressions supp; /* --suppressions, CUDALENS_SUPPRESSIONS,
                                --disable */
   bool gen_supp;            /* --gen-suppressions */
+  bool broad;               /* --broad: function-wide entries */
   const char *gen_supp_file; /* its FILE; NULL: standard error */
   size_t stack_depth;       /* --stack=N: frames per place (default 1) */
 };
@@ -55,7 +58,7 @@ static const char usage_text[] =
     "                       [--source-root=DIR] [--stack=N]\n"
     "                       [--suppressions=FILE]...\n"
     "                       [--disable=KIND[,KIND]...]...\n"
-    "                       [--gen-suppressions[=FILE]] [-o FILE]\n"
+    "                       [--gen-suppressions[=FILE] [--broad]] [-o FILE]\n"
     "                       RECORDING.db...\n"
     "       cudalens-report [OPTIONS] FOLDER\n"
     "       cudalens-report --explain=KIND | --list-checks\n"
@@ -92,8 +95,13 @@ static const char usage_text[] =
     "                        separated; repeatable)\n"
     "      --gen-suppressions[=FILE]\n"
     "                        after the report, an entry matching just it\n"
-    "                        for every finding shown, into FILE (else on\n"
-    "                        standard error)\n"
+    "                        for every finding shown (its kind and places,\n"
+    "                        files relative to --source-root, else to the\n"
+    "                        git work tree or the working directory), into\n"
+    "                        FILE (else on standard error)\n"
+    "      --broad           with --gen-suppressions: entries for the kind\n"
+    "                        in the finding's function and file (they also\n"
+    "                        hide new findings of that kind there)\n"
     "  -o, --output=FILE     write the report to FILE instead of stdout\n"
     "      --explain=KIND    what a kind of finding means, its severity and\n"
     "                        the CUDA documentation it rests on, and exit\n"
@@ -154,6 +162,7 @@ static void parse_options(int argc, char **argv, struct options *o)
       {"suppressions", required_argument, NULL, 'S'},
       {"disable", required_argument, NULL, 'D'},
       {"gen-suppressions", optional_argument, NULL, 'G'},
+      {"broad", no_argument, NULL, 'B'},
       {"stack", required_argument, NULL, 'K'},
       {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
@@ -233,6 +242,9 @@ static void parse_options(int argc, char **argv, struct options *o)
       o->gen_supp = true;
       o->gen_supp_file = optarg;
       break;
+    case 'B':
+      o->broad = true;
+      break;
     case 'h':
       fputs(usage_text, stdout);
       exit(ferror(stdout) || fflush(stdout) ? 2 : 0);
@@ -273,6 +285,8 @@ static void parse_options(int argc, char **argv, struct options *o)
     }
     }
   }
+  if (o->broad && !o->gen_supp)
+    fail("--broad is a form of --gen-suppressions (try --help)");
   if (optind >= argc)
     fail("no recording given (usage: cudalens-report [OPTIONS] RECORDING.db;"
          " try --help)");
@@ -315,6 +329,30 @@ static void write_report(const struct options *o, const struct recording *r,
     fail("%s: write error: %s", name, strerror(saved ? saved : EIO));
 }
 
+/* The folder generated suppressions name files relative to, when there is
+ * no --source-root (the findings' files are then relative to it already):
+ * the git work tree the working directory is in (a folder above it with a
+ * .git), else the working directory; malloc'd, NULL when unknown. */
+static char *suppression_base(void)
+{
+  char cwd[PATH_MAX];
+  if (!getcwd(cwd, sizeof cwd))
+    return NULL;
+  for (size_t n = strlen(cwd); n > 0;) {
+    char *git = xasprintf("%.*s/.git", (int)n, cwd);
+    struct stat st;
+    bool found = lstat(git, &st) == 0;
+    free(git);
+    if (found)
+      return xasprintf("%.*s", (int)n, cwd);
+    while (n > 0 && cwd[n - 1] != '/')
+      n--;
+    if (n > 0)
+      n--; /* the '/' */
+  }
+  return xstrdup(cwd);
+}
+
 /* --gen-suppressions: an entry for every finding shown */
 static void write_suppressions(const struct options *o,
                                const struct findings *fs)
@@ -323,7 +361,9 @@ static void write_suppressions(const struct options *o,
   const char *name = o->gen_supp_file ? o->gen_supp_file : "standard error";
   if (o->gen_supp_file && !(f = fopen(o->gen_supp_file, "w")))
     fail("%s: %s", o->gen_supp_file, strerror(errno));
-  suppressions_generate(f, fs);
+  char *base = o->source_root ? NULL : suppression_base();
+  suppressions_generate(f, fs, o->broad, base);
+  free(base);
   int err = ferror(f);
   if (fflush(f) != 0 && !err)
     err = 1;
