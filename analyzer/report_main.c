@@ -270,7 +270,7 @@ static void parse_options(int argc, char **argv, struct options *o)
                check_info((enum check_id)id)->title);
       exit(ferror(stdout) || fflush(stdout) ? 2 : 0);
     case 'V':
-      printf("cudalens-report %s (recording schema %d)\n", PACKAGE_VERSION,
+      printf("cudalens-report %s (recording format %d)\n", PACKAGE_VERSION,
              CL_SCHEMA_VERSION);
       exit(ferror(stdout) || fflush(stdout) ? 2 : 0);
     case ':':

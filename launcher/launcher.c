@@ -263,12 +263,13 @@ const char *cl_display_path(const char *path, size_t len, const char *cwd,
 /* ---- the program ----------------------------------------------------------- */
 
 static const char usage_text[] =
-    "Usage: cudalens run [-o PATTERN] [--fail-on=SEV] [--] CMD [ARGS...]\n"
+    "Usage: cudalens [run] [-o PATTERN] [--fail-on=SEV] [--] CMD [ARGS...]\n"
     "       cudalens --version | --help\n"
     "\n"
     "Runs CMD with libcudalens.so preloaded, which records the program's CUDA\n"
     "calls into an SQLite database (one per process), then says where the\n"
-    "databases went.  Summarize one with `cudalens-report DB`.\n"
+    "databases went.  Summarize one with `cudalens-report DB`.  The word\n"
+    "`run` may be left out (`cudalens ./app`), as with compute-sanitizer.\n"
     "\n"
     "  -o, --output PATTERN  database name (sets CUDALENS_OUTPUT); %p pid,\n"
     "                        %h host name, %q{VAR} environment variable VAR,\n"
@@ -821,11 +822,11 @@ fail:
 int main(int argc, char **argv)
 {
   if (argc < 2)
-    die_usage("no command given; usage: cudalens run [-o PATTERN] [--] CMD "
+    die_usage("no command given; usage: cudalens [run] [-o PATTERN] [--] CMD "
               "[ARGS...]");
   const char *a = argv[1];
   if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0) {
-    printf("cudalens %s (database format %d)\n", PACKAGE_VERSION,
+    printf("cudalens %s (recording format %d)\n", PACKAGE_VERSION,
            CL_SCHEMA_VERSION);
     return 0;
   }
@@ -834,11 +835,11 @@ int main(int argc, char **argv)
     fputs(usage_text, stdout);
     return 0;
   }
+  /* `cudalens ./app`, `cudalens -o X ./app`: as compute-sanitizer and
+   * valgrind are called, the same as `cudalens run ...` */
   if (strcmp(a, "run") == 0)
     return run(argc - 2, argv + 2);
-  char msg[300];
-  snprintf(msg, sizeof msg, "unknown command '%.200s'", a);
-  die_usage(msg);
+  return run(argc - 1, argv + 1);
 }
 
 #endif /* CL_LAUNCHER_NO_MAIN */

@@ -40,6 +40,7 @@ CAPTURE_TESTS = \
 	tests/capture/launcher_failon.test \
 	tests/capture/launcher_unchecked.test \
 	tests/capture/newrace.test \
+	tests/capture/words.test \
 	tests/capture/forkfork.test \
 	tests/capture/optimized_launch.test \
 	tests/capture/api_name.test \
