@@ -3,7 +3,7 @@
  * variable's value cannot lead out of the pattern's folder.  One copy,
  * shared by the shim (shim/outpath.c creates the file) and the launcher
  * (launcher/launcher.c checks the pattern and makes its folder before the
- * program starts). */
+ * program starts, refusing patterns whose folders cannot exist then). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>

@@ -1,13 +1,14 @@
-/* launcher.c - the `cudalens` command: `cudalens run [-o PATTERN]
+/* launcher.c - the `cudalens` command: `cudalens [run] [-o PATTERN]
  * [--fail-on=SEV] [--] CMD [ARGS...]` checks PATTERN with the shim's rule
  * (common/outpath.c) and makes its folder, finds libcudalens.so, puts it
  * first in LD_PRELOAD, runs CMD in a child, forwards its exit status
  * (128+signo when it died from a signal) and afterwards tells on stderr which
- * databases the shim wrote.  The shim reports them by appending one path per
- * line to the file named by CUDALENS_MANIFEST, a temporary file made here.
- * With --fail-on it then runs cudalens-report on all of them (one report,
- * merged when there are several) and turns its verdict into the exit
- * status.  See cudalens(1).
+ * databases the shim wrote, and which processes it did not record in full.
+ * The shim reports both by appending lines to the file named by
+ * CUDALENS_MANIFEST, a temporary file made here (shim/manifest.c).  With
+ * --fail-on it then runs cudalens-report on all of them (one report,
+ * merged when there are several) and turns its verdict, and what was not
+ * recorded, into the exit status.  See cudalens(1).
  *
  * The pure helpers (LD_PRELOAD building, option parsing, status mapping,
  * manifest parsing, shim and report candidates, --fail-on verdicts) are not
@@ -391,16 +392,17 @@ static void prepare_output(const char *label, const char *pattern)
 {
   char path[4096], err[512];
   struct stat st;
-  if (cl_outpath_expand(pattern, getpid(), path, sizeof path, err,
-                        sizeof err) == 0 &&
-      stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+  bool bad = cl_outpath_expand(pattern, getpid(), path, sizeof path, err,
+                               sizeof err) < 0;
+  if (!bad && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
     snprintf(err, sizeof err, "is a folder (name a file in it: "
              "%s/cudalens-%%p.db)", pattern);
-  else if (cl_outpath_expand(pattern, getpid(), path, sizeof path, err,
-                             sizeof err) == 0 &&
-           cl_outpath_folder(pattern, path, sizeof path, err, sizeof err) ==
-               0 &&
-           (!path[0] || cl_make_folders(path, err, sizeof err) == 0))
+    bad = true;
+  }
+  if (!bad)
+    bad = cl_outpath_folder(pattern, path, sizeof path, err, sizeof err) < 0 ||
+          (path[0] && cl_make_folders(path, err, sizeof err) < 0);
+  if (!bad)
     return;
   fprintf(stderr, "cudalens: %s%s: %s\n", label, pattern, err);
   exit(2);
