@@ -54,10 +54,12 @@ CAPTURE_TESTS = \
 	tests/capture/nobuffer.test \
 	tests/capture/output_dirs.test \
 	tests/capture/cuptifind.test \
-	tests/capture/multiproc.test
+	tests/capture/multiproc.test \
+	tests/capture/unload.test
 TESTS += $(CAPTURE_TESTS)
 EXTRA_DIST += $(CAPTURE_TESTS) tests/capture/capture.sh tests/capture/ci.sh \
 	tests/capture/behave.cu tests/capture/hostile.cu tests/capture/newrace.cu \
+	tests/capture/unload.cpp \
 	tests/capture/common.expect \
 	$(CAPTURE_APP_NAMES:%=tests/capture/%.expect) \
 	$(CAPTURE_APP_NAMES:%=tests/capture/%.sites) \
@@ -65,8 +67,10 @@ EXTRA_DIST += $(CAPTURE_TESTS) tests/capture/capture.sh tests/capture/ci.sh \
 	tests/gpu/run-gpu-suite.sh tests/gpu/torch_capture.py tests/gpu/torch.expect
 
 if HAVE_NVCC
-check_DATA += tests/capture/behave tests/capture/hostile tests/capture/newrace
-CLEANFILES += tests/capture/behave tests/capture/hostile tests/capture/newrace
+check_DATA += tests/capture/behave tests/capture/hostile tests/capture/newrace \
+	tests/capture/unload
+CLEANFILES += tests/capture/behave tests/capture/hostile tests/capture/newrace \
+	tests/capture/unload
 tests/capture/behave: $(srcdir)/tests/capture/behave.cu
 	@$(MKDIR_P) tests/capture
 	$(AM_V_GEN)$(NVCC) -g -lineinfo -arch=sm_90 --no-compress -cudart shared $< -o $@
@@ -80,6 +84,12 @@ tests/capture/newrace: $(srcdir)/tests/capture/newrace.cu $(srcdir)/tests/races/
 tests/capture/hostile: $(srcdir)/tests/capture/hostile.cu
 	@$(MKDIR_P) tests/capture
 	$(AM_V_GEN)$(NVCC) -g -lineinfo -arch=sm_90 --no-compress -cudart shared $< -o $@ -lpthread
+# a driver-API program (like tests/apps/driver_api) whose kernel handle is
+# reused after its module is unloaded
+tests/capture/unload: $(srcdir)/tests/capture/unload.cpp tests/apps/driver_kernels_fatbin.h
+	@$(MKDIR_P) tests/capture
+	$(AM_V_GEN)$(NVCC) -g -arch=sm_90 -cudart none -Itests/apps $< -o $@ \
+		-L$(CUDA_HOME)/lib64/stubs -lcuda
 endif
 
 # a program that loads the CUDA runtime after start-up (dlopen by name, by
