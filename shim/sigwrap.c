@@ -1,7 +1,8 @@
 /* sigwrap.c - the signals the shim handles itself, kept invisible to the
  * program.  Two users take signals over: the fatal-signal flush (signals.c)
  * takes each fatal signal whose action is the default one, and the host-access
- * check (hostguard.c) takes SIGSEGV for good.  For such a signal the kernel
+ * check (hostguard.c) takes SIGSEGV for good (and SIGTRAP, for the single
+ * steps over accesses to protected pages that are not its business).  For such a signal the kernel
  * runs dispatch(), and the program sees and gets what it would without the
  * shim: sigaction() and the other exported wrappers report and change the
  * program's view (SIG_DFL while only the shim is there), and dispatch()
@@ -41,6 +42,7 @@ struct slot {
 static struct slot slots[NSIG];
 static _Atomic unsigned char managed[NSIG]; /* taken by keep or flush */
 static int (*fault_handler)(int, siginfo_t *, void *);
+static int (*trap_handler)(int, siginfo_t *, void *);
 static void (*before_death)(int);
 /* siginterrupt() state, as the C library keeps it for signal() */
 static _Atomic unsigned char no_restart[NSIG];
@@ -217,6 +219,15 @@ int cl_sigwrap_install(int (*handler)(int, siginfo_t *, void *))
   return r;
 }
 
+int cl_sigwrap_install_trap(int (*handler)(int, siginfo_t *, void *))
+{
+  trap_handler = handler; /* before it can run */
+  int r = take(SIGTRAP, 1, 0);
+  if (r)
+    trap_handler = NULL;
+  return r;
+}
+
 int cl_sigwrap_flush_on(int sig, void (*flush)(int))
 {
   before_death = flush;
@@ -228,7 +239,7 @@ int cl_sigwrap_flush_on(int sig, void (*flush)(int))
 static int forced(int sig, const siginfo_t *si)
 {
   return si->si_code > 0 && (sig == SIGSEGV || sig == SIGBUS ||
-                             sig == SIGFPE || sig == SIGILL);
+                             sig == SIGFPE || sig == SIGILL || sig == SIGTRAP);
 }
 
 /* The default action (all the signals taken end the process): the flush,
@@ -276,6 +287,10 @@ static void dispatch(int sig, siginfo_t *si, void *uc)
   if (sig == SIGSEGV && fault_handler && fault_handler(sig, si, uc)) {
     errno = saved;
     return; /* the shim's own fault: the access runs again, now allowed */
+  }
+  if (sig == SIGTRAP && trap_handler && trap_handler(sig, si, uc)) {
+    errno = saved;
+    return; /* the end of the shim's own single step */
   }
   struct slot s = slot_read(sig);
   void (*h)(int) = s.view.sa_handler;
