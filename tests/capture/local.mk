@@ -55,7 +55,8 @@ CAPTURE_TESTS = \
 	tests/capture/output_dirs.test \
 	tests/capture/cuptifind.test \
 	tests/capture/multiproc.test \
-	tests/capture/unload.test
+	tests/capture/unload.test \
+	tests/capture/own_dlsym.test
 TESTS += $(CAPTURE_TESTS)
 EXTRA_DIST += $(CAPTURE_TESTS) tests/capture/capture.sh tests/capture/ci.sh \
 	tests/capture/behave.cu tests/capture/hostile.cu tests/capture/newrace.cu \
