@@ -47,6 +47,12 @@ void cl_log_write(int level, const char *fmt, ...) CL_HIDDEN
       cl_log_write((level), __VA_ARGS__);                                      \
   } while (0)
 
+/* ---- the launcher's manifest (manifest.c), when CUDALENS_MANIFEST is set */
+/* a recording started at PATH */
+void cl_manifest_recording(const char *path) CL_HIDDEN;
+/* this process is not recorded, or not in full, because of WHY (one line) */
+void cl_manifest_problem(const char *why) CL_HIDDEN;
+
 /* ---- records -------------------------------------------------------------- */
 #define CL_MAX_FRAMES 32
 #define CL_MAX_KARGS 16

@@ -141,6 +141,8 @@ struct cl_db {
   uint32_t ntids, captids;
   uint64_t waits_written;     /* cl_ring_waits() count in meta */
   int failed;                 /* recording ended by an error: write nothing */
+  uint64_t lost;              /* records dropped, not yet told the launcher */
+  const char *lost_reason;    /* the first reason of those */
   char path[4096];            /* as named by CUDALENS_OUTPUT */
   char sqlpath[PATH_MAX];     /* the same file, through no symbolic link */
 };
@@ -473,23 +475,6 @@ static void write_api_table(struct cl_db *db)
   }
 }
 
-/* The launcher's manifest: appended to, never through a symbolic link. */
-static void announce(const char *path)
-{
-  if (!cl_cfg.manifest)
-    return;
-  int fd = open(cl_cfg.manifest, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0)
-    return;
-  char line[4200];
-  int n = snprintf(line, sizeof line, "%s\n", path);
-  if (n > 0 && (size_t)n < sizeof line) {
-    ssize_t w = write(fd, line, (size_t)n);
-    (void)w;
-  }
-  close(fd);
-}
-
 /* PATH with its directory resolved: SQLite's NOFOLLOW refuses a symbolic
  * link anywhere in the name, while only the last component (the file just
  * created) must not be one. */
@@ -711,7 +696,7 @@ struct cl_db *cl_db_open(void)
   cl_db_commit(db);
   current = db;
   CL_LOG(CL_LOG_INFO, "recording to %s", path);
-  announce(path);
+  cl_manifest_recording(path);
   return db;
 }
 
@@ -1346,13 +1331,34 @@ void cl_db_put_waits(struct cl_db *db)
 
 void cl_db_drop(struct cl_db *db, const char *reason, uint64_t n)
 {
+  /* whole records lost (not the pointer arguments beyond those kept) */
+  if (strcmp(reason, "kernel-args-beyond-16")) {
+    if (!db->lost)
+      db->lost_reason = reason;
+    db->lost += n;
+  }
   TXT(db, drops, reason, reason);
   I64(db, drops, count, n);
   run(db, db->insert.drops);
 }
 
+/* records were dropped: the launcher's --fail-on must not pass this
+ * process (the recording counts them in its drops table) */
+static void tell_lost(struct cl_db *db)
+{
+  if (!db->lost)
+    return;
+  char why[4400];
+  snprintf(why, sizeof why, "%llu record%s dropped (%s): %s is incomplete",
+           (unsigned long long)db->lost, db->lost == 1 ? " was" : "s were",
+           db->lost_reason, db->path);
+  cl_manifest_problem(why);
+  db->lost = 0;
+}
+
 static void write_end(struct cl_db *db, const char *end, int clean)
 {
+  tell_lost(db);
   cl_db_begin(db);
   cl_db_put_waits(db);
   meta_int(db, CL_META_end_ns, (long long)(cl_end_ns ? cl_end_ns : cl_now_ns()));

@@ -80,9 +80,12 @@ static void emit(struct report_ctx *ctx, struct findings *out,
     finding_add_related(f, &copy_loc, "the graph launched here, on %s (%s)",
                         stream, api);
   } else if (p->is_kernel) {
-    char arg[32] = "";
-    if (p->param >= 0)
-      snprintf(arg, sizeof arg, " (argument %" PRId64 ")", p->param + 1);
+    char arg[300] = "";
+    if (p->param >= 0) {
+      char *a = cl_kernel_argument(p->kernel_sig, (int)p->param);
+      snprintf(arg, sizeof arg, " (%s)", a);
+      free(a);
+    }
     const char *verb = p->check == CHECK_HOST_READ_BEFORE_SYNC ? "write"
                                                                : "be using";
     f = findings_add(out, p->check, &loc,

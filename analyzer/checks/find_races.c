@@ -120,6 +120,7 @@ struct walk {
   /* the access being checked */
   const struct alloc *cur_alloc;
   int64_t cur_alloc_seq;
+  sqlite3_stmt *when;        /* a call's time into the run (when_text) */
 };
 
 /* ---- streams and threads -------------------------------------------------- */
@@ -871,10 +872,10 @@ static bool library_internal(struct walk *w, const struct race *r)
 }
 
 struct opinfo {
-  char *what;   /* "kernel saxpy(float*, ...) (argument 1)",
+  char *what;   /* "kernel saxpy(float*, ...) (argument 1, float*)",
                    "cudaMemcpyAsync htod of 4 KiB (destination side)" */
   char *brief;  /* the same for a finding's first line: "kernel saxpy
-                   (argument 1)", "cudaMemcpyAsync (destination)" */
+                   (argument 1, float*)", "cudaMemcpyAsync (destination)" */
   char *kernel; /* the kernel's demangled name, NULL for other work */
   int64_t stack;
 };
@@ -900,9 +901,10 @@ static void opinfo_load(struct walk *w, sqlite3_stmt *q, int64_t seq,
   case ACC_KERNEL: {
     char *dn = cl_demangle(db_text(q, 2));
     char *k = cl_kernel_brief(dn);
-    out->what = xasprintf("kernel %s (argument %d)", dn ? dn : "(unnamed)",
-                          (int)a->param);
-    out->brief = xasprintf("kernel %s (argument %d)", k, (int)a->param);
+    char *arg = cl_kernel_argument(dn, (int)a->param);
+    out->what = xasprintf("kernel %s (%s)", dn ? dn : "(unnamed)", arg);
+    out->brief = xasprintf("kernel %s (%s)", k, arg);
+    free(arg);
     free(k);
     out->kernel = dn;
     break;
@@ -1032,6 +1034,27 @@ static const char *stream_name(const struct walk *w, uint32_t id)
   if (id < w->nstream_desc && w->stream_desc[id])
     return w->stream_desc[id];
   return "the host (before the call returned)";
+}
+
+/* When call SEQ was made, as the notes say it: " (35.21 ms into the run)",
+ * the time since the recording started (meta start_ns: the shim's load,
+ * about the process's start; else the first call), or "" when unknown.
+ * A person finds that on a timeline; the call's number (the recording's
+ * seq) is in the JSON report (first_seq, second_seq). */
+static const char *when_text(struct walk *w, int64_t seq, char *buf,
+                             size_t len)
+{
+  char b[32];
+  buf[0] = 0;
+  if (!w->when || seq < 0)
+    return buf;
+  sqlite3_reset(w->when);
+  sqlite3_bind_int64(w->when, 1, seq);
+  if (db_step(w->ctx->db, w->when) && !db_null(w->when, 0) &&
+      db_int(w->when, 0) >= 0)
+    snprintf(buf, len, " (%s into the run)",
+             fmt_ns(b, sizeof b, db_int(w->when, 0)));
+  return buf;
 }
 
 static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
@@ -1177,14 +1200,17 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
     finding_set_extra(f, "implicit", r->implicit);
 
   /* the later access in full, where the finding is */
-  finding_add_detail(f, &loc, "this access: %s on %s %s %s at %s (call %"
-                     PRId64 ")", c.what, cs, verb(&r->cur, false), mem,
-                     fmt_hex(b1, sizeof b1, (int64_t)r->cur.lo), r->cur.seq);
+  char t1[64];
+  finding_add_detail(f, &loc, "this access: %s on %s %s %s at %s%s", c.what,
+                     cs, verb(&r->cur, false), mem,
+                     fmt_hex(b1, sizeof b1, (int64_t)r->cur.lo),
+                     when_text(w, r->cur.seq, t1, sizeof t1));
   struct callsite psite;
   callsite_resolve_call(w->ctx->cs, r->prev.seq, &psite);
   struct location ploc = callsite_location(&psite);
-  finding_add_related(f, &ploc, "earlier access: %s on %s %s it (call %" PRId64
-                      ")", p.what, ps, verb(&r->prev, true), r->prev.seq);
+  finding_add_related(f, &ploc, "earlier access: %s on %s %s it%s", p.what, ps,
+                      verb(&r->prev, true),
+                      when_text(w, r->prev.seq, t1, sizeof t1));
   for (int k = 0; k < 2; k++) {
     const struct hb_access *a = k ? &r->prev : &r->cur;
     if (!a->gnode)
@@ -1194,14 +1220,14 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
     if (!(same_launch && k)) {
       callsite_resolve_call(w->ctx->cs, a->seq, &gsite);
       gloc = callsite_location(&gsite);
-      finding_add_related(f, &gloc, "the graph launch (call %" PRId64 ")",
-                          a->seq);
+      finding_add_related(f, &gloc, "the graph launch%s",
+                          when_text(w, a->seq, t1, sizeof t1));
     }
     if (a->origin > 0) {
       callsite_resolve_call(w->ctx->cs, a->origin, &gsite);
       gloc = callsite_location(&gsite);
-      finding_add_related(f, &gloc, "graph node %u was added or captured here"
-                          " (call %" PRId64 ")", a->gnode - 1, a->origin);
+      finding_add_related(f, &gloc, "graph node %u was added or captured here%s",
+                          a->gnode - 1, when_text(w, a->origin, t1, sizeof t1));
     }
   }
   if (same_launch) {
@@ -1221,29 +1247,28 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
     callsite_resolve_call(w->ctx->cs, r->alloc_seq, &asite);
     struct location aloc = callsite_location(&asite);
     finding_add_related(f, &aloc, "the memory: device memory mapped here"
-                        " (cuMemMap), %s at %s (call %" PRId64 ")",
+                        " (cuMemMap), %s at %s%s",
                         fmt_bytes(b2, sizeof b2, (int64_t)r->alloc_size),
                         fmt_hex(b1, sizeof b1, (int64_t)r->alloc_addr),
-                        r->alloc_seq);
+                        when_text(w, r->alloc_seq, t1, sizeof t1));
     if (r->res_seq >= 0) {
       callsite_resolve_call(w->ctx->cs, r->res_seq, &asite);
       aloc = callsite_location(&asite);
       finding_add_related(f, &aloc, "in the address range reserved here"
-                          " (cuMemAddressReserve), %s at %s (call %" PRId64
-                          ")", fmt_bytes(b2, sizeof b2, (int64_t)r->res_size),
+                          " (cuMemAddressReserve), %s at %s%s",
+                          fmt_bytes(b2, sizeof b2, (int64_t)r->res_size),
                           fmt_hex(b1, sizeof b1, (int64_t)r->res_addr),
-                          r->res_seq);
+                          when_text(w, r->res_seq, t1, sizeof t1));
     }
   } else if (r->alloc_seq >= 0) {
     struct callsite asite;
     callsite_resolve_call(w->ctx->cs, r->alloc_seq, &asite);
     struct location aloc = callsite_location(&asite);
-    finding_add_related(f, &aloc, "the memory: %s allocation of %s at %s"
-                        " (call %" PRId64 ")",
+    finding_add_related(f, &aloc, "the memory: %s allocation of %s at %s%s",
                         cl_memkind_name((enum cl_memkind)r->alloc_kind),
                         fmt_bytes(b2, sizeof b2, (int64_t)r->alloc_size),
                         fmt_hex(b1, sizeof b1, (int64_t)r->alloc_addr),
-                        r->alloc_seq);
+                        when_text(w, r->alloc_seq, t1, sizeof t1));
   }
   if (implicit_why)
     finding_add_detail(f, NULL, "%s", implicit_why);
@@ -1252,17 +1277,19 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
     callsite_resolve_call(w->ctx->cs, r->hostfn_call, &hsite);
     struct location hloc = callsite_location(&hsite);
     finding_add_related(f, &hloc,
-                        "the host function enqueued here (call %" PRId64
-                        ") ran on thread %" PRId64 " once the first access"
-                        " was done; the second was issued after that thread"
-                        " told this one (a mutex, condition variable or"
-                        " queue cudalens does not record)",
-                        r->hostfn_call, r->hostfn_tid);
+                        "the host function enqueued here%s ran on thread %"
+                        PRId64 " once the first access was done; the second"
+                        " was issued after that thread told this one (a"
+                        " mutex, condition variable or queue cudalens does"
+                        " not record)",
+                        when_text(w, r->hostfn_call, t1, sizeof t1),
+                        r->hostfn_tid);
   }
   if (r->kind == RK_LIBRARY && slib)
-    finding_add_detail(f, NULL, "%s is a stream %s created for itself (call %"
-                       PRId64 "): the library's ordering, not the program's",
-                       stream_name(w, own), slib, w->stream_created[own]);
+    finding_add_detail(f, NULL, "%s is a stream %s created for itself%s: the"
+                       " library's ordering, not the program's",
+                       stream_name(w, own), slib,
+                       when_text(w, w->stream_created[own], t1, sizeof t1));
   finding_add_kernel(f, c.kernel);
   finding_add_kernel(f, p.kernel);
   free(p.what);
@@ -1336,10 +1363,15 @@ void analysis_races(struct report_ctx *ctx, struct findings *out)
       u64map_put(&seen, h, i);
     }
   }
+  w.when = db_prepare(
+      ctx->db, "SELECT c.start_ns - coalesce((SELECT CAST(value AS INTEGER)"
+               " FROM meta WHERE key = 'start_ns'), (SELECT min(start_ns)"
+               " FROM calls)) FROM calls c WHERE c.seq = ?");
   for (size_t i = 0; i < w.nraces; i++)
     if (w.races[i].count)
       emit(&w, q, &w.races[i], out);
   db_finalize(q);
+  db_finalize(w.when);
   u64map_free(&seen);
 
   for (size_t i = 0; i < w.nstream_desc; i++)

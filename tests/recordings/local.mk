@@ -46,6 +46,8 @@ RECORDING_TESTS = \
 	tests/recordings/sourceroot.rtest \
 	tests/recordings/suppress.rtest \
 	tests/recordings/graphs.rtest \
+	tests/recordings/overwrite.rtest \
+	tests/recordings/tally.rtest \
 	tests/recordings/scale.rtest
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
