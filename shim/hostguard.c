@@ -379,6 +379,7 @@ static void guard_pages(uint64_t seq, uint64_t stream, uint64_t tid,
   uint64_t hi = end & ~(page_size - 1);
   if (hi <= lo)
     return; /* no whole page inside */
+  cl_sigwrap_reclaim(); /* a fault must reach dispatch(), not the program */
   wlock();
   if (!nvendor)
     dl_iterate_phdr(add_vendor, NULL);

@@ -357,6 +357,9 @@ void cl_signals_install(void) CL_HIDDEN;
 /* SIGSEGV goes to handler first (nonzero: it was the shim's own fault),
  * whatever the program installs; 0 on success */
 int cl_sigwrap_install(int (*handler)(int, siginfo_t *, void *)) CL_HIDDEN;
+/* SIGSEGV the shim's again if the program set an action behind the
+ * wrappers (raw system call): its handler becomes its view */
+void cl_sigwrap_reclaim(void) CL_HIDDEN;
 /* While the program leaves sig to the default action, flush(sig) runs
  * before it; 0 when sig was taken */
 int cl_sigwrap_flush_on(int sig, void (*flush)(int)) CL_HIDDEN;

@@ -50,16 +50,21 @@ typedef sighandler_t (*handler_fn)(int, sighandler_t);
 typedef int (*int_fn)(int, int);
 typedef int (*sig_fn)(int);
 
+/* each looked up once, by one expansion of CL_REAL */
+typedef int (*sa_fn)(int, const struct sigaction *, struct sigaction *);
+typedef int (*mask_fn)(int, const sigset_t *, sigset_t *);
+static sa_fn sa_real(void) { return CL_REAL_AS(sa_fn, sigaction); }
+static mask_fn mask_real(void) { return CL_REAL_AS(mask_fn, pthread_sigmask); }
+
 static int real_sigaction(int sig, const struct sigaction *act,
                           struct sigaction *old)
 {
-  return CL_REAL(sigaction)(sig, act, old);
+  return sa_real()(sig, act, old);
 }
 
-typedef int (*mask_fn)(int, const sigset_t *, sigset_t *);
 static int real_mask(int how, const sigset_t *set, sigset_t *old)
 {
-  return CL_REAL_AS(mask_fn, pthread_sigmask)(how, set, old);
+  return mask_real()(how, set, old);
 }
 
 /* SIGSEGV kept by the host-access check: never blocked for real */
@@ -166,6 +171,29 @@ static int own(int sig, struct slot *s, const struct sigaction *act,
   return 0;
 }
 
+static int is_dispatch(const struct sigaction *sa)
+{
+  return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == dispatch;
+}
+
+/* An owned signal whose kernel action is no longer dispatch(): the program
+ * set it behind the wrappers (the raw system call, a C library of its own).
+ * What it set is its view, as natively; a signal kept for good becomes the
+ * shim's again, one taken for the flush is the program's now.  Table
+ * locked. */
+static void relearn(int sig, struct slot *s)
+{
+  struct sigaction cur;
+  if (!s->owned || real_sigaction(sig, NULL, &cur) || is_dispatch(&cur))
+    return;
+  if (s->keep) {
+    own(sig, s, &cur, &cur);
+  } else {
+    s->owned = 0;
+    s->view = cur;
+  }
+}
+
 /* Take sig over: for good (keep), or while the program leaves the default
  * action (flush); 0 when taken. */
 static int take(int sig, int keep, int flush)
@@ -215,6 +243,23 @@ int cl_sigwrap_install(int (*handler)(int, siginfo_t *, void *))
     atomic_store(&segv_kept, 1);
   }
   return r;
+}
+
+/* The kernel's action for SIGSEGV is dispatch() again, and the program's
+ * view what it set, when the program set one behind the wrappers (the raw
+ * rt_sigaction system call, a C library of its own): called before the
+ * host-access check protects pages, so that a fault of the shim's never
+ * reaches a handler the shim has not seen. */
+void cl_sigwrap_reclaim(void)
+{
+  struct sigaction cur;
+  if (!atomic_load_explicit(&segv_kept, memory_order_relaxed) ||
+      real_sigaction(SIGSEGV, NULL, &cur) || is_dispatch(&cur))
+    return;
+  sigset_t saved;
+  table_lock(&saved);
+  relearn(SIGSEGV, &slots[SIGSEGV]);
+  table_unlock(&saved);
 }
 
 int cl_sigwrap_flush_on(int sig, void (*flush)(int))
@@ -315,8 +360,17 @@ static int is_managed(int sig)
 static int cl_sigaction(int sig, const struct sigaction *act,
                         struct sigaction *old)
 {
-  if (!is_managed(sig))
+  if (sig <= 0 || sig >= NSIG)
     return real_sigaction(sig, act, old);
+  /* The real functions are looked up before the table is locked: the first
+   * lookup goes through the shim's dlsym(), which may start the shim (CUDA
+   * already loaded: a library constructor's sigaction() runs before the
+   * shim's own), and the start takes signals over under the lock.  Whether
+   * the signal is managed is then decided under the lock, so that a start
+   * on this or another thread never overwrites, or is overwritten by, the
+   * program's action (issue 24, defect 1). */
+  sa_real();
+  mask_real();
   struct sigaction want, prev;
   if (act)
     want = *act; /* the program's memory is read with signals unblocked */
@@ -324,6 +378,14 @@ static int cl_sigaction(int sig, const struct sigaction *act,
   table_lock(&saved);
   struct slot *s = &slots[sig];
   int r = 0;
+  if (!atomic_load_explicit(&managed[sig], memory_order_relaxed)) {
+    r = real_sigaction(sig, act ? &want : NULL, &prev);
+    table_unlock(&saved);
+    if (!r && old)
+      *old = prev;
+    return r;
+  }
+  relearn(sig, s);
   if (s->owned)
     prev = s->view;
   else

@@ -16,6 +16,12 @@
  *                        no CUDA: runs CMD with SIGINT and SIGQUIT at their
  *                        default action (a shell started in the background
  *                        passes them on ignored)
+ *   sigprobe early [late] what SIGSEGV and SIGTERM read back (handlers
+ *                        installed before the shim started, by
+ *                        tests/signals/earlylib.c; with late, a SIGSEGV
+ *                        crash reporter installed now through the raw
+ *                        system call), then a read of the pinned
+ *                        destination of an in-flight copy
  *   sigprobe term        CUDA work in a thread, which wakes the writer as it
  *                        exits; under the shim, waits until those calls are
  *                        in the recording (the writer then sleeps for its
@@ -32,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -409,6 +416,52 @@ static int masked(void)
   return 0;
 }
 
+/* ---- handlers installed before the shim started ------------------------------ */
+static void reporter(int sig, siginfo_t *si, void *uc)
+{
+  (void)sig, (void)si, (void)uc;
+  say("sigprobe: crash reporter fired\n");
+  _exit(3);
+}
+
+/* the kernel's struct sigaction on x86-64 and most others */
+struct ksigaction {
+  void *handler;
+  unsigned long flags;
+  void *restorer;
+  unsigned long mask;
+};
+
+/* late: after the shim started, a crash reporter installed with the raw
+ * system call, bypassing every wrapper (a runtime with its own system-call
+ * layer) */
+static int early(int late)
+{
+  show("early SIGSEGV", SIGSEGV);
+  show("early SIGTERM", SIGTERM);
+  if (late) { /* nothing of the shim's runs between this and the fault */
+    struct ksigaction k = {(void *)reporter, SA_SIGINFO | SA_RESETHAND, NULL, 0};
+    syscall(SYS_rt_sigaction, SIGSEGV, &k, NULL, sizeof k.mask);
+  }
+  int (*host_)(void **, size_t) =
+      (int (*)(void **, size_t))dlsym(rt, "cudaMallocHost");
+  int (*malloc_)(void **, size_t) =
+      (int (*)(void **, size_t))dlsym(rt, "cudaMalloc");
+  int (*copy_)(void *, const void *, size_t, int, void *) =
+      (int (*)(void *, const void *, size_t, int, void *))dlsym(rt, "cudaMemcpyAsync");
+  int (*sync_)(void *) = (int (*)(void *))dlsym(rt, "cudaStreamSynchronize");
+  size_t bytes = (1u << 20) * sizeof(float);
+  void *d = NULL;
+  if (!malloc_ || !host_ || !copy_ || !sync_ || malloc_(&d, bytes) ||
+      host_((void **)&pinned, bytes) || copy_(pinned, d, bytes, 2, NULL))
+    return 2;
+  double s = pinned_sum(); /* the copy is still in flight */
+  sync_(NULL);
+  printf("early: sum %g\n", s);
+  show("early SIGSEGV at the end", SIGSEGV);
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   const char *mode = argc > 1 ? argv[1] : "";
@@ -435,7 +488,9 @@ int main(int argc, char **argv)
     return handlers();
   if (!strcmp(mode, "masked"))
     return masked();
+  if (!strcmp(mode, "early"))
+    return early(argc > 2 && !strcmp(argv[2], "late"));
   fprintf(stderr, "usage: sigprobe query|resethand SEGV|INT|ign-raise|"
-                  "ign-fault|handlers|masked|term\n");
+                  "ign-fault|handlers|masked|early|term\n");
   return 64;
 }
