@@ -239,10 +239,13 @@ void cl_writer_atfork_child(void) CL_HIDDEN;
 
 /* ---- output path (outpath.c) ---------------------------------------------- */
 /* cl_outpath_expand: include/cudalens/outpath.h (common/outpath.c) */
-/* Create path exclusively (no symlink following), trying path.1.db, ... when
- * it exists; fills chosen; returns an fd or -1 with a message in err. */
-int cl_outpath_create(const char *path, char *chosen, size_t chosensz,
-                      char *err, size_t errsz) CL_HIDDEN;
+/* Put a file holding buf (len bytes) at path, or path.1.db, ... when it
+ * exists as a file, complete or not at all (no symlink followed, nothing
+ * overwritten, a name that is no regular file never numbered); fills
+ * chosen; 0, or -1 with a message in err. */
+int cl_outpath_publish(const char *path, const void *buf, size_t len,
+                       char *chosen, size_t chosensz, char *err, size_t errsz)
+    CL_HIDDEN;
 
 /* ---- call stacks and modules (stack.c, modules.c) -------------------------- */
 int cl_stack_capture(uint64_t *frames, int max) CL_HIDDEN;

@@ -7,6 +7,7 @@
  * the recording, with one line saying so.  Runs only on the writer thread. */
 #define _GNU_SOURCE
 #include <cupti.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <sqlite3.h>
@@ -500,13 +501,16 @@ static int prepare_batch(struct cl_db *db, struct batch *b, sqlite3_stmt *one,
   return 0;
 }
 
-/* Open the connection (creating the schema when create is set) and prepare
- * the statements; 0, or -1 having said why. */
+/* Open the connection and prepare the statements; 0, or -1 having said
+ * why.  create: a new database in memory, with the schema (cl_db_open puts
+ * it in place as a file); otherwise the file. */
 static int connect(struct cl_db *db, int create)
 {
-  if (sqlite3_open_v2(db->sqlpath, &db->sql,
-                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW |
-                          SQLITE_OPEN_NOMUTEX,
+  if (sqlite3_open_v2(create ? ":memory:" : db->sqlpath, &db->sql,
+                      create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                                   SQLITE_OPEN_NOMUTEX
+                             : SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW |
+                                   SQLITE_OPEN_NOMUTEX,
                       "unix") != SQLITE_OK) {
     CL_LOG(CL_LOG_ERROR, "cannot open '%s': %s", db->path,
            db->sql ? sqlite3_errmsg(db->sql) : "out of memory");
@@ -555,19 +559,71 @@ static int connect(struct cl_db *db, int create)
   return 0;
 }
 
-/* A file cl_outpath_create made (still open as fd) that did not become a
- * recording goes again, unless something else now has its name. */
-static void remove_stub(const char *path, int fd)
+/* The file put in place (named path) that could not become the recording
+ * goes again, unless something else now has its name. */
+static void remove_published(const char *path, const struct stat *made)
 {
-  struct stat made, now;
-  if (!fstat(fd, &made) && !lstat(path, &now) && made.st_dev == now.st_dev &&
-      made.st_ino == now.st_ino)
+  struct stat now;
+  if (!lstat(path, &now) && made->st_dev == now.st_dev &&
+      made->st_ino == now.st_ino)
     unlink(path);
+}
+
+/* The schema and what is known at the start (meta, the API table), made
+ * in memory and put in place as a file at once (cl_outpath_publish: never
+ * a file under the recording's name that is not one, issue 24 defect 2);
+ * then the file is opened for the recording.  0, or -1 having said why. */
+static int create_file(struct cl_db *db, const char *expanded)
+{
+  char err[512];
+  snprintf(db->path, sizeof db->path, "%s", expanded); /* for messages */
+  if (connect(db, 1))
+    return -1;
+  cl_db_begin(db);
+  write_meta(db);
+  write_api_table(db);
+  cl_db_commit(db);
+  sqlite3_int64 size = 0;
+  unsigned char *image =
+      db->failed ? NULL : sqlite3_serialize(db->sql, "main", &size, 0);
+  disconnect(db, 0);
+  /* in WAL mode from the start (the header's read and write versions, 2):
+   * opening the file then writes nothing but the WAL, no rollback journal
+   * that a kill would leave hot */
+  if (image && size >= 100)
+    image[18] = image[19] = 2;
+  if (!image) {
+    CL_LOG(CL_LOG_ERROR, "cannot make the recording's schema for '%s'",
+           expanded);
+    return -1;
+  }
+  int r = cl_outpath_publish(expanded, image, (size_t)size, db->path,
+                             sizeof db->path, err, sizeof err);
+  sqlite3_free(image);
+  if (r) {
+    CL_LOG(CL_LOG_ERROR, "%s", err);
+    return -1;
+  }
+  struct stat made;
+  if (lstat(db->path, &made)) {
+    CL_LOG(CL_LOG_ERROR, "'%s' went away: %s", db->path, strerror(errno));
+    return -1;
+  }
+  if (resolve_dir(db->path, db->sqlpath, sizeof db->sqlpath)) {
+    CL_LOG(CL_LOG_ERROR, "cannot resolve the folder of '%s'", db->path);
+    remove_published(db->path, &made);
+    return -1;
+  }
+  if (connect(db, 0)) {
+    remove_published(db->path, &made);
+    return -1;
+  }
+  return 0;
 }
 
 struct cl_db *cl_db_open(void)
 {
-  char expanded[4096], path[4096], err[512];
+  char expanded[4096], err[512];
   if (cl_dbfd_install())
     CL_LOG(CL_LOG_WARN, "cannot move the recording's descriptors away from "
                         "the program's");
@@ -585,40 +641,16 @@ struct cl_db *cl_db_open(void)
     }
     strcpy(expanded, abs);
   }
-  int fd = cl_dbfd_move(
-      cl_outpath_create(expanded, path, sizeof path, err, sizeof err));
-  if (fd < 0) {
-    CL_LOG(CL_LOG_ERROR, "%s", err);
-    return NULL;
-  }
   struct cl_db *db = calloc(1, sizeof *db);
-  if (!db) {
-    remove_stub(path, fd);
-    close(fd);
+  if (!db)
     return NULL;
-  }
-  strcpy(db->path, path);
-  if (resolve_dir(path, db->sqlpath, sizeof db->sqlpath)) {
-    CL_LOG(CL_LOG_ERROR, "cannot resolve the folder of '%s'", path);
-    remove_stub(path, fd);
-    close(fd);
+  if (create_file(db, expanded)) {
     free(db);
     return NULL;
   }
-  if (connect(db, 1)) {
-    remove_stub(path, fd);
-    close(fd);
-    free(db);
-    return NULL;
-  }
-  close(fd);
-  cl_db_begin(db);
-  write_meta(db);
-  write_api_table(db);
-  cl_db_commit(db);
   current = db;
-  CL_LOG(CL_LOG_INFO, "recording to %s", path);
-  announce(path);
+  CL_LOG(CL_LOG_INFO, "recording to %s", db->path);
+  announce(db->path);
   return db;
 }
 

@@ -51,7 +51,8 @@ CAPTURE_TESTS = \
 	tests/capture/nobuffer.test \
 	tests/capture/output_dirs.test \
 	tests/capture/cuptifind.test \
-	tests/capture/multiproc.test
+	tests/capture/multiproc.test \
+	tests/capture/stub.test
 TESTS += $(CAPTURE_TESTS)
 EXTRA_DIST += $(CAPTURE_TESTS) tests/capture/capture.sh tests/capture/ci.sh \
 	tests/capture/behave.cu tests/capture/hostile.cu tests/capture/common.expect \
@@ -86,6 +87,12 @@ tests_capture_liblateplugin_la_SOURCES = tests/capture/lateplugin.c
 tests_capture_liblateplugin_la_LDFLAGS = -shared -module -avoid-version \
 	-rpath $(abs_builddir)/tests/capture
 tests_capture_liblateplugin_la_LIBADD = tests/sim/libcudart.la
+# kills the process at its first write to a *.db file (tests/capture/stub.test)
+check_LTLIBRARIES += tests/capture/libkillat.la
+tests_capture_libkillat_la_SOURCES = tests/capture/killat.c
+tests_capture_libkillat_la_LDFLAGS = -shared -module -avoid-version \
+	-no-undefined -rpath $(abs_builddir)/tests/capture
+tests_capture_libkillat_la_LIBADD = -ldl
 # a stand-in for a wheel's libcudart.so.N (tests/capture/cuptifind.test)
 check_LTLIBRARIES += tests/capture/libfakecudart.la
 tests_capture_libfakecudart_la_SOURCES = tests/capture/fakecudart.c

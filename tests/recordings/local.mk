@@ -22,6 +22,7 @@ RECORDING_TESTS = \
 	tests/recordings/newer.rtest \
 	tests/recordings/notsqlite.rtest \
 	tests/recordings/missing.rtest \
+	tests/recordings/stub.rtest \
 	tests/recordings/wal.rtest \
 	tests/recordings/badopt.rtest \
 	tests/recordings/failon.rtest \
