@@ -16,7 +16,7 @@ tests_signals_libearly_la_LDFLAGS = -shared -module -avoid-version -no-undefined
 	-rpath $(abs_builddir)/tests/signals
 
 SIGNALS_TESTS = tests/signals/view.test tests/signals/segv.test \
-	tests/signals/masked.test tests/signals/early.test \
+	tests/signals/masked.test tests/signals/early.test tests/signals/altstack.test \
 	tests/signals/pysigint.test tests/signals/flush.test
 TESTS += $(SIGNALS_TESTS)
 EXTRA_DIST += $(SIGNALS_TESTS) tests/signals/siglib.sh

@@ -22,6 +22,13 @@
  *                        crash reporter installed now through the raw
  *                        system call), then a read of the pinned
  *                        destination of an in-flight copy
+ *   sigprobe altstack    a SIGSEGV handler on a small alternate signal
+ *                        stack (the kernel's minimum and 1 KiB, a guard
+ *                        page below) that uses all of it but 256 bytes
+ *                        (what a native run may): the program's own
+ *                        faults, then a
+ *                        read of the pinned destination of an in-flight
+ *                        copy (the host-access check's fault)
  *   sigprobe term        CUDA work in a thread, which wakes the writer as it
  *                        exits; under the shim, waits until those calls are
  *                        in the recording (the writer then sleeps for its
@@ -462,6 +469,83 @@ static int early(int late)
   return 0;
 }
 
+/* ---- a small alternate signal stack ------------------------------------------ */
+static char *own_page;   /* the program's own PROT_NONE page */
+static volatile sig_atomic_t own_faults;
+static volatile size_t alt_free; /* what the handler leaves unused */
+
+static void use_stack(size_t n)
+{
+  volatile char use[n + 1];
+  for (size_t i = 0; i < n; i += 64)
+    use[i] = (char)i;
+  use[n] = 0;
+  (void)use[0];
+}
+
+/* Uses all of the stack below the kernel's frame (where uc is) but
+ * alt_free bytes and 256 for its own frames (well under 256 natively on
+ * x86-64): a native run has a few hundred bytes to spare, fewer than the
+ * 544 that the shim's dispatcher took there. */
+static void small_handler(int sig, siginfo_t *si, void *uc)
+{
+  (void)sig;
+  size_t below = (size_t)((char *)uc - alt_lo);
+  if (below > alt_free + 256)
+    use_stack(below - alt_free - 256);
+  if ((char *)si->si_addr >= own_page && (char *)si->si_addr < own_page + 4096)
+    mprotect(own_page, 4096, PROT_READ | PROT_WRITE);
+  own_faults++;
+}
+
+static int altstack(void)
+{
+  long min = sysconf(_SC_MINSIGSTKSZ);
+  size_t page = 4096, size = (size_t)(min > 0 ? min : 2048) + 1024;
+  size = (size + page - 1) / page * page;
+  size_t span = size;
+  /* whole pages, a guard page below: an overflow faults instead of
+   * writing the heap */
+  char *m = mmap(NULL, span + page, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED || mprotect(m, page, PROT_NONE))
+    return 2;
+  stack_t ss = {.ss_sp = m + page + span - size, .ss_size = size};
+  alt_lo = ss.ss_sp;
+  alt_free = 128;
+  if (sigaltstack(&ss, NULL))
+    return 2;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = small_handler;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGSEGV, &sa, NULL);
+  own_page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  for (int i = 0; i < 3; i++) {
+    mprotect(own_page, 4096, PROT_NONE);
+    own_page[8] = 1;
+  }
+  printf("altstack: own faults handled %d\n", (int)own_faults);
+
+  int (*host_)(void **, size_t) =
+      (int (*)(void **, size_t))dlsym(rt, "cudaMallocHost");
+  int (*malloc_)(void **, size_t) =
+      (int (*)(void **, size_t))dlsym(rt, "cudaMalloc");
+  int (*copy_)(void *, const void *, size_t, int, void *) =
+      (int (*)(void *, const void *, size_t, int, void *))dlsym(rt, "cudaMemcpyAsync");
+  int (*sync_)(void *) = (int (*)(void *))dlsym(rt, "cudaStreamSynchronize");
+  size_t bytes = (1u << 20) * sizeof(float);
+  void *d = NULL;
+  if (!malloc_ || !host_ || !copy_ || !sync_ || malloc_(&d, bytes) ||
+      host_((void **)&pinned, bytes) || copy_(pinned, d, bytes, 2, NULL))
+    return 2;
+  double sum = pinned_sum(); /* the copy is still in flight */
+  sync_(NULL);
+  printf("altstack: sum %g, own faults handled %d\n", sum, (int)own_faults);
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   const char *mode = argc > 1 ? argv[1] : "";
@@ -488,9 +572,11 @@ int main(int argc, char **argv)
     return handlers();
   if (!strcmp(mode, "masked"))
     return masked();
+  if (!strcmp(mode, "altstack"))
+    return altstack();
   if (!strcmp(mode, "early"))
     return early(argc > 2 && !strcmp(argv[2], "late"));
   fprintf(stderr, "usage: sigprobe query|resethand SEGV|INT|ign-raise|"
-                  "ign-fault|handlers|masked|early|term\n");
+                  "ign-fault|handlers|masked|early|altstack|term\n");
   return 64;
 }
