@@ -185,6 +185,12 @@ uint32_t cl_gettid(void) CL_HIDDEN;
 /* Write this thread's pending create edge, if any; called before the
  * thread's first record. */
 void cl_threads_before_record(void) CL_HIDDEN;
+/* This process is the one the shim started in (or a fork() of it): marked
+ * at the start and by fork()'s child handler */
+void cl_ring_process_start(void) CL_HIDDEN;
+/* 1 in a process the shim did not see start: a raw clone/clone3 child,
+ * which records nothing (say: and says so, once) */
+int cl_ring_unseen_process(int say) CL_HIDDEN;
 void cl_ring_atfork_prepare(void) CL_HIDDEN;
 void cl_ring_atfork_parent(void) CL_HIDDEN;
 void cl_ring_atfork_child(void) CL_HIDDEN;
@@ -214,6 +220,9 @@ static inline uint64_t cl_next_seq(void)
 }
 void cl_writer_ensure_started(void) CL_HIDDEN; /* lazily, on first record */
 int cl_writer_running(void) CL_HIDDEN;
+/* the writer's state belongs to this process (not a vfork or raw clone
+ * child's copy) */
+int cl_writer_owned_here(void) CL_HIDDEN;
 void cl_writer_wake(void) CL_HIDDEN;
 /* End the recording: the writer drains every ring and closes the database,
  * noting how the process ended (meta end) and, with clean, that everything

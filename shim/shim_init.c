@@ -54,8 +54,9 @@ static void atfork_child(void)
 
 static void finish(void)
 {
-  if (!atomic_load(&active) || atomic_exchange(&finished, 1))
-    return;
+  if (!atomic_load(&active) || atomic_exchange(&finished, 1) ||
+      cl_ring_unseen_process(0))
+    return; /* (a raw clone child: nothing of its own to flush) */
   if (cl_writer_inherited()) {
     /* a forked child that made no CUDA call: what CUPTI holds is its
      * parent's, and nothing of its own is recorded */
@@ -99,6 +100,7 @@ static void start(const struct cl_cuda_found *f)
   if (cl_capture_start())
     return;
   atomic_store(&active, 1);
+  cl_ring_process_start();
   cl_nvtx_flush_pending();
   pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
   atexit(finish);

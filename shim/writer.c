@@ -51,6 +51,7 @@ static pid_t owner_pid;         /* the process this state belongs to (not a
 static pthread_t writer_thread;
 
 int cl_writer_running(void) { return atomic_load(&running); }
+int cl_writer_owned_here(void) { return owner_pid == getpid(); }
 int cl_writer_is_self(void)
 {
   return atomic_load(&started) && pthread_equal(pthread_self(), writer_thread);

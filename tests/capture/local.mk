@@ -52,7 +52,8 @@ CAPTURE_TESTS = \
 	tests/capture/output_dirs.test \
 	tests/capture/cuptifind.test \
 	tests/capture/multiproc.test \
-	tests/capture/stub.test
+	tests/capture/stub.test \
+	tests/capture/clone3.test
 TESTS += $(CAPTURE_TESTS)
 EXTRA_DIST += $(CAPTURE_TESTS) tests/capture/capture.sh tests/capture/ci.sh \
 	tests/capture/behave.cu tests/capture/hostile.cu tests/capture/common.expect \
@@ -87,6 +88,11 @@ tests_capture_liblateplugin_la_SOURCES = tests/capture/lateplugin.c
 tests_capture_liblateplugin_la_LDFLAGS = -shared -module -avoid-version \
 	-rpath $(abs_builddir)/tests/capture
 tests_capture_liblateplugin_la_LIBADD = tests/sim/libcudart.la
+# a child made with the raw clone3 system call (tests/capture/clone3.test)
+check_PROGRAMS += tests/capture/clone3
+tests_capture_clone3_SOURCES = tests/capture/clone3.c
+tests_capture_clone3_LDADD = -ldl
+
 # kills the process at its first write to a *.db file (tests/capture/stub.test)
 check_LTLIBRARIES += tests/capture/libkillat.la
 tests_capture_libkillat_la_SOURCES = tests/capture/killat.c
