@@ -29,6 +29,9 @@
  *                        faults, then a
  *                        read of the pinned destination of an in-flight
  *                        copy (the host-access check's fault)
+ *   sigprobe term-twice N  N cudaMemset calls, then raise(SIGTERM), and a
+ *                        second SIGTERM from another thread 30 ms later
+ *                        (under the shim: during the final flush)
  *   sigprobe term        CUDA work in a thread, which wakes the writer as it
  *                        exits; under the shim, waits until those calls are
  *                        in the recording (the writer then sleeps for its
@@ -350,6 +353,37 @@ static int term(void)
   return 4;
 }
 
+static void *second_term(void *arg)
+{
+  (void)arg;
+  struct timespec ts = {0, 30000000};
+  nanosleep(&ts, NULL);
+  kill(getpid(), SIGTERM); /* this thread has it unblocked: delivered here */
+  return NULL;
+}
+
+static int term_twice(int n)
+{
+  int (*malloc_)(void **, size_t) =
+      (int (*)(void **, size_t))dlsym(rt, "cudaMalloc");
+  int (*memset_)(void *, int, size_t) =
+      (int (*)(void *, int, size_t))dlsym(rt, "cudaMemset");
+  void *d = NULL;
+  if (!malloc_ || !memset_ || malloc_(&d, 4096))
+    return 2;
+  for (int i = 0; i < n; i++)
+    if (memset_(d, i & 0xff, 4096))
+      return 2;
+  printf("raising SIGTERM twice\n");
+  fflush(stdout);
+  pthread_t t;
+  if (pthread_create(&t, NULL, second_term, NULL))
+    return 2;
+  raise(SIGTERM);
+  pthread_join(t, NULL);
+  return 4;
+}
+
 /* ---- SIGSEGV blocked ----------------------------------------------------- */
 static float *pinned;
 static volatile sig_atomic_t segv_seen;
@@ -572,6 +606,8 @@ int main(int argc, char **argv)
     return handlers();
   if (!strcmp(mode, "masked"))
     return masked();
+  if (!strcmp(mode, "term-twice") && argc > 2)
+    return term_twice(atoi(argv[2]));
   if (!strcmp(mode, "altstack"))
     return altstack();
   if (!strcmp(mode, "early"))
