@@ -99,8 +99,8 @@ static int inherited_record(const struct cl_record *r)
 static void drain(struct cl_db *db)
 {
   static struct snapshot snap; /* only the writer thread uses it */
-  if (cl_db_begin(db))
-    return;
+  if (cl_db_begin(db) && !cl_db_counts_losses(db))
+    return; /* (after a write error, records are drained and counted) */
   snap.n = 0;
   cl_ring_foreach(collect, &snap);
   for (int i = 0; i < snap.n; i++) {
@@ -159,7 +159,7 @@ static void wait_for_work(void)
  * discarded. */
 static struct cl_db *unless_failed(struct cl_db *db)
 {
-  if (db && cl_db_failed(db)) {
+  if (db && cl_db_failed(db) && !cl_db_counts_losses(db)) {
     cl_db_close(db, NULL, 0);
     atomic_store(&recording, 0);
     return NULL;

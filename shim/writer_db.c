@@ -113,6 +113,11 @@ struct cl_db {
   uint32_t ntids, captids;
   uint64_t waits_written;     /* cl_ring_waits() count in meta */
   int failed;                 /* recording ended by an error: write nothing */
+  int write_error;            /* ...a write error (disk full): our files are
+                               * fine, what is lost is counted and said */
+  int retrying;               /* writing what was lost: no second message */
+  uint64_t handed, handed_committed; /* records given to cl_db_put */
+  uint64_t loss_written;      /* drops 'write-error' in the file */
   char path[4096];            /* as named by CUDALENS_OUTPUT */
   char sqlpath[PATH_MAX];     /* the same file, through no symbolic link */
 };
@@ -139,8 +144,10 @@ static int tick(void *arg)
 __attribute__((format(printf, 2, 3))) static void fail(struct cl_db *db,
                                                        const char *fmt, ...)
 {
-  if (db->failed)
+  if (db->failed || db->retrying) {
+    db->failed = 1;
     return;
+  }
   db->failed = 1;
   char why[512];
   va_list ap;
@@ -173,6 +180,9 @@ static int check(struct cl_db *db, int rc, const char *what)
     CL_LOG(CL_LOG_WARN, "%s failed: %s", what, sqlite3_errmsg(db->sql));
     return 0;
   }
+  /* a full disk, or a write refused: the files are ours still */
+  if ((rc & 0xff) == SQLITE_FULL || rc == SQLITE_IOERR_WRITE)
+    db->write_error = 1;
   fail(db, "%s failed: %s", what, sqlite3_errmsg(db->sql));
   return -1;
 }
@@ -195,6 +205,37 @@ static void run(struct cl_db *db, sqlite3_stmt *st)
 #define I64(st, i, v) sqlite3_bind_int64(st, i, (sqlite3_int64)(v))
 #define TXT(st, i, v) sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT)
 #define NUL(st, i) sqlite3_bind_null(st, i)
+
+/* After a write error: the records given since the last commit are lost;
+ * their count goes into drops as 'write-error' in a transaction of its own,
+ * which may fit where the lost one did not (the WAL frames of the failed
+ * transaction are written over): once when the error happens, in case the
+ * process is killed, and with the end (write_end) for the records lost
+ * since (issue 24, defect 7: such a recording said "dropped: nothing"). */
+static void note_loss(struct cl_db *db)
+{
+  char why[256];
+  uint64_t n = db->handed - db->handed_committed - db->loss_written;
+  if (!db->write_error || !db->sql || !n)
+    return;
+  if (cl_dbfd_check(why, sizeof why)) {
+    db->write_error = 0; /* not ours any more: touch nothing */
+    return;
+  }
+  sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+  if (sqlite3_exec(db->sql, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+    return;
+  sqlite3_reset(db->drop);
+  TXT(db->drop, 1, "write-error");
+  I64(db->drop, 2, n);
+  int rc = sqlite3_step(db->drop);
+  sqlite3_reset(db->drop);
+  if (rc == SQLITE_DONE &&
+      sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+    db->loss_written += n;
+  else
+    sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+}
 static void opt(sqlite3_stmt *st, int i, int present, uint64_t v)
 {
   if (present)
@@ -560,13 +601,24 @@ static int connect(struct cl_db *db, int create)
 }
 
 /* The file put in place (named path) that could not become the recording
- * goes again, unless something else now has its name. */
+ * goes again, unless something else now has its name, and so do the WAL
+ * and shared-memory files SQLite made for it (issue 24, defect 7: a full
+ * disk stayed full with them). */
 static void remove_published(const char *path, const struct stat *made)
 {
   struct stat now;
-  if (!lstat(path, &now) && made->st_dev == now.st_dev &&
-      made->st_ino == now.st_ino)
-    unlink(path);
+  if (lstat(path, &now) || made->st_dev != now.st_dev ||
+      made->st_ino != now.st_ino)
+    return;
+  char side[4096 + 8];
+  static const char *const suffixes[] = {"-wal", "-shm", "-journal"};
+  for (unsigned i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+    snprintf(side, sizeof side, "%s%s", path, suffixes[i]);
+    if (!lstat(side, &now) && S_ISREG(now.st_mode) &&
+        now.st_dev == made->st_dev && now.st_uid == made->st_uid)
+      unlink(side);
+  }
+  unlink(path);
 }
 
 /* The schema and what is known at the start (meta, the API table), made
@@ -677,7 +729,16 @@ int cl_db_commit(struct cl_db *db)
   if (!db->failed)
     cl_strings_drain(&db->strings_written, put_string, db);
   exec_sql(db, "COMMIT", "database commit");
+  if (!db->failed && !db->retrying)
+    db->handed_committed = db->handed;
+  else if (!db->loss_written)
+    note_loss(db);
   return db->failed ? -1 : 0;
+}
+
+int cl_db_counts_losses(const struct cl_db *db)
+{
+  return db->failed && db->write_error;
 }
 
 int cl_db_failed(const struct cl_db *db) { return db->failed; }
@@ -1045,6 +1106,7 @@ static void put_activity(struct cl_db *db, const struct cl_activity *x)
 
 void cl_db_put(struct cl_db *db, const struct cl_record *r)
 {
+  db->handed++;
   switch (r->type) {
   case CL_REC_CALL:
     put_call(db, &r->u.call);
@@ -1152,13 +1214,26 @@ void cl_db_drop(struct cl_db *db, const char *reason, uint64_t n)
 
 static void write_end(struct cl_db *db, const char *end, int clean)
 {
+  uint64_t lost = 0;
+  if (db->failed) {
+    /* after a write error, what was lost and the end, if they fit now */
+    if (!db->write_error || !db->sql)
+      return;
+    sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+    lost = db->handed - db->handed_committed - db->loss_written;
+    db->failed = 0;
+    db->retrying = 1;
+  }
   cl_db_begin(db);
+  if (lost)
+    cl_db_drop(db, "write-error", lost);
   cl_db_put_waits(db);
   meta_int(db, "end_ns", (long long)(cl_end_ns ? cl_end_ns : cl_now_ns()));
   meta(db, "end", end);
   meta(db, "clean_exit", clean ? "1" : "0");
   meta_int(db, "last_seq", (long long)atomic_load(&cl_seq));
-  exec_sql(db, CL_INDEX_SQL, "indexing");
+  if (!db->retrying) /* no room for indexes after a write error */
+    exec_sql(db, CL_INDEX_SQL, "indexing");
   cl_db_commit(db);
 }
 
@@ -1186,10 +1261,10 @@ int cl_db_resume(struct cl_db *db)
 
 void cl_db_close(struct cl_db *db, const char *end, int clean)
 {
-  if (db->sql && !db->failed)
-    write_end(db, end, clean);
-  if (db->sql && !db->failed) {
-    disconnect(db, 1);
+  if (db->sql && (!db->failed || db->write_error))
+    write_end(db, end ? end : "write-error", clean);
+  if (db->sql && (!db->failed || db->write_error)) {
+    disconnect(db, !db->failed); /* the WAL stays where it holds data */
   } else if (db->sql) {
     /* the connection is left as it is: closing it would write to
      * descriptors that may now be the program's; ours are closed */

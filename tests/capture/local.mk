@@ -53,7 +53,8 @@ CAPTURE_TESTS = \
 	tests/capture/cuptifind.test \
 	tests/capture/multiproc.test \
 	tests/capture/stub.test \
-	tests/capture/clone3.test
+	tests/capture/clone3.test \
+	tests/capture/diskfull.test
 TESTS += $(CAPTURE_TESTS)
 EXTRA_DIST += $(CAPTURE_TESTS) tests/capture/capture.sh tests/capture/ci.sh \
 	tests/capture/behave.cu tests/capture/hostile.cu tests/capture/common.expect \
@@ -92,6 +93,16 @@ tests_capture_liblateplugin_la_LIBADD = tests/sim/libcudart.la
 check_PROGRAMS += tests/capture/clone3
 tests_capture_clone3_SOURCES = tests/capture/clone3.c
 tests_capture_clone3_LDADD = -ldl
+
+# a full disk for the recording (tests/capture/diskfull.test)
+check_PROGRAMS += tests/capture/memsets
+tests_capture_memsets_SOURCES = tests/capture/memsets.c
+tests_capture_memsets_LDADD = -ldl
+check_LTLIBRARIES += tests/capture/libdiskfull.la
+tests_capture_libdiskfull_la_SOURCES = tests/capture/diskfull.c
+tests_capture_libdiskfull_la_LDFLAGS = -shared -module -avoid-version \
+	-no-undefined -rpath $(abs_builddir)/tests/capture
+tests_capture_libdiskfull_la_LIBADD = -ldl
 
 # kills the process at its first write to a *.db file (tests/capture/stub.test)
 check_LTLIBRARIES += tests/capture/libkillat.la
