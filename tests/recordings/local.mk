@@ -23,6 +23,7 @@ RECORDING_TESTS = \
 	tests/recordings/notsqlite.rtest \
 	tests/recordings/missing.rtest \
 	tests/recordings/stub.rtest \
+	tests/recordings/planted.rtest \
 	tests/recordings/wal.rtest \
 	tests/recordings/badopt.rtest \
 	tests/recordings/failon.rtest \
