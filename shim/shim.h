@@ -39,6 +39,9 @@ void cl_config_load(void) CL_HIDDEN;
 
 /* ---- logging (log.c): one macro, one level variable ---------------------- */
 enum { CL_LOG_ERROR = 0, CL_LOG_WARN = 1, CL_LOG_INFO = 2, CL_LOG_DEBUG = 3 };
+/* what descriptor 2 is at start-up: lines go there only while it is that,
+ * a terminal, a pipe or a socket */
+void cl_log_init(void) CL_HIDDEN;
 void cl_log_write(int level, const char *fmt, ...) CL_HIDDEN
     __attribute__((format(printf, 2, 3)));
 #define CL_LOG(level, ...)                                                     \

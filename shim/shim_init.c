@@ -71,6 +71,7 @@ static void finish(void)
 static void configure(void)
 {
   clock_gettime(CLOCK_MONOTONIC, &loaded_at);
+  cl_log_init(); /* what stderr is (log.c) */
   cl_config_load();
   if (cl_cfg.disable)
     atomic_store(&state, DONE);

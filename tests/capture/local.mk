@@ -54,7 +54,8 @@ CAPTURE_TESTS = \
 	tests/capture/multiproc.test \
 	tests/capture/stub.test \
 	tests/capture/clone3.test \
-	tests/capture/diskfull.test
+	tests/capture/diskfull.test \
+	tests/capture/stderr.test
 TESTS += $(CAPTURE_TESTS)
 EXTRA_DIST += $(CAPTURE_TESTS) tests/capture/capture.sh tests/capture/ci.sh \
 	tests/capture/behave.cu tests/capture/hostile.cu tests/capture/common.expect \
