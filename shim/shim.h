@@ -353,14 +353,17 @@ void cl_device_describe(int ordinal) CL_HIDDEN;
 
 /* ---- the functions the shim wraps (sigwrap.c, syscalls.c) ------------------- */
 /* The next definition of name (the C library's, or another preloaded
- * wrapper's) as a pointer of the given type, looked up on first use; the
- * caller includes <dlfcn.h> with _GNU_SOURCE. */
+ * wrapper's) as a pointer of the given type, looked up on first use with
+ * cl_next_sym (realsym.c: the C library's dlsym, not the shim's wrapper, so
+ * that a lookup never starts the shim); the caller includes <dlfcn.h> with
+ * _GNU_SOURCE. */
+void *cl_next_sym(const char *name) CL_HIDDEN;
 #define CL_REAL_AS(type, name)                                                 \
   ({                                                                           \
     static type cl_fn_;                                                        \
     type cl_f_ = __atomic_load_n(&cl_fn_, __ATOMIC_RELAXED);                   \
     if (!cl_f_) {                                                              \
-      cl_f_ = (type)dlsym(RTLD_NEXT, #name);                                   \
+      cl_f_ = (type)cl_next_sym(#name);                                   \
       __atomic_store_n(&cl_fn_, cl_f_, __ATOMIC_RELAXED);                      \
     }                                                                          \
     cl_f_;                                                                     \

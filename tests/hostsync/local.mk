@@ -5,7 +5,7 @@
 # app's findings drawn by --format=perfetto and --format=html.
 HOSTSYNC_NAMES = read_before_sync write_before_sync free_before_sync \
 	registered_read sync_first event_sync query_loop double_buffer callback_ok \
-	syscall_access fault_storm $(MANAGED_NAMES)
+	syscall_access syscall_more fault_storm $(MANAGED_NAMES)
 # the managed and mapped (zero-copy) samples: kernels, memsets and copies on
 # memory the host reaches too (also run on a GPU by tests/gpu/managed.sh)
 MANAGED_NAMES = managed_read managed_sync managed_write managed_write_sync \
@@ -17,7 +17,8 @@ HOSTSYNC_TESTS = tests/hostsync/read_before_sync.test \
 	tests/hostsync/registered_read.test tests/hostsync/sync_first.test \
 	tests/hostsync/event_sync.test tests/hostsync/query_loop.test \
 	tests/hostsync/double_buffer.test tests/hostsync/callback_ok.test \
-	tests/hostsync/syscall_access.test tests/hostsync/fault_storm.test \
+	tests/hostsync/syscall_access.test tests/hostsync/syscall_more.test \
+	tests/hostsync/fault_storm.test \
 	tests/hostsync/managed_read.test tests/hostsync/managed_sync.test \
 	tests/hostsync/managed_write.test tests/hostsync/managed_write_sync.test \
 	tests/hostsync/managed_event.test tests/hostsync/managed_device_sync.test \
