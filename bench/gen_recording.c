@@ -99,8 +99,20 @@ static void step(sqlite3_stmt *st)
   sqlite3_clear_bindings(st);
 }
 
-#define I64(st, i, v) sqlite3_bind_int64(st, i, (sqlite3_int64)(v))
-#define TXT(st, i, v) sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT)
+/* the INSERT of every column of table T (tables.def) */
+static sqlite3_stmt *prep_insert(enum cl_table t)
+{
+  char sql[1024];
+  if (cl_insert_sql(sql, sizeof sql, "INSERT", t, "") < 0)
+    die("the text of an INSERT");
+  return prep(sql);
+}
+
+/* bind column C of table T in ST, an INSERT of prep_insert(CL_TABLE_T) */
+#define I64(st, t, c, v)                                                       \
+  sqlite3_bind_int64(st, CL_COL_##t##_##c + 1, (sqlite3_int64)(v))
+#define TXT(st, t, c, v)                                                       \
+  sqlite3_bind_text(st, CL_COL_##t##_##c + 1, v, -1, SQLITE_TRANSIENT)
 
 /* ---- the run's state ---------------------------------------------------- */
 enum { TID_MAIN = 4242, TID_AUTOGRAD = 4251 };
@@ -156,13 +168,13 @@ static int find_exe(struct dl_phdr_info *info, size_t size, void *arg)
 
 static void write_modules(void)
 {
-  sqlite3_stmt *st = prep("INSERT INTO modules VALUES(?,?,?,?,?,?)");
+  sqlite3_stmt *st = prep_insert(CL_TABLE_modules);
   for (size_t i = 0; i < sizeof mods / sizeof *mods; i++) {
-    I64(st, 1, i + 1);
-    TXT(st, 2, mods[i].path);
-    I64(st, 3, mods[i].start);
-    I64(st, 4, mods[i].start + mods[i].size);
-    I64(st, 5, mods[i].start);
+    I64(st, modules, id, i + 1);
+    TXT(st, modules, path, mods[i].path);
+    I64(st, modules, start, mods[i].start);
+    I64(st, modules, end, mods[i].start + mods[i].size);
+    I64(st, modules, bias, mods[i].start);
     step(st);
   }
   char exe[4096];
@@ -170,13 +182,13 @@ static void write_modules(void)
   if (n > 0) {
     exe[n] = 0;
     dl_iterate_phdr(find_exe, NULL);
-    I64(st, 1, 6);
-    TXT(st, 2, exe);
-    I64(st, 3, exe_start);
-    I64(st, 4, exe_end);
-    I64(st, 5, exe_bias);
+    I64(st, modules, id, 6);
+    TXT(st, modules, path, exe);
+    I64(st, modules, start, exe_start);
+    I64(st, modules, end, exe_end);
+    I64(st, modules, bias, exe_bias);
     if (exe_build_id[0])
-      TXT(st, 6, exe_build_id);
+      TXT(st, modules, build_id, exe_build_id);
     step(st);
   }
   sqlite3_finalize(st);
@@ -211,8 +223,8 @@ static int64_t stack_of(enum site k, int layer, int native)
   for (int i = 0; i < n; i++)
     for (int b = 0; b < 8; b++)
       blob[i * 8 + b] = (unsigned char)(f[i] >> (8 * b));
-  I64(s_stack, 1, id);
-  sqlite3_bind_blob(s_stack, 2, blob, n * 8, SQLITE_TRANSIENT);
+  I64(s_stack, stacks, id, id);
+  sqlite3_bind_blob(s_stack, CL_COL_stacks_frames + 1, blob, n * 8, SQLITE_TRANSIENT);
   step(s_stack);
   return id;
 }
@@ -245,8 +257,8 @@ static int64_t pystack_of(enum site k, int layer)
            inner, 90 + k);
   /* innermost first: drop the torch frame for the user's own code */
   const char *t = strchr(text, '\n') + 1;
-  I64(s_string, 1, id);
-  TXT(s_string, 2, t);
+  I64(s_string, strings, id, id);
+  TXT(s_string, strings, value, t);
   step(s_string);
   return id;
 }
@@ -263,20 +275,20 @@ static int64_t call(enum api a, int64_t tid, int stream_known, int64_t stream,
   now_ns += dur + 500 + (int64_t)(rnd() % 1500);
   int native = (a == A_LAUNCH && layer % 10 == 3);
   int64_t py = tid == TID_MAIN ? pystack_of(k, layer) : 0;
-  I64(s_call, 1, s);
-  I64(s_call, 2, a);
-  I64(s_call, 3, tid);
-  I64(s_call, 4, start);
-  I64(s_call, 5, start + dur);
-  I64(s_call, 6, 0);
-  I64(s_call, 7, 0);
-  I64(s_call, 8, 1);
+  I64(s_call, calls, seq, s);
+  I64(s_call, calls, api, a);
+  I64(s_call, calls, tid, tid);
+  I64(s_call, calls, start_ns, start);
+  I64(s_call, calls, end_ns, start + dur);
+  I64(s_call, calls, result, 0);
+  I64(s_call, calls, device, 0);
+  I64(s_call, calls, context, 1);
   if (stream_known)
-    I64(s_call, 9, stream);
-  I64(s_call, 10, ++corr);
-  I64(s_call, 12, stack_of(k, layer, native));
+    I64(s_call, calls, stream, stream);
+  I64(s_call, calls, correlation, ++corr);
+  I64(s_call, calls, stack, stack_of(k, layer, native));
   if (py)
-    I64(s_call, 13, py);
+    I64(s_call, calls, pystack, py);
   step(s_call);
   return s;
 }
@@ -291,27 +303,27 @@ static void activity(const char *kind, int64_t stream, int64_t bytes,
                      const char *dst_kind, int64_t name)
 {
   int64_t start = now_ns + 3000 + (int64_t)(rnd() % 20000);
-  I64(s_activity, 1, corr);
-  TXT(s_activity, 2, kind);
-  I64(s_activity, 3, start);
-  I64(s_activity, 4, start + 5000 + (int64_t)(rnd() % 100000));
-  I64(s_activity, 5, 0);
-  I64(s_activity, 6, 1);
-  I64(s_activity, 7, cupti_stream_id(stream));
+  I64(s_activity, activity, correlation, corr);
+  TXT(s_activity, activity, kind, kind);
+  I64(s_activity, activity, start_ns, start);
+  I64(s_activity, activity, end_ns, start + 5000 + (int64_t)(rnd() % 100000));
+  I64(s_activity, activity, device, 0);
+  I64(s_activity, activity, context, 1);
+  I64(s_activity, activity, stream_id, cupti_stream_id(stream));
   if (bytes >= 0)
-    I64(s_activity, 8, bytes);
+    I64(s_activity, activity, bytes, bytes);
   if (copy_kind) {
-    TXT(s_activity, 9, copy_kind);
-    TXT(s_activity, 10, src_kind);
+    TXT(s_activity, activity, copy_kind, copy_kind);
+    TXT(s_activity, activity, src_kind, src_kind);
   }
   if (dst_kind)
-    TXT(s_activity, 11, dst_kind);
+    TXT(s_activity, activity, dst_kind, dst_kind);
   if (copy_kind) {
-    I64(s_activity, 12, 0);
-    I64(s_activity, 13, 0);
+    I64(s_activity, activity, src_device, 0);
+    I64(s_activity, activity, dst_device, 0);
   }
   if (name)
-    I64(s_activity, 14, name);
+    I64(s_activity, activity, name, name);
   step(s_activity);
 }
 
@@ -324,13 +336,13 @@ static uint64_t next_dev = DEV_BASE;
 
 static void alloc_row(int64_t s, uint64_t addr, int64_t size, const char *kind)
 {
-  I64(s_memory, 1, s);
-  TXT(s_memory, 2, "alloc");
-  I64(s_memory, 3, addr);
-  I64(s_memory, 4, size);
-  TXT(s_memory, 5, kind);
-  I64(s_memory, 6, 0);
-  I64(s_memory, 7, 0);
+  I64(s_memory, memory, seq, s);
+  TXT(s_memory, memory, op, "alloc");
+  I64(s_memory, memory, address, addr);
+  I64(s_memory, memory, size, size);
+  TXT(s_memory, memory, kind, kind);
+  I64(s_memory, memory, device, 0);
+  I64(s_memory, memory, flags, 0);
   step(s_memory);
 }
 
@@ -355,22 +367,22 @@ static void kernel(int64_t tid, int64_t stream, enum site k, int layer,
   int64_t s = call(A_LAUNCH, tid, 1, stream, k, layer);
   if (s < 0)
     return;
-  I64(s_kernel, 1, s);
-  I64(s_kernel, 2, name + 1);
-  I64(s_kernel, 3, 128 + layer);
-  I64(s_kernel, 4, 1);
-  I64(s_kernel, 5, 1);
-  I64(s_kernel, 6, 256);
-  I64(s_kernel, 7, 1);
-  I64(s_kernel, 8, 1);
-  I64(s_kernel, 9, 0);
-  I64(s_kernel, 10, stream);
+  I64(s_kernel, kernels, seq, s);
+  I64(s_kernel, kernels, name, name + 1);
+  I64(s_kernel, kernels, grid_x, 128 + layer);
+  I64(s_kernel, kernels, grid_y, 1);
+  I64(s_kernel, kernels, grid_z, 1);
+  I64(s_kernel, kernels, block_x, 256);
+  I64(s_kernel, kernels, block_y, 1);
+  I64(s_kernel, kernels, block_z, 1);
+  I64(s_kernel, kernels, shared_mem, 0);
+  I64(s_kernel, kernels, stream, stream);
   step(s_kernel);
   for (int i = 0; i < nptrs; i++) {
-    I64(s_karg, 1, s);
-    I64(s_karg, 2, i);
-    I64(s_karg, 3, 0);
-    I64(s_karg, 4, ptrs[i]);
+    I64(s_karg, kernel_args, seq, s);
+    I64(s_karg, kernel_args, param, i);
+    I64(s_karg, kernel_args, offset, 0);
+    I64(s_karg, kernel_args, value, ptrs[i]);
     step(s_karg);
   }
   activity("kernel", stream, -1, NULL, NULL, NULL, name + 1);
@@ -392,16 +404,16 @@ static void copy(int64_t tid, int64_t stream, enum site k, const char *dir,
   int64_t s = call(A_MEMCPY_ASYNC, tid, 1, stream, k, 0);
   if (s < 0)
     return;
-  I64(s_transfer, 1, s);
-  TXT(s_transfer, 2, "copy");
-  TXT(s_transfer, 3, dir);
-  I64(s_transfer, 4, dst);
-  I64(s_transfer, 5, src);
-  I64(s_transfer, 6, bytes);
-  I64(s_transfer, 8, 1);
-  I64(s_transfer, 9, stream);
-  I64(s_transfer, 10, 0);
-  I64(s_transfer, 11, 0);
+  I64(s_transfer, transfers, seq, s);
+  TXT(s_transfer, transfers, op, "copy");
+  TXT(s_transfer, transfers, direction, dir);
+  I64(s_transfer, transfers, dst, dst);
+  I64(s_transfer, transfers, src, src);
+  I64(s_transfer, transfers, bytes, bytes);
+  I64(s_transfer, transfers, async, 1);
+  I64(s_transfer, transfers, stream, stream);
+  I64(s_transfer, transfers, src_device, 0);
+  I64(s_transfer, transfers, dst_device, 0);
   step(s_transfer);
   activity("memcpy", stream, bytes, ck, sk, dk, 0);
 }
@@ -412,15 +424,15 @@ static void memset_(int64_t tid, int64_t stream, enum site k, int layer,
   int64_t s = call(A_MEMSET_ASYNC, tid, 1, stream, k, layer);
   if (s < 0)
     return;
-  I64(s_transfer, 1, s);
-  TXT(s_transfer, 2, "memset");
-  I64(s_transfer, 4, dst);
-  I64(s_transfer, 6, bytes);
-  I64(s_transfer, 7, 0);
-  I64(s_transfer, 8, 1);
-  I64(s_transfer, 9, stream);
-  I64(s_transfer, 10, 0);
-  I64(s_transfer, 11, 0);
+  I64(s_transfer, transfers, seq, s);
+  TXT(s_transfer, transfers, op, "memset");
+  I64(s_transfer, transfers, dst, dst);
+  I64(s_transfer, transfers, bytes, bytes);
+  I64(s_transfer, transfers, value, 0);
+  I64(s_transfer, transfers, async, 1);
+  I64(s_transfer, transfers, stream, stream);
+  I64(s_transfer, transfers, src_device, 0);
+  I64(s_transfer, transfers, dst_device, 0);
   step(s_transfer);
   activity("memset", stream, bytes, NULL, NULL, "device", 0);
 }
@@ -430,9 +442,9 @@ static void record(int64_t tid, int64_t stream, int64_t ev, enum site k)
   int64_t s = call(A_EVENT_RECORD, tid, 1, stream, k, 0);
   if (s < 0)
     return;
-  I64(s_record, 1, s);
-  I64(s_record, 2, ev);
-  I64(s_record, 3, stream);
+  I64(s_record, event_records, seq, s);
+  I64(s_record, event_records, event, ev);
+  I64(s_record, event_records, stream, stream);
   step(s_record);
 }
 
@@ -441,22 +453,22 @@ static void wait_event(int64_t tid, int64_t stream, int64_t ev, enum site k)
   int64_t s = call(A_STREAM_WAIT, tid, 1, stream, k, 0);
   if (s < 0)
     return;
-  I64(s_wait, 1, s);
-  I64(s_wait, 2, stream);
-  I64(s_wait, 3, ev);
+  I64(s_wait, stream_waits, seq, s);
+  I64(s_wait, stream_waits, stream, stream);
+  I64(s_wait, stream_waits, event, ev);
   step(s_wait);
 }
 
 static void sync_row(int64_t s, const char *kind, int has_stream,
                      int64_t stream, int64_t ev)
 {
-  I64(s_sync, 1, s);
-  TXT(s_sync, 2, kind);
+  I64(s_sync, syncs, seq, s);
+  TXT(s_sync, syncs, kind, kind);
   if (has_stream)
-    I64(s_sync, 3, stream);
+    I64(s_sync, syncs, stream, stream);
   if (ev)
-    I64(s_sync, 4, ev);
-  I64(s_sync, 5, 1);
+    I64(s_sync, syncs, event, ev);
+  I64(s_sync, syncs, complete, 1);
   step(s_sync);
 }
 
@@ -527,11 +539,11 @@ static void training_step(long n)
       sync_row(s, "device", 0, 0, 0);
     s = call(A_FREE, TID_MAIN, 0, 0, K_FREE, (int)(n / 50 % 8));
     if (s > 0) {
-      I64(s_memory, 1, s);
-      TXT(s_memory, 2, "free");
-      I64(s_memory, 3, a);
-      TXT(s_memory, 5, "device");
-      I64(s_memory, 6, 0);
+      I64(s_memory, memory, seq, s);
+      TXT(s_memory, memory, op, "free");
+      I64(s_memory, memory, address, a);
+      TXT(s_memory, memory, kind, "device");
+      I64(s_memory, memory, device, 0);
       step(s_memory);
     }
   }
@@ -545,16 +557,17 @@ static void training_step(long n)
 /* ---- setup -------------------------------------------------------------- */
 static void write_fixed(int argc, char **argv)
 {
-  sqlite3_stmt *st = prep("INSERT INTO api VALUES(?,?,'runtime',?,?)");
+  sqlite3_stmt *st = prep_insert(CL_TABLE_api);
   for (int i = 0; i < A_COUNT; i++) {
-    I64(st, 1, i);
-    TXT(st, 2, apis[i].name);
-    I64(st, 3, apis[i].cbid);
-    TXT(st, 4, apis[i].op);
+    I64(st, api, id, i);
+    TXT(st, api, name, apis[i].name);
+    TXT(st, api, domain, "runtime");
+    I64(st, api, cbid, apis[i].cbid);
+    TXT(st, api, op, apis[i].op);
     step(st);
   }
   sqlite3_finalize(st);
-  st = prep("INSERT INTO meta VALUES(?,?)");
+  st = prep_insert(CL_TABLE_meta);
   char cmd[4096] = "[";
   for (int i = 0; i < argc && strlen(cmd) + strlen(argv[i]) + 8 < sizeof cmd; i++)
     snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), "%s\"%s\"",
@@ -567,16 +580,19 @@ static void write_fixed(int argc, char **argv)
       {"start_ns", "1000000"}, {"capture", "cupti"}, {"stack_depth", "16"},
       {"gpu_activity", "1"}, {"end", "exit"}, {"clean_exit", "1"}};
   for (size_t i = 0; i < sizeof kv / sizeof *kv; i++) {
-    TXT(st, 1, kv[i][0]);
-    TXT(st, 2, kv[i][1]);
+    TXT(st, meta, key, kv[i][0]);
+    TXT(st, meta, value, kv[i][1]);
     step(st);
   }
   sqlite3_finalize(st);
-  exec("INSERT INTO devices VALUES(0, 'NVIDIA H100 80GB HBM3',"
+  exec("INSERT INTO devices(ordinal, name, uuid, pci_bus_id, cc_major,"
+       " cc_minor, total_mem) VALUES(0, 'NVIDIA H100 80GB HBM3',"
        " 'GPU-5b1f0c2e-0000-0000-0000-000000000000', '00000000:19:00.0', 9, 0,"
        " 84929347584);"
-       "INSERT INTO contexts VALUES(1, 0, 94000000000000, 2, NULL);"
-       "INSERT INTO threads VALUES(4242, 'python3'), (4251, 'pt_autograd_0');");
+       "INSERT INTO contexts(id, device, handle, created_seq)"
+       " VALUES(1, 0, 94000000000000, 2);"
+       "INSERT INTO threads(tid, name)"
+       " VALUES(4242, 'python3'), (4251, 'pt_autograd_0');");
   /* kernel names */
   for (int i = 0; i < NAMES; i++) {
     char name[128], base[64];
@@ -584,8 +600,8 @@ static void write_fixed(int argc, char **argv)
                                        "softmax", "adam_step", "reduce_sum"};
     snprintf(base, sizeof base, "%s_%03d", what[i / 3 % 6], i / 3);
     snprintf(name, sizeof name, "_Z%zu%s%s", strlen(base), base, sig[i % 3]);
-    I64(s_string, 1, i + 1);
-    TXT(s_string, 2, name);
+    I64(s_string, strings, id, i + 1);
+    TXT(s_string, strings, value, name);
     step(s_string);
   }
 }
@@ -593,24 +609,28 @@ static void write_fixed(int argc, char **argv)
 static void setup(void)
 {
   int64_t s = call(A_SET_DEVICE, TID_MAIN, 0, 0, K_SETUP, 0);
-  exec("INSERT INTO device_ops VALUES(1, 'set-device', 0, NULL)");
+  exec("INSERT INTO device_ops(seq, op, device) VALUES(1, 'set-device', 0)");
   (void)s;
-  sqlite3_stmt *st = prep("INSERT INTO streams VALUES(?,?,0,1,?,NULL)");
+  sqlite3_stmt *st = prep_insert(CL_TABLE_streams);
   const int64_t streams[] = {S_COPY, S_SIDE};
   for (int i = 0; i < 2; i++) {
     s = call(A_STREAM_CREATE, TID_MAIN, 1, streams[i], K_SETUP, 1 + i);
-    I64(st, 1, s);
-    I64(st, 2, streams[i]);
-    I64(st, 3, -1 * i);
+    I64(st, streams, seq, s);
+    I64(st, streams, handle, streams[i]);
+    I64(st, streams, device, 0);
+    I64(st, streams, flags, 1);
+    I64(st, streams, priority, -1 * i);
     step(st);
   }
   sqlite3_finalize(st);
-  st = prep("INSERT INTO events VALUES(?,?,2,0,NULL)");
+  st = prep_insert(CL_TABLE_events);
   const int64_t events[] = {EV_BATCH, EV_STEP, EV_OPT, EV_EMA};
   for (int i = 0; i < 4; i++) {
     s = call(A_EVENT_CREATE, TID_MAIN, 0, 0, K_SETUP, 3 + i);
-    I64(st, 1, s);
-    I64(st, 2, events[i]);
+    I64(st, events, seq, s);
+    I64(st, events, handle, events[i]);
+    I64(st, events, flags, 2);
+    I64(st, events, device, 0);
     step(st);
   }
   sqlite3_finalize(st);
@@ -636,7 +656,8 @@ static void setup(void)
   /* the autograd thread starts */
   char sql[128];
   snprintf(sql, sizeof sql,
-           "INSERT INTO thread_edges VALUES(%lld, 'create', %d, %d)",
+           "INSERT INTO thread_edges(seq, kind, tid, other)"
+           " VALUES(%lld, 'create', %d, %d)",
            (long long)seq, TID_MAIN, TID_AUTOGRAD);
   exec(sql);
   prefetch(-1);
@@ -681,17 +702,17 @@ int main(int argc, char **argv)
   exec(pragmas);
   exec("BEGIN");
   exec(CL_SCHEMA_SQL);
-  s_call = prep("INSERT INTO calls VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)");
-  s_kernel = prep("INSERT INTO kernels VALUES(?,?,?,?,?,?,?,?,?,?)");
-  s_karg = prep("INSERT INTO kernel_args VALUES(?,?,?,?)");
-  s_transfer = prep("INSERT INTO transfers VALUES(?,?,?,?,?,?,?,?,?,?,?)");
-  s_memory = prep("INSERT INTO memory VALUES(?,?,?,?,?,?,?,?)");
-  s_record = prep("INSERT INTO event_records VALUES(?,?,?)");
-  s_wait = prep("INSERT INTO stream_waits VALUES(?,?,?)");
-  s_sync = prep("INSERT INTO syncs VALUES(?,?,?,?,?)");
-  s_activity = prep("INSERT INTO activity VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-  s_stack = prep("INSERT INTO stacks VALUES(?,?)");
-  s_string = prep("INSERT INTO strings VALUES(?,?)");
+  s_call = prep_insert(CL_TABLE_calls);
+  s_kernel = prep_insert(CL_TABLE_kernels);
+  s_karg = prep_insert(CL_TABLE_kernel_args);
+  s_transfer = prep_insert(CL_TABLE_transfers);
+  s_memory = prep_insert(CL_TABLE_memory);
+  s_record = prep_insert(CL_TABLE_event_records);
+  s_wait = prep_insert(CL_TABLE_stream_waits);
+  s_sync = prep_insert(CL_TABLE_syncs);
+  s_activity = prep_insert(CL_TABLE_activity);
+  s_stack = prep_insert(CL_TABLE_stacks);
+  s_string = prep_insert(CL_TABLE_strings);
   stack_written = calloc(K_SITES * 1000 + 1000, 1);
   pystack_written = calloc(K_SITES * 1000 + 1000, 1);
   now_ns = 1000000;
@@ -703,7 +724,8 @@ int main(int argc, char **argv)
     training_step(steps++);
   char sql[256];
   snprintf(sql, sizeof sql,
-           "INSERT INTO meta VALUES('end_ns', '%lld'), ('last_seq', '%lld'),"
+           "INSERT INTO meta(key, value) VALUES('end_ns', '%lld'),"
+           " ('last_seq', '%lld'),"
            " ('steps', '%ld')",
            (long long)now_ns, (long long)seq, steps);
   exec(sql);

@@ -357,6 +357,10 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
 
 static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
 {
+  if (cbid == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {
+    cl_kparams_module_unloading();
+    return;
+  }
   int created = cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED;
   if (!created && cbid != CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
     return;
@@ -432,6 +436,8 @@ int cl_capture_start(void)
                                CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
   cl_cupti.cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
                                CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
+  cl_cupti.cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                               CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING);
   atomic_store(&subscribed, 1);
   if (cl_cfg.gpu_activity && cl_activity_start())
     cl_cfg.gpu_activity = 0;

@@ -176,16 +176,28 @@ int cl_allocmap_find(uint64_t addr, uint64_t *start, uint64_t *end)
   return found;
 }
 
-/* ---- parameter layouts, cached per CUfunction ------------------------------ */
+/* ---- parameter layouts, cached per CUfunction ------------------------------ *
+ * A CUfunction handle is an address the driver may give to another kernel
+ * once its module is unloaded (XLA's autotuner loads and unloads modules by
+ * the hundred): a layout is valid only in the module generation it was
+ * read in, and every module unload starts a new generation.  Reading a new
+ * kernel's arguments with an old kernel's layout reads past them. */
 #define MAX_PARAMS 64
 struct layout {
   void *func;
+  unsigned gen;           /* module_gen when read */
   unsigned n;
   uint16_t offset[MAX_PARAMS], size[MAX_PARAMS];
 };
 #define LAYOUTS 16384
 static struct layout *layouts[LAYOUTS];
 static pthread_mutex_t layout_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic unsigned module_gen;
+
+void cl_kparams_module_unloading(void)
+{
+  atomic_fetch_add(&module_gen, 1);
+}
 
 typedef int (*param_info_fn)(void *f, size_t index, size_t *off, size_t *size);
 
@@ -196,7 +208,8 @@ static struct layout *layout_of(void *func)
 {
   static __thread struct layout *recent[16];
   unsigned k = (unsigned)((uintptr_t)func >> 4) & 15;
-  if (recent[k] && recent[k]->func == func)
+  if (recent[k] && recent[k]->func == func &&
+      recent[k]->gen == atomic_load_explicit(&module_gen, memory_order_acquire))
     return recent[k];
   return recent[k] = layout_lookup(func);
 }
@@ -204,14 +217,20 @@ static struct layout *layout_of(void *func)
 static struct layout *layout_lookup(void *func)
 {
   unsigned h = (unsigned)(((uintptr_t)func >> 4) * 2654435761u) % LAYOUTS;
+  unsigned gen = atomic_load_explicit(&module_gen, memory_order_acquire);
   pthread_mutex_lock(&layout_lock);
+  struct layout **stale = NULL; /* FUNC's slot, read in an older generation */
   for (unsigned k = 0; k < LAYOUTS; k++) {
-    struct layout *l = layouts[(h + k) % LAYOUTS];
-    if (!l)
+    struct layout **slot = &layouts[(h + k) % LAYOUTS];
+    if (!*slot)
       break;
-    if (l->func == func) {
-      pthread_mutex_unlock(&layout_lock);
-      return l;
+    if ((*slot)->func == func) {
+      if ((*slot)->gen == gen) {
+        pthread_mutex_unlock(&layout_lock);
+        return *slot;
+      }
+      stale = slot;
+      break;
     }
   }
   /* The runtime launches library-managed kernels (CUkernel) through the
@@ -229,6 +248,7 @@ static struct layout *layout_lookup(void *func)
   struct layout *l = calloc(1, sizeof *l);
   if (l) {
     l->func = func;
+    l->gen = gen;
     size_t off, size;
     param_info_fn info = func_info;
     if (info && info(func, 0, &off, &size) != 0)
@@ -239,7 +259,8 @@ static struct layout *layout_lookup(void *func)
       l->n++;
     }
     CL_LOG(CL_LOG_DEBUG, "kernel %p: %u parameters", func, l->n);
-    for (unsigned k = 0; k < LAYOUTS; k++) {
+    /* the old layout stays allocated: another thread may be reading it */
+    for (unsigned k = 0; !stale && k < LAYOUTS; k++) {
       struct layout **slot = &layouts[(h + k) % LAYOUTS];
       if (!*slot) {
         *slot = l;
@@ -250,6 +271,8 @@ static struct layout *layout_lookup(void *func)
         l = NULL;
       }
     }
+    if (stale)
+      *stale = l;
   }
   pthread_mutex_unlock(&layout_lock);
   return l;

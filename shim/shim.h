@@ -343,6 +343,9 @@ int cl_allocmap_device_reach(uint64_t v, uint64_t *start, uint64_t *end)
     CL_HIDDEN;
 /* Scan a launch's parameters for words pointing into live allocations. */
 void cl_kparams_scan(void *func, void **params, struct cl_call *c) CL_HIDDEN;
+/* a module is being unloaded: its CUfunction handles may be reused, so the
+ * parameter layouts read so far are read again at their next launch */
+void cl_kparams_module_unloading(void) CL_HIDDEN;
 void cl_kparams_atfork_prepare(void) CL_HIDDEN;
 void cl_kparams_atfork_parent(void) CL_HIDDEN;
 void cl_kparams_atfork_child(void) CL_HIDDEN;

@@ -1,6 +1,7 @@
 /* writer_db.c - the SQLite side of the writer: creates a recording with the
- * schema of common/format.c, describes the process in `meta`, and turns each
- * record into rows (a call into `calls` plus the row of its operation class);
+ * schema of include/cudalens/tables.def, describes the process in `meta`,
+ * and turns each record into rows (a call into `calls` plus the row of its
+ * operation class), binding each column by its name in tables.def;
  * the busiest tables get theirs 32 at a time, in multi-row INSERTs.
  * Call stacks are stored once each; the modules they point into are listed
  * as they are first seen.  The first error that is not about one row ends
@@ -21,37 +22,43 @@
 #include "config.h"
 #include "writer_db.h"
 
-#define CL_STATEMENTS(X)                                                       \
-  X(call, "INSERT INTO calls VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)")               \
-  X(stream, "INSERT OR REPLACE INTO streams VALUES(?,?,?,?,?,NULL)")           \
-  X(event, "INSERT OR REPLACE INTO events VALUES(?,?,?,?,NULL)")               \
-  X(event_record, "INSERT INTO event_records VALUES(?,?,?)")                   \
-  X(stream_wait, "INSERT INTO stream_waits VALUES(?,?,?)")                     \
-  X(sync, "INSERT INTO syncs VALUES(?,?,?,?,?)")                               \
-  X(memory, "INSERT INTO memory VALUES(?,?,?,?,?,?,?,?)")                      \
-  X(transfer, "INSERT INTO transfers VALUES(?,?,?,?,?,?,?,?,?,?,?)")           \
-  X(kernel, "INSERT INTO kernels VALUES(?,?,?,?,?,?,?,?,?,?)")                 \
-  X(karg, "INSERT OR IGNORE INTO kernel_args VALUES(?,?,?,?)")                 \
-  X(device_op, "INSERT INTO device_ops VALUES(?,?,?,?)")                       \
-  X(stream_op, "INSERT INTO stream_ops VALUES(?,?,?,?)")                       \
-  X(activity, "INSERT INTO activity VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)")      \
-  X(context, "INSERT OR REPLACE INTO contexts VALUES(?,?,?,?,NULL)")           \
-  X(context_gone, "UPDATE contexts SET destroyed_seq=? WHERE id=?")            \
+/* The INSERT of each table the writer fills, one row of parameters in the
+ * order of tables.def (cl_insert_sql): its verb and what follows the row. */
+#define CL_INSERTS(X)                                                          \
+  X(calls, "INSERT", "")                                                       \
+  X(streams, "INSERT OR REPLACE", "")                                          \
+  X(events, "INSERT OR REPLACE", "")                                           \
+  X(event_records, "INSERT", "")                                               \
+  X(stream_waits, "INSERT", "")                                                \
+  X(syncs, "INSERT", "")                                                       \
+  X(memory, "INSERT", "")                                                      \
+  X(transfers, "INSERT", "")                                                   \
+  X(kernels, "INSERT", "")                                                     \
+  X(kernel_args, "INSERT OR IGNORE", "")                                       \
+  X(device_ops, "INSERT", "")                                                  \
+  X(stream_ops, "INSERT", "")                                                  \
+  X(activity, "INSERT", "")                                                    \
+  X(contexts, "INSERT OR REPLACE", "")                                         \
+  X(devices, "INSERT OR REPLACE", "")                                          \
+  X(strings, "INSERT OR REPLACE", "")                                          \
+  X(stacks, "INSERT", "")                                                      \
+  X(modules, "INSERT", "")                                                     \
+  X(threads, "INSERT OR IGNORE", "")                                           \
+  X(drops, "INSERT", " ON CONFLICT(reason) DO UPDATE SET "                     \
+                     "count=count+excluded.count")                             \
+  X(host_accesses, "INSERT", "")                                               \
+  X(thread_edges, "INSERT OR IGNORE", "")                                      \
+  X(names, "INSERT OR IGNORE", "")                                             \
+  X(meta, "INSERT OR REPLACE", "")                                             \
+  X(api, "INSERT", "")
+
+/* the other statements: their text, parameters by number */
+#define CL_UPDATES(X)                                                          \
+  X(context_gone, "UPDATE contexts SET destroyed_seq=?1 WHERE id=?2")          \
   X(stream_gone, "UPDATE streams SET destroyed_seq=?1 WHERE handle=?2 AND "    \
                  "seq<?1 AND destroyed_seq IS NULL")                           \
   X(event_gone, "UPDATE events SET destroyed_seq=?1 WHERE handle=?2 AND "      \
-                "seq<?1 AND destroyed_seq IS NULL")                            \
-  X(device, "INSERT OR REPLACE INTO devices VALUES(?,?,?,?,?,?,?)")            \
-  X(string, "INSERT OR REPLACE INTO strings VALUES(?,?)")                      \
-  X(stack, "INSERT INTO stacks VALUES(?,?)")                                   \
-  X(module, "INSERT INTO modules VALUES(?,?,?,?,?,?)")                         \
-  X(thread, "INSERT OR IGNORE INTO threads VALUES(?,?)")                       \
-  X(drop, "INSERT INTO drops VALUES(?,?) ON CONFLICT(reason) DO UPDATE SET "   \
-          "count=count+excluded.count")                                        \
-  X(host_access, "INSERT INTO host_accesses VALUES(?,?,?,?,?,?,?)")           \
-  X(thread_edge, "INSERT OR IGNORE INTO thread_edges VALUES(?,?,?,?)")        \
-  X(name, "INSERT OR IGNORE INTO names VALUES(?,?,?,?)")                      \
-  X(meta, "INSERT OR REPLACE INTO meta VALUES(?,?)")
+                "seq<?1 AND destroyed_seq IS NULL")
 
 struct stack_entry {
   uint64_t hash;
@@ -67,13 +74,36 @@ struct stack_entry {
  * keeps its bound values between runs, so only the cells that differ from
  * what is bound there are bound again. */
 #define BATCH_ROWS 32
-#define BATCH_COLS 14
 enum { CELL_NULL, CELL_INT, CELL_TEXT };
 struct cell {
   int64_t i;
   const char *s;  /* CELL_TEXT: a string literal (bound SQLITE_STATIC) */
   uint8_t type;
 };
+
+/* the batched tables (their single-row statement, in CL_INSERTS, is used
+ * for the rows left at a commit) */
+#define CL_BATCHES(X)                                                          \
+  X(calls)                                                                     \
+  X(kernels)                                                                   \
+  X(kernel_args)                                                               \
+  X(transfers)                                                                 \
+  X(activity)                                                                  \
+  X(syncs)                                                                     \
+  X(memory)                                                                    \
+  X(event_records)                                                             \
+  X(stream_waits)                                                              \
+  X(device_ops)                                                                \
+  X(stream_ops)
+
+/* the widest batched table's number of columns */
+union batch_widths {
+#define CL_BATCH_WIDTH(t) char t[CL_NCOLS_##t];
+  CL_BATCHES(CL_BATCH_WIDTH)
+#undef CL_BATCH_WIDTH
+};
+#define BATCH_COLS sizeof(union batch_widths)
+
 struct batch {
   sqlite3_stmt *many;  /* INSERT of BATCH_ROWS rows */
   int ncols, n;        /* n rows wait */
@@ -81,27 +111,15 @@ struct batch {
   struct cell bound[BATCH_ROWS][BATCH_COLS]; /* what many has bound */
 };
 
-/* the batched tables: their single-row statement (in CL_STATEMENTS, used
- * for the rows left at a commit) and the number of columns */
-#define CL_BATCHES(X)                                                          \
-  X(call, 13)                                                                  \
-  X(kernel, 10)                                                                \
-  X(karg, 4)                                                                   \
-  X(transfer, 11)                                                              \
-  X(activity, 14)                                                              \
-  X(sync, 5)                                                                   \
-  X(memory, 8)                                                                 \
-  X(event_record, 3)                                                           \
-  X(stream_wait, 3)                                                            \
-  X(device_op, 4)                                                              \
-  X(stream_op, 4)
-
 struct cl_db {
   sqlite3 *sql;
-#define CL_STMT_FIELD(name, text) sqlite3_stmt *name;
-  CL_STATEMENTS(CL_STMT_FIELD)
+#define CL_STMT_FIELD(name, ...) sqlite3_stmt *name;
+  struct {
+    CL_INSERTS(CL_STMT_FIELD)
+  } insert; /* by table */
+  CL_UPDATES(CL_STMT_FIELD)
 #undef CL_STMT_FIELD
-#define CL_BATCH_FIELD(name, ncols) struct batch name##_rows;
+#define CL_BATCH_FIELD(name) struct batch name##_rows;
   CL_BATCHES(CL_BATCH_FIELD)
 #undef CL_BATCH_FIELD
   uint32_t strings_written;
@@ -202,9 +220,33 @@ static void run(struct cl_db *db, sqlite3_stmt *st)
   }
   sqlite3_reset(st);
 }
-#define I64(st, i, v) sqlite3_bind_int64(st, i, (sqlite3_int64)(v))
-#define TXT(st, i, v) sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT)
-#define NUL(st, i) sqlite3_bind_null(st, i)
+/* Column C of table T (tables.def): its parameter in T's INSERT, bound in
+ * db->T; the compiler checks that the column has the type bound. */
+#define PARAM(t, c) (CL_COL_##t##_##c + 1)
+#define IS(t, c, type)                                                         \
+  _Static_assert(CL_TYPE_##t##_##c == CL_SQL_##type, #t "." #c " is not " #type)
+#define I64(db, t, c, v)                                                       \
+  do {                                                                         \
+    IS(t, c, INTEGER);                                                         \
+    sqlite3_bind_int64((db)->insert.t, PARAM(t, c), (sqlite3_int64)(v));              \
+  } while (0)
+#define TXT(db, t, c, v)                                                       \
+  do {                                                                         \
+    IS(t, c, TEXT);                                                            \
+    sqlite3_bind_text((db)->insert.t, PARAM(t, c), v, -1, SQLITE_TRANSIENT);          \
+  } while (0)
+#define BLB(db, t, c, v, n)                                                    \
+  do {                                                                         \
+    IS(t, c, BLOB);                                                            \
+    sqlite3_bind_blob((db)->insert.t, PARAM(t, c), v, n, SQLITE_TRANSIENT);           \
+  } while (0)
+#define NUL(db, t, c) sqlite3_bind_null((db)->insert.t, PARAM(t, c))
+/* the integer V when PRESENT, else NULL */
+#define OPT(db, t, c, present, v)                                              \
+  do {                                                                         \
+    IS(t, c, INTEGER);                                                         \
+    opt((db)->insert.t, PARAM(t, c), present, v);                                     \
+  } while (0)
 
 /* After a write error: the records given since the last commit are lost;
  * their count goes into drops as 'write-error' in a transaction of its own,
@@ -225,11 +267,11 @@ static void note_loss(struct cl_db *db)
   sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
   if (sqlite3_exec(db->sql, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
     return;
-  sqlite3_reset(db->drop);
-  TXT(db->drop, 1, "write-error");
-  I64(db->drop, 2, n);
-  int rc = sqlite3_step(db->drop);
-  sqlite3_reset(db->drop);
+  sqlite3_reset(db->insert.drops);
+  TXT(db, drops, reason, "write-error");
+  I64(db, drops, count, n);
+  int rc = sqlite3_step(db->insert.drops);
+  sqlite3_reset(db->insert.drops);
   if (rc == SQLITE_DONE &&
       sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
     db->loss_written += n;
@@ -239,9 +281,9 @@ static void note_loss(struct cl_db *db)
 static void opt(sqlite3_stmt *st, int i, int present, uint64_t v)
 {
   if (present)
-    I64(st, i, v);
+    sqlite3_bind_int64(st, i, (sqlite3_int64)v);
   else
-    NUL(st, i);
+    sqlite3_bind_null(st, i);
 }
 
 /* ---- batched rows ---------------------------------------------------------- */
@@ -262,18 +304,31 @@ static int same_cell(const struct cell *a, const struct cell *b)
                                                        : a->s == b->s));
 }
 
-/* the cells of the next row of b (column i at [i - 1]), to fill and then
- * add_row() */
-static struct cell *next_row(struct batch *b) { return b->rows[b->n]; }
-#define CI(row, i, v) ((row)[(i) - 1] = (struct cell){(int64_t)(v), NULL, CELL_INT})
-#define CN(row, i) ((row)[(i) - 1] = (struct cell){0, NULL, CELL_NULL})
-#define CT(row, i, v) ((row)[(i) - 1] = (struct cell){0, (v), CELL_TEXT})
-static void copt(struct cell *row, int i, int present, uint64_t v)
+/* The cells of the next row of table T's batch, to fill (column C of T at
+ * [CL_COL_T_C], checked against its type as binding is) and then ADD_ROW. */
+#define NEXT_ROW(db, t) ((db)->t##_rows.rows[(db)->t##_rows.n])
+#define ADD_ROW(db, t) add_row(db, &(db)->t##_rows, (db)->insert.t)
+#define CELL(row, t, c) ((row)[CL_COL_##t##_##c])
+#define CI(row, t, c, v)                                                       \
+  do {                                                                         \
+    IS(t, c, INTEGER);                                                         \
+    CELL(row, t, c) = (struct cell){(int64_t)(v), NULL, CELL_INT};             \
+  } while (0)
+#define CT(row, t, c, v)                                                       \
+  do {                                                                         \
+    IS(t, c, TEXT);                                                            \
+    CELL(row, t, c) = (struct cell){0, (v), CELL_TEXT};                        \
+  } while (0)
+#define CN(row, t, c) (CELL(row, t, c) = (struct cell){0, NULL, CELL_NULL})
+#define COPT(row, t, c, present, v)                                            \
+  do {                                                                         \
+    IS(t, c, INTEGER);                                                         \
+    copt(&CELL(row, t, c), present, v);                                        \
+  } while (0)
+static void copt(struct cell *cell, int present, uint64_t v)
 {
-  if (present)
-    CI(row, i, v);
-  else
-    CN(row, i);
+  *cell = present ? (struct cell){(int64_t)v, NULL, CELL_INT}
+                  : (struct cell){0, NULL, CELL_NULL};
 }
 
 /* Insert the rows that wait: a full batch through its multi-row statement;
@@ -318,19 +373,21 @@ static void add_row(struct cl_db *db, struct batch *b, sqlite3_stmt *one)
 
 static void flush_batches(struct cl_db *db)
 {
-#define CL_BATCH_FLUSH(name, ncols) flush_rows(db, &db->name##_rows, db->name);
+#define CL_BATCH_FLUSH(name)                                                   \
+  flush_rows(db, &db->name##_rows, db->insert.name);
   CL_BATCHES(CL_BATCH_FLUSH)
 #undef CL_BATCH_FLUSH
 }
 
-static void meta(struct cl_db *db, const char *key, const char *value)
+/* meta row KEY (tables.def's CL_META rows) */
+static void meta(struct cl_db *db, enum cl_meta key, const char *value)
 {
-  TXT(db->meta, 1, key);
-  TXT(db->meta, 2, value);
-  run(db, db->meta);
+  TXT(db, meta, key, cl_meta_key(key));
+  TXT(db, meta, value, value);
+  run(db, db->insert.meta);
 }
 
-static void meta_int(struct cl_db *db, const char *key, long long v)
+static void meta_int(struct cl_db *db, enum cl_meta key, long long v)
 {
   char buf[32];
   snprintf(buf, sizeof buf, "%lld", v);
@@ -397,57 +454,53 @@ static const char *launcher_rank(void)
 static void write_meta(struct cl_db *db)
 {
   char buf[4096];
-  meta(db, "format", CL_FORMAT_NAME);
-  meta(db, "cudalens_version", PACKAGE_VERSION);
-  meta_int(db, "pid", getpid());
-  meta_int(db, "ppid", getppid());
+  meta(db, CL_META_format, CL_FORMAT_NAME);
+  meta(db, CL_META_cudalens_version, PACKAGE_VERSION);
+  meta_int(db, CL_META_pid, getpid());
+  meta_int(db, CL_META_ppid, getppid());
   if (!gethostname(buf, sizeof buf - 1)) {
     buf[sizeof buf - 1] = 0;
-    meta(db, "hostname", buf);
+    meta(db, CL_META_hostname, buf);
   }
   ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
   if (n > 0) {
     buf[n] = 0;
-    meta(db, "exe", buf);
+    meta(db, CL_META_exe, buf);
   }
   char *cmd = json_cmdline();
   if (cmd)
-    meta(db, "cmdline", cmd);
+    meta(db, CL_META_cmdline, cmd);
   free(cmd);
   const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
   if (cvd)
-    meta(db, "cuda_visible_devices", cvd);
+    meta(db, CL_META_cuda_visible_devices, cvd);
   const char *rank = launcher_rank();
   if (rank)
-    meta(db, "rank", rank);
+    meta(db, CL_META_rank, rank);
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
-  meta_int(db, "start_realtime_ns",
+  meta_int(db, CL_META_start_realtime_ns,
            (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec);
-  meta_int(db, "start_ns", (long long)cl_start_ns);
-  meta(db, "clean_exit", "0");
-  meta(db, "capture", "cupti");
-  meta_int(db, "stack_depth", cl_cfg.stack_depth);
-  meta_int(db, "gpu_activity", cl_cfg.gpu_activity);
-  meta_int(db, "kernel_times", cl_cfg.gpu_activity && cl_cfg.kernel_times);
+  meta_int(db, CL_META_start_ns, (long long)cl_start_ns);
+  meta(db, CL_META_clean_exit, "0");
+  meta(db, CL_META_capture, "cupti");
+  meta_int(db, CL_META_stack_depth, cl_cfg.stack_depth);
+  meta_int(db, CL_META_gpu_activity, cl_cfg.gpu_activity);
+  meta_int(db, CL_META_kernel_times, cl_cfg.gpu_activity && cl_cfg.kernel_times);
 }
 
 static void write_api_table(struct cl_db *db)
 {
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(db->sql, "INSERT INTO api VALUES(?,?,?,?,?)", -1, &st,
-                         NULL))
-    return;
   for (unsigned i = 0; i < cl_api_count; i++) {
     const struct cl_api *e = &cl_api_table[i];
-    I64(st, 1, i);
-    TXT(st, 2, e->name);
-    TXT(st, 3, e->domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "runtime" : "driver");
-    I64(st, 4, e->cbid);
-    TXT(st, 5, cl_op_name(e->op));
-    run(db, st);
+    I64(db, api, id, i);
+    TXT(db, api, name, e->name);
+    TXT(db, api, domain,
+        e->domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "runtime" : "driver");
+    I64(db, api, cbid, e->cbid);
+    TXT(db, api, op, cl_op_name(e->op));
+    run(db, db->insert.api);
   }
-  sqlite3_finalize(st);
 }
 
 /* The launcher's manifest: appended to, never through a symbolic link. */
@@ -489,12 +542,17 @@ static int resolve_dir(const char *path, char *out, size_t outsz)
 
 static void disconnect(struct cl_db *db, int one_file)
 {
-#define CL_STMT_FINALIZE(name, text)                                           \
+#define CL_INSERT_FINALIZE(name, ...)                                          \
+  sqlite3_finalize(db->insert.name);                                           \
+  db->insert.name = NULL;
+  CL_INSERTS(CL_INSERT_FINALIZE)
+#undef CL_INSERT_FINALIZE
+#define CL_UPDATE_FINALIZE(name, ...)                                          \
   sqlite3_finalize(db->name);                                                  \
   db->name = NULL;
-  CL_STATEMENTS(CL_STMT_FINALIZE)
-#undef CL_STMT_FINALIZE
-#define CL_BATCH_FINALIZE(name, ncols)                                         \
+  CL_UPDATES(CL_UPDATE_FINALIZE)
+#undef CL_UPDATE_FINALIZE
+#define CL_BATCH_FINALIZE(name)                                                \
   sqlite3_finalize(db->name##_rows.many);                                      \
   db->name##_rows.many = NULL;
   CL_BATCHES(CL_BATCH_FINALIZE)
@@ -506,6 +564,30 @@ static void disconnect(struct cl_db *db, int one_file)
   if (sqlite3_close(db->sql) != SQLITE_OK)
     CL_LOG(CL_LOG_WARN, "closing '%s' failed", db->path);
   db->sql = NULL;
+}
+
+/* Prepare TEXT into *ST for the life of the connection; 0, or -1 having
+ * said why. */
+static int prepare(struct cl_db *db, sqlite3_stmt **st, const char *text)
+{
+  if (!text) {
+    CL_LOG(CL_LOG_ERROR, "internal error: a statement too long");
+    return -1;
+  }
+  if (sqlite3_prepare_v3(db->sql, text, -1, SQLITE_PREPARE_PERSISTENT, st,
+                         NULL)) {
+    CL_LOG(CL_LOG_ERROR, "internal error preparing '%s': %s", text,
+           sqlite3_errmsg(db->sql));
+    return -1;
+  }
+  return 0;
+}
+
+/* the INSERT of every column of table T (cl_insert_sql), into BUF */
+static const char *insert_sql(char buf[static 1024], const char *verb,
+                              enum cl_table t, const char *tail)
+{
+  return cl_insert_sql(buf, 1024, verb, t, tail) < 0 ? NULL : buf;
 }
 
 /* The multi-row statement of a batched table, from the text of its
@@ -533,13 +615,7 @@ static int prepare_batch(struct cl_db *db, struct batch *b, sqlite3_stmt *one,
   b->ncols = ncols;
   b->n = 0;
   memset(b->bound, 0, sizeof b->bound); /* a new statement binds NULLs */
-  if (sqlite3_prepare_v3(db->sql, text, -1, SQLITE_PREPARE_PERSISTENT, &b->many,
-                         NULL)) {
-    CL_LOG(CL_LOG_ERROR, "internal error preparing '%s': %s", text,
-           sqlite3_errmsg(db->sql));
-    return -1;
-  }
-  return 0;
+  return prepare(db, &b->many, text);
 }
 
 /* Open the connection and prepare the statements; 0, or -1 having said
@@ -580,18 +656,23 @@ static int connect(struct cl_db *db, int create)
     db->sql = NULL;
     return -1;
   }
-#define CL_STMT_PREPARE(name, text)                                            \
-  if (sqlite3_prepare_v3(db->sql, text, -1, SQLITE_PREPARE_PERSISTENT,         \
-                         &db->name, NULL)) {                                   \
-    CL_LOG(CL_LOG_ERROR, "internal error preparing '%s': %s", text,           \
-           sqlite3_errmsg(db->sql));                                           \
+  char text[1024];
+#define CL_INSERT_PREPARE(t, verb, tail)                                       \
+  if (prepare(db, &db->insert.t, insert_sql(text, verb, CL_TABLE_##t, tail))) {       \
     disconnect(db, 0);                                                         \
     return -1;                                                                 \
   }
-  CL_STATEMENTS(CL_STMT_PREPARE)
-#undef CL_STMT_PREPARE
-#define CL_BATCH_PREPARE(name, ncols)                                          \
-  if (prepare_batch(db, &db->name##_rows, db->name, ncols)) {                  \
+  CL_INSERTS(CL_INSERT_PREPARE)
+#undef CL_INSERT_PREPARE
+#define CL_UPDATE_PREPARE(name, text)                                          \
+  if (prepare(db, &db->name, text)) {                                          \
+    disconnect(db, 0);                                                         \
+    return -1;                                                                 \
+  }
+  CL_UPDATES(CL_UPDATE_PREPARE)
+#undef CL_UPDATE_PREPARE
+#define CL_BATCH_PREPARE(name)                                                 \
+  if (prepare_batch(db, &db->name##_rows, db->insert.name, CL_NCOLS_##name)) { \
     disconnect(db, 0);                                                         \
     return -1;                                                                 \
   }
@@ -718,9 +799,9 @@ int cl_db_begin(struct cl_db *db)
 static void put_string(uint32_t id, const char *s, void *arg)
 {
   struct cl_db *db = arg;
-  I64(db->string, 1, id);
-  TXT(db->string, 2, s);
-  run(db, db->string);
+  I64(db, strings, id, id);
+  TXT(db, strings, value, s);
+  run(db, db->insert.strings);
 }
 
 int cl_db_commit(struct cl_db *db)
@@ -771,16 +852,16 @@ static void refresh_modules(struct cl_db *db)
              !strcmp(db->mods[j].path, mods[i].path);
     if (seen)
       continue;
-    NUL(db->module, 1);
-    TXT(db->module, 2, mods[i].path);
-    I64(db->module, 3, mods[i].start);
-    I64(db->module, 4, mods[i].end);
-    I64(db->module, 5, mods[i].bias);
+    NUL(db, modules, id);
+    TXT(db, modules, path, mods[i].path);
+    I64(db, modules, start, mods[i].start);
+    I64(db, modules, end, mods[i].end);
+    I64(db, modules, bias, mods[i].bias);
     if (mods[i].build_id[0])
-      TXT(db->module, 6, mods[i].build_id);
+      TXT(db, modules, build_id, mods[i].build_id);
     else
-      NUL(db->module, 6);
-    run(db, db->module);
+      NUL(db, modules, build_id);
+    run(db, db->insert.modules);
   }
   /* keep the newest view: modules unloaded since are still in the table */
   cl_modules_free(db->mods, db->nmods);
@@ -832,9 +913,9 @@ static uint32_t stack_id(struct cl_db *db, const uint64_t *frames, unsigned n)
   for (unsigned i = 0; i < n; i++)
     for (unsigned b = 0; b < 8; b++)
       blob[i * 8 + b] = (unsigned char)(frames[i] >> (8 * b));
-  I64(db->stack, 1, id);
-  sqlite3_bind_blob(db->stack, 2, blob, (int)(n * 8), SQLITE_TRANSIENT);
-  run(db, db->stack);
+  I64(db, stacks, id, id);
+  BLB(db, stacks, frames, blob, (int)(n * 8));
+  run(db, db->insert.stacks);
   for (unsigned i = 0; i < n; i++)
     if (!known_address(db, frames[i])) {
       refresh_modules(db);
@@ -868,12 +949,12 @@ static void note_thread(struct cl_db *db, uint32_t tid)
       *nl = 0;
     close(fd);
   }
-  I64(db->thread, 1, tid);
+  I64(db, threads, tid, tid);
   if (name[0])
-    TXT(db->thread, 2, name);
+    TXT(db, threads, name, name);
   else
-    NUL(db->thread, 2);
-  run(db, db->thread);
+    NUL(db, threads, name);
+  run(db, db->insert.threads);
 }
 
 /* ---- one record ---------------------------------------------------------------- */
@@ -905,32 +986,34 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
   note_thread(db, c->tid);
   uint32_t stack = stack_id(db, c->frames, c->nframes);
 
-  struct cell *row = next_row(&db->call_rows);
-  CI(row, 1, c->seq);
-  CI(row, 2, c->api);
-  CI(row, 3, c->tid);
-  CI(row, 4, c->start_ns);
-  CI(row, 5, c->end_ns);
-  CI(row, 6, c->result);
-  copt(row, 7, dev_known, (uint64_t)(int64_t)c->device);
-  copt(row, 8, c->context != 0, c->context);
-  copt(row, 9, streamed, stream);
-  CI(row, 10, c->correlation);
-  copt(row, 11, c->driver_correlation != 0, c->driver_correlation);
-  copt(row, 12, stack != 0, stack);
-  copt(row, 13, c->pystack != 0, c->pystack);
-  add_row(db, &db->call_rows, db->call);
+  struct cell *row = NEXT_ROW(db, calls);
+  CI(row, calls, seq, c->seq);
+  CI(row, calls, api, c->api);
+  CI(row, calls, tid, c->tid);
+  CI(row, calls, start_ns, c->start_ns);
+  CI(row, calls, end_ns, c->end_ns);
+  CI(row, calls, result, c->result);
+  COPT(row, calls, device, dev_known, (uint64_t)(int64_t)c->device);
+  COPT(row, calls, context, c->context != 0, c->context);
+  COPT(row, calls, stream, streamed, stream);
+  CI(row, calls, correlation, c->correlation);
+  COPT(row, calls, driver_correlation, c->driver_correlation != 0,
+       c->driver_correlation);
+  COPT(row, calls, stack, stack != 0, stack);
+  COPT(row, calls, pystack, c->pystack != 0, c->pystack);
+  ADD_ROW(db, calls);
 
-  sqlite3_stmt *st;
   const char *sk = cl_sync_kind_name(op);
   if (sk) { /* recorded whether or not it succeeded: complete says */
-    row = next_row(&db->sync_rows);
-    CI(row, 1, c->seq);
-    CT(row, 2, sk);
-    copt(row, 3, op == CL_OP_SYNC_STREAM || op == CL_OP_QUERY_STREAM, stream);
-    copt(row, 4, op == CL_OP_SYNC_EVENT || op == CL_OP_QUERY_EVENT, a->event);
-    CI(row, 5, ok);
-    add_row(db, &db->sync_rows, db->sync);
+    row = NEXT_ROW(db, syncs);
+    CI(row, syncs, seq, c->seq);
+    CT(row, syncs, kind, sk);
+    COPT(row, syncs, stream,
+         op == CL_OP_SYNC_STREAM || op == CL_OP_QUERY_STREAM, stream);
+    COPT(row, syncs, event, op == CL_OP_SYNC_EVENT || op == CL_OP_QUERY_EVENT,
+         a->event);
+    CI(row, syncs, complete, ok);
+    ADD_ROW(db, syncs);
     return;
   }
   if (!ok)
@@ -938,119 +1021,128 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
   switch (op) {
   case CL_OP_ALLOC:
   case CL_OP_FREE:
-    row = next_row(&db->memory_rows);
-    CI(row, 1, c->seq);
-    CT(row, 2, op == CL_OP_ALLOC ? "alloc" : "free");
-    CI(row, 3, a->dst);
-    copt(row, 4, op == CL_OP_ALLOC, a->bytes);
-    CT(row, 5, cl_memkind_name(a->memkind));
-    copt(row, 6, dev_known, (uint64_t)(int64_t)c->device);
-    copt(row, 7, op == CL_OP_ALLOC, a->flags);
-    copt(row, 8, streamed, stream);
-    add_row(db, &db->memory_rows, db->memory);
+    row = NEXT_ROW(db, memory);
+    CI(row, memory, seq, c->seq);
+    CT(row, memory, op, op == CL_OP_ALLOC ? "alloc" : "free");
+    CI(row, memory, address, a->dst);
+    COPT(row, memory, size, op == CL_OP_ALLOC, a->bytes);
+    CT(row, memory, kind, cl_memkind_name(a->memkind));
+    COPT(row, memory, device, dev_known, (uint64_t)(int64_t)c->device);
+    COPT(row, memory, flags, op == CL_OP_ALLOC, a->flags);
+    COPT(row, memory, stream, streamed, stream);
+    ADD_ROW(db, memory);
     break;
   case CL_OP_COPY:
   case CL_OP_MEMSET: {
     int copy = op == CL_OP_COPY, peer = a->dir == CL_DIR_PEER && a->has_device;
-    row = next_row(&db->transfer_rows);
-    CI(row, 1, c->seq);
-    CT(row, 2, copy ? "copy" : "memset");
+    row = NEXT_ROW(db, transfers);
+    CI(row, transfers, seq, c->seq);
+    CT(row, transfers, op, copy ? "copy" : "memset");
     if (copy)
-      CT(row, 3, cl_dir_name(a->dir));
+      CT(row, transfers, direction, cl_dir_name(a->dir));
     else
-      CN(row, 3);
-    CI(row, 4, a->dst);
-    copt(row, 5, copy, a->src);
-    CI(row, 6, a->bytes);
-    copt(row, 7, !copy, a->value);
-    CI(row, 8, (api->flags & CL_ASYNC) != 0);
-    CI(row, 9, stream);
-    copt(row, 10, peer || dev_known, peer ? (uint64_t)(int64_t)a->peer : (uint64_t)(int64_t)c->device);
-    copt(row, 11, peer || dev_known, peer ? (uint64_t)(int64_t)a->device : (uint64_t)(int64_t)c->device);
-    add_row(db, &db->transfer_rows, db->transfer);
+      CN(row, transfers, direction);
+    CI(row, transfers, dst, a->dst);
+    COPT(row, transfers, src, copy, a->src);
+    CI(row, transfers, bytes, a->bytes);
+    COPT(row, transfers, value, !copy, a->value);
+    CI(row, transfers, async, (api->flags & CL_ASYNC) != 0);
+    CI(row, transfers, stream, stream);
+    COPT(row, transfers, src_device, peer || dev_known,
+         peer ? (uint64_t)(int64_t)a->peer : (uint64_t)(int64_t)c->device);
+    COPT(row, transfers, dst_device, peer || dev_known,
+         peer ? (uint64_t)(int64_t)a->device : (uint64_t)(int64_t)c->device);
+    ADD_ROW(db, transfers);
     break;
   }
   case CL_OP_KERNEL:
-    row = next_row(&db->kernel_rows);
-    CI(row, 1, c->seq);
-    copt(row, 2, c->name != 0, c->name);
-    for (int i = 0; i < 3; i++) {
-      CI(row, 3 + i, a->grid[i]);
-      CI(row, 6 + i, a->block[i]);
-    }
-    CI(row, 9, a->shmem);
-    CI(row, 10, stream);
-    add_row(db, &db->kernel_rows, db->kernel);
+    row = NEXT_ROW(db, kernels);
+    CI(row, kernels, seq, c->seq);
+    COPT(row, kernels, name, c->name != 0, c->name);
+    CI(row, kernels, grid_x, a->grid[0]);
+    CI(row, kernels, grid_y, a->grid[1]);
+    CI(row, kernels, grid_z, a->grid[2]);
+    CI(row, kernels, block_x, a->block[0]);
+    CI(row, kernels, block_y, a->block[1]);
+    CI(row, kernels, block_z, a->block[2]);
+    CI(row, kernels, shared_mem, a->shmem);
+    CI(row, kernels, stream, stream);
+    ADD_ROW(db, kernels);
     for (unsigned i = 0; i < c->nkargs; i++) {
-      row = next_row(&db->karg_rows);
-      CI(row, 1, c->seq);
-      CI(row, 2, c->kargs[i].param);
-      CI(row, 3, c->kargs[i].offset);
-      CI(row, 4, c->kargs[i].value);
-      add_row(db, &db->karg_rows, db->karg);
+      row = NEXT_ROW(db, kernel_args);
+      CI(row, kernel_args, seq, c->seq);
+      CI(row, kernel_args, param, c->kargs[i].param);
+      CI(row, kernel_args, offset, c->kargs[i].offset);
+      CI(row, kernel_args, value, c->kargs[i].value);
+      ADD_ROW(db, kernel_args);
     }
     if (c->kargs_truncated)
       cl_db_drop(db, "kernel-args-beyond-16", 1);
     break;
   case CL_OP_STREAM_CREATE:
-    st = db->stream;
-    I64(st, 1, c->seq);
-    I64(st, 2, a->stream);
-    opt(st, 3, dev_known, (uint64_t)(int64_t)c->device);
-    I64(st, 4, a->flags);
-    I64(st, 5, a->priority);
-    run(db, st);
+    I64(db, streams, seq, c->seq);
+    I64(db, streams, handle, a->stream);
+    OPT(db, streams, device, dev_known, (uint64_t)(int64_t)c->device);
+    I64(db, streams, flags, a->flags);
+    I64(db, streams, priority, a->priority);
+    NUL(db, streams, destroyed_seq);
+    run(db, db->insert.streams);
     break;
   case CL_OP_EVENT_CREATE:
-    st = db->event;
-    I64(st, 1, c->seq);
-    I64(st, 2, a->event);
-    I64(st, 3, a->flags);
-    opt(st, 4, dev_known, (uint64_t)(int64_t)c->device);
-    run(db, st);
+    I64(db, events, seq, c->seq);
+    I64(db, events, handle, a->event);
+    I64(db, events, flags, a->flags);
+    OPT(db, events, device, dev_known, (uint64_t)(int64_t)c->device);
+    NUL(db, events, destroyed_seq);
+    run(db, db->insert.events);
     break;
   case CL_OP_STREAM_DESTROY:
-  case CL_OP_EVENT_DESTROY:
-    st = op == CL_OP_STREAM_DESTROY ? db->stream_gone : db->event_gone;
-    I64(st, 1, c->seq);
-    I64(st, 2, op == CL_OP_STREAM_DESTROY ? a->stream : a->event);
+  case CL_OP_EVENT_DESTROY: {
+    sqlite3_stmt *st =
+        op == CL_OP_STREAM_DESTROY ? db->stream_gone : db->event_gone;
+    sqlite3_bind_int64(st, 1, (sqlite3_int64)c->seq);
+    sqlite3_bind_int64(st, 2, (sqlite3_int64)(op == CL_OP_STREAM_DESTROY
+                                                  ? a->stream
+                                                  : a->event));
     run(db, st);
     break;
+  }
   case CL_OP_EVENT_RECORD:
-    row = next_row(&db->event_record_rows);
-    CI(row, 1, c->seq);
-    CI(row, 2, a->event);
-    CI(row, 3, stream);
-    add_row(db, &db->event_record_rows, db->event_record);
+    row = NEXT_ROW(db, event_records);
+    CI(row, event_records, seq, c->seq);
+    CI(row, event_records, event, a->event);
+    CI(row, event_records, stream, stream);
+    ADD_ROW(db, event_records);
     break;
   case CL_OP_STREAM_WAIT_EVENT:
-    row = next_row(&db->stream_wait_rows);
-    CI(row, 1, c->seq);
-    CI(row, 2, stream);
-    CI(row, 3, a->event);
-    add_row(db, &db->stream_wait_rows, db->stream_wait);
+    row = NEXT_ROW(db, stream_waits);
+    CI(row, stream_waits, seq, c->seq);
+    CI(row, stream_waits, stream, stream);
+    CI(row, stream_waits, event, a->event);
+    ADD_ROW(db, stream_waits);
     break;
   case CL_OP_SET_DEVICE: case CL_OP_SET_CONTEXT: case CL_OP_RESET_DEVICE:
   case CL_OP_PEER_ENABLE: case CL_OP_PEER_DISABLE:
-    row = next_row(&db->device_op_rows);
-    CI(row, 1, c->seq);
-    CT(row, 2, cl_op_name(op));
+    row = NEXT_ROW(db, device_ops);
+    CI(row, device_ops, seq, c->seq);
+    CT(row, device_ops, op, cl_op_name(op));
     if (a->has_device)
-      CI(row, 3, a->device);
+      CI(row, device_ops, device, a->device);
     else
-      copt(row, 3, dev_known, (uint64_t)(int64_t)c->device);
-    copt(row, 4, op == CL_OP_PEER_ENABLE || op == CL_OP_PEER_DISABLE,
-        (uint64_t)(int64_t)a->peer);
-    add_row(db, &db->device_op_rows, db->device_op);
+      COPT(row, device_ops, device, dev_known, (uint64_t)(int64_t)c->device);
+    COPT(row, device_ops, peer,
+         op == CL_OP_PEER_ENABLE || op == CL_OP_PEER_DISABLE,
+         (uint64_t)(int64_t)a->peer);
+    ADD_ROW(db, device_ops);
     break;
   case CL_OP_HOST_FUNC: case CL_OP_GRAPH_LAUNCH: case CL_OP_CAPTURE_BEGIN:
   case CL_OP_CAPTURE_END: case CL_OP_PREFETCH:
-    row = next_row(&db->stream_op_rows);
-    CI(row, 1, c->seq);
-    CT(row, 2, cl_op_name(op));
-    CI(row, 3, stream);
-    CI(row, 4, op == CL_OP_PREFETCH ? a->dst : a->handle);
-    add_row(db, &db->stream_op_rows, db->stream_op);
+    row = NEXT_ROW(db, stream_ops);
+    CI(row, stream_ops, seq, c->seq);
+    CT(row, stream_ops, op, cl_op_name(op));
+    CI(row, stream_ops, stream, stream);
+    CI(row, stream_ops, handle, op == CL_OP_PREFETCH ? a->dst : a->handle);
+    ADD_ROW(db, stream_ops);
     break;
   default:
     break;
@@ -1077,31 +1169,33 @@ static void put_activity(struct cl_db *db, const struct cl_activity *x)
 {
   static const char *const kinds[] = {"", "kernel", "memcpy", "memset",
                                       "memcpy-p2p"};
-  struct cell *row = next_row(&db->activity_rows);
+  struct cell *row = NEXT_ROW(db, activity);
   int copy = x->kind == CL_ACT_MEMCPY || x->kind == CL_ACT_P2P;
-  CI(row, 1, x->correlation);
-  CT(row, 2, kinds[x->kind]);
-  CI(row, 3, x->start_ns);
-  CI(row, 4, x->end_ns);
-  CI(row, 5, x->device);
-  CI(row, 6, x->context);
-  CI(row, 7, x->stream_id);
-  copt(row, 8, x->kind != CL_ACT_KERNEL, x->bytes);
+  CI(row, activity, correlation, x->correlation);
+  CT(row, activity, kind, kinds[x->kind]);
+  CI(row, activity, start_ns, x->start_ns);
+  CI(row, activity, end_ns, x->end_ns);
+  CI(row, activity, device, x->device);
+  CI(row, activity, context, x->context);
+  CI(row, activity, stream_id, x->stream_id);
+  COPT(row, activity, bytes, x->kind != CL_ACT_KERNEL, x->bytes);
   if (copy) {
-    CT(row, 9, cupti_copykind(x->copy_kind));
-    CT(row, 10, cupti_memkind(x->src_kind));
+    CT(row, activity, copy_kind, cupti_copykind(x->copy_kind));
+    CT(row, activity, src_kind, cupti_memkind(x->src_kind));
   } else {
-    CN(row, 9);
-    CN(row, 10);
+    CN(row, activity, copy_kind);
+    CN(row, activity, src_kind);
   }
   if (x->kind != CL_ACT_KERNEL)
-    CT(row, 11, cupti_memkind(x->dst_kind));
+    CT(row, activity, dst_kind, cupti_memkind(x->dst_kind));
   else
-    CN(row, 11);
-  copt(row, 12, x->src_device >= 0, (uint64_t)(int64_t)x->src_device);
-  copt(row, 13, x->dst_device >= 0, (uint64_t)(int64_t)x->dst_device);
-  copt(row, 14, x->name != 0, x->name);
-  add_row(db, &db->activity_rows, db->activity);
+    CN(row, activity, dst_kind);
+  COPT(row, activity, src_device, x->src_device >= 0,
+       (uint64_t)(int64_t)x->src_device);
+  COPT(row, activity, dst_device, x->dst_device >= 0,
+       (uint64_t)(int64_t)x->dst_device);
+  COPT(row, activity, name, x->name != 0, x->name);
+  ADD_ROW(db, activity);
 }
 
 void cl_db_put(struct cl_db *db, const struct cl_record *r)
@@ -1116,30 +1210,30 @@ void cl_db_put(struct cl_db *db, const struct cl_record *r)
     break;
   case CL_REC_CONTEXT: {
     const struct cl_context_rec *c = &r->u.ctx;
-    sqlite3_stmt *st = c->destroyed ? db->context_gone : db->context;
     if (c->destroyed) {
-      I64(st, 1, c->seq);
-      I64(st, 2, c->uid);
-    } else {
-      I64(st, 1, c->uid);
-      opt(st, 2, c->device >= 0, (uint64_t)(int64_t)c->device);
-      I64(st, 3, c->handle);
-      I64(st, 4, c->seq);
+      sqlite3_bind_int64(db->context_gone, 1, (sqlite3_int64)c->seq);
+      sqlite3_bind_int64(db->context_gone, 2, (sqlite3_int64)c->uid);
+      run(db, db->context_gone);
+      break;
     }
-    run(db, st);
+    I64(db, contexts, id, c->uid);
+    OPT(db, contexts, device, c->device >= 0, (uint64_t)(int64_t)c->device);
+    I64(db, contexts, handle, c->handle);
+    I64(db, contexts, created_seq, c->seq);
+    NUL(db, contexts, destroyed_seq);
+    run(db, db->insert.contexts);
     break;
   }
   case CL_REC_DEVICE: {
     const struct cl_device_rec *d = &r->u.dev;
-    sqlite3_stmt *st = db->device;
-    I64(st, 1, d->ordinal);
-    TXT(st, 2, d->name);
-    TXT(st, 3, d->uuid);
-    TXT(st, 4, d->pci_bus_id);
-    opt(st, 5, d->cc_major >= 0, (uint64_t)(int64_t)d->cc_major);
-    opt(st, 6, d->cc_minor >= 0, (uint64_t)(int64_t)d->cc_minor);
-    opt(st, 7, d->total_mem != 0, d->total_mem);
-    run(db, st);
+    I64(db, devices, ordinal, d->ordinal);
+    TXT(db, devices, name, d->name);
+    TXT(db, devices, uuid, d->uuid);
+    TXT(db, devices, pci_bus_id, d->pci_bus_id);
+    OPT(db, devices, cc_major, d->cc_major >= 0, (uint64_t)(int64_t)d->cc_major);
+    OPT(db, devices, cc_minor, d->cc_minor >= 0, (uint64_t)(int64_t)d->cc_minor);
+    OPT(db, devices, total_mem, d->total_mem != 0, d->total_mem);
+    run(db, db->insert.devices);
     break;
   }
   case CL_REC_DROP:
@@ -1147,23 +1241,21 @@ void cl_db_put(struct cl_db *db, const struct cl_record *r)
     break;
   case CL_REC_THREAD: {
     const struct cl_thread_rec *t = &r->u.thread;
-    sqlite3_stmt *st = db->thread_edge;
     note_thread(db, t->tid);
-    I64(st, 1, t->seq);
-    TXT(st, 2, t->kind == CL_THREAD_JOIN ? "join" : "create");
-    I64(st, 3, t->tid);
-    I64(st, 4, t->other);
-    run(db, st);
+    I64(db, thread_edges, seq, t->seq);
+    TXT(db, thread_edges, kind, t->kind == CL_THREAD_JOIN ? "join" : "create");
+    I64(db, thread_edges, tid, t->tid);
+    I64(db, thread_edges, other, t->other);
+    run(db, db->insert.thread_edges);
     break;
   }
   case CL_REC_NAME: {
     const struct cl_name_rec *n = &r->u.name;
-    sqlite3_stmt *st = db->name;
-    I64(st, 1, n->seq);
-    TXT(st, 2, n->kind == CL_NAME_THREAD ? "thread" : "stream");
-    I64(st, 3, n->handle);
-    TXT(st, 4, n->name);
-    run(db, st);
+    I64(db, names, seq, n->seq);
+    TXT(db, names, kind, n->kind == CL_NAME_THREAD ? "thread" : "stream");
+    I64(db, names, handle, n->handle);
+    TXT(db, names, name, n->name);
+    run(db, db->insert.names);
     break;
   }
   }
@@ -1174,15 +1266,14 @@ static void put_host_access(const struct cl_host_access *h, void *arg)
   struct cl_db *db = arg;
   note_thread(db, h->tid);
   uint32_t stack = stack_id(db, h->frames, h->nframes);
-  sqlite3_stmt *st = db->host_access;
-  I64(st, 1, h->seq);
-  I64(st, 2, h->tid);
-  TXT(st, 3, h->kind);
-  I64(st, 4, h->address);
-  opt(st, 5, h->copy_seq != 0, h->copy_seq);
-  opt(st, 6, stack != 0, stack);
-  opt(st, 7, h->pystack != 0, h->pystack);
-  run(db, st);
+  I64(db, host_accesses, seq, h->seq);
+  I64(db, host_accesses, tid, h->tid);
+  TXT(db, host_accesses, kind, h->kind);
+  I64(db, host_accesses, address, h->address);
+  OPT(db, host_accesses, copy_seq, h->copy_seq != 0, h->copy_seq);
+  OPT(db, host_accesses, stack, stack != 0, stack);
+  OPT(db, host_accesses, pystack, h->pystack != 0, h->pystack);
+  run(db, db->insert.host_accesses);
 }
 
 void cl_db_put_host_accesses(struct cl_db *db)
@@ -1200,16 +1291,16 @@ void cl_db_put_waits(struct cl_db *db)
   cl_ring_waits(&count, &ns);
   if (count == db->waits_written)
     return;
-  meta_int(db, "ring_full_waits", (long long)count);
-  meta_int(db, "ring_full_wait_ns", (long long)ns);
+  meta_int(db, CL_META_ring_full_waits, (long long)count);
+  meta_int(db, CL_META_ring_full_wait_ns, (long long)ns);
   db->waits_written = count;
 }
 
 void cl_db_drop(struct cl_db *db, const char *reason, uint64_t n)
 {
-  TXT(db->drop, 1, reason);
-  I64(db->drop, 2, n);
-  run(db, db->drop);
+  TXT(db, drops, reason, reason);
+  I64(db, drops, count, n);
+  run(db, db->insert.drops);
 }
 
 static void write_end(struct cl_db *db, const char *end, int clean)
@@ -1228,10 +1319,10 @@ static void write_end(struct cl_db *db, const char *end, int clean)
   if (lost)
     cl_db_drop(db, "write-error", lost);
   cl_db_put_waits(db);
-  meta_int(db, "end_ns", (long long)(cl_end_ns ? cl_end_ns : cl_now_ns()));
-  meta(db, "end", end);
-  meta(db, "clean_exit", clean ? "1" : "0");
-  meta_int(db, "last_seq", (long long)atomic_load(&cl_seq));
+  meta_int(db, CL_META_end_ns, (long long)(cl_end_ns ? cl_end_ns : cl_now_ns()));
+  meta(db, CL_META_end, end);
+  meta(db, CL_META_clean_exit, clean ? "1" : "0");
+  meta_int(db, CL_META_last_seq, (long long)atomic_load(&cl_seq));
   if (!db->retrying) /* no room for indexes after a write error */
     exec_sql(db, CL_INDEX_SQL, "indexing");
   cl_db_commit(db);
@@ -1253,7 +1344,7 @@ int cl_db_resume(struct cl_db *db)
     return -1;
   }
   cl_db_begin(db);
-  meta(db, "clean_exit", "0");
+  meta(db, CL_META_clean_exit, "0");
   exec_sql(db, "DELETE FROM meta WHERE key IN ('end', 'end_ns', 'last_seq')",
        "reopening the recording");
   return cl_db_commit(db);

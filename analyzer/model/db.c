@@ -255,17 +255,11 @@ static int check_header(const char *path, char **err)
   return 0;
 }
 
-/* the schema version that added TABLE (1: there from the start) */
+/* the schema version that added TABLE (tables.def; 1: there from the start) */
 static int table_since(const char *table)
 {
-  static const struct { const char *table; int since; } added[] = {
-      {"thread_edges", 2},
-      {"names", 3},
-  };
-  for (size_t i = 0; table && i < sizeof added / sizeof added[0]; i++)
-    if (strcmp(added[i].table, table) == 0)
-      return added[i].since;
-  return 1;
+  const struct cl_table_decl *t = cl_table_named(table);
+  return t ? t->since : 1;
 }
 
 /* SQLite opens the -wal, -shm and -journal files it finds next to a
@@ -530,6 +524,15 @@ sqlite3_stmt *db_prepare(struct cl_db *d, const char *sql)
     db_fatal(d, "query failed");
   d->failed = true;
   return NULL;
+}
+
+sqlite3_stmt *db_prepare_table(struct cl_db *d, enum cl_table t,
+                               unsigned long long cols, const char *tail)
+{
+  char sql[1024];
+  if (cl_select_sql(sql, sizeof sql, t, cols, tail) < 0)
+    fatal("internal error: the SELECT of table %d is too long", (int)t);
+  return db_prepare(d, sql);
 }
 
 bool db_step(struct cl_db *d, sqlite3_stmt *st)

@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <stdint.h>
 
+#include "cudalens/tables.h"
+
 struct cl_db {
   sqlite3 *db;
   const char *path;   /* as given by the user, for messages */
@@ -41,6 +43,12 @@ int db_open_twin(struct cl_db *d, struct cl_db *twin);
 void db_fatal(struct cl_db *d, const char *what) __attribute__((noreturn));
 
 sqlite3_stmt *db_prepare(struct cl_db *d, const char *sql);
+/* SELECT of the columns COLS (CL_COLS(t, column) | ..., or CL_ALL_COLS) of
+ * table T in the order of tables.def (column C the result column
+ * CL_RANK(COLS, T, C); CL_COL_<T>_<C> when all), then TAIL (e.g. "ORDER BY
+ * seq") */
+sqlite3_stmt *db_prepare_table(struct cl_db *d, enum cl_table t,
+                               unsigned long long cols, const char *tail);
 /* true while there is a row; false when done */
 bool db_step(struct cl_db *d, sqlite3_stmt *st);
 void db_finalize(sqlite3_stmt *st);

@@ -21,35 +21,63 @@
 #include "u64map.h"
 #include "util.h"
 
-enum { C_SEQ, C_APIID, C_TID, C_START, C_END, C_DEVICE, C_STREAM, C_RESULT,
-       C_STACK, C_PYSTACK, C_CORR, C_DCORR };
-/* the columns after seq (column 0) of each side table */
-enum { T_OP = 1, T_DIR, T_DST, T_SRC, T_BYTES, T_ASYNC, T_SRCDEV, T_DSTDEV };
-enum { M_ADDR = 1, M_SIZE, M_STREAM, M_OP, M_KIND };
-enum { D_OP = 1, D_DEVICE, D_PEER };
-enum { EV_HANDLE = 1 };
-enum { ER_EVENT = 1 };
-enum { SW_EVENT = 1 };
-enum { SY_KIND = 1, SY_EVENT, SY_STREAM, SY_COMPLETE };
-enum { K_NAME = 1 };
+/* the columns of calls the replay reads, and the tables merged into calls
+ * with theirs, each selected in the order of tables.def.  READ(set, table,
+ * column) is the result column of a column of the set (CL_RANK), and fails
+ * to compile for a column not in it. */
+#define COLS(t, c) CL_COLS(t, c)
+#define READ(set, t, c)                                                        \
+  ((int)(0 * sizeof(char[((set) >> CL_COL_##t##_##c & 1) ? 1 : -1])) +          \
+   CL_RANK(set, t, c))
+#define CALLS_READ                                                             \
+  (COLS(calls, seq) | COLS(calls, api) | COLS(calls, tid) |                    \
+   COLS(calls, start_ns) | COLS(calls, end_ns) | COLS(calls, result) |         \
+   COLS(calls, device) | COLS(calls, stream) | COLS(calls, correlation) |      \
+   COLS(calls, driver_correlation) | COLS(calls, stack) | COLS(calls, pystack))
+#define TRANSFERS_READ                                                         \
+  (COLS(transfers, seq) | COLS(transfers, op) | COLS(transfers, direction) |   \
+   COLS(transfers, dst) | COLS(transfers, src) | COLS(transfers, bytes) |      \
+   COLS(transfers, async) | COLS(transfers, src_device) |                      \
+   COLS(transfers, dst_device))
+#define MEMORY_READ                                                            \
+  (COLS(memory, seq) | COLS(memory, address) | COLS(memory, size) |            \
+   COLS(memory, stream) | COLS(memory, op) | COLS(memory, kind))
+#define DEVICE_OPS_READ                                                        \
+  (COLS(device_ops, seq) | COLS(device_ops, op) | COLS(device_ops, device) |   \
+   COLS(device_ops, peer))
+#define EVENTS_READ (COLS(events, seq) | COLS(events, handle))
+#define EVENT_RECORDS_READ (COLS(event_records, seq) | COLS(event_records, event))
+#define STREAM_WAITS_READ (COLS(stream_waits, seq) | COLS(stream_waits, event))
+#define SYNCS_READ                                                             \
+  (COLS(syncs, seq) | COLS(syncs, kind) | COLS(syncs, event) |                 \
+   COLS(syncs, stream) | COLS(syncs, complete))
+#define KERNELS_READ (COLS(kernels, seq) | COLS(kernels, name))
+/* column C of calls, of transfers ... */
+#define CALL(c) READ(CALLS_READ, calls, c)
+#define TRANSFER(c) READ(TRANSFERS_READ, transfers, c)
+#define MEMORY(c) READ(MEMORY_READ, memory, c)
+#define DEVICE_OP(c) READ(DEVICE_OPS_READ, device_ops, c)
+#define EVENT(c) READ(EVENTS_READ, events, c)
+#define EVENT_RECORD(c) READ(EVENT_RECORDS_READ, event_records, c)
+#define STREAM_WAIT(c) READ(STREAM_WAITS_READ, stream_waits, c)
+#define SYNC(c) READ(SYNCS_READ, syncs, c)
+#define KERNEL(c) READ(KERNELS_READ, kernels, c)
 
-static const char CALLS_SQL[] =
-    "SELECT seq, api, tid, start_ns, end_ns, device, stream, result, stack,"
-    " pystack, correlation, driver_correlation FROM calls ORDER BY seq";
-enum { SIDES = 8 };
-static const char *const SIDE_SQL[SIDES] = {
-    "SELECT seq, op, direction, dst, src, bytes, async, src_device,"
-    " dst_device FROM transfers ORDER BY seq",
-    "SELECT seq, address, size, stream, op, kind FROM memory ORDER BY seq",
-    "SELECT seq, op, device, peer FROM device_ops ORDER BY seq",
-    "SELECT seq, handle FROM events ORDER BY seq",
-    "SELECT seq, event FROM event_records ORDER BY seq",
-    "SELECT seq, event FROM stream_waits ORDER BY seq",
-    "SELECT seq, kind, event, stream, complete FROM syncs ORDER BY seq",
-    "SELECT seq, name FROM kernels ORDER BY seq",
-};
 enum { S_TRANSFER, S_MEMORY, S_DEVOP, S_EVENT, S_RECORD, S_WAIT, S_SYNC,
-       S_KERNEL };
+       S_KERNEL, SIDES };
+static const struct side {
+  enum cl_table table;
+  unsigned long long cols;
+} sides[SIDES] = {
+    [S_TRANSFER] = {CL_TABLE_transfers, TRANSFERS_READ},
+    [S_MEMORY] = {CL_TABLE_memory, MEMORY_READ},
+    [S_DEVOP] = {CL_TABLE_device_ops, DEVICE_OPS_READ},
+    [S_EVENT] = {CL_TABLE_events, EVENTS_READ},
+    [S_RECORD] = {CL_TABLE_event_records, EVENT_RECORDS_READ},
+    [S_WAIT] = {CL_TABLE_stream_waits, STREAM_WAITS_READ},
+    [S_SYNC] = {CL_TABLE_syncs, SYNCS_READ},
+    [S_KERNEL] = {CL_TABLE_kernels, KERNELS_READ},
+};
 
 /* the api table, by id: its name and op (NULL: the column is NULL) */
 struct replay_api {
@@ -82,15 +110,16 @@ struct reader {
 static void load_apis(struct reader *r)
 {
   u64map_init(&r->api_by_id);
-  sqlite3_stmt *st = db_prepare(r->db, "SELECT id, name, op FROM api");
+  sqlite3_stmt *st = db_prepare_table(r->db, CL_TABLE_api, CL_ALL_COLS, "");
   while (db_step(r->db, st)) {
-    if (sqlite3_column_type(st, 0) != SQLITE_INTEGER)
+    if (sqlite3_column_type(st, CL_COL_api_id) != SQLITE_INTEGER)
       continue; /* matches no calls.api */
     GROW(r->apis, r->cap_apis, r->napis + 1);
     struct replay_api *a = &r->apis[r->napis];
-    a->name = db_null(st, 1) ? NULL : xstrdup(db_text(st, 1));
-    a->op = db_null(st, 2) ? NULL : xstrdup(db_text(st, 2));
-    u64map_put(&r->api_by_id, (uint64_t)db_int(st, 0), r->napis++);
+    a->name = db_null(st, CL_COL_api_name) ? NULL
+                                           : xstrdup(db_text(st, CL_COL_api_name));
+    a->op = db_null(st, CL_COL_api_op) ? NULL : xstrdup(db_text(st, CL_COL_api_op));
+    u64map_put(&r->api_by_id, (uint64_t)db_int(st, CL_COL_api_id), r->napis++);
   }
   db_finalize(st);
 }
@@ -116,6 +145,12 @@ static const char *kernel_name(struct reader *r, int64_t id)
 /* the next row of side table I */
 static void side_step(struct reader *r, int i)
 {
+  /* every side table's first column is seq, and read */
+  _Static_assert(TRANSFER(seq) == 0 && MEMORY(seq) == 0 &&
+                     DEVICE_OP(seq) == 0 && EVENT(seq) == 0 &&
+                     EVENT_RECORD(seq) == 0 && STREAM_WAIT(seq) == 0 &&
+                     SYNC(seq) == 0 && KERNEL(seq) == 0,
+                 "seq first");
   if ((r->side_row[i] = db_step(r->db, r->side[i])))
     r->side_seq[i] = db_int(r->side[i], 0);
 }
@@ -130,9 +165,10 @@ static void reader_begin(struct reader *r, struct cl_db *db)
   u64map_init(&r->task_devs);
   r->facts_exact = true;
   r->facts.first_kernel = INT64_MAX;
-  r->st = db_prepare(db, CALLS_SQL);
+  r->st = db_prepare_table(db, CL_TABLE_calls, CALLS_READ, "ORDER BY seq");
   for (int i = 0; i < SIDES; i++) {
-    r->side[i] = db_prepare(db, SIDE_SQL[i]);
+    r->side[i] = db_prepare_table(db, sides[i].table, sides[i].cols,
+                                  "ORDER BY seq");
     side_step(r, i);
   }
 }
@@ -191,16 +227,16 @@ static bool int_or_null(int type)
   return type == SQLITE_INTEGER || type == SQLITE_NULL;
 }
 
-/* calls row V (columns C_*) into the facts */
+/* calls row V (columns CALL(column)) into the facts */
 static void add_facts(struct reader *r, sqlite3_value **v, int op)
 {
   struct calls_facts *f = &r->facts;
-  int tseq = sqlite3_value_type(v[C_SEQ]), tapi = sqlite3_value_type(v[C_APIID]);
-  int ttid = sqlite3_value_type(v[C_TID]);
-  int tstart = sqlite3_value_type(v[C_START]);
-  int tend = sqlite3_value_type(v[C_END]);
-  int tdev = sqlite3_value_type(v[C_DEVICE]);
-  int tres = sqlite3_value_type(v[C_RESULT]);
+  int tseq = sqlite3_value_type(v[CALL(seq)]), tapi = sqlite3_value_type(v[CALL(api)]);
+  int ttid = sqlite3_value_type(v[CALL(tid)]);
+  int tstart = sqlite3_value_type(v[CALL(start_ns)]);
+  int tend = sqlite3_value_type(v[CALL(end_ns)]);
+  int tdev = sqlite3_value_type(v[CALL(device)]);
+  int tres = sqlite3_value_type(v[CALL(result)]);
   if (tseq != SQLITE_INTEGER || !int_or_null(tapi) || !int_or_null(ttid) ||
       !int_or_null(tstart) || !int_or_null(tend) || !int_or_null(tdev) ||
       !int_or_null(tres)) {
@@ -209,32 +245,32 @@ static void add_facts(struct reader *r, sqlite3_value **v, int op)
   }
   f->calls++;
   if (ttid == SQLITE_INTEGER &&
-      !u64map_get(&r->tids, (uint64_t)VINT(v[C_TID]), NULL)) {
-    u64map_put(&r->tids, (uint64_t)VINT(v[C_TID]), 0);
+      !u64map_get(&r->tids, (uint64_t)VINT(v[CALL(tid)]), NULL)) {
+    u64map_put(&r->tids, (uint64_t)VINT(v[CALL(tid)]), 0);
     f->threads++;
   }
   if (tstart == SQLITE_INTEGER) {
-    int64_t x = VINT(v[C_START]);
+    int64_t x = VINT(v[CALL(start_ns)]);
     if (!f->has_start || x < f->min_start)
       f->min_start = x;
     f->has_start = true;
   }
   if (tend == SQLITE_INTEGER) {
-    int64_t x = VINT(v[C_END]);
+    int64_t x = VINT(v[CALL(end_ns)]);
     if (!f->has_end || x > f->max_end)
       f->max_end = x;
     f->has_end = true;
   }
-  if (op < 0 || tres != SQLITE_INTEGER || VINT(v[C_RESULT]) != 0)
+  if (op < 0 || tres != SQLITE_INTEGER || VINT(v[CALL(result)]) != 0)
     return; /* the rest is of successful calls of a known operation */
-  int64_t seq = VINT(v[C_SEQ]);
+  int64_t seq = VINT(v[CALL(seq)]);
   if ((op == CL_OP_KERNEL || op == CL_OP_GRAPH_LAUNCH) && seq < f->first_kernel)
     f->first_kernel = seq;
   if (tdev == SQLITE_INTEGER && cl_op_is_stream_task((enum cl_op)op) &&
-      !u64map_get(&r->task_devs, (uint64_t)VINT(v[C_DEVICE]), NULL)) {
-    u64map_put(&r->task_devs, (uint64_t)VINT(v[C_DEVICE]), 0);
+      !u64map_get(&r->task_devs, (uint64_t)VINT(v[CALL(device)]), NULL)) {
+    u64map_put(&r->task_devs, (uint64_t)VINT(v[CALL(device)]), 0);
     GROW(f->task_devices, r->cap_task_devices, f->ntask_devices + 1);
-    f->task_devices[f->ntask_devices++] = VINT(v[C_DEVICE]);
+    f->task_devices[f->ntask_devices++] = VINT(v[CALL(device)]);
   }
 }
 
@@ -243,86 +279,86 @@ static bool reader_next(struct reader *r)
   sqlite3_stmt *st = r->st;
   if (!st || !db_step(r->db, st))
     return false;
-  sqlite3_value *c[C_DCORR + 1];
-  for (int i = 0; i <= C_DCORR; i++)
+  sqlite3_value *c[CL_NCOLS_calls];
+  for (int i = 0; i < __builtin_popcountll(CALLS_READ); i++)
     c[i] = COL(st, i);
   struct replay_op *o = &r->op;
   memset(o, 0, sizeof *o);
-  o->seq = VINT(c[C_SEQ]);
+  o->seq = VINT(c[CALL(seq)]);
   const struct replay_api *api = NULL;
   uint64_t ai;
-  if (sqlite3_value_type(c[C_APIID]) == SQLITE_INTEGER &&
-      u64map_get(&r->api_by_id, (uint64_t)VINT(c[C_APIID]), &ai))
+  if (sqlite3_value_type(c[CALL(api)]) == SQLITE_INTEGER &&
+      u64map_get(&r->api_by_id, (uint64_t)VINT(c[CALL(api)]), &ai))
     api = &r->apis[ai];
-  o->op = !api || !api->op ? -1 : op_of(r, VINT(c[C_APIID]), api->op);
+  o->op = !api || !api->op ? -1 : op_of(r, VINT(c[CALL(api)]), api->op);
   o->api = api ? api->name : NULL;
   if (r->facts_exact)
     add_facts(r, c, o->op);
-  o->tid = VINT(c[C_TID]);
-  o->start_ns = VINT(c[C_START]);
-  o->end_ns = VINT(c[C_END]);
-  o->device = vint_or(c[C_DEVICE], -1);
-  o->has_stream = !VNULL(c[C_STREAM]);
-  o->stream = VINT(c[C_STREAM]);
-  o->result = VINT(c[C_RESULT]);
-  o->stack = vint_or(c[C_STACK], -1);
-  o->pystack = vint_or(c[C_PYSTACK], -1);
-  o->corr = vint_or(c[C_CORR], -1);
-  o->dcorr = vint_or(c[C_DCORR], -1);
+  o->tid = VINT(c[CALL(tid)]);
+  o->start_ns = VINT(c[CALL(start_ns)]);
+  o->end_ns = VINT(c[CALL(end_ns)]);
+  o->device = vint_or(c[CALL(device)], -1);
+  o->has_stream = !VNULL(c[CALL(stream)]);
+  o->stream = VINT(c[CALL(stream)]);
+  o->result = VINT(c[CALL(result)]);
+  o->stack = vint_or(c[CALL(stack)], -1);
+  o->pystack = vint_or(c[CALL(pystack)], -1);
+  o->corr = vint_or(c[CALL(correlation)], -1);
+  o->dcorr = vint_or(c[CALL(driver_correlation)], -1);
 
   sqlite3_stmt *t = side_row(r, S_TRANSFER, o->seq);
-  if ((o->transfer = t && !db_null(t, T_OP))) {
-    const char *top = db_text(t, T_OP);
+  if ((o->transfer = t && !db_null(t, TRANSFER(op)))) {
+    const char *top = db_text(t, TRANSFER(op));
     o->is_memset = top && !strcmp(top, "memset");
-    o->async = db_int(t, T_ASYNC) != 0;
-    o->dir_recorded = parse_dir(db_text(t, T_DIR));
-    o->dst = (uint64_t)db_int(t, T_DST);
-    o->src = (uint64_t)db_int(t, T_SRC);
-    o->bytes = int_or(t, T_BYTES, -1);
-    o->src_device = int_or(t, T_SRCDEV, -1);
-    o->dst_device = int_or(t, T_DSTDEV, -1);
+    o->async = db_int(t, TRANSFER(async)) != 0;
+    o->dir_recorded = parse_dir(db_text(t, TRANSFER(direction)));
+    o->dst = (uint64_t)db_int(t, TRANSFER(dst));
+    o->src = (uint64_t)db_int(t, TRANSFER(src));
+    o->bytes = int_or(t, TRANSFER(bytes), -1);
+    o->src_device = int_or(t, TRANSFER(src_device), -1);
+    o->dst_device = int_or(t, TRANSFER(dst_device), -1);
   }
   sqlite3_stmt *m = side_row(r, S_MEMORY, o->seq);
   if ((o->mem = m != NULL)) {
-    o->mem_addr = (uint64_t)db_int(m, M_ADDR);
-    o->mem_size = int_or(m, M_SIZE, -1);
-    o->mem_has_stream = !db_null(m, M_STREAM);
-    o->mem_stream = db_int(m, M_STREAM);
-    const char *mop = db_text(m, M_OP);
+    o->mem_addr = (uint64_t)db_int(m, MEMORY(address));
+    o->mem_size = int_or(m, MEMORY(size), -1);
+    o->mem_has_stream = !db_null(m, MEMORY(stream));
+    o->mem_stream = db_int(m, MEMORY(stream));
+    const char *mop = db_text(m, MEMORY(op));
     o->mem_free = mop && !strcmp(mop, "free");
-    o->mem_kind = db_null(m, M_KIND) ? -1 : parse_memkind(db_text(m, M_KIND));
-    if (db_null(m, M_ADDR))
+    o->mem_kind = db_null(m, MEMORY(kind)) ? -1 : parse_memkind(db_text(m, MEMORY(kind)));
+    if (db_null(m, MEMORY(address)))
       o->mem = false; /* a row without an address describes nothing */
   }
   sqlite3_stmt *d = side_row(r, S_DEVOP, o->seq);
-  if (d && (o->dev_op = db_text(d, D_OP))) {
-    o->dev_op_device = int_or(d, D_DEVICE, -1);
-    if ((o->has_peer = !db_null(d, D_PEER)))
-      o->peer = db_int(d, D_PEER);
+  if (d && (o->dev_op = db_text(d, DEVICE_OP(op)))) {
+    o->dev_op_device = int_or(d, DEVICE_OP(device), -1);
+    if ((o->has_peer = !db_null(d, DEVICE_OP(peer))))
+      o->peer = db_int(d, DEVICE_OP(peer));
   }
   sqlite3_stmt *e = side_row(r, S_EVENT, o->seq);
-  if ((o->has_event = e && !db_null(e, EV_HANDLE)))
-    o->event = (uint64_t)db_int(e, EV_HANDLE);
+  if ((o->has_event = e && !db_null(e, EVENT(handle))))
+    o->event = (uint64_t)db_int(e, EVENT(handle));
   e = side_row(r, S_RECORD, o->seq);
-  if ((o->has_record = e && !db_null(e, ER_EVENT)))
-    o->record_event = (uint64_t)db_int(e, ER_EVENT);
+  if ((o->has_record = e && !db_null(e, EVENT_RECORD(event))))
+    o->record_event = (uint64_t)db_int(e, EVENT_RECORD(event));
   e = side_row(r, S_WAIT, o->seq);
-  if ((o->has_wait = e && !db_null(e, SW_EVENT)))
-    o->wait_event = (uint64_t)db_int(e, SW_EVENT);
+  if ((o->has_wait = e && !db_null(e, STREAM_WAIT(event))))
+    o->wait_event = (uint64_t)db_int(e, STREAM_WAIT(event));
   o->sync_op = -1;
   sqlite3_stmt *y = side_row(r, S_SYNC, o->seq);
-  if (y && (o->sync_kind = db_text(y, SY_KIND))) {
+  if (y && (o->sync_kind = db_text(y, SYNC(kind)))) {
     o->sync_op = cl_sync_kind_op(o->sync_kind);
-    if ((o->has_sync_event = !db_null(y, SY_EVENT)))
-      o->sync_event = (uint64_t)db_int(y, SY_EVENT);
-    if ((o->has_sync_stream = !db_null(y, SY_STREAM)))
-      o->sync_stream = db_int(y, SY_STREAM);
-    o->complete = db_int(y, SY_COMPLETE) != 0;
+    if ((o->has_sync_event = !db_null(y, SYNC(event))))
+      o->sync_event = (uint64_t)db_int(y, SYNC(event));
+    if ((o->has_sync_stream = !db_null(y, SYNC(stream))))
+      o->sync_stream = db_int(y, SYNC(stream));
+    o->complete = db_int(y, SYNC(complete)) != 0;
   }
   sqlite3_stmt *k = side_row(r, S_KERNEL, o->seq);
-  o->kname = k ? int_or(k, K_NAME, -1) : -1;
-  if (k && sqlite3_column_type(k, K_NAME) == SQLITE_INTEGER)
-    o->kmangled = kernel_name(r, db_int(k, K_NAME));
+  o->kname = k ? int_or(k, KERNEL(name), -1) : -1;
+  if (k && sqlite3_column_type(k, KERNEL(name)) == SQLITE_INTEGER)
+    o->kmangled = kernel_name(r, db_int(k, KERNEL(name)));
   return true;
 }
 
@@ -433,75 +469,35 @@ static const char *str_at(const struct replay_log *l, int64_t i)
   return i >= 0 && (size_t)i < l->nstrs ? l->strs[i] : NULL;
 }
 
-/* The fields of a struct replay_op, in the order of the log's mask bits. */
-#define LOG_FIELDS(X)                                                          \
-  X(seq) X(op) X(api) X(tid) X(start_ns) X(end_ns) X(device) X(has_stream)     \
-  X(stream) X(result) X(stack) X(pystack) X(corr) X(dcorr) X(transfer)         \
-  X(is_memset) X(async) X(dir_recorded) X(src) X(dst) X(bytes) X(src_device)   \
-  X(dst_device) X(mem) X(mem_free) X(mem_kind) X(mem_addr) X(mem_size)         \
-  X(mem_has_stream) X(mem_stream) X(dev_op) X(dev_op_device) X(has_peer)       \
-  X(peer) X(has_event) X(event) X(has_record) X(record_event) X(has_wait)      \
-  X(wait_event) X(sync_kind) X(sync_op) X(has_sync_event) X(sync_event)        \
-  X(has_sync_stream) X(sync_stream) X(complete) X(kname) X(kmangled)
+/* the fields of a struct replay_op (REPLAY_FIELDS), numbered in the order
+ * of the log's mask bits */
 enum {
-#define LOG_ENUM(f) F_##f,
-  LOG_FIELDS(LOG_ENUM)
+#define LOG_ENUM(kind, f) F_##f,
+  REPLAY_FIELDS(LOG_ENUM)
 #undef LOG_ENUM
   NFIELDS
 };
 
+/* a field's value as the log keeps it, and back */
+#define TO_I64(l, x) (x)
+#define TO_U64(l, x) (int64_t)(x)
+#define TO_INT(l, x) (x)
+#define TO_BOOL(l, x) (x)
+#define TO_STR(l, x) intern(l, x)
+#define TO_NAME(l, x) intern_stable(l, x)
+#define FROM_I64(l, x) (x)
+#define FROM_U64(l, x) (uint64_t)(x)
+#define FROM_INT(l, x) (int)(x)
+#define FROM_BOOL(l, x) ((x) != 0)
+#define FROM_STR(l, x) str_at(l, x)
+#define FROM_NAME(l, x) str_at(l, x)
+
 static void op_to_fields(struct replay_log *l, const struct replay_op *o,
                          int64_t *v)
 {
-  v[F_api] = intern_stable(l, o->api);
-  v[F_dev_op] = intern(l, o->dev_op);
-  v[F_sync_kind] = intern(l, o->sync_kind);
-  v[F_kmangled] = intern_stable(l, o->kmangled);
-  v[F_seq] = o->seq;
-  v[F_op] = o->op;
-  v[F_tid] = o->tid;
-  v[F_start_ns] = o->start_ns;
-  v[F_end_ns] = o->end_ns;
-  v[F_device] = o->device;
-  v[F_has_stream] = o->has_stream;
-  v[F_stream] = o->stream;
-  v[F_result] = o->result;
-  v[F_stack] = o->stack;
-  v[F_pystack] = o->pystack;
-  v[F_corr] = o->corr;
-  v[F_dcorr] = o->dcorr;
-  v[F_transfer] = o->transfer;
-  v[F_is_memset] = o->is_memset;
-  v[F_async] = o->async;
-  v[F_dir_recorded] = o->dir_recorded;
-  v[F_src] = (int64_t)o->src;
-  v[F_dst] = (int64_t)o->dst;
-  v[F_bytes] = o->bytes;
-  v[F_src_device] = o->src_device;
-  v[F_dst_device] = o->dst_device;
-  v[F_mem] = o->mem;
-  v[F_mem_free] = o->mem_free;
-  v[F_mem_kind] = o->mem_kind;
-  v[F_mem_addr] = (int64_t)o->mem_addr;
-  v[F_mem_size] = o->mem_size;
-  v[F_mem_has_stream] = o->mem_has_stream;
-  v[F_mem_stream] = o->mem_stream;
-  v[F_dev_op_device] = o->dev_op_device;
-  v[F_has_peer] = o->has_peer;
-  v[F_peer] = o->peer;
-  v[F_has_event] = o->has_event;
-  v[F_event] = (int64_t)o->event;
-  v[F_has_record] = o->has_record;
-  v[F_record_event] = (int64_t)o->record_event;
-  v[F_has_wait] = o->has_wait;
-  v[F_wait_event] = (int64_t)o->wait_event;
-  v[F_sync_op] = o->sync_op;
-  v[F_has_sync_event] = o->has_sync_event;
-  v[F_sync_event] = (int64_t)o->sync_event;
-  v[F_has_sync_stream] = o->has_sync_stream;
-  v[F_sync_stream] = o->sync_stream;
-  v[F_complete] = o->complete;
-  v[F_kname] = o->kname;
+#define LOG_TO(kind, f) v[F_##f] = TO_##kind(l, o->f);
+  REPLAY_FIELDS(LOG_TO)
+#undef LOG_TO
 }
 
 /* field F of O from its value X */
@@ -509,153 +505,12 @@ static void set_field(const struct replay_log *l, struct replay_op *o, int f,
                       int64_t x)
 {
   switch (f) {
-  case F_seq:
-    o->seq = x;
+#define LOG_FROM(kind, f)                                                      \
+  case F_##f:                                                                  \
+    o->f = FROM_##kind(l, x);                                                  \
     break;
-  case F_op:
-    o->op = (int)x;
-    break;
-  case F_api:
-    o->api = str_at(l, x);
-    break;
-  case F_tid:
-    o->tid = x;
-    break;
-  case F_start_ns:
-    o->start_ns = x;
-    break;
-  case F_end_ns:
-    o->end_ns = x;
-    break;
-  case F_device:
-    o->device = x;
-    break;
-  case F_has_stream:
-    o->has_stream = x != 0;
-    break;
-  case F_stream:
-    o->stream = x;
-    break;
-  case F_result:
-    o->result = x;
-    break;
-  case F_stack:
-    o->stack = x;
-    break;
-  case F_pystack:
-    o->pystack = x;
-    break;
-  case F_corr:
-    o->corr = x;
-    break;
-  case F_dcorr:
-    o->dcorr = x;
-    break;
-  case F_transfer:
-    o->transfer = x != 0;
-    break;
-  case F_is_memset:
-    o->is_memset = x != 0;
-    break;
-  case F_async:
-    o->async = x != 0;
-    break;
-  case F_dir_recorded:
-    o->dir_recorded = (int)x;
-    break;
-  case F_src:
-    o->src = (uint64_t)x;
-    break;
-  case F_dst:
-    o->dst = (uint64_t)x;
-    break;
-  case F_bytes:
-    o->bytes = x;
-    break;
-  case F_src_device:
-    o->src_device = x;
-    break;
-  case F_dst_device:
-    o->dst_device = x;
-    break;
-  case F_mem:
-    o->mem = x != 0;
-    break;
-  case F_mem_free:
-    o->mem_free = x != 0;
-    break;
-  case F_mem_kind:
-    o->mem_kind = (int)x;
-    break;
-  case F_mem_addr:
-    o->mem_addr = (uint64_t)x;
-    break;
-  case F_mem_size:
-    o->mem_size = x;
-    break;
-  case F_mem_has_stream:
-    o->mem_has_stream = x != 0;
-    break;
-  case F_mem_stream:
-    o->mem_stream = x;
-    break;
-  case F_dev_op:
-    o->dev_op = str_at(l, x);
-    break;
-  case F_dev_op_device:
-    o->dev_op_device = x;
-    break;
-  case F_has_peer:
-    o->has_peer = x != 0;
-    break;
-  case F_peer:
-    o->peer = x;
-    break;
-  case F_has_event:
-    o->has_event = x != 0;
-    break;
-  case F_event:
-    o->event = (uint64_t)x;
-    break;
-  case F_has_record:
-    o->has_record = x != 0;
-    break;
-  case F_record_event:
-    o->record_event = (uint64_t)x;
-    break;
-  case F_has_wait:
-    o->has_wait = x != 0;
-    break;
-  case F_wait_event:
-    o->wait_event = (uint64_t)x;
-    break;
-  case F_sync_kind:
-    o->sync_kind = str_at(l, x);
-    break;
-  case F_sync_op:
-    o->sync_op = (int)x;
-    break;
-  case F_has_sync_event:
-    o->has_sync_event = x != 0;
-    break;
-  case F_sync_event:
-    o->sync_event = (uint64_t)x;
-    break;
-  case F_has_sync_stream:
-    o->has_sync_stream = x != 0;
-    break;
-  case F_sync_stream:
-    o->sync_stream = x;
-    break;
-  case F_complete:
-    o->complete = x != 0;
-    break;
-  case F_kname:
-    o->kname = x;
-    break;
-  case F_kmangled:
-    o->kmangled = str_at(l, x);
-    break;
+    REPLAY_FIELDS(LOG_FROM)
+#undef LOG_FROM
   }
 }
 
@@ -738,13 +593,16 @@ static void log_append(struct replay_log *l, struct log_state *s,
 struct replay_args *replay_args_read(struct cl_db *db)
 {
   struct replay_args *a = xcalloc(1, sizeof *a);
-  sqlite3_stmt *st = db_prepare(db, "SELECT seq, param, offset, value"
-                                    " FROM kernel_args"
-                                    " ORDER BY seq, param, offset");
+  sqlite3_stmt *st = db_prepare_table(db, CL_TABLE_kernel_args, CL_ALL_COLS,
+                                     "ORDER BY seq, param, offset");
+  /* the columns next_arg reads, in its order */
+  static const int cols[] = {CL_COL_kernel_args_seq, CL_COL_kernel_args_param,
+                             CL_COL_kernel_args_offset,
+                             CL_COL_kernel_args_value};
   int64_t prev[4] = {0, 0, 0, 0};
   while (st && db_step(db, st))
     for (int i = 0; i < 4; i++) {
-      int64_t x = VINT(COL(st, i));
+      int64_t x = VINT(COL(st, cols[i]));
       put_varint(&a->b, zigzag(x, prev[i]));
       prev[i] = x;
     }

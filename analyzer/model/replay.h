@@ -3,7 +3,8 @@
  * thread, device, stream handle, stacks, and what the transfers, memory,
  * events, stream_waits, syncs and kernels tables say of it), with the
  * memory model advanced to the state just before the call.  The joins and
- * the column numbering live here only; analyses read struct replay_op.
+ * the choice of columns live here only (their numbering comes from
+ * include/cudalens/tables.def); analyses read struct replay_op.
  *
  *   struct replay r;
  *   replay_begin(&r, ctx);
@@ -24,57 +25,79 @@
 
 struct replay_arg;
 
+/* The fields of a struct replay_op read from the recording, in the order
+ * of the calls log (replay.c): X(KIND, name) with KIND the type, one of
+ * I64 (int64_t), U64 (uint64_t), INT (int), BOOL (bool), STR (a string of
+ * the log) and NAME (one the reader holds while the log is built: API and
+ * kernel names, interned by address). */
+#define REPLAY_FIELDS(X)                                                       \
+  X(I64, seq)                                                                  \
+  X(INT, op)            /* enum cl_op; -1 when the API is not in the table */  \
+  X(NAME, api)          /* the recorded API name, e.g. cudaMemcpyAsync_v3020 */\
+  X(I64, tid)                                                                  \
+  X(I64, start_ns)      /* host time of the call */                            \
+  X(I64, end_ns)                                                               \
+  X(I64, device)        /* -1: none recorded */                                \
+  X(BOOL, has_stream)                                                          \
+  X(I64, stream)        /* calls.stream, the handle as recorded */             \
+  X(I64, result)        /* 0: the call succeeded */                            \
+  X(I64, stack)         /* -1: none */                                         \
+  X(I64, pystack)       /* -1: none */                                         \
+  X(I64, corr)          /* CUPTI correlation ids, -1: none */                  \
+  X(I64, dcorr)                                                                \
+  /* transfers: copies and memsets */                                          \
+  X(BOOL, transfer)                                                            \
+  X(BOOL, is_memset)                                                           \
+  X(BOOL, async)                                                               \
+  X(INT, dir_recorded)  /* enum cl_dir from transfers.direction */             \
+  X(U64, src)                                                                  \
+  X(U64, dst)                                                                  \
+  X(I64, bytes)         /* -1: none recorded */                                \
+  X(I64, src_device)    /* -1: none */                                         \
+  X(I64, dst_device)    /* -1: none */                                         \
+  /* memory: allocations and releases */                                       \
+  X(BOOL, mem)                                                                 \
+  X(BOOL, mem_free)     /* memory.op: free (else alloc) */                     \
+  X(INT, mem_kind)      /* enum cl_memkind, -1: none recorded */               \
+  X(U64, mem_addr)                                                             \
+  X(I64, mem_size)      /* -1: none recorded */                                \
+  X(BOOL, mem_has_stream) /* stream-ordered (cudaMallocAsync, cudaFreeAsync) */\
+  X(I64, mem_stream)                                                           \
+  /* device operations (device_ops): peer access, device selection... */       \
+  X(STR, dev_op)        /* NULL: none */                                       \
+  X(I64, dev_op_device) /* -1: none */                                         \
+  X(BOOL, has_peer)                                                            \
+  X(I64, peer)                                                                 \
+  /* events */                                                                 \
+  X(BOOL, has_event)    /* events.handle: an event created by this call */     \
+  X(U64, event)                                                                \
+  X(BOOL, has_record)   /* event_records.event */                              \
+  X(U64, record_event)                                                         \
+  X(BOOL, has_wait)     /* stream_waits.event */                               \
+  X(U64, wait_event)                                                           \
+  /* synchronizations */                                                       \
+  X(STR, sync_kind)     /* NULL: not a synchronization */                      \
+  X(INT, sync_op)       /* its enum cl_op (cl_sync_kind_op), -1: none */       \
+  X(BOOL, has_sync_event)                                                      \
+  X(U64, sync_event)                                                           \
+  X(BOOL, has_sync_stream)                                                     \
+  X(I64, sync_stream)                                                          \
+  X(BOOL, complete)     /* a query or sync that found the work done */        \
+  /* kernels (op == CL_OP_KERNEL) */                                           \
+  X(I64, kname)         /* strings id, -1: none */                             \
+  X(NAME, kmangled)
+
+#define REPLAY_TYPE_I64 int64_t
+#define REPLAY_TYPE_U64 uint64_t
+#define REPLAY_TYPE_INT int
+#define REPLAY_TYPE_BOOL bool
+#define REPLAY_TYPE_STR const char *
+#define REPLAY_TYPE_NAME const char *
+
 struct replay_op {
-  int64_t seq;
-  int op;                  /* enum cl_op; -1 when the API is not in the table */
-  const char *api;         /* the recorded API name, e.g. cudaMemcpyAsync_v3020 */
-  int64_t tid;
-  int64_t start_ns, end_ns; /* host time of the call */
-  int64_t device;          /* -1: none recorded */
-  bool has_stream;
-  int64_t stream;          /* calls.stream, the handle as recorded */
-  int64_t result;          /* 0: the call succeeded */
-  int64_t stack, pystack;  /* -1: none */
-  int64_t corr, dcorr;     /* CUPTI correlation ids, -1: none */
-  /* transfers: copies and memsets */
-  bool transfer;
-  bool is_memset;
-  bool async;
-  int dir_recorded;        /* enum cl_dir from transfers.direction */
-  uint64_t src, dst;
-  int64_t bytes;           /* -1: none recorded */
-  int64_t src_device, dst_device; /* -1: none */
-  /* memory: allocations and releases */
-  bool mem;
-  bool mem_free;           /* memory.op: free (else alloc) */
-  int mem_kind;            /* enum cl_memkind, -1: none recorded */
-  uint64_t mem_addr;
-  int64_t mem_size;        /* -1: none recorded */
-  bool mem_has_stream;     /* stream-ordered (cudaMallocAsync, cudaFreeAsync) */
-  int64_t mem_stream;
-  /* device operations (device_ops): peer access, device selection... */
-  const char *dev_op;      /* NULL: none */
-  int64_t dev_op_device;   /* -1: none */
-  bool has_peer;
-  int64_t peer;
-  /* events */
-  bool has_event;          /* events.handle: an event created by this call */
-  uint64_t event;
-  bool has_record;         /* event_records.event */
-  uint64_t record_event;
-  bool has_wait;           /* stream_waits.event */
-  uint64_t wait_event;
-  /* synchronizations */
-  const char *sync_kind;   /* NULL: not a synchronization */
-  int sync_op;             /* its enum cl_op (cl_sync_kind_op), -1: none */
-  bool has_sync_event;
-  uint64_t sync_event;
-  bool has_sync_stream;
-  int64_t sync_stream;
-  bool complete;           /* a query or sync that found the work done */
-  /* kernels (op == CL_OP_KERNEL) */
-  int64_t kname;           /* strings id, -1: none */
-  const char *kmangled;
+#define REPLAY_MEMBER(kind, name) REPLAY_TYPE_##kind name;
+  REPLAY_FIELDS(REPLAY_MEMBER)
+#undef REPLAY_MEMBER
   const struct replay_arg *args; /* kernel_args of the call, by param, offset */
   size_t nargs;
 };

@@ -3,11 +3,14 @@
  *
  * A recording is one SQLite file per process.  PRAGMA user_version holds
  * CL_SCHEMA_VERSION; the analyzer refuses files with a newer version.  The
- * tables are created by CL_SCHEMA_SQL below and documented in cudalens-db(5).
- * Every change to the tables bumps CL_SCHEMA_VERSION and the man page.
+ * tables are declared in tables.def, created by CL_SCHEMA_SQL (tables.h) and
+ * documented in cudalens-db(5).  Every change to the tables bumps
+ * CL_SCHEMA_VERSION and the man page.
  */
 #ifndef CUDALENS_FORMAT_H
 #define CUDALENS_FORMAT_H
+
+#include "cudalens/tables.h"
 
 #define CL_SCHEMA_VERSION 3
 #define CL_FORMAT_NAME "cudalens"
@@ -99,11 +102,5 @@ const char *cl_memkind_name(enum cl_memkind k);
 const char *cl_sync_kind_name(enum cl_op op);
 int cl_sync_kind_op(const char *kind);
 const char *cl_dir_name(enum cl_dir d);
-
-/* The SQL that creates an empty recording (without user_version, which
- * cl_schema_sql's caller sets with CL_SCHEMA_VERSION). */
-extern const char CL_SCHEMA_SQL[];
-/* The indexes of a finished recording (CREATE INDEX IF NOT EXISTS ...). */
-extern const char CL_INDEX_SQL[];
 
 #endif

@@ -55,24 +55,32 @@ CAPTURE_TESTS = \
 	tests/capture/stub.test \
 	tests/capture/clone3.test \
 	tests/capture/diskfull.test \
-	tests/capture/stderr.test
+	tests/capture/stderr.test \
+	tests/capture/unload.test
 TESTS += $(CAPTURE_TESTS)
 EXTRA_DIST += $(CAPTURE_TESTS) tests/capture/capture.sh tests/capture/ci.sh \
-	tests/capture/behave.cu tests/capture/hostile.cu tests/capture/common.expect \
+	tests/capture/behave.cu tests/capture/hostile.cu tests/capture/unload.cpp \
+	tests/capture/common.expect \
 	$(CAPTURE_APP_NAMES:%=tests/capture/%.expect) \
 	$(CAPTURE_APP_NAMES:%=tests/capture/%.sites) \
 	$(CAPTURE_APP_NAMES:%=tests/capture/%.report) \
 	tests/gpu/run-gpu-suite.sh tests/gpu/torch_capture.py tests/gpu/torch.expect
 
 if HAVE_NVCC
-check_DATA += tests/capture/behave tests/capture/hostile
-CLEANFILES += tests/capture/behave tests/capture/hostile
+check_DATA += tests/capture/behave tests/capture/hostile tests/capture/unload
+CLEANFILES += tests/capture/behave tests/capture/hostile tests/capture/unload
 tests/capture/behave: $(srcdir)/tests/capture/behave.cu
 	@$(MKDIR_P) tests/capture
 	$(AM_V_GEN)$(NVCC) -g -lineinfo -arch=sm_90 --no-compress -cudart shared $< -o $@
 tests/capture/hostile: $(srcdir)/tests/capture/hostile.cu
 	@$(MKDIR_P) tests/capture
 	$(AM_V_GEN)$(NVCC) -g -lineinfo -arch=sm_90 --no-compress -cudart shared $< -o $@ -lpthread
+# a driver-API program (like tests/apps/driver_api) whose kernel handle is
+# reused after its module is unloaded
+tests/capture/unload: $(srcdir)/tests/capture/unload.cpp tests/apps/driver_kernels_fatbin.h
+	@$(MKDIR_P) tests/capture
+	$(AM_V_GEN)$(NVCC) -g -arch=sm_90 -cudart none -Itests/apps $< -o $@ \
+		-L$(CUDA_HOME)/lib64/stubs -lcuda
 endif
 
 # a program that loads the CUDA runtime after start-up (dlopen by name, by

@@ -57,6 +57,7 @@ simpleIPC|0_Introduction/simpleIPC|simpleIPC.cu ../../../Common/helper_multiproc
 +simpleLayeredTexture|0_Introduction/simpleLayeredTexture||||
 simpleMultiCopy|0_Introduction/simpleMultiCopy||||
 simpleOccupancy|0_Introduction/simpleOccupancy||||
+simpleP2P|0_Introduction/simpleP2P||||
 +simplePitchLinearTexture|0_Introduction/simplePitchLinearTexture||||
 simplePrintf|0_Introduction/simplePrintf||||
 simpleStreams|0_Introduction/simpleStreams||||
@@ -96,6 +97,7 @@ scan|2_Concepts_and_Techniques/scan||||
 +shfl_scan|2_Concepts_and_Techniques/shfl_scan||||
 sortingNetworks|2_Concepts_and_Techniques/sortingNetworks||||
 streamOrderedAllocation|2_Concepts_and_Techniques/streamOrderedAllocation||||
+streamOrderedAllocationP2P|2_Concepts_and_Techniques/streamOrderedAllocationP2P||||
 streamOrderedAllocationIPC|2_Concepts_and_Techniques/streamOrderedAllocationIPC|streamOrderedAllocationIPC.cu ../../../Common/helper_multiprocess.cpp|-lcuda||
 threadFenceReduction|2_Concepts_and_Techniques/threadFenceReduction||||
 threadMigration|2_Concepts_and_Techniques/threadMigration|threadMigration.cpp|-lcuda -lpthread|fatbin:threadMigration_kernel.cu:threadMigration_kernel64.fatbin|
@@ -126,6 +128,7 @@ LargeKernelParameter|6_Performance/LargeKernelParameter||||
 UnifiedMemoryPerf|6_Performance/UnifiedMemoryPerf||||-kernel-iterations=4
 alignedTypes|6_Performance/alignedTypes||||
 cudaGraphsPerfScaling|6_Performance/cudaGraphsPerfScaling||||
+p2pBandwidthLatencyTest|5_Domain_Specific/p2pBandwidthLatencyTest||||
 transpose|6_Performance/transpose||||
 simpleCUBLAS|4_CUDA_Libraries/simpleCUBLAS||-lcublas||
 simpleCUFFT|4_CUDA_Libraries/simpleCUFFT||-lcufft||

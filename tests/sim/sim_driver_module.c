@@ -76,7 +76,12 @@ CUresult cuModuleUnload(CUmodule hmod)
     struct clsim_module *m = mod_check(hmod);
     if (!m)
         DRV_RETURN(CUDA_ERROR_INVALID_HANDLE);
-    m->magic = 0;  /* functions stay readable for late lookups by tools */
+    CUpti_ResourceData rd;
+    memset(&rd, 0, sizeof rd);
+    rd.context = (CUcontext)drv_ctx();
+    clsim_raise(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING, &rd);
+    m->magic = 0;
+    clsimdrv_module_release(m);  /* its function handles are reused */
     DRV_RETURN(CUDA_SUCCESS);
 }
 

@@ -47,9 +47,37 @@ struct fatbin_entry {
     uint64_t uncompressed_size;
 };
 
+/* Functions of unloaded modules, whose handles the next loads reuse (last
+ * freed, first reused), as the real driver reuses addresses: a tool that
+ * caches anything by CUfunction must forget it when a module is unloaded.
+ * Their names stay allocated for tools that look one up late. */
+static struct clsim_func *g_free_funcs;
+
+void clsimdrv_module_release(struct clsim_module *m)
+{
+    /* m->funcs is newest first: the newest is freed first, so the next
+     * load's first function gets the handle of this one's last */
+    struct clsim_func *tail = m->funcs;
+    if (!tail)
+        return;
+    for (struct clsim_func *f = tail; f; f = f->next) {
+        f->magic = 0;
+        tail = f;
+    }
+    tail->next = g_free_funcs;
+    g_free_funcs = m->funcs;
+    m->funcs = NULL;
+}
+
 static struct clsim_func *func_new(struct clsim_module *m, const char *name)
 {
-    struct clsim_func *f = calloc(1, sizeof *f);
+    struct clsim_func *f = g_free_funcs;
+    if (f) {
+        g_free_funcs = f->next;
+        memset(f, 0, sizeof *f);
+    } else {
+        f = calloc(1, sizeof *f);
+    }
     f->magic = CLSIM_MAGIC_FUNC;
     f->name = strdup(name);
     f->nparams = -1;

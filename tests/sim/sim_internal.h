@@ -119,5 +119,7 @@ CLSIM_EXPORT int clsimdrv_query_not_ready(void);
 
 /* ---- libcuda: fatbin parsing (sim_fatbin.c) ----------------------------- */
 struct clsim_module *clsim_fatbin_parse(const void *image);
+/* gives the functions of unloaded module M to the next loads (handles reused) */
+void clsimdrv_module_release(struct clsim_module *m);
 
 #endif

@@ -1,0 +1,142 @@
+/* tables.c - the tables of a recording as data and as SQL, generated from
+ * include/cudalens/tables.def: the schema text, the indexes, and the
+ * SELECT and INSERT of every column of a table, in its order. */
+#include "cudalens/tables.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CL_TABLE(t, since) static const struct cl_column cols_##t[] = {
+#define CL_COL(t, c, type, cons) {#c, CL_SQL_##type, cons},
+#define CL_END(t, tcons, opts) };
+#include "cudalens/tables.def"
+#undef CL_TABLE
+#undef CL_COL
+#undef CL_END
+
+const struct cl_table_decl cl_tables[CL_NTABLES] = {
+#define CL_TABLE(t, since) {#t, since, cols_##t, CL_NCOLS_##t,
+#define CL_END(t, tcons, opts) tcons, opts},
+#include "cudalens/tables.def"
+#undef CL_TABLE
+#undef CL_END
+};
+
+static const char *const meta_keys[CL_NMETA][2] = {
+#define CL_META(k, meaning) {#k, meaning},
+#include "cudalens/tables.def"
+#undef CL_META
+};
+
+const char CL_INDEX_SQL[] =
+#define CL_INDEX(i, on) "CREATE INDEX IF NOT EXISTS " #i " ON " on ";\n"
+#include "cudalens/tables.def"
+#undef CL_INDEX
+    "";
+
+static const char VIEWS_SQL[] =
+#define CL_VIEW(v, select) "CREATE VIEW " #v " AS " select ";\n"
+#include "cudalens/tables.def"
+#undef CL_VIEW
+    "";
+
+const struct cl_table_decl *cl_table_named(const char *name)
+{
+  for (int t = 0; name && t < CL_NTABLES; t++)
+    if (!strcmp(cl_tables[t].name, name))
+      return &cl_tables[t];
+  return NULL;
+}
+
+const char *cl_meta_key(enum cl_meta k)
+{
+  return (unsigned)k < CL_NMETA ? meta_keys[k][0] : NULL;
+}
+
+const char *cl_meta_meaning(enum cl_meta k)
+{
+  return (unsigned)k < CL_NMETA ? meta_keys[k][1] : NULL;
+}
+
+/* appending to a buffer: the length so far, or -1 once it did not fit */
+struct text {
+  char *buf;
+  size_t size;
+  int len;
+};
+
+__attribute__((format(printf, 2, 3))) static void add(struct text *x,
+                                                      const char *fmt, ...)
+{
+  if (x->len < 0)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(x->buf + x->len, x->size - (size_t)x->len, fmt, ap);
+  va_end(ap);
+  x->len = n < 0 || (size_t)n >= x->size - (size_t)x->len ? -1 : x->len + n;
+}
+
+int cl_select_sql(char *buf, size_t size, enum cl_table t,
+                  unsigned long long cols, const char *tail)
+{
+  struct text x = {buf, size, 0};
+  if (!size || (unsigned)t >= CL_NTABLES)
+    return -1;
+  const struct cl_table_decl *d = &cl_tables[t];
+  add(&x, "SELECT ");
+  for (int c = 0, n = 0; c < d->ncols; c++)
+    if (cols >> c & 1)
+      add(&x, "%s%s", n++ ? ", " : "", d->cols[c].name);
+  add(&x, " FROM %s%s%s", d->name, tail && *tail ? " " : "", tail ? tail : "");
+  return x.len;
+}
+
+int cl_insert_sql(char *buf, size_t size, const char *verb, enum cl_table t,
+                  const char *tail)
+{
+  struct text x = {buf, size, 0};
+  if (!size || (unsigned)t >= CL_NTABLES)
+    return -1;
+  const struct cl_table_decl *d = &cl_tables[t];
+  add(&x, "%s INTO %s VALUES(", verb, d->name);
+  for (int c = 0; c < d->ncols; c++)
+    add(&x, c ? ",?" : "?");
+  add(&x, ")%s", tail ? tail : "");
+  return x.len;
+}
+
+static char schema[8192];
+
+/* CREATE TABLE t(column TYPE constraints, ..., table constraints) options;
+ * one line each, then the views */
+static void build_schema(void)
+{
+  struct text x = {schema, sizeof schema, 0};
+  for (int t = 0; t < CL_NTABLES; t++) {
+    const struct cl_table_decl *d = &cl_tables[t];
+    add(&x, "CREATE TABLE %s(", d->name);
+    for (int c = 0; c < d->ncols; c++) {
+      const struct cl_column *col = &d->cols[c];
+      add(&x, "%s%s %s%s%s", c ? ", " : "", col->name,
+          col->type == CL_SQL_INTEGER ? "INTEGER"
+          : col->type == CL_SQL_TEXT  ? "TEXT"
+                                      : "BLOB",
+          *col->constraints ? " " : "", col->constraints);
+    }
+    add(&x, "%s%s)%s%s;\n", *d->constraints ? ", " : "", d->constraints,
+        *d->options ? " " : "", d->options);
+  }
+  add(&x, "%s", VIEWS_SQL);
+  if (x.len < 0) /* tests/unit/test_tables fails first */
+    schema[0] = 0;
+}
+
+const char *cl_schema_sql(void)
+{
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, build_schema);
+  return schema;
+}
