@@ -56,6 +56,7 @@ CAPTURE_TESTS = \
 	tests/capture/clone3.test \
 	tests/capture/diskfull.test \
 	tests/capture/stderr.test \
+	tests/capture/startup.test \
 	tests/capture/unload.test
 TESTS += $(CAPTURE_TESTS)
 EXTRA_DIST += $(CAPTURE_TESTS) tests/capture/capture.sh tests/capture/ci.sh \
