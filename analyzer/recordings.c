@@ -27,13 +27,13 @@ static int ends_with_db(const char *name)
   return n > 3 && name[0] != '.' && strcmp(name + n - 3, ".db") == 0;
 }
 
-/* A stub: a file shorter than SQLite's 100-byte header with nothing in its
- * WAL (-wal) either, which a process of an older cudalens left when it ended
- * before its recording had a schema.  No recording at all, unlike one that
- * ended abruptly. */
+/* A stub: an empty file with nothing in its WAL (-wal) either, which a
+ * process of an older cudalens left when it ended before its recording had
+ * a schema.  No recording at all, unlike one that ended abruptly; a file
+ * with anything in it that is no recording is an error (multiproc.test). */
 static int is_stub(const char *path, const struct stat *st)
 {
-  if (st->st_size >= 100)
+  if (st->st_size != 0)
     return 0;
   char *wal = xasprintf("%s-wal", path);
   struct stat ws;
