@@ -18,7 +18,7 @@ SAN_UNIT_TESTS = tests/races/test_hb-san$(EXEEXT) \
 SAN_PROGS = cudalens-report-san$(EXEEXT) \
 	tests/recordings/test_callsite-san$(EXEEXT) \
 	tests/fuzz/fuzz_report-san$(EXEEXT) $(SAN_UNIT_TESTS)
-SANITIZE_TESTS = $(RECORDING_TESTS) $(FUZZ_TESTS) $(TR_TESTS) $(RACE_TESTS) $(SEM_TESTS) \
+SANITIZE_TESTS = $(RECORDING_TESTS) $(FUZZ_TESTS) $(TR_TESTS) $(RACE_TESTS) $(SEM_TESTS) $(VMM_TESTS) \
 	$(HOSTSYNC_TESTS) $(CAPTURE_TESTS) tests/python/pycalls.test
 
 EXTRA_LTLIBRARIES = libclreport_san.la

@@ -58,7 +58,8 @@ enum cl_memclass cl_memclass_of(enum cl_memkind k)
   case CL_MEMKIND_MANAGED: return CL_MC_MANAGED;
   case CL_MEMKIND_DEVICE:
   case CL_MEMKIND_DEVICE_ASYNC:
-  case CL_MEMKIND_ARRAY: return CL_MC_DEVICE;
+  case CL_MEMKIND_ARRAY:
+  case CL_MEMKIND_MAPPED: return CL_MC_DEVICE;
   default: return CL_MC_ANY; /* unknown */
   }
 }
@@ -124,4 +125,35 @@ const char *cl_order_doc(enum cl_order_rule_id id)
 #include "cudalens/ops.def"
   };
   return (unsigned)id < CL_ORDER_COUNT ? docs[id] : "";
+}
+
+/* section 4 (ARRAY memory follows peer access like DEVICE memory) */
+static const struct {
+  enum cl_memkind kind;
+  const char *right, *doc;
+} access_rules[] = {
+#define CL_ACCESS_RULE(id, kind, right, doc) {CL_MEMKIND_##kind, right, doc},
+#include "cudalens/ops.def"
+};
+
+static int access_rule(enum cl_memkind k)
+{
+  if (k == CL_MEMKIND_ARRAY)
+    k = CL_MEMKIND_DEVICE;
+  for (size_t i = 0; i < sizeof access_rules / sizeof *access_rules; i++)
+    if (access_rules[i].kind == k)
+      return (int)i;
+  return -1;
+}
+
+const char *cl_access_right(enum cl_memkind k)
+{
+  int i = access_rule(k);
+  return i < 0 ? NULL : access_rules[i].right;
+}
+
+const char *cl_access_doc(enum cl_memkind k)
+{
+  int i = access_rule(k);
+  return i < 0 ? NULL : access_rules[i].doc;
 }

@@ -24,6 +24,9 @@ struct pending {
   uint32_t correlation, driver_correlation;
   uint32_t pystack;       /* interned Python stack, 0 when none */
   uint8_t nframes, nkargs, kargs_truncated;
+  uint8_t hostfn_tried;   /* a host function's driver call was seen */
+  void *hostfn_slot;      /* ... and its trampoline put in, */
+  const void *hostfn_params; /* into these parameters */
   struct cl_karg kargs[CL_MAX_KARGS];
   uint64_t frames[CL_MAX_FRAMES];
 };
@@ -119,16 +122,38 @@ static void guard_free(const struct cl_api *api, const void *params,
   p->freed_copy = cl_hostguard_free(a.dst);
 }
 
-/* A host function may run before its enqueueing call returns (as soon as
- * the stream's earlier work is done): what came before it is released at
- * the call's entry. */
-static void guard_host_func(const struct cl_api *api, const void *params)
+/* A host function: the trampoline (hostfn.c) records its run and lifts
+ * the guards it covers when it runs; it is put in at the driver call's
+ * ENTER (at the runtime's it has no effect), whose parameters API and
+ * PARAMS are, for the recorded call P (the runtime call around it, or the
+ * driver call itself).  Without a trampoline (no slot left), what came
+ * before it is released now: it may run as soon as the stream's earlier
+ * work is done, and then hand the memory to any thread. */
+static void wrap_host_func(const struct cl_api *api, const void *params,
+                           struct pending *p)
 {
   struct cl_args a;
   memset(&a, 0, sizeof a);
   api->decode(params, &a);
-  cl_hostguard_sync(CL_OP_HOST_FUNC, -1, cl_stream_of(api, a.stream),
-                    cl_gettid(), 0, UINT64_MAX);
+  uint64_t stream = cl_stream_of(api, a.stream);
+  p->hostfn_tried = 1;
+  p->hostfn_slot = cl_hostfn_wrap(api, params, p->correlation, stream,
+                                  cl_gettid(), cl_hostguard_capturing());
+  p->hostfn_params = params;
+  if (!p->hostfn_slot)
+    cl_hostguard_sync(CL_OP_HOST_FUNC, -1, stream, cl_gettid(), 0,
+                      UINT64_MAX);
+}
+
+/* a driver call of P's returned (CB): if it is the host function's and
+ * failed, the function will not run */
+static void host_func_returned(struct pending *p, const CUpti_CallbackData *cb)
+{
+  if (!p->hostfn_slot || cb->functionParams != p->hostfn_params)
+    return;
+  if (cb->functionReturnValue && *(const int *)cb->functionReturnValue != 0)
+    cl_hostfn_failed(p->hostfn_slot);
+  p->hostfn_slot = NULL;
 }
 
 /* Pointer parameters of a kernel declared as pointers to const (bit i for
@@ -215,6 +240,7 @@ static void guard_after(const struct cl_api *api, const struct cl_call *c,
                         (a->flags & 1) != 0);
     break;
   case CL_OP_EVENT_RECORD: /* what a later event synchronization covers */
+  case CL_OP_STREAM_WAIT_EVENT: /* ... and a later wait for the stream */
     cl_hostguard_sync(api->op, c->device, stream, c->tid, a->event, c->seq);
     break;
   case CL_OP_OTHER:
@@ -244,6 +270,8 @@ static void api_enter(int runtime, CUpti_CallbackId cbid,
       if (!p->driver_correlation)
         p->driver_correlation = cb->correlationId;
       scan_launch(cb, cl_api_table[idx].op, cbid, p);
+      if (cl_api_table[idx].op == CL_OP_HOST_FUNC)
+        wrap_host_func(&cl_api_table[idx], cb->functionParams, p);
     }
     return;
   }
@@ -266,10 +294,12 @@ static void api_enter(int runtime, CUpti_CallbackId cbid,
   p->pystack = d == 0 ? cl_pystack_capture() : T.p[0].pystack;
   CL_PHASE_END(CL_PH_PYSTACK, t1);
   p->freed_copy = 0;
+  p->hostfn_tried = 0;
+  p->hostfn_slot = NULL;
   if (idx >= 0 && cl_api_table[idx].op == CL_OP_FREE)
     guard_free(&cl_api_table[idx], cb->functionParams, p);
-  if (idx >= 0 && cl_api_table[idx].op == CL_OP_HOST_FUNC)
-    guard_host_func(&cl_api_table[idx], cb->functionParams);
+  if (!runtime && idx >= 0 && cl_api_table[idx].op == CL_OP_HOST_FUNC)
+    wrap_host_func(&cl_api_table[idx], cb->functionParams, p);
   if (!runtime && idx >= 0)
     scan_launch(cb, cl_api_table[idx].op, cbid, p);
   p->start_ns = cl_now_ns();
@@ -278,8 +308,12 @@ static void api_enter(int runtime, CUpti_CallbackId cbid,
 static void api_exit(int runtime, const CUpti_CallbackData *cb)
 {
   uint64_t end_ns = cl_now_ns();
-  if (!runtime && T.runtime_depth > 0)
-    return; /* folded into the enclosing runtime call */
+  if (!runtime && T.runtime_depth > 0) {
+    /* folded into the enclosing runtime call */
+    if (T.depth > 0 && T.depth <= MAX_NEST && T.p[T.depth - 1].hostfn_slot)
+      host_func_returned(&T.p[T.depth - 1], cb);
+    return;
+  }
   if (T.depth == 0)
     return; /* subscribed while this call was in flight */
   int d = --T.depth;
@@ -291,6 +325,16 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
   if (p->api < 0)
     return;
   const struct cl_api *api = &cl_api_table[p->api];
+  if (!runtime) {
+    host_func_returned(p, cb);
+  } else if (api->op == CL_OP_HOST_FUNC && !p->hostfn_tried) {
+    /* no driver call was seen inside: what came before goes now */
+    struct cl_args a;
+    memset(&a, 0, sizeof a);
+    api->decode(cb->functionParams, &a);
+    cl_hostguard_sync(CL_OP_HOST_FUNC, -1, cl_stream_of(api, a.stream),
+                      cl_gettid(), 0, UINT64_MAX);
+  }
   /* a record that cannot be kept (counted as dropped) is still decoded: the
    * allocation map and the host-access check must follow every call */
   static __thread struct cl_record scratch;
@@ -330,11 +374,19 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
       api->op == CL_OP_FREE)
     api->decode(cb->functionParams, &c->a);
   /* cuCtxEnablePeerAccess names the peer by its context */
-  if (ok && api->op == CL_OP_PEER_ENABLE && c->a.handle)
+  if (ok && (api->op == CL_OP_PEER_ENABLE || api->op == CL_OP_PEER_DISABLE) &&
+      c->a.handle)
     c->a.peer = device_of((CUcontext)(uintptr_t)c->a.handle);
-  if (ok && api->op == CL_OP_ALLOC)
-    cl_allocmap_add(c->a.dst, c->a.bytes, c->a.memkind, c->a.flags);
-  else if (ok && api->op == CL_OP_FREE) {
+  if (ok && api->op == CL_OP_ALLOC) {
+    cl_memquery_resolve(&c->a);
+    /* a reserved range is no memory: its mappings are */
+    if (c->a.memkind != CL_MEMKIND_RESERVED)
+      cl_allocmap_add(c->a.dst, c->a.bytes, c->a.memkind, c->a.flags);
+  } else if (ok && api->op == CL_OP_FREE &&
+             c->a.memkind == CL_MEMKIND_MAPPED) {
+    cl_allocmap_remove_range(c->a.dst, c->a.bytes);
+  } else if (ok && api->op == CL_OP_FREE &&
+             c->a.memkind != CL_MEMKIND_RESERVED) {
     /* cudaFree also frees managed memory: the row takes the allocation's
      * kind when the allocation was seen */
     int kind = cl_allocmap_kind(c->a.dst, 1);

@@ -43,6 +43,20 @@ typedef cl_no_params cuCtxSynchronize_params;
 #define GRIDXYZ(x, y, z) a->grid[0] = (x), a->grid[1] = (y), a->grid[2] = (z);
 #define BLOCKXYZ(x, y, z) a->block[0] = (x), a->block[1] = (y), a->block[2] = (z);
 #define SHMEM(x) a->shmem = (uint32_t)(x);
+/* access descriptors of devices (location type 1: CU_MEM_LOCATION_TYPE_DEVICE,
+ * cudaMemLocationTypeDevice; flags 1 read, 3 read-write, 0 none) */
+#define ACCESS(desc, count)                                                    \
+  for (size_t i_ = 0; (desc) && i_ < (size_t)(count); i_++) {                  \
+    int id_ = (desc)[i_].location.id;                                          \
+    if ((int)(desc)[i_].location.type != 1 || id_ < 0 || id_ >= 64)            \
+      continue;                                                                \
+    uint64_t bit_ = 1ull << id_;                                               \
+    a->acc_named |= bit_;                                                      \
+    a->acc_read = ((int)(desc)[i_].flags & 1) ? a->acc_read | bit_             \
+                                             : a->acc_read & ~bit_;            \
+    a->acc_write = ((int)(desc)[i_].flags & 2) ? a->acc_write | bit_           \
+                                              : a->acc_write & ~bit_;          \
+  }
 
 static uint8_t rt_dir(enum cudaMemcpyKind k)
 {

@@ -75,6 +75,7 @@ static atomic_flag guard_lock = ATOMIC_FLAG_INIT;
 static __thread int holding; /* this thread holds guard_lock */
 static uint64_t page_size;
 static int enabled;
+static int stepping; /* accesses beside the guarded bytes can be stepped over */
 static uint64_t births;
 
 /* Ranges whose protection was lifted lately (or is being lifted), for the
@@ -134,6 +135,27 @@ static struct {
   uint64_t event, stream, tid, seq;
 } events[MAX_EVENTS];
 
+/* Pages a single step lifted (see step_over), to be protected again by
+ * whoever holds the lock next: the SIGTRAP handler that ends the step
+ * queues them here and only tries the lock. */
+#define MAX_PENDING 64
+static _Atomic uint64_t pending[MAX_PENDING]; /* page address + 1, 0: free */
+static _Atomic unsigned npending;
+static void reprotect(uint64_t lo, uint64_t hi);
+
+static void pending_drain(void) /* lock held */
+{
+  if (!atomic_load(&npending))
+    return;
+  for (int i = 0; i < MAX_PENDING; i++) {
+    uint64_t p = atomic_exchange(&pending[i], 0);
+    if (p) {
+      atomic_fetch_sub(&npending, 1);
+      reprotect(p - 1, p - 1 + page_size);
+    }
+  }
+}
+
 static void lock(void)
 {
   while (atomic_flag_test_and_set_explicit(&guard_lock, memory_order_acquire))
@@ -147,10 +169,18 @@ static int trylock(void)
   holding = 1;
   return 1;
 }
+/* Pages queued while the lock was held are protected again before it is
+ * let go, and a queue that filled after that is taken care of by whoever
+ * queued it or, if the lock was busy then, here. */
 static void unlock(void)
 {
-  holding = 0;
-  atomic_flag_clear_explicit(&guard_lock, memory_order_release);
+  for (;;) {
+    pending_drain();
+    holding = 0;
+    atomic_flag_clear_explicit(&guard_lock, memory_order_release);
+    if (!atomic_load(&npending) || !trylock())
+      return;
+  }
 }
 
 /* ---- changing guards (lock held) ------------------------------------------- */
@@ -355,6 +385,11 @@ static int same_stream(const struct guard *g, uint64_t stream, uint64_t tid)
  * describe work: they are not in flight */
 static _Atomic int capturing;
 
+int cl_hostguard_capturing(void)
+{
+  return atomic_load(&capturing) > 0;
+}
+
 void cl_hostguard_capture(int begin)
 {
   if (begin)
@@ -373,10 +408,17 @@ void cl_hostguard_capture(int begin)
  * covers the writer leaves only the reader's read-only protection. */
 static void guard_pages(uint64_t seq, uint64_t stream, uint64_t tid,
                         int32_t device, int readonly, uint64_t start,
-                        uint64_t end, int merge)
+                        uint64_t end, int merge, int kind)
 {
-  uint64_t lo = (start + page_size - 1) & ~(page_size - 1);
-  uint64_t hi = end & ~(page_size - 1);
+  /* pinned and managed memory: the pages the bytes touch, whole (what else
+   * lies there is CUDA's memory too, and accesses to it are stepped over);
+   * registered memory: only the pages inside (the rest of the page is the
+   * program's own, system calls on it included) */
+  int partial = stepping && kind != CL_MEMKIND_REGISTERED;
+  uint64_t lo = partial ? start & ~(page_size - 1)
+                        : (start + page_size - 1) & ~(page_size - 1);
+  uint64_t hi = partial ? (end + page_size - 1) & ~(page_size - 1)
+                        : end & ~(page_size - 1);
   if (hi <= lo)
     return; /* no whole page inside */
   cl_sigwrap_reclaim(); /* a fault must reach dispatch(), not the program */
@@ -436,7 +478,7 @@ void cl_hostguard_copy(uint64_t seq, uint64_t stream, uint64_t tid,
   if (kind != CL_MEMKIND_PINNED && kind != CL_MEMKIND_REGISTERED &&
       kind != CL_MEMKIND_MANAGED)
     return;
-  guard_pages(seq, stream, tid, device, !dtoh, host, host + bytes, 0);
+  guard_pages(seq, stream, tid, device, !dtoh, host, host + bytes, 0, kind);
 }
 
 /* A kernel whose arguments point into managed memory or pinned memory the
@@ -474,7 +516,8 @@ void cl_hostguard_kernel(uint64_t seq, uint64_t stream, uint64_t tid,
   }
   for (int k = 0; k < n; k++)
     guard_pages(seq, stream, tid, device, reach[k].readonly, reach[k].start,
-                reach[k].end, 1);
+                reach[k].end, 1,
+                cl_allocmap_kind(reach[k].start, reach[k].end - reach[k].start));
 }
 
 
@@ -527,15 +570,70 @@ static int stream_covers(const struct guard *g, int32_t device,
   return stream == 0 ? legacy_covers(g, device) : same_stream(g, stream, tid);
 }
 
+/* Stream waits (cudaStreamWaitEvent: "makes all future work submitted to
+ * stream wait for all work captured in event", ops.def
+ * STREAM_WAIT_EVENT): STREAM's work enqueued after seq AT waits for FROM's
+ * work before seq UPTO (the event's record).  The latest MAX_WAITS waits
+ * whose event's record was seen; written under the lock. */
+#define MAX_WAITS 1024
+static struct wait {
+  uint64_t stream, tid, from, from_tid, upto, at;
+} waits[MAX_WAITS];
+static unsigned waits_head;
+
+/* g's work is done once the work STREAM had before seq LIMIT is: g's is
+ * that stream's, or that of a stream it waited for before LIMIT (through
+ * DEPTH waits at most) */
+static int covers_upto(const struct guard *g, int32_t device, uint64_t stream,
+                       uint64_t tid, uint64_t limit, int depth)
+{
+  if (g->copy_seq < limit &&
+      (same_stream(g, stream, tid) ||
+       (stream == 0 && device >= 0 && legacy_covers(g, device))))
+    return 1;
+  for (unsigned i = 0; depth > 0 && i < MAX_WAITS && i < waits_head; i++) {
+    const struct wait *w = &waits[i];
+    if (w->stream == stream && w->at < limit &&
+        (stream != CL_STREAM_PER_THREAD || w->tid == tid) &&
+        covers_upto(g, device, w->from, w->from_tid, w->upto, depth - 1))
+      return 1;
+  }
+  return 0;
+}
+
+static void add_wait(uint64_t stream, uint64_t tid, uint64_t event,
+                     uint64_t seq)
+{
+  for (int e = 0; e < MAX_EVENTS && event; e++)
+    if (events[e].event == event) {
+      waits[waits_head++ % MAX_WAITS] =
+          (struct wait){stream, tid, events[e].stream, events[e].tid,
+                        events[e].seq, seq};
+      if (waits_head == 2 * MAX_WAITS)
+        waits_head = MAX_WAITS; /* stays full, never wraps to 0 */
+      return;
+    }
+}
+
 void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
                        uint64_t tid, uint64_t event, uint64_t seq)
 {
   enum cl_host host = host_knows(op);
   if (!enabled ||
       (host == CL_HOST_NONE && op != CL_OP_EVENT_RECORD &&
-       op != CL_OP_HOST_FUNC))
+       op != CL_OP_HOST_FUNC && op != CL_OP_STREAM_WAIT_EVENT))
+    return;
+  /* with nothing guarded, a wait covers nothing that exists now, and
+   * nothing guarded later is older than its event (the record's own entry
+   * is kept: a stale one covers only older, released work) */
+  if (op == CL_OP_STREAM_WAIT_EVENT && !atomic_load(&cl_hostguard_armed))
     return;
   wlock();
+  if (op == CL_OP_STREAM_WAIT_EVENT) {
+    add_wait(stream, tid, event, seq);
+    unlock();
+    return;
+  }
   if (op == CL_OP_EVENT_RECORD) {
     int slot = -1;
     for (int i = 0; i < MAX_EVENTS; i++) {
@@ -559,21 +657,23 @@ void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
     int covered = 0;
     if (op == CL_OP_HOST_FUNC) {
       /* not a synchronization, but a host function runs once the work
-       * before it in its stream is done, and may hand the memory to any
-       * thread (NVIDIA's simpleCallback): what came before it counts as
+       * before it in its stream is done (and what that work waited for),
+       * and may hand the memory to any thread (NVIDIA's simpleCallback;
+       * XLA returns its staging buffer to its pool so, from a stream that
+       * waited for the copy's): what came before it counts as
        * synchronized */
-      covered = same_stream(g, stream, tid) && g->copy_seq < seq;
+      covered = covers_upto(g, device, stream, tid, seq, 3);
     } else if (host == CL_HOST_DEVICE) {
       covered = device < 0 || g->device == device;
     } else if (host == CL_HOST_STREAM) {
-      covered = stream_covers(g, device, stream, tid);
+      covered = stream_covers(g, device, stream, tid) ||
+                covers_upto(g, device, stream, tid, UINT64_MAX, 3);
     } else if (host == CL_HOST_EVENT) {
       /* the work its stream had when the event was recorded */
       for (int e = 0; e < MAX_EVENTS; e++)
         if (events[e].event == event && event)
-          covered = stream_covers(g, device, events[e].stream,
-                                  events[e].tid) &&
-                    g->copy_seq < events[e].seq;
+          covered = covers_upto(g, device, events[e].stream, events[e].tid,
+                                events[e].seq, 3);
     }
     if (covered)
       release(g);
@@ -700,6 +800,124 @@ static __thread struct {
   unsigned n;
 } stuck;
 
+/* ---- stepping over accesses beside the guarded bytes ----------------------
+ * A guard of pinned or managed memory protects the whole pages its bytes
+ * touch, and what else lies on those pages (a neighbouring allocation, the
+ * rest of a small buffer's page) is not in flight.  An access there is let
+ * through exactly as the program made it: the page is made accessible, the
+ * faulting instruction runs once more under the trap flag (EFLAGS.TF), and
+ * the SIGTRAP that follows it (si_code TRAP_TRACE) protects the page again
+ * and puts the program's own trap flag and SIGTRAP mask back.  The program
+ * sees nothing: its own SIGTRAP handler gets only the traps that are its
+ * (its own trap flag, int3, kill), and a SIGTRAP it blocked is unblocked
+ * for the one instruction only (a trap with SIGTRAP blocked kills).  While
+ * the page is open other threads' accesses to it go unchecked; a step the
+ * program leaves (a signal handler that jumps out) is closed at this
+ * thread's next fault.  x86-64 only; elsewhere only whole pages inside the
+ * bytes are protected. */
+#if defined(__x86_64__)
+#define EFLAGS_TF 0x100
+#define STEP_PAGES 4
+#define STEP_OUTER 4
+struct step {
+  int tf, blocked;         /* the program's trap flag and SIGTRAP mask */
+  uint64_t ip;
+};
+static __thread struct {
+  int active, n;
+  struct step s;
+  uint64_t pages[STEP_PAGES];
+  /* steps a signal handler interrupted (their pages closed): the trap
+   * flag in their saved context is the shim's */
+  struct step outer[STEP_OUTER];
+  int nouter;
+} single;
+
+static void pending_push(uint64_t page)
+{
+  for (int i = 0; i < MAX_PENDING; i++) {
+    uint64_t none = 0;
+    if (atomic_compare_exchange_strong(&pending[i], &none, page + 1)) {
+      atomic_fetch_add(&npending, 1);
+      return;
+    }
+  }
+  /* full (64 steps at once): protected at the next change of its guards */
+}
+
+/* the step's pages go back to their protection (now, or by the lock's
+ * holder) */
+static void step_close(void)
+{
+  for (int i = 0; i < single.n; i++)
+    pending_push(single.pages[i]);
+  single.active = 0;
+  single.n = 0;
+  if (!holding && trylock())
+    unlock(); /* drains */
+}
+
+static int step_over(ucontext_t *ctx, uint64_t page, uint64_t ip)
+{
+  if (single.active && single.s.ip != ip) {
+    /* a signal handler's access, inside a step: the step waits */
+    if (single.nouter < STEP_OUTER)
+      single.outer[single.nouter++] = single.s;
+    step_close();
+  }
+  if (!single.active) {
+    struct step st = {(ctx->uc_mcontext.gregs[REG_EFL] & EFLAGS_TF) != 0,
+                      sigismember(&ctx->uc_sigmask, SIGTRAP) == 1, ip};
+    if (single.nouter && single.outer[single.nouter - 1].ip == ip)
+      st = single.outer[--single.nouter]; /* that step, again */
+    single.s = st;
+    single.active = 1;
+  }
+  if (single.n == STEP_PAGES)
+    return 0;
+  atomic_fetch_add(&prot_changes, 1);
+  if (mprotect((void *)(uintptr_t)page, page_size, PROT_READ | PROT_WRITE))
+    return 0;
+  single.pages[single.n++] = page;
+  ctx->uc_mcontext.gregs[REG_EFL] |= EFLAGS_TF;
+  sigdelset(&ctx->uc_sigmask, SIGTRAP);
+  return 1;
+}
+
+/* SIGTRAP: the end of a step, or the program's own */
+static int on_trap(int sig, siginfo_t *si, void *uc)
+{
+  struct step st;
+  if (sig != SIGTRAP)
+    return 0;
+  if (single.active) {
+    st = single.s;
+    step_close();
+  } else if (single.nouter && si->si_code == TRAP_TRACE) {
+    /* a step a handler interrupted, whose instruction then ran without
+     * faulting again */
+    st = single.outer[--single.nouter];
+  } else {
+    return 0;
+  }
+  ucontext_t *ctx = uc;
+  if (!st.tf)
+    ctx->uc_mcontext.gregs[REG_EFL] &= ~EFLAGS_TF;
+  if (st.blocked)
+    sigaddset(&ctx->uc_sigmask, SIGTRAP);
+  /* the trap after the instruction is the program's when it had the flag
+   * set itself; any other SIGTRAP (kill) came before the instruction ran,
+   * which faults and is stepped again */
+  return si->si_code == TRAP_TRACE && !st.tf;
+}
+#else
+static int step_over(ucontext_t *ctx, uint64_t page, uint64_t ip)
+{
+  (void)ctx, (void)page, (void)ip;
+  return 0;
+}
+#endif
+
 /* The rule: a fault on a page the shim protects, or protected lately, is
  * the shim's; the page is made accessible and the access runs again.  Only
  * a fault elsewhere goes to the program's handler or the default action.
@@ -727,7 +945,7 @@ static int on_fault(int sig, siginfo_t *si, void *uc)
   } else {
     stuck.page = page, stuck.changes = changes, stuck.n = 0;
   }
-  int ours = 0, read_only = 0, report = 0;
+  int ours = 0, read_only = 0, report = 0, beside = 0;
   uint64_t copy = 0;
   for (int i = 0; i < MAX_GUARDS; i++) {
     struct guard *g = &guards[i];
@@ -736,6 +954,13 @@ static int on_fault(int sig, siginfo_t *si, void *uc)
       continue;
     if (!write && sn.readonly) {
       read_only = 1; /* a read it allows: the fault comes from elsewhere */
+      continue;
+    }
+    if ((addr < sn.start || addr >= sn.end) &&
+        atomic_load(&g->hit) != sn.seq) {
+      /* its page, not its bytes (another allocation or variable on a
+       * page it shares): stepped over below, the guard kept */
+      beside = 1;
       continue;
     }
     ours = 1;
@@ -760,6 +985,8 @@ static int on_fault(int sig, siginfo_t *si, void *uc)
       mprotect((void *)(uintptr_t)sn.lo, sn.hi - sn.lo, PROT_READ | PROT_WRITE);
     }
   }
+  if (!ours && beside && step_over((ucontext_t *)uc, page, ip))
+    return 1;
   if (!ours) {
     if (read_only)
       ours = !mprotect((void *)(uintptr_t)page, page_size, PROT_READ);
@@ -831,17 +1058,21 @@ int cl_hostguard_lift(uint64_t addr, uint64_t len, int kernel_writes)
   return token;
 }
 
-/* The first byte of [g->lo, g->hi) among the first done bytes of iov, or
- * 0 when they do not reach the guard's pages. */
+/* The first byte of the guard's bytes on its pages ([start, end) within
+ * [lo, hi)) among the first done bytes of iov, or 0 when they do not reach
+ * them (a call that filled a neighbour on a shared page touched nothing in
+ * flight). */
 static uint64_t touched(const struct guard *g, const struct iovec *iov,
                         int iovcnt, uint64_t done)
 {
+  uint64_t lo = g->start > g->lo ? g->start : g->lo;
+  uint64_t hi = g->end < g->hi ? g->end : g->hi;
   for (int i = 0; i < iovcnt && done; i++) {
     uint64_t a = (uint64_t)(uintptr_t)iov[i].iov_base;
     uint64_t n = iov[i].iov_len < done ? iov[i].iov_len : done;
     done -= n;
-    if (n && a < g->hi && a + n > g->lo)
-      return a > g->lo ? a : g->lo;
+    if (n && a < hi && a + n > lo)
+      return a > lo ? a : lo;
   }
   return 0;
 }
@@ -912,4 +1143,9 @@ void cl_hostguard_init(void)
   page_size = (uint64_t)sysconf(_SC_PAGESIZE);
   if (cl_sigwrap_install(on_fault) == 0)
     enabled = 1;
+#if defined(__x86_64__)
+  v = getenv("CUDALENS_HOSTGUARD_PARTIAL");
+  if (enabled && !(v && !strcmp(v, "0")) && cl_sigwrap_install_trap(on_trap) == 0)
+    stepping = 1;
+#endif
 }

@@ -2,7 +2,10 @@
  * allocated through CUDA.  The parameter layout of each kernel comes from the
  * driver (cuFuncGetParamInfo) once and is cached; every 8-byte-aligned word of
  * a parameter (so pointers inside by-value structs too) is checked against
- * the map of live allocations kept here. */
+ * the map of live allocations kept here: memory allocated, registered,
+ * opened through IPC, and each mapping of physical memory into a reserved
+ * range (cuMemMap; adjacent mappings are adjacent ranges, so a pointer
+ * anywhere in mapped memory is found). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,6 +84,18 @@ void cl_allocmap_remove(uint64_t start)
         k++;
       }
   }
+  pthread_rwlock_unlock(&map_lock);
+}
+
+void cl_allocmap_remove_range(uint64_t start, uint64_t size)
+{
+  pthread_rwlock_wrlock(&map_lock);
+  size_t i = lower_bound(start), k = i;
+  while (k < nmap && map[k].start - start < size &&
+         map[k].kind == CL_MEMKIND_MAPPED)
+    k++;
+  memmove(&map[i], &map[k], (nmap - k) * sizeof *map);
+  nmap -= k - i;
   pthread_rwlock_unlock(&map_lock);
 }
 
@@ -312,7 +327,8 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c)
         if (k == 0 || v >= map[k - 1].end)
           continue;
         hit_start = map[k - 1].start, hit_end = map[k - 1].end;
-        hit_device = map[k - 1].kind == CL_MEMKIND_DEVICE;
+        hit_device = map[k - 1].kind == CL_MEMKIND_DEVICE ||
+                     map[k - 1].kind == CL_MEMKIND_MAPPED;
       }
       if (c->nkargs == CL_MAX_KARGS) { /* nothing more can be kept */
         c->kargs_truncated = 1;

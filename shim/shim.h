@@ -62,6 +62,9 @@ struct cl_args {
   int32_t priority, device, peer;
   uint8_t dir, memkind, has_device;
   uint32_t grid[3], block[3], shmem;
+  /* access descriptors (cuMemSetAccess, cudaMemPoolSetAccess): bit d for
+   * device d < 64: named, granted read, granted read and write */
+  uint64_t acc_named, acc_read, acc_write;
 };
 
 struct cl_karg {
@@ -116,6 +119,7 @@ enum cl_rec_type {
   CL_REC_DROP,           /* drop.count records of reason drop.reason lost */
   CL_REC_THREAD,         /* a host thread created or joined (threads.c) */
   CL_REC_NAME,           /* a name given through NVTX (nvtx.c) */
+  CL_REC_HOSTFN,         /* a host function ran (hostfn.c) */
 };
 
 enum cl_thread_edge { CL_THREAD_CREATE, CL_THREAD_JOIN };
@@ -136,6 +140,13 @@ struct cl_name_rec {
   char name[256];
 };
 
+/* host_fn_runs row: at SEQ (time NS) thread TID started the host function
+ * (or stream callback) enqueued by the call of correlation CORRELATION */
+struct cl_hostfn_rec {
+  uint64_t seq, ns;
+  uint32_t tid, correlation;
+};
+
 struct cl_drop_rec {
   const char *reason;    /* a string literal */
   uint64_t count;
@@ -151,6 +162,7 @@ struct cl_record {
     struct cl_drop_rec drop;
     struct cl_thread_rec thread;
     struct cl_name_rec name;
+    struct cl_hostfn_rec hostfn;
   } u;
 };
 
@@ -350,6 +362,14 @@ void cl_kparams_atfork_prepare(void) CL_HIDDEN;
 void cl_kparams_atfork_parent(void) CL_HIDDEN;
 void cl_kparams_atfork_child(void) CL_HIDDEN;
 
+/* ---- what the driver says about memory (memquery.c) ------------------------- */
+/* Completes the arguments of a successful allocation (ALLOC): the device of
+ * a mapping's physical memory, the size and device of memory opened through
+ * IPC or imported from a pool, the pool of a stream-ordered allocation. */
+void cl_memquery_resolve(struct cl_args *a) CL_HIDDEN;
+/* Ends the mappings (cuMemUnmap) that start in [start, start + size). */
+void cl_allocmap_remove_range(uint64_t start, uint64_t size) CL_HIDDEN;
+
 /* ---- the CUDA driver (driver.c, devices.c) ---------------------------------- */
 void *cl_driver_sym(const char *name) CL_HIDDEN;
 void cl_device_describe(int ordinal) CL_HIDDEN;
@@ -381,6 +401,10 @@ int cl_sigwrap_install(int (*handler)(int, siginfo_t *, void *)) CL_HIDDEN;
 /* SIGSEGV the shim's again if the program set an action behind the
  * wrappers (raw system call): its handler becomes its view */
 void cl_sigwrap_reclaim(void) CL_HIDDEN;
+/* SIGTRAP too goes to handler first (the host check's single steps), then
+ * to what the program installed; 0 on success */
+int cl_sigwrap_install_trap(int (*handler)(int, siginfo_t *, void *))
+    CL_HIDDEN;
 /* While the program leaves sig to the default action, flush(sig) runs
  * before it; 0 when sig was taken */
 int cl_sigwrap_flush_on(int sig, void (*flush)(int)) CL_HIDDEN;
@@ -393,6 +417,24 @@ struct cl_host_access {
   uint8_t nframes;
   uint64_t frames[CL_MAX_FRAMES];
 };
+
+struct cl_api;
+/* ---- host functions (hostfn.c) ------------------------------------------- */
+/* At the ENTER callback of the driver call that enqueues a host function
+ * (api a HOST_FUNC row of the driver; params its CUPTI parameters): put
+ * the trampoline in the user's function's place; returns its slot, NULL
+ * when not done.  CORRELATION: the recorded call's (the runtime call's
+ * when inside one).  STREAM and TID name the stream as the host check
+ * does; CAPTURED: a stream is being captured (the function becomes a
+ * graph node that may run many times). */
+void *cl_hostfn_wrap(const struct cl_api *api, const void *params,
+                     uint32_t correlation, uint64_t stream, uint64_t tid,
+                     int captured) CL_HIDDEN;
+/* the driver call failed: its slot is given back */
+void cl_hostfn_failed(void *slot) CL_HIDDEN;
+/* host functions enqueued without a trampoline (no slot) since last asked */
+uint64_t cl_hostfn_take_unobserved(void) CL_HIDDEN;
+
 void cl_hostguard_init(void) CL_HIDDEN;
 void cl_hostguard_atfork_prepare(void) CL_HIDDEN;
 void cl_hostguard_atfork_parent(void) CL_HIDDEN;
@@ -413,6 +455,8 @@ void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
                        uint64_t tid, uint64_t event, uint64_t seq) CL_HIDDEN;
 uint64_t cl_hostguard_free(uint64_t addr) CL_HIDDEN;
 void cl_hostguard_capture(int begin) CL_HIDDEN;
+/* a stream is being captured into a graph (any stream) */
+int cl_hostguard_capturing(void) CL_HIDDEN;
 void cl_hostguard_record(const char *kind, uint64_t seq, uint64_t addr,
                          uint64_t copy_seq, const uint64_t *frames, int n,
                          uint32_t pystack) CL_HIDDEN;

@@ -1,11 +1,13 @@
 /* sigwrap.c - the signals the shim handles itself, kept invisible to the
  * program.  Two users take signals over: the fatal-signal flush (signals.c)
  * takes each fatal signal whose action is the default one, and the host-access
- * check (hostguard.c) takes SIGSEGV for good.  For such a signal the kernel
- * runs dispatch() (on x86-64 cl_sig_entry, which runs the shim's part on a
- * stack of its own and then the program's handler where the kernel put the
- * signal's frame: nothing of an alternate signal stack is the shim's), and
- * the program sees and gets what it would without the
+ * check (hostguard.c) takes SIGSEGV for good (and SIGTRAP, for the single
+ * steps over accesses to protected pages that are not its business).  For
+ * such a signal the kernel runs dispatch() (on x86-64 cl_sig_entry, which
+ * runs the shim's part on a stack of its own and then the program's handler
+ * where the kernel put the signal's frame: nothing of an alternate signal
+ * stack is the shim's), and the program sees and gets what it would without
+ * the
  * shim: sigaction() and the other exported wrappers report and change the
  * program's view (SIG_DFL while only the shim is there), and dispatch()
  * carries out that view exactly: the default action (after the flush), SIG_IGN,
@@ -45,6 +47,7 @@ struct slot {
 static struct slot slots[NSIG];
 static _Atomic unsigned char managed[NSIG]; /* taken by keep or flush */
 static int (*fault_handler)(int, siginfo_t *, void *);
+static int (*trap_handler)(int, siginfo_t *, void *);
 static void (*before_death)(int);
 /* siginterrupt() state, as the C library keeps it for signal() */
 static _Atomic unsigned char no_restart[NSIG];
@@ -269,6 +272,15 @@ void cl_sigwrap_reclaim(void)
   table_unlock(&saved);
 }
 
+int cl_sigwrap_install_trap(int (*handler)(int, siginfo_t *, void *))
+{
+  trap_handler = handler; /* before it can run */
+  int r = take(SIGTRAP, 1, 0);
+  if (r)
+    trap_handler = NULL;
+  return r;
+}
+
 int cl_sigwrap_flush_on(int sig, void (*flush)(int))
 {
   before_death = flush;
@@ -280,7 +292,7 @@ int cl_sigwrap_flush_on(int sig, void (*flush)(int))
 static int forced(int sig, const siginfo_t *si)
 {
   return si->si_code > 0 && (sig == SIGSEGV || sig == SIGBUS ||
-                             sig == SIGFPE || sig == SIGILL);
+                             sig == SIGFPE || sig == SIGILL || sig == SIGTRAP);
 }
 
 /* The default action (all the signals taken end the process): the flush,
@@ -335,6 +347,10 @@ cl_sig_decide(int sig, siginfo_t *si, void *uc, sigset_t *after, int *info)
   if (sig == SIGSEGV && fault_handler && fault_handler(sig, si, uc)) {
     errno = saved;
     return NULL; /* the shim's own fault: the access runs again, now allowed */
+  }
+  if (sig == SIGTRAP && trap_handler && trap_handler(sig, si, uc)) {
+    errno = saved;
+    return NULL; /* the end of the shim's own single step */
   }
   struct slot s = slot_read(sig);
   void (*h)(int) = s.view.sa_handler;

@@ -127,6 +127,9 @@ static void drain(struct cl_db *db)
   uint64_t unbuffered = cl_ring_take_unbuffered();
   if (unbuffered)
     cl_db_drop(db, "no-buffer", unbuffered);
+  uint64_t unobserved = cl_hostfn_take_unobserved();
+  if (unobserved)
+    cl_db_drop(db, "host-functions-unobserved", unobserved);
   cl_db_commit(db);
 }
 

@@ -32,6 +32,8 @@
   X(stream_waits, "INSERT", "")                                                \
   X(syncs, "INSERT", "")                                                       \
   X(memory, "INSERT", "")                                                      \
+  X(mem_access, "INSERT OR REPLACE", "")                                       \
+  X(alloc_handles, "INSERT OR REPLACE", "")                                    \
   X(transfers, "INSERT", "")                                                   \
   X(kernels, "INSERT", "")                                                     \
   X(kernel_args, "INSERT OR IGNORE", "")                                       \
@@ -49,6 +51,7 @@
   X(host_accesses, "INSERT", "")                                               \
   X(thread_edges, "INSERT OR IGNORE", "")                                      \
   X(names, "INSERT OR IGNORE", "")                                             \
+  X(host_func_runs, "INSERT OR IGNORE", "")                                    \
   X(meta, "INSERT OR REPLACE", "")                                             \
   X(api, "INSERT", "")
 
@@ -1021,16 +1024,47 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
   switch (op) {
   case CL_OP_ALLOC:
   case CL_OP_FREE:
+    /* a free's size is the range unmapped (cuMemUnmap); the device is the
+     * memory's when the driver told it (a mapping's physical memory, IPC),
+     * else the calling context's */
     row = NEXT_ROW(db, memory);
     CI(row, memory, seq, c->seq);
     CT(row, memory, op, op == CL_OP_ALLOC ? "alloc" : "free");
     CI(row, memory, address, a->dst);
-    COPT(row, memory, size, op == CL_OP_ALLOC, a->bytes);
+    COPT(row, memory, size, op == CL_OP_ALLOC || a->bytes, a->bytes);
     CT(row, memory, kind, cl_memkind_name(a->memkind));
-    COPT(row, memory, device, dev_known, (uint64_t)(int64_t)c->device);
+    if (a->has_device)
+      COPT(row, memory, device, a->device >= 0, (uint64_t)(int64_t)a->device);
+    else
+      COPT(row, memory, device, dev_known, (uint64_t)(int64_t)c->device);
     COPT(row, memory, flags, op == CL_OP_ALLOC, a->flags);
     COPT(row, memory, stream, streamed, stream);
     ADD_ROW(db, memory);
+    /* what the allocation belongs to: a pool, a physical allocation */
+    if (op == CL_OP_ALLOC && a->handle &&
+        (a->memkind == CL_MEMKIND_DEVICE_ASYNC ||
+         a->memkind == CL_MEMKIND_MAPPED)) {
+      I64(db, alloc_handles, seq, c->seq);
+      TXT(db, alloc_handles, kind,
+          a->memkind == CL_MEMKIND_MAPPED ? "physical" : "pool");
+      I64(db, alloc_handles, handle, a->handle);
+      run(db, db->insert.alloc_handles);
+    }
+    break;
+  case CL_OP_ACCESS:
+    /* one row per device named: a pool's (handle) or a mapped range's */
+    for (int d = 0; d < 64; d++) {
+      if (!(a->acc_named >> d & 1))
+        continue;
+      I64(db, mem_access, seq, c->seq);
+      TXT(db, mem_access, target, a->dst ? "range" : "pool");
+      I64(db, mem_access, address, a->dst ? a->dst : a->handle);
+      OPT(db, mem_access, size, a->dst != 0, a->bytes);
+      I64(db, mem_access, device, d);
+      I64(db, mem_access, flags,
+          (a->acc_write >> d & 1) ? 3 : (a->acc_read >> d & 1) ? 1 : 0);
+      run(db, db->insert.mem_access);
+    }
     break;
   case CL_OP_COPY:
   case CL_OP_MEMSET: {
@@ -1256,6 +1290,16 @@ void cl_db_put(struct cl_db *db, const struct cl_record *r)
     I64(db, names, handle, n->handle);
     TXT(db, names, name, n->name);
     run(db, db->insert.names);
+    break;
+  }
+  case CL_REC_HOSTFN: {
+    const struct cl_hostfn_rec *h = &r->u.hostfn;
+    note_thread(db, h->tid);
+    I64(db, host_func_runs, seq, h->seq);
+    I64(db, host_func_runs, tid, h->tid);
+    I64(db, host_func_runs, correlation, h->correlation);
+    I64(db, host_func_runs, start_ns, h->ns);
+    run(db, db->insert.host_func_runs);
     break;
   }
   }

@@ -2,14 +2,38 @@
  *
  *   cross-device-access (error)  a kernel or memset running on device A
  *       whose pointer (kernel_args, transfers.dst) lies in device memory
- *       allocated on device B (memory.device), while peer access from A to
- *       B is not enabled (device_ops peer-enable rows: device = A, peer =
- *       B; peer-disable and reset-device undo it); and a device-to-device
- *       copy through a non-peer API (cudaMemcpy*, not cudaMemcpyPeer*)
- *       between the memory of two devices without peer access in either
- *       direction.  Grouped per call site and device pair, with the
- *       allocation's call site as related location.  Managed and host
- *       memory are reachable from every device and never reported.
+ *       of device B (memory.device) that A may not reach; and a
+ *       device-to-device copy through a non-peer API (cudaMemcpy*, not
+ *       cudaMemcpyPeer*) between the memory of two devices neither of which
+ *       may reach the other's.  Who may reach what depends on the memory:
+ *         - cudaMalloc'd memory (and memory opened through IPC): peer
+ *           access from A to B (device_ops peer-enable rows: device = A,
+ *           peer = B; peer-disable and reset-device undo it; opening IPC
+ *           memory of another device may enable it, [API]
+ *           cudaIpcOpenMemHandle: "cudaIpcOpenMemHandle can attempt to
+ *           enable peer access between the devices as if the user called
+ *           cudaDeviceEnablePeerAccess", so an IPC open counts as one);
+ *         - pool memory (cudaMallocAsync, cudaMallocFromPoolAsync): the
+ *           pool's access descriptors, not peer access ([GUIDE] Stream
+ *           Ordered Memory Allocator, "Device Accessibility for Multi-GPU
+ *           Support": "memory pool allocation accessibility does not follow
+ *           cudaDeviceEnablePeerAccess or cuCtxEnablePeerAccess. Instead,
+ *           the cudaMemPoolSetAccess API modifies what devices can access
+ *           allocations from a pool. By default, allocations are accessible
+ *           from the device where the allocations are located.");
+ *         - mapped memory (cuMemMap): the access cuMemSetAccess gave the
+ *           mapping ([API] cuMemMap: "calling cuMemMap does not make the
+ *           address accessible, the caller needs to update accessibility of
+ *           a contiguous mapped VA range by calling cuMemSetAccess";
+ *           cuMemUnmap: "all mappings start with no accessibility setup");
+ *           the device of the physical memory itself is not checked (a
+ *           missing grant there is no cross-device access).
+ *       The rules are section 4 of include/cudalens/ops.def (which quotes
+ *       the documentation above); the rights, the memory model's
+ *       (memmodel_can_access, from mem_access and alloc_handles).  Grouped per call site and device
+ *       pair, with the allocation's call site as related location.
+ *       Managed and host memory are reachable from every device and never
+ *       reported.
  *   stray-context (warning)  a context created on a device where the
  *       process did no work (no kernels, copies, memsets, graph launches,
  *       host functions, prefetches, no device allocations, no GPU
@@ -50,6 +74,20 @@ static bool can_access(const struct xpass *p, int64_t a, int64_t b)
   return a == b || p->peer[a][b] || p->peer_any[a];
 }
 
+/* may device DEV reach allocation AL?  (the rules of the comment above) */
+static bool reaches(const struct xpass *p, const struct memmodel *mm,
+                    int64_t dev, const struct alloc *al)
+{
+  if (!memkind_on_device(al->kind) || al->kind == CL_MEMKIND_MANAGED)
+    return true;
+  if (!dev_ok(dev) || !dev_ok(al->device))
+    return true; /* unknown: do not guess */
+  int own = memmodel_can_access(mm, al, dev);
+  if (own >= 0)
+    return own != 0;
+  return can_access(p, dev, al->device);
+}
+
 /* tags: what touched the memory */
 enum { X_KERNEL = 0, X_MEMSET = 1, X_COPY = 2 };
 
@@ -57,8 +95,8 @@ static void hit(struct xpass *p, size_t site, int what, int64_t seq,
                 int64_t dev, const struct alloc *a, const struct call_act *ca,
                 const char *label)
 {
-  uint32_t tag = (uint32_t)what << 16 | (uint32_t)(dev & 0xff) << 8 |
-                 (uint32_t)(a->device & 0xff);
+  uint32_t tag = (uint32_t)(a->kind & 0xff) << 24 | (uint32_t)what << 16 |
+                 (uint32_t)(dev & 0xff) << 8 | (uint32_t)(a->device & 0xff);
   struct group *g = groups_get(&p->gs, site, tag, seq);
   g->count++;
   g->gpu_ns = sat_add(g->gpu_ns, ca->gpu_ns);
@@ -113,11 +151,26 @@ static void scan_access(struct xpass *p)
   struct replay r;
   replay_begin(&r, p->ctx);
   const struct memmodel *mm = &r.mm;
+  /* an IPC open: its memory's device is known once the model has it */
+  uint64_t ipc_addr = 0;
+  int64_t ipc_dev = -1;
   while (replay_next(&r)) {
     const struct replay_op *o = &r.op;
     int64_t seq = o->seq;
+    if (ipc_addr) {
+      const struct alloc *a = memmodel_find(mm, ipc_addr);
+      if (a && dev_ok(ipc_dev) && dev_ok(a->device))
+        p->peer[ipc_dev][a->device] = true;
+      ipc_addr = 0;
+    }
     if (o->result != 0)
       continue;
+    if (o->mem && !o->mem_free && o->api &&
+        (strncmp(o->api, "cudaIpcOpenMemHandle", 20) == 0 ||
+         strncmp(o->api, "cuIpcOpenMemHandle", 18) == 0)) {
+      ipc_addr = o->mem_addr;
+      ipc_dev = o->device;
+    }
     if (o->dev_op) {
       device_op(p, o->dev_op, o->api,
                 o->dev_op_device >= 0 ? o->dev_op_device : o->device,
@@ -136,14 +189,12 @@ static void scan_access(struct xpass *p)
     if (kernel) {
       for (size_t i = 0; !bad && i < o->nargs; i++) {
         const struct alloc *a = memmodel_find(mm, o->args[i].value);
-        if (a && memkind_on_device(a->kind) && a->kind != CL_MEMKIND_MANAGED &&
-            !can_access(p, dev, a->device))
+        if (a && !reaches(p, mm, dev, a))
           bad = a;
       }
     } else if (memset_) {
       const struct alloc *a = memmodel_find(mm, o->dst);
-      if (a && memkind_on_device(a->kind) && a->kind != CL_MEMKIND_MANAGED &&
-          !can_access(p, dev, a->device))
+      if (a && !reaches(p, mm, dev, a))
         bad = a;
     } else {
       if (o->transfer && o->dir_recorded == CL_DIR_PEER)
@@ -152,8 +203,8 @@ static void scan_access(struct xpass *p)
       const struct alloc *t = memmodel_find(mm, o->dst);
       if (s && t && memkind_on_device(s->kind) && memkind_on_device(t->kind) &&
           s->kind != CL_MEMKIND_MANAGED && t->kind != CL_MEMKIND_MANAGED &&
-          s->device != t->device && !can_access(p, s->device, t->device) &&
-          !can_access(p, t->device, s->device)) {
+          s->device != t->device && !reaches(p, mm, s->device, t) &&
+          !reaches(p, mm, t->device, s)) {
         /* report the side that is not on the calling device */
         other = s->device != dev ? *s : *t;
         bad = &other;
@@ -187,18 +238,32 @@ static void report_access(struct xpass *p, struct findings *out)
   for (size_t i = 0; i < p->gs.n; i++) {
     const struct group *g = &p->gs.v[i];
     const struct site *s = &p->sites.v[g->site];
-    int what = (int)(g->tag >> 16);
+    int what = (int)(g->tag >> 16 & 0xff), kind = (int)(g->tag >> 24);
+    /* what would have given the access, by the kind of memory */
+    const char *right = cl_access_right((enum cl_memkind)kind);
+    if (!right)
+      right = "peer access to it";
+    const char *mem = kind == CL_MEMKIND_MAPPED ? "mapped memory"
+                      : kind == CL_MEMKIND_DEVICE_ASYNC ? "pool memory"
+                                                        : "memory";
     struct finding *f;
     if (what == X_COPY)
       f = findings_add(out, CHECK_CROSS_DEVICE_ACCESS, &s->loc,
                        "%s on device %" PRId64 " copies between devices %"
-                       PRId64 " and %" PRId64 ", which have no peer access",
-                       g->text, g->dev_a, g->dev_a, g->dev_b);
+                       PRId64 " and %" PRId64 ", which have no %s",
+                       g->text, g->dev_a, g->dev_a, g->dev_b,
+                       kind == CL_MEMKIND_MAPPED || kind == CL_MEMKIND_DEVICE_ASYNC
+                           ? "access to each other's memory"
+                           : "peer access");
     else
       f = findings_add(out, CHECK_CROSS_DEVICE_ACCESS, &s->loc,
-                       "%s on device %" PRId64 " uses memory of device %"
-                       PRId64 " without peer access to it",
-                       g->text, g->dev_a, g->dev_b);
+                       "%s on device %" PRId64 " uses %s of device %"
+                       PRId64 " without %s",
+                       g->text, g->dev_a, mem, g->dev_b, right);
+    /* the rule, quoted, where it is not the familiar peer access */
+    if (kind == CL_MEMKIND_MAPPED || kind == CL_MEMKIND_DEVICE_ASYNC)
+      finding_add_detail(f, NULL, "%s",
+                         cl_access_doc((enum cl_memkind)kind));
     if (what == X_KERNEL && strncmp(g->text, "kernel ", 7) == 0)
       finding_add_kernel(f, g->text + 7);
     f->count = (uint64_t)g->count;
@@ -211,16 +276,34 @@ static void report_access(struct xpass *p, struct findings *out)
     call_stacks(p->ctx->db, g->count2, &stack, &pystack);
     size_t asite = sites_of(&p->sites, stack, pystack);
     finding_add_related(f, &p->sites.v[asite].loc,
-                        "the memory was allocated here, on device %" PRId64
-                        ": a %s block at %s", g->dev_b,
-                        fmt_bytes(b1, sizeof b1, g->bytes),
+                        kind == CL_MEMKIND_MAPPED
+                            ? "the memory was mapped here (cuMemMap), device"
+                              " %" PRId64 "'s physical memory: %s at %s"
+                            : "the memory was allocated here, on device %"
+                              PRId64 ": a %s block at %s",
+                        g->dev_b, fmt_bytes(b1, sizeof b1, g->bytes),
                         fmt_hex(b2, sizeof b2, g->timed_bytes));
-    finding_set_fix(f, "enable peer access first (cudaSetDevice(%" PRId64
-                       "); cudaDeviceEnablePeerAccess(%" PRId64 ", 0)) where"
-                       " cudaDeviceCanAccessPeer allows it, or copy the data"
-                       " to device %" PRId64 " (cudaMemcpyPeerAsync;"
-                       " PyTorch: .to(device))",
-                    g->dev_a, g->dev_b, g->dev_a);
+    if (kind == CL_MEMKIND_MAPPED)
+      finding_set_fix(f, "grant device %" PRId64 " access to the mapped range"
+                         " (cuMemSetAccess with a CUmemAccessDesc for"
+                         " location CU_MEM_LOCATION_TYPE_DEVICE, id %" PRId64
+                         "); peer access (cudaDeviceEnablePeerAccess) does"
+                         " not apply to mapped memory",
+                      g->dev_a, g->dev_a);
+    else if (kind == CL_MEMKIND_DEVICE_ASYNC)
+      finding_set_fix(f, "grant device %" PRId64 " access to the pool the"
+                         " memory came from (cudaMemPoolSetAccess with a"
+                         " cudaMemAccessDesc for device %" PRId64 "); peer"
+                         " access (cudaDeviceEnablePeerAccess) does not apply"
+                         " to pool memory",
+                      g->dev_a, g->dev_a);
+    else
+      finding_set_fix(f, "enable peer access first (cudaSetDevice(%" PRId64
+                         "); cudaDeviceEnablePeerAccess(%" PRId64 ", 0))"
+                         " where cudaDeviceCanAccessPeer allows it, or copy"
+                         " the data to device %" PRId64
+                         " (cudaMemcpyPeerAsync; PyTorch: .to(device))",
+                      g->dev_a, g->dev_b, g->dev_a);
   }
 }
 
@@ -250,7 +333,7 @@ static void report_stray(struct report_ctx *ctx, struct sites *sites,
       used[ctx->act->devices[i]] = any_used = true;
   const char *const q_used[] = {
       "SELECT DISTINCT device FROM memory WHERE op = 'alloc'"
-      " AND kind IN ('device', 'device-async', 'managed', 'array')",
+      " AND kind IN ('device', 'device-async', 'managed', 'array', 'mapped')",
       "SELECT DISTINCT src_device FROM transfers",
       "SELECT DISTINCT dst_device FROM transfers",
       "SELECT DISTINCT peer FROM device_ops WHERE op = 'peer-enable'",

@@ -15,7 +15,8 @@
  * are only shown, not promised (pageable async copies, cudaFree): those
  * make a pair a warning, never hide it.  Host threads each have a clock;
  * thread creation and join (thread_edges) order them; a handoff cudalens
- * cannot see makes a pair a thread-handoff-race, not a stream-race.  Events
+ * cannot see makes a pair a thread-handoff-race, not a stream-race; so does
+ * one from the thread that ran a host function (host_func_runs).  Events
  * order a wait after the latest record before it; work captured into a
  * graph does not run at the call.  A stream-race whose two calls were made
  * inside one of NVIDIA's libraries, on a stream such a library created for
@@ -63,8 +64,13 @@ struct race {
   int64_t alloc_seq;   /* -1 unknown */
   uint64_t alloc_addr, alloc_size;
   int alloc_kind;
+  int64_t res_seq;     /* mapped: the range's reservation, -1 unknown */
+  uint64_t res_addr, res_size;
   uint64_t count;
   int definite;        /* every occurrence was definite */
+  int64_t hostfn_call; /* handoff: the host function whose thread knew the
+                        * first access was done (its enqueueing call), 0 */
+  int64_t hostfn_tid;
 };
 
 struct kname {
@@ -95,6 +101,13 @@ struct walk {
   struct race *races;
   size_t nraces, capraces;
   struct u64map race_idx;    /* hash -> index */
+  /* threads that ran host functions: hb thread, its latest run's
+   * enqueueing call and tid */
+  struct hostfn_thread {
+    uint32_t thread;
+    int64_t call, tid;
+  } *hostfn_threads;
+  size_t nhostfn_threads, caphostfn_threads;
   /* the access being checked */
   const struct alloc *cur_alloc;
   int64_t cur_alloc_seq;
@@ -265,18 +278,33 @@ static void on_race(void *ud, const struct hb_access *prev,
   r->count = 1;
   r->definite = definite;
   r->alloc_seq = -1;
+  r->res_seq = -1;
+  for (size_t k = 0; kind == RK_HANDOFF && k < w->nhostfn_threads; k++)
+    if (hb_thread_knows(w->e, w->hostfn_threads[k].thread, prev->stream,
+                        prev->epoch) & 1u) {
+      r->hostfn_call = w->hostfn_threads[k].call;
+      r->hostfn_tid = w->hostfn_threads[k].tid;
+    }
   if (w->cur_alloc) {
     r->alloc_seq = w->cur_alloc_seq;
     r->alloc_addr = w->cur_alloc->address;
     r->alloc_size = w->cur_alloc->size;
     r->alloc_kind = w->cur_alloc->kind;
+    const struct alloc *res =
+        r->alloc_kind == CL_MEMKIND_MAPPED
+            ? memmodel_reservation(w->mm, r->alloc_addr) : NULL;
+    if (res) {
+      r->res_seq = res->seq;
+      r->res_addr = res->address;
+      r->res_size = res->size;
+    }
   }
   u64map_put(&w->race_idx, h, w->nraces++);
 }
 
-static void access(struct walk *w, const struct hb_access *a)
+static void access_in(struct walk *w, const struct alloc *al,
+                      const struct hb_access *a)
 {
-  const struct alloc *al = memmodel_find(w->mm, a->lo);
   w->cur_alloc = al;
   w->cur_alloc_seq = al ? al->seq : -1;
   uint64_t bucket = al ? al->address : UNTRACKED_BUCKET;
@@ -284,6 +312,27 @@ static void access(struct walk *w, const struct hb_access *a)
     return; /* a kernel argument outside known memory */
   hb_access(w->e, bucket, a, on_race, w);
   w->cur_alloc = NULL;
+}
+
+/* Each allocation is a bucket; a range over adjacent mappings (a tensor
+ * that an allocator placed across two cuMemMap'ed chunks of one reserved
+ * range) is its part in each of them. */
+static void access(struct walk *w, const struct hb_access *a)
+{
+  const struct alloc *al = memmodel_find(w->mm, a->lo);
+  if (a->point || !al || al->kind != CL_MEMKIND_MAPPED ||
+      a->hi - al->address <= al->size) {
+    access_in(w, al, a);
+    return;
+  }
+  struct hb_access part = *a;
+  while (al && al->kind == CL_MEMKIND_MAPPED && part.lo < a->hi) {
+    uint64_t end = al->address + al->size;
+    part.hi = end < a->hi ? end : a->hi;
+    access_in(w, al, &part);
+    part.lo = part.hi;
+    al = memmodel_find(w->mm, part.lo);
+  }
 }
 
 /* ---- the walk ------------------------------------------------------------- */
@@ -401,6 +450,75 @@ static void thread_edges_upto(struct walk *w, sqlite3_stmt *te, bool *row,
   }
 }
 
+/* Host functions (host_func_runs, schema 4): when one runs, its thread
+ * learns that the work its stream had when it was enqueued is finished
+ * ([API] cudaLaunchHostFunc; ops.def HOST_FUNC), as if it had waited for
+ * an event recorded there (hostfn_key).  That thread may hand the news to
+ * any other (XLA returns a staging buffer to its pool from one): a pair
+ * then ordered only through that handoff is a thread-handoff-race, never a
+ * stream-race.  A run is applied at the later of its own seq and its
+ * enqueueing call's (it may run before the call returns, and is recorded
+ * before the call's row). */
+struct hostfn_run {
+  int64_t at;      /* max(run seq, call seq) */
+  int64_t call;    /* the enqueueing call's seq */
+  int64_t tid;
+};
+struct hostfn_runs {
+  struct hostfn_run *v;
+  size_t n, cap, next;
+};
+
+static uint64_t hostfn_key(int64_t call_seq)
+{
+  return (1ull << 63) | (uint64_t)call_seq; /* never an event handle */
+}
+
+static int run_cmp(const void *a, const void *b)
+{
+  const struct hostfn_run *x = a, *y = b;
+  return x->at < y->at ? -1 : x->at > y->at ? 1 : 0;
+}
+
+static void hostfn_runs_load(struct cl_db *d, struct hostfn_runs *hr)
+{
+  memset(hr, 0, sizeof *hr);
+  if (!db_has_table(d, "host_func_runs"))
+    return;
+  sqlite3_stmt *q = db_prepare(
+      d, "SELECT r.seq, r.tid, c.seq FROM host_func_runs r"
+         " JOIN calls c ON c.correlation = r.correlation"
+         " JOIN api a ON a.id = c.api AND a.op = 'host-func'");
+  while (db_step(d, q)) {
+    GROW(hr->v, hr->cap, hr->n + 1);
+    int64_t run = db_int(q, 0), call = db_int(q, 2);
+    hr->v[hr->n++] = (struct hostfn_run){run > call ? run : call, call,
+                                         db_int(q, 1)};
+  }
+  db_finalize(q);
+  if (hr->n) /* qsort wants an array */
+    qsort(hr->v, hr->n, sizeof *hr->v, run_cmp);
+}
+
+/* the runs to apply before the call of seq SEQ */
+static void hostfn_runs_upto(struct walk *w, struct hostfn_runs *hr,
+                             int64_t seq)
+{
+  for (; hr->next < hr->n && hr->v[hr->next].at < seq; hr->next++) {
+    const struct hostfn_run *run = &hr->v[hr->next];
+    uint32_t t = thread_of(w, run->tid);
+    hb_host_wait_event(w->e, t, hostfn_key(run->call));
+    size_t k = 0;
+    while (k < w->nhostfn_threads && w->hostfn_threads[k].thread != t)
+      k++;
+    if (k == w->nhostfn_threads) {
+      GROW(w->hostfn_threads, w->caphostfn_threads, k + 1);
+      w->nhostfn_threads++;
+    }
+    w->hostfn_threads[k] = (struct hostfn_thread){t, run->call, run->tid};
+  }
+}
+
 static void walk(struct walk *w)
 {
   struct cl_db *d = w->ctx->db;
@@ -409,6 +527,8 @@ static void walk(struct walk *w)
                       " ORDER BY seq")
       : NULL;
   bool te_row = te && db_step(d, te);
+  struct hostfn_runs hr;
+  hostfn_runs_load(d, &hr);
   struct replay r;
   replay_begin(&r, w->ctx);
   w->mm = &r.mm;
@@ -424,6 +544,7 @@ static void walk(struct walk *w)
     int64_t stack = o->stack;
     bool ok = o->result == 0;
     thread_edges_upto(w, te, &te_row, seq);
+    hostfn_runs_upto(w, &hr, seq);
 
     uint32_t t = thread_of(w, tid);
     bool has_stream = o->has_stream;
@@ -472,8 +593,10 @@ static void walk(struct walk *w)
     } else if (op == CL_OP_COPY || op == CL_OP_MEMSET) {
       if (o->transfer)
         do_copy(w, &r, t, s);
-    } else if (op == CL_OP_HOST_FUNC || op == CL_OP_GRAPH_LAUNCH ||
-               op == CL_OP_PREFETCH) {
+    } else if (op == CL_OP_HOST_FUNC) {
+      hb_issue(w->e, t, s);
+      hb_event_record(w->e, hostfn_key(seq), s); /* what its run learns */
+    } else if (op == CL_OP_GRAPH_LAUNCH || op == CL_OP_PREFETCH) {
       hb_issue(w->e, t, s);
     } else if (op == CL_OP_ALLOC && o->mem) {
       uint64_t addr = o->mem_addr;
@@ -505,6 +628,15 @@ static void walk(struct walk *w)
         /* cudaFree / cudaFreeHost: synchronize in practice (ops.def) */
         hb_host_wait_device(w->e, t, device, edge_of(sem));
         hb_bucket_drop(w->e, addr);
+        /* cuMemUnmap: every mapping in its range */
+        for (const struct alloc *al = memmodel_find(w->mm, addr);
+             o->mem_kind == CL_MEMKIND_MAPPED && al &&
+             al->kind == CL_MEMKIND_MAPPED && o->mem_size > 0 &&
+             al->address + al->size < addr + (uint64_t)o->mem_size;) {
+          uint64_t next = al->address + al->size;
+          hb_bucket_drop(w->e, next);
+          al = memmodel_find(w->mm, next);
+        }
       }
     } else if (sem->host == CL_HOST_DEVICE) {
       hb_host_wait_device(w->e, t, device, edge_of(sem));
@@ -519,6 +651,7 @@ static void walk(struct walk *w)
   replay_end(&r);
   w->mm = NULL;
   db_finalize(te);
+  free(hr.v);
 }
 
 /* ---- findings ------------------------------------------------------------- */
@@ -643,9 +776,12 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
   stream_brief(psb, sizeof psb, ps);
   stream_brief(csb, sizeof csb, cs);
   char mem[96], b1[32], b2[32];
-  const char *memkind = r->alloc_seq >= 0
-                            ? cl_memkind_name((enum cl_memkind)r->alloc_kind)
-                            : "host";
+  /* mapped memory (cuMemMap) is device memory */
+  const char *memkind =
+      r->alloc_seq < 0 ? "host"
+      : r->alloc_kind == CL_MEMKIND_MAPPED
+          ? "device"
+          : cl_memkind_name((enum cl_memkind)r->alloc_kind);
   snprintf(mem, sizeof mem, "%s memory", memkind);
 
   struct callsite site;
@@ -673,9 +809,15 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
     f = findings_add(out, check, &loc, "%s, and nothing orders them", pair);
     break;
   case RK_HANDOFF:
-    f = findings_add(out, check, &loc,
-                     "%s, from two host threads ordered only by a handoff"
-                     " cudalens cannot see", pair);
+    if (r->hostfn_call)
+      f = findings_add(out, check, &loc,
+                       "%s, ordered only by a handoff cudalens cannot see"
+                       " from the thread that ran a host function after"
+                       " the first finished", pair);
+    else
+      f = findings_add(out, check, &loc,
+                       "%s, from two host threads ordered only by a handoff"
+                       " cudalens cannot see", pair);
     fix = "make the order visible to CUDA: cudaEventRecord after the first"
           " and cudaStreamWaitEvent on the second stream before the second";
     break;
@@ -754,7 +896,26 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
   struct location ploc = callsite_location(&psite);
   finding_add_related(f, &ploc, "earlier access: %s on %s %s it (call %" PRId64
                       ")", p.what, ps, verb(&r->prev, true), r->prev.seq);
-  if (r->alloc_seq >= 0) {
+  if (r->alloc_seq >= 0 && r->alloc_kind == CL_MEMKIND_MAPPED) {
+    /* where it was mapped, and the range it was mapped into */
+    struct callsite asite;
+    callsite_resolve_call(w->ctx->cs, r->alloc_seq, &asite);
+    struct location aloc = callsite_location(&asite);
+    finding_add_related(f, &aloc, "the memory: device memory mapped here"
+                        " (cuMemMap), %s at %s (call %" PRId64 ")",
+                        fmt_bytes(b2, sizeof b2, (int64_t)r->alloc_size),
+                        fmt_hex(b1, sizeof b1, (int64_t)r->alloc_addr),
+                        r->alloc_seq);
+    if (r->res_seq >= 0) {
+      callsite_resolve_call(w->ctx->cs, r->res_seq, &asite);
+      aloc = callsite_location(&asite);
+      finding_add_related(f, &aloc, "in the address range reserved here"
+                          " (cuMemAddressReserve), %s at %s (call %" PRId64
+                          ")", fmt_bytes(b2, sizeof b2, (int64_t)r->res_size),
+                          fmt_hex(b1, sizeof b1, (int64_t)r->res_addr),
+                          r->res_seq);
+    }
+  } else if (r->alloc_seq >= 0) {
     struct callsite asite;
     callsite_resolve_call(w->ctx->cs, r->alloc_seq, &asite);
     struct location aloc = callsite_location(&asite);
@@ -767,6 +928,18 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
   }
   if (implicit_why)
     finding_add_detail(f, NULL, "%s", implicit_why);
+  if (r->kind == RK_HANDOFF && r->hostfn_call) {
+    struct callsite hsite;
+    callsite_resolve_call(w->ctx->cs, r->hostfn_call, &hsite);
+    struct location hloc = callsite_location(&hsite);
+    finding_add_related(f, &hloc,
+                        "the host function enqueued here (call %" PRId64
+                        ") ran on thread %" PRId64 " once the first access"
+                        " was done; the second was issued after that thread"
+                        " told this one (a mutex, condition variable or"
+                        " queue cudalens does not record)",
+                        r->hostfn_call, r->hostfn_tid);
+  }
   if (r->kind == RK_LIBRARY && slib)
     finding_add_detail(f, NULL, "%s is a stream %s created for itself (call %"
                        PRId64 "): the library's ordering, not the program's",
@@ -853,6 +1026,7 @@ void analysis_races(struct report_ctx *ctx, struct findings *out)
   free(w.capture);
   free(w.knames);
   free(w.races);
+  free(w.hostfn_threads);
   u64map_free(&w.stream_ids);
   u64map_free(&w.threads);
   u64map_free(&w.capture_events);

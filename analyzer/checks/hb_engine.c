@@ -391,15 +391,23 @@ static bool overlaps(const struct shentry *x, const struct hb_access *a)
   return x->lo < a->hi && a->lo < x->hi;
 }
 
+unsigned hb_thread_knows(const struct hb_engine *e, uint32_t thread,
+                         uint32_t stream, uint32_t epoch)
+{
+  unsigned mask = 0;
+  for (unsigned m = 0; thread < e->nthreads && m < HB_MODELS; m++)
+    if (vc_get(&e->threads[thread].c[m], stream) >= epoch)
+      mask |= 1u << m;
+  return mask;
+}
+
 /* bit m: some host thread knows, in model m, that (STREAM, EPOCH) is done */
 static unsigned known_by_a_thread(const struct hb_engine *e, uint32_t stream,
                                   uint32_t epoch)
 {
   unsigned mask = 0;
   for (size_t t = 0; t < e->nthreads; t++)
-    for (unsigned m = 0; m < HB_MODELS; m++)
-      if (vc_get(&e->threads[t].c[m], stream) >= epoch)
-        mask |= 1u << m;
+    mask |= hb_thread_knows(e, (uint32_t)t, stream, epoch);
   return mask;
 }
 

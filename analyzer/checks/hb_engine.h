@@ -136,6 +136,10 @@ void hb_host_wait_device(struct hb_engine *e, uint32_t thread, int64_t device,
 /* THREAD learns what FROM knows */
 void hb_thread_join(struct hb_engine *e, uint32_t thread, uint32_t from);
 
+/* bit m: THREAD knows, in model m, that (STREAM, EPOCH) is done */
+unsigned hb_thread_knows(const struct hb_engine *e, uint32_t thread,
+                         uint32_t stream, uint32_t epoch);
+
 /* does access (STREAM, EPOCH) happen before the current state of stream
  * CUR?  bit m for model m */
 unsigned hb_ordered(const struct hb_engine *e, uint32_t stream,

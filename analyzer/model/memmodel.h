@@ -1,6 +1,9 @@
 /* memmodel.h - the allocations live at a point of the recording (memory
  * table), replayed in seq order, to learn what kind of memory an address
- * is (pageable, pinned, device, ...) when a call touches it. */
+ * is (pageable, pinned, device, ...) when a call touches it; and who may
+ * reach it: the ranges reserved for mappings (cuMemAddressReserve), the
+ * pool or physical allocation each allocation belongs to (alloc_handles),
+ * and the access rights of mappings and pools (mem_access), since schema 4. */
 #ifndef CL_REPORT_MEMMODEL_H
 #define CL_REPORT_MEMMODEL_H
 
@@ -15,6 +18,10 @@ struct alloc {
   int kind;        /* enum cl_memkind */
   int64_t device;  /* -1 when NULL */
   int64_t seq;     /* of the allocating call */
+  uint64_t handle; /* its pool (device-async) or physical allocation
+                    * (mapped); 0: unknown */
+  uint64_t access; /* mapped: bit d when cuMemSetAccess let device d < 64
+                    * read it */
 };
 
 struct memrow {
@@ -23,11 +30,32 @@ struct memrow {
   struct alloc a;
 };
 
+/* a mem_access row: device DEVICE may read (flags & 1) the pool HANDLE
+ * (is_pool) or the mappings in [address, address + size) */
+struct accrow {
+  int64_t seq;
+  bool is_pool;
+  uint64_t address, size;
+  int64_t device;
+  int64_t flags;
+};
+
+/* a pool's access rights: bit d when device d < 64 may read its memory */
+struct poolacc {
+  uint64_t handle, access;
+};
+
 struct memmodel {
   struct memrow *rows; /* all of the memory table, by seq */
   size_t nrows, next;  /* rows[next..] are not applied yet */
-  struct alloc *live;  /* sorted by address */
+  struct accrow *acc;  /* all of mem_access, by seq */
+  size_t nacc, nextacc;
+  struct alloc *live;  /* sorted by address: memory, not reservations */
   size_t nlive, caplive;
+  struct alloc *res;   /* reserved ranges, sorted by address */
+  size_t nres, capres;
+  struct poolacc *pools;
+  size_t npools, cappools;
 };
 
 void memmodel_load(struct memmodel *m, struct cl_db *d);
@@ -37,6 +65,16 @@ void memmodel_free(struct memmodel *m);
 void memmodel_advance(struct memmodel *m, int64_t seq);
 /* the live allocation containing ADDR, or NULL */
 const struct alloc *memmodel_find(const struct memmodel *m, uint64_t addr);
+/* the reserved range (cuMemAddressReserve) containing ADDR, or NULL */
+const struct alloc *memmodel_reservation(const struct memmodel *m,
+                                         uint64_t addr);
+/* Whether device DEV may reach allocation A by its own access rights:
+ * 1 yes, 0 no, -1 when they do not decide (memory that peer access
+ * governs, or rights unknown).  Mapped memory: the device of its physical
+ * allocation, or one cuMemSetAccess named; pool memory: the pool's device,
+ * or one its access descriptors name. */
+int memmodel_can_access(const struct memmodel *m, const struct alloc *a,
+                        int64_t dev);
 
 /* The memory kind of host address ADDR as a copy or memset sees it, the one
  * rule every analysis uses: ACT_KIND (from the copy's activity record, the

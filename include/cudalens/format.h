@@ -12,7 +12,7 @@
 
 #include "cudalens/tables.h"
 
-#define CL_SCHEMA_VERSION 3
+#define CL_SCHEMA_VERSION 4
 #define CL_FORMAT_NAME "cudalens"
 
 /* Operation classes: what a CUDA API call does to streams, memory and
@@ -45,7 +45,8 @@
   X(GRAPH_LAUNCH, "graph-launch")                                              \
   X(CAPTURE_BEGIN, "capture-begin")                                            \
   X(CAPTURE_END, "capture-end")                                                \
-  X(PREFETCH, "prefetch")
+  X(PREFETCH, "prefetch")                                                      \
+  X(ACCESS, "access")
 
 enum cl_op {
 #define CL_OP_ENUM(id, name) CL_OP_##id,
@@ -55,7 +56,9 @@ enum cl_op {
 };
 
 /* Memory kinds of allocations and of the two sides of a copy (memory.kind,
- * transfers.src_kind, transfers.dst_kind). */
+ * transfers.src_kind, transfers.dst_kind).  MAPPED: device memory mapped
+ * into a reserved range (cuMemMap); RESERVED: a virtual address range
+ * (cuMemAddressReserve), not memory itself. */
 #define CL_MEMKIND_LIST(X)                                                     \
   X(UNKNOWN, "unknown")                                                        \
   X(PAGEABLE, "pageable")                                                      \
@@ -64,7 +67,9 @@ enum cl_op {
   X(DEVICE, "device")                                                          \
   X(DEVICE_ASYNC, "device-async")                                              \
   X(MANAGED, "managed")                                                        \
-  X(ARRAY, "array")
+  X(ARRAY, "array")                                                            \
+  X(MAPPED, "mapped")                                                          \
+  X(RESERVED, "reserved")
 
 enum cl_memkind {
 #define CL_MEMKIND_ENUM(id, name) CL_MEMKIND_##id,

@@ -74,4 +74,10 @@ enum cl_order_rule_id {
 /* the documentation sentence of an ordering rule of section 3 */
 const char *cl_order_doc(enum cl_order_rule_id id);
 
+/* section 4: what lets another device reach memory of kind K (the rule's
+ * right, e.g. "peer access to it", and its documentation), NULL for memory
+ * every device reaches or no rule governs */
+const char *cl_access_right(enum cl_memkind k);
+const char *cl_access_doc(enum cl_memkind k);
+
 #endif

@@ -11,6 +11,11 @@
 #             and the PyTorch race cases (races.sh)
 #   suite     capture suite of tests/apps, shared and static (run-gpu-suite.sh),
 #             then transfers.sh, hostsync.sh and managed.sh
+#   vmm       mapped memory and access rights (tests/vmm, its peer programs
+#             on 2 GPUs) and the PyTorch race cases with expandable
+#             segments beside the default allocator (vmm.sh)
+#   hostfn    host functions and small buffers, JAX and CuPy (hostfn.sh;
+#             not run by default)
 # OUTDIR/summary.txt gets each lane's verdict lines.  Exit 0 when all passed.
 set -u
 [ $# -ge 2 ] || { echo "usage: $0 KIT_DIR OUTDIR [LANE...]" >&2; exit 2; }
@@ -22,7 +27,7 @@ top=$(cd "$here/../.." && pwd)
 build=$kit/build
 CL_GPU_KIT=$kit
 export CL_GPU_KIT
-lanes=${*:-real races suite}
+lanes=${*:-real races suite vmm}
 lane() {
   case $1 in
   real)
@@ -35,6 +40,10 @@ lane() {
     sh "$here/transfers.sh" "$build" "$out/transfers"
     sh "$here/hostsync.sh" "$build" "$out/hostsync"
     sh "$here/managed.sh" "$build" "$out/managed" ;;
+  vmm)
+    TMPDIR=$out sh "$here/vmm.sh" "$build" ;;
+  hostfn)
+    sh "$here/hostfn.sh" "$build" "$out/hostfn" ;;
   *) echo "unknown lane $1" ;;
   esac
 }

@@ -5,7 +5,11 @@
 # app's findings drawn by --format=perfetto and --format=html.
 HOSTSYNC_NAMES = read_before_sync write_before_sync free_before_sync \
 	registered_read sync_first event_sync query_loop double_buffer callback_ok \
-	syscall_access syscall_more fault_storm $(MANAGED_NAMES)
+	syscall_access syscall_more fault_storm hostfn_read_early hostfn_handoff_ok \
+	hostfn_event_ok hostfn_no_wait \
+	small_managed_read small_managed_sync small_pinned_read small_pinned_ok \
+	step_storm \
+	$(MANAGED_NAMES)
 # the managed and mapped (zero-copy) samples: kernels, memsets and copies on
 # memory the host reaches too (also run on a GPU by tests/gpu/managed.sh)
 MANAGED_NAMES = managed_read managed_sync managed_write managed_write_sync \
@@ -26,11 +30,17 @@ HOSTSYNC_TESTS = tests/hostsync/read_before_sync.test \
 	tests/hostsync/managed_attach_host.test tests/hostsync/mapped_read.test \
 	tests/hostsync/mapped_sync.test tests/hostsync/managed_legacy.test \
 	tests/hostsync/managed_legacy_ok.test \
+	tests/hostsync/hostfn_read_early.test tests/hostsync/hostfn_handoff_ok.test \
+	tests/hostsync/hostfn_event_ok.test tests/hostsync/hostfn_no_wait.test \
+	tests/hostsync/small_managed_read.test tests/hostsync/small_managed_sync.test \
+	tests/hostsync/small_pinned_read.test tests/hostsync/small_pinned_ok.test \
+	tests/hostsync/step_storm.test \
 	tests/hostsync/timeline.test
 # capture_ok.cu uses CUDA graphs, which the simulated runtime lacks: it runs
 # in the GPU script (tests/gpu/hostsync.sh) only
 EXTRA_DIST += tests/hostsync/common.h $(HOSTSYNC_NAMES:%=tests/hostsync/%.cu) \
 	tests/hostsync/capture_ok.cu tests/gpu/torch_host_storm.py tests/gpu/managed.sh \
+	tests/gpu/hostfn.sh tests/gpu/jax_numpy_train.py tests/gpu/cupy_hostfn.py \
 	$(HOSTSYNC_TESTS)
 TESTS += $(HOSTSYNC_TESTS)
 if HAVE_NVCC

@@ -10,21 +10,24 @@
 # Also used by tests/gpu/races.sh: RACES_LIB_ONLY=1 only defines
 # races_check; RACES_BIN (the built programs), RACES_SRC (their sources) and
 # RACES_REAL=1 (run against the real CUDA, not the simulator).
+# RACES_KINDS: the finding kinds checked (an extended regular expression,
+# jq's and Python's), the race kinds unless told.
+RACES_KINDS=${RACES_KINDS:--race\$}
 # the race findings of report $1 as "kind line" lines, the line being the
 # location's when it is in source file $2, else "elsewhere"; with jq, or
 # python3 where jq is missing (the GPU machine)
 race_lines() {
   if command -v jq >/dev/null; then
-    jq -r --arg f "$2" '.findings[]
-        | select(.kind | endswith("-race"))
+    jq -r --arg f "$2" --arg re "$RACES_KINDS" '.findings[]
+        | select(.kind | test($re))
         | "\(.kind) \(if ((.location.file // "") | endswith("/" + $f)) or
                          (.location.file == $f)
                       then .location.line else "elsewhere" end)"' "$1"
   else
-    python3 - "$1" "$2" <<'PY'
-import json, sys
+    python3 - "$1" "$2" "$RACES_KINDS" <<'PY'
+import json, re, sys
 for f in json.load(open(sys.argv[1]))["findings"]:
-    if f["kind"].endswith("-race"):
+    if re.search(sys.argv[3], f["kind"]):
         loc = f.get("location") or {}
         fn = loc.get("file") or ""
         ok = fn == sys.argv[2] or fn.endswith("/" + sys.argv[2])

@@ -261,6 +261,40 @@ static void test_mangle(void)
         mangle_param_classes("_Z", c, 8) == -1);
 }
 
+/* a host function (find_races.c: an event recorded at its enqueueing, waited
+ * for by the thread that runs it): that thread knows the stream's work
+ * before it, and others only through it (a handoff) */
+static void test_host_function(void)
+{
+  struct hb_engine *e = hb_new();
+  uint32_t main_t = hb_new_thread(e), cb = hb_new_thread(e);
+  uint32_t s1 = hb_new_stream(e, 0, 0), s2 = hb_new_stream(e, 0, 0);
+  uint32_t s3 = hb_new_stream(e, 0, 0);
+  struct seen s = {0};
+  acc(e, main_t, s1, 0x1000, 0, 1, &s); /* the write, epoch 1 of s1 */
+  hb_issue(e, main_t, s1);              /* the host function */
+  hb_event_record(e, 1ull << 63, s1);
+  CHECK(hb_thread_knows(e, cb, s1, 1) == 0);
+  hb_host_wait_event(e, cb, 1ull << 63); /* it runs */
+  CHECK(hb_thread_knows(e, cb, s1, 1) == HB_ALL_MODELS);
+  CHECK(hb_thread_knows(e, main_t, s1, 1) == 0);
+  /* the main thread reuses the buffer on s2: unordered, but a handoff
+   * from the host function's thread would order it */
+  acc(e, main_t, s2, 0x1000, 0, 1, &s);
+  CHECK(s.n == 1);
+  CHECK(s.mask == 0);
+  CHECK(s.handoff == HB_ALL_MODELS);
+  /* work the host function's thread orders itself is ordered */
+  s.n = 0;
+  acc(e, main_t, s1, 0x2000, 0, 1, &s);
+  hb_issue(e, main_t, s1);
+  hb_event_record(e, (1ull << 63) | 2, s1);
+  hb_host_wait_event(e, cb, (1ull << 63) | 2);
+  acc(e, cb, s3, 0x2000, 0, 1, &s);
+  CHECK(s.n == 0);
+  hb_free(e);
+}
+
 int main(void)
 {
   test_basic();
@@ -269,6 +303,7 @@ int main(void)
   test_models();
   test_threads();
   test_host_issue();
+  test_host_function();
   test_barrier();
   test_mangle();
   if (!unit_failures)

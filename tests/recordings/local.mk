@@ -18,6 +18,7 @@ tests_recordings_test_callsite_LDADD = libclreport.la libclshim.la $(SQLITE_LIBS
 RECORDING_TESTS = \
 	tests/recordings/small.rtest \
 	tests/recordings/names.rtest \
+	tests/recordings/vmm.rtest \
 	tests/recordings/empty.rtest \
 	tests/recordings/newer.rtest \
 	tests/recordings/notsqlite.rtest \
@@ -63,6 +64,7 @@ EXTRA_DIST += $(RECORDING_TESTS) \
 	tests/recordings/common.sh \
 	tests/recordings/small.sql \
 	tests/recordings/names.sql \
+	tests/recordings/vmm.sql \
 	tests/recordings/small.expected.txt \
 	tests/recordings/small.expected.json \
 	tests/recordings/empty.sql \

@@ -14,9 +14,9 @@ SEM_NAMES = \
 	pageable_async_h2d pageable_async_h2d_ok pinned_htod_sync_ok \
 	dtod_sync dtod_sync_ok htoh_ok peer_sync_ok event_query_ok \
 	prefetch_ok ptds_legacy_ok threads_two_writers threads_join_ok \
-	threads_handoff
+	threads_handoff hostfn_handoff hostfn_wrong_stream
 # programs that call the driver API too (`// link: -lcuda`)
-SEM_DRV_NAMES = ctx_sync_ok
+SEM_DRV_NAMES = ctx_sync_ok hostfn_xla
 # programs linked with tests/semantics/lib/cudnn_cltest.cu, a stand-in for
 # a closed NVIDIA library (libcudnn_cltest.so, found through $ORIGIN)
 SEM_LIB_NAMES = library_stream library_user_stream
@@ -44,7 +44,10 @@ SEM_TESTS = \
 	tests/semantics/threads_two_writers.test \
 	tests/semantics/threads_join_ok.test \
 	tests/semantics/library_stream.test \
-	tests/semantics/library_user_stream.test
+	tests/semantics/library_user_stream.test \
+	tests/semantics/hostfn_handoff.test \
+	tests/semantics/hostfn_wrong_stream.test \
+	tests/semantics/hostfn_xla.test
 TESTS += $(SEM_TESTS)
 EXTRA_DIST += $(SEM_TESTS) $(SEM_NAMES:%=tests/semantics/%.cu) \
 	$(SEM_DRV_NAMES:%=tests/semantics/%.cu) \

@@ -22,7 +22,7 @@ tests_sim_libcupti_la_LDFLAGS = $(SIM_LDFLAGS) -version-info 13:0:0 \
 tests_sim_libcupti_la_LIBADD = -ldl -lpthread
 EXTRA_tests_sim_libcupti_la_DEPENDENCIES = $(srcdir)/tests/sim/libcupti.map
 
-tests_sim_libcuda_la_SOURCES = tests/sim/sim_driver_device.c tests/sim/sim_driver_memory.c \
+tests_sim_libcuda_la_SOURCES = tests/sim/sim_driver_device.c tests/sim/sim_driver_memory.c tests/sim/sim_driver_vmm.c \
 	tests/sim/sim_driver_stream.c tests/sim/sim_driver_module.c tests/sim/sim_fatbin.c \
 	tests/sim/sim_driver.h tests/sim/sim_internal.h
 tests_sim_libcuda_la_CFLAGS = $(SIM_CFLAGS) $(LIBELF_CFLAGS)

@@ -2,7 +2,8 @@
  * libcudart.so.13: cudaMalloc/Free family (host, managed, stream-ordered,
  * host registration, cudaHostGetDevicePointer, cudaStreamAttachMemAsync),
  * cudaMemcpy/Memset and their Async forms, peer copies, cudaMemPrefetchAsync,
- * cudaPointerGetAttributes.  Each does its work through the sim driver
+ * cudaPointerGetAttributes, memory pools (the default pool of a device, its
+ * access descriptors, cudaMallocFromPoolAsync).  Each does its work through the sim driver
  * (nested DRIVER callbacks: cuMemAlloc_v2, cuMemcpyHtoDAsync_v2, ...).
  */
 #define _GNU_SOURCE
@@ -111,6 +112,43 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
     RT_ENTER(cudaFreeAsync_v11020, "cudaFreeAsync", devPtr, hStream);
     RT_NEED_CTX();
     RT_RETURN(CU2RT(cuMemFreeAsync(DP(devPtr), (CUstream)hStream)));
+}
+
+/* memory pools: the driver's, through cudaMemPool_t == CUmemoryPool */
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
+{
+    RT_ENTER(cudaDeviceGetDefaultMemPool_v11020, "cudaDeviceGetDefaultMemPool", memPool, device);
+    RT_NEED_CTX();
+    RT_RETURN(CU2RT(cuDeviceGetDefaultMemPool((CUmemoryPool *)memPool, device)));
+}
+
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAccessDesc *descList,
+                                 size_t count)
+{
+    RT_ENTER(cudaMemPoolSetAccess_v11020, "cudaMemPoolSetAccess", memPool, descList, count);
+    RT_NEED_CTX();
+    /* cudaMemAccessDesc and CUmemAccessDesc have the same layout */
+    RT_RETURN(CU2RT(cuMemPoolSetAccess((CUmemoryPool)memPool, (const CUmemAccessDesc *)descList,
+                                       count)));
+}
+
+cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemPool_t memPool,
+                                 struct cudaMemLocation *location)
+{
+    RT_ENTER(cudaMemPoolGetAccess_v11020, "cudaMemPoolGetAccess", flags, memPool, location);
+    RT_NEED_CTX();
+    RT_RETURN(CU2RT(cuMemPoolGetAccess((CUmemAccess_flags *)flags, (CUmemoryPool)memPool,
+                                       (CUmemLocation *)location)));
+}
+
+cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
+                                    cudaStream_t stream)
+{
+    RT_ENTER(cudaMallocFromPoolAsync_v11020, "cudaMallocFromPoolAsync", ptr, size, memPool,
+             stream);
+    RT_NEED_CTX();
+    RT_RETURN(CU2RT(cuMemAllocFromPoolAsync((CUdeviceptr *)ptr, size, (CUmemoryPool)memPool,
+                                            (CUstream)stream)));
 }
 
 /* the driver entry point real cudart uses for each direction */

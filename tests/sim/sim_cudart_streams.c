@@ -129,6 +129,8 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userD
 {
     RT_ENTER(cudaLaunchHostFunc_v10000, "cudaLaunchHostFunc", stream, fn, userData);
     RT_NEED_CTX();
+    /* its own arguments: a CUPTI subscriber's changes to the runtime's
+     * parameters have no effect (measured, issue 20); the driver's take */
     RT_RETURN(CU2RT(cuLaunchHostFunc((CUstream)stream, (CUhostFn)fn, userData)));
 }
 
@@ -139,6 +141,7 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
              flags);
     RT_NEED_CTX();
     /* same ABI: (stream handle, error code, user data) */
-    RT_RETURN(CU2RT(cuStreamAddCallback((CUstream)stream, (CUstreamCallback)(void (*)(void))callback,
+    RT_RETURN(CU2RT(cuStreamAddCallback((CUstream)stream,
+                                        (CUstreamCallback)(void (*)(void))callback,
                                         userData, flags)));
 }

@@ -31,6 +31,8 @@ struct sim_stream {                  /* a CUstream */
     int priority;
     int legacy, per_thread;
     uint64_t tail;                   /* simulated GPU time the last work ends */
+    uint64_t hf_enq, hf_done;        /* host functions enqueued, finished
+                                      * (under the host-function lock) */
     struct sim_stream *next;
 };
 
@@ -39,6 +41,8 @@ struct sim_event {                   /* a CUevent */
     unsigned flags;
     int recorded;
     uint64_t ts;                     /* GPU time of the recorded point */
+    struct sim_stream *hf_stream;    /* recorded on it after hf_mark of its */
+    uint64_t hf_mark;                /* host functions were enqueued */
     struct sim_ctx *ctx;
 };
 
@@ -64,7 +68,19 @@ struct sim_stream *drv_stream(CUstream h);
 /* places work of duration dur on the stream's simulated timeline */
 void drv_schedule(struct sim_stream *s, uint64_t dur, uint64_t *start, uint64_t *end);
 void drv_wait_until(uint64_t t);               /* host waits for GPU time t */
+/* host functions (sim_driver_stream.c): wait until those enqueued on S so
+ * far (S NULL: all) have returned */
+void drv_hostfn_wait(struct sim_stream *s);
 uint64_t drv_ctx_tail(struct sim_ctx *c);      /* when all work of c ends */
+
+/* sim_driver_memory.c: the registry of memory ranges */
+void drv_mem_add(uintptr_t base, size_t size, int device);  /* device memory */
+size_t drv_mem_remove_within(uintptr_t base, size_t size);  /* ranges starting there */
+void *drv_mem_pool(uintptr_t p);                            /* its pool or NULL */
+
+/* sim_driver_vmm.c: memory pools */
+void *drv_default_pool(int device);
+int drv_pool_device(CUmemoryPool pool);                     /* -1: not a pool */
 
 #define DRV_ENTER(name, symbol, ...)                                              \
     name##_params drv_p_ = { __VA_ARGS__ };                                       \

@@ -18,6 +18,7 @@ struct range {
     int kind;        /* CUpti_ActivityMemoryKind */
     int device;
     int registered;  /* cuMemHostRegister'ed user memory (not ours to free) */
+    void *pool;      /* stream-ordered: the memory pool (sim_driver_vmm.c) */
 };
 
 static struct range *g_r;
@@ -46,7 +47,8 @@ static struct range *find(uintptr_t p)
     return p < r->base + (r->size ? r->size : 1) ? r : NULL;
 }
 
-static void add(uintptr_t base, size_t size, int kind, int device, int registered)
+static void add_pool(uintptr_t base, size_t size, int kind, int device, int registered,
+                     void *pool)
 {
     size_t i;
     pthread_mutex_lock(&clsimdrv_lock);
@@ -56,9 +58,42 @@ static void add(uintptr_t base, size_t size, int kind, int device, int registere
     }
     i = upper(base);
     memmove(&g_r[i + 1], &g_r[i], (g_n - i) * sizeof *g_r);
-    g_r[i] = (struct range){ base, size, kind, device, registered };
+    g_r[i] = (struct range){ base, size, kind, device, registered, pool };
     g_n++;
     pthread_mutex_unlock(&clsimdrv_lock);
+}
+
+static void add(uintptr_t base, size_t size, int kind, int device, int registered)
+{
+    add_pool(base, size, kind, device, registered, NULL);
+}
+
+void drv_mem_add(uintptr_t base, size_t size, int device)
+{
+    add_pool(base, size, CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, device, 0, NULL);
+}
+
+size_t drv_mem_remove_within(uintptr_t base, size_t size)
+{
+    pthread_mutex_lock(&clsimdrv_lock);
+    size_t i = base ? upper(base - 1) : 0, k = i;  /* the first at or after base */
+    while (k < g_n && g_r[k].base - base < size)
+        k++;
+    memmove(&g_r[i], &g_r[k], (g_n - k) * sizeof *g_r);
+    g_n -= k - i;
+    pthread_mutex_unlock(&clsimdrv_lock);
+    return k - i;
+}
+
+void *drv_mem_pool(uintptr_t p)
+{
+    void *pool = NULL;
+    pthread_mutex_lock(&clsimdrv_lock);
+    struct range *r = find(p);
+    if (r)
+        pool = r->pool;
+    pthread_mutex_unlock(&clsimdrv_lock);
+    return pool;
 }
 
 /* removes the range starting exactly at base; returns 0 if none */
@@ -113,7 +148,7 @@ int clsimdrv_ptr_info(const void *p, int *memkind, int *device, void **base, siz
 
 /* ---- allocation ------------------------------------------------------------- */
 
-static CUresult alloc(void **out, size_t bytes, int kind)
+static CUresult alloc_in(void **out, size_t bytes, int kind, void *pool, int device)
 {
     struct sim_ctx *c = drv_ctx();
     void *p;
@@ -125,15 +160,22 @@ static CUresult alloc(void **out, size_t bytes, int kind)
         *out = NULL;
         return kind == CUPTI_ACTIVITY_MEMORY_KIND_DEVICE ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
     }
-    /* pinned host memory comes from the driver's own page mappings */
-    size_t align = kind == CUPTI_ACTIVITY_MEMORY_KIND_PINNED ? 4096 : 256;
+    /* pinned and managed memory come from the driver's own page mappings
+     * (never pages shared with the program's heap) */
+    size_t align = kind == CUPTI_ACTIVITY_MEMORY_KIND_PINNED ||
+                   kind == CUPTI_ACTIVITY_MEMORY_KIND_MANAGED ? 4096 : 256;
     p = aligned_alloc(align, (bytes + align - 1) & ~(align - 1));
     if (!p)
         return CUDA_ERROR_OUT_OF_MEMORY;
     memset(p, 0xcd, bytes);  /* uninitialized device memory is not zero */
-    add((uintptr_t)p, bytes, kind, c->device, 0);
+    add_pool((uintptr_t)p, bytes, kind, device >= 0 ? device : c->device, 0, pool);
     *out = p;
     return CUDA_SUCCESS;
+}
+
+static CUresult alloc(void **out, size_t bytes, int kind)
+{
+    return alloc_in(out, bytes, kind, NULL, -1);
 }
 
 static CUresult release(const void *p, int kind)
@@ -166,9 +208,25 @@ CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flag
 CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream)
 {
     DRV_ENTER(cuMemAllocAsync, NULL, dptr, bytesize, hStream);
+    struct sim_ctx *c = drv_ctx();
+    if (c && !drv_stream(hStream))
+        DRV_RETURN(CUDA_ERROR_INVALID_HANDLE);
+    /* from the current pool of the context's device: its default pool */
+    DRV_RETURN(alloc_in((void **)dptr, bytesize, CUPTI_ACTIVITY_MEMORY_KIND_DEVICE,
+                        c ? drv_default_pool(c->device) : NULL, -1));
+}
+
+CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool,
+                                 CUstream hStream)
+{
+    DRV_ENTER(cuMemAllocFromPoolAsync, NULL, dptr, bytesize, pool, hStream);
     if (drv_ctx() && !drv_stream(hStream))
         DRV_RETURN(CUDA_ERROR_INVALID_HANDLE);
-    DRV_RETURN(alloc((void **)dptr, bytesize, CUPTI_ACTIVITY_MEMORY_KIND_DEVICE));
+    int device = drv_pool_device(pool);
+    if (device < 0)
+        DRV_RETURN(CUDA_ERROR_INVALID_VALUE);
+    DRV_RETURN(alloc_in((void **)dptr, bytesize, CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, pool,
+                        device));
 }
 
 CUresult cuMemFree_v2(CUdeviceptr dptr)

@@ -23,6 +23,10 @@ struct sim_stream *clsimdrv_streams;
 /* measured with CUPTI 13: the NULL stream is 7, created streams 13, 14, ... */
 static uint32_t g_next_stream_id = 13;
 static uint32_t g_next_legacy_id = 7;
+/* host functions (below) */
+static pthread_mutex_t hf_lock;
+static void hostfn_wait_event(struct sim_event *e);
+
 static __thread struct sim_stream *t_per_thread[CLSIM_MAX_DEVICES];
 
 struct sim_stream *drv_stream_new(struct sim_ctx *c, unsigned flags, int priority,
@@ -248,6 +252,7 @@ CUresult cuStreamSynchronize(CUstream hStream)
     if (!s)
         DRV_RETURN(CUDA_ERROR_INVALID_HANDLE);
     drv_wait_until(s->legacy ? drv_ctx_tail(s->ctx) : s->tail);
+    drv_hostfn_wait(s->legacy ? NULL : s);
     sd.context = (CUcontext)s->ctx;
     sd.stream = hStream;
     clsim_raise(CUPTI_CB_DOMAIN_SYNCHRONIZE, CUPTI_CBID_SYNCHRONIZE_STREAM_SYNCHRONIZED, &sd);
@@ -265,6 +270,7 @@ CUresult cuStreamQuery(CUstream hStream)
         DRV_RETURN(CUDA_ERROR_NOT_READY);
     /* "complete" must be true: let the simulated GPU time pass */
     drv_wait_until(s->legacy ? drv_ctx_tail(s->ctx) : s->tail);
+    drv_hostfn_wait(s->legacy ? NULL : s);
     DRV_RETURN(CUDA_SUCCESS);
 }
 
@@ -274,6 +280,7 @@ static CUresult ctx_sync(struct sim_ctx *c)
     if (!c)
         return CUDA_ERROR_INVALID_CONTEXT;
     drv_wait_until(drv_ctx_tail(c));
+    drv_hostfn_wait(NULL);
     sd.context = (CUcontext)c;
     sd.stream = NULL;
     clsim_raise(CUPTI_CB_DOMAIN_SYNCHRONIZE, CUPTI_CBID_SYNCHRONIZE_CONTEXT_SYNCHRONIZED, &sd);
@@ -325,6 +332,10 @@ static CUresult event_record(CUevent h, CUstream hs)
     drv_schedule(s, 0, &st, &en);
     e->ts = en;
     e->recorded = 1;
+    pthread_mutex_lock(&hf_lock);
+    e->hf_stream = s->legacy ? NULL : s;
+    e->hf_mark = s->hf_enq;
+    pthread_mutex_unlock(&hf_lock);
     return CUDA_SUCCESS;
 }
 
@@ -350,6 +361,8 @@ CUresult cuEventSynchronize(CUevent hEvent)
         DRV_RETURN(CUDA_ERROR_INVALID_HANDLE);
     if (e->recorded)
         drv_wait_until(e->ts);
+    if (e->recorded)
+        hostfn_wait_event(e);
     DRV_RETURN(CUDA_SUCCESS);
 }
 
@@ -363,6 +376,8 @@ CUresult cuEventQuery(CUevent hEvent)
         DRV_RETURN(CUDA_ERROR_NOT_READY);
     if (e->recorded)
         drv_wait_until(e->ts);
+    if (e->recorded)
+        hostfn_wait_event(e);
     DRV_RETURN(CUDA_SUCCESS);
 }
 
@@ -409,22 +424,133 @@ CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
     DRV_RETURN(CUDA_SUCCESS);
 }
 
-/* ---- host functions: run at once, in the caller's thread ------------------- */
+/* ---- host functions: run on a thread of the sim's, like the real driver's --
+ * The real driver calls host functions and stream callbacks on a thread of
+ * its own once the stream's earlier work has completed ([API]
+ * cudaLaunchHostFunc), and work after one waits for it to return.  Here
+ * one thread ("clsim-hostfn") runs them in the order they were enqueued,
+ * each no earlier than the simulated end of the work before it; stream,
+ * event and context synchronization wait for the ones they cover.  The
+ * function and data are read from the parameters after the ENTER callback,
+ * as the real driver uses what a CUPTI subscriber left there (measured on
+ * the GPU, issue 20). */
+struct hostfn {
+    struct hostfn *next;
+    struct sim_stream *s;
+    uint64_t due;                    /* simulated end of the work before it */
+    CUstream handle;
+    CUhostFn fn;                     /* one of the two */
+    CUstreamCallback callback;
+    void *data;
+};
+static pthread_mutex_t hf_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t hf_cond = PTHREAD_COND_INITIALIZER; /* queued or done */
+static struct hostfn *hf_head, **hf_tailp = &hf_head;
+static int hf_started;
+static uint64_t hf_queued, hf_finished;
+
+static void *hostfn_thread(void *arg)
+{
+    (void)arg;
+    pthread_setname_np(pthread_self(), "clsim-hostfn");
+    for (;;) {
+        pthread_mutex_lock(&hf_lock);
+        while (!hf_head)
+            pthread_cond_wait(&hf_cond, &hf_lock);
+        struct hostfn *h = hf_head;   /* stays queued while it runs */
+        pthread_mutex_unlock(&hf_lock);
+        drv_wait_until(h->due);
+        if (h->fn)
+            h->fn(h->data);
+        else
+            h->callback(h->handle, CUDA_SUCCESS, h->data);
+        pthread_mutex_lock(&hf_lock);
+        hf_head = h->next;
+        if (!hf_head)
+            hf_tailp = &hf_head;
+        h->s->hf_done++;
+        hf_finished++;
+        pthread_cond_broadcast(&hf_cond);
+        pthread_mutex_unlock(&hf_lock);
+        free(h);
+    }
+    return NULL;
+}
+
+static void hostfn_child(void)
+{
+    /* the thread is not the child's: start afresh (the queue is lost, as a
+     * fork loses the parent's GPU work) */
+    pthread_mutex_init(&hf_lock, NULL);
+    pthread_cond_init(&hf_cond, NULL);
+    hf_head = NULL;
+    hf_tailp = &hf_head;
+    hf_started = 0;
+    hf_queued = hf_finished = 0;
+}
+
+static CUresult hostfn_enqueue(struct sim_stream *s, CUstream handle, CUhostFn fn,
+                               CUstreamCallback callback, void *data)
+{
+    uint64_t st, en;
+    struct hostfn *h = calloc(1, sizeof *h);
+    if (!h)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    drv_schedule(s, 0, &st, &en);
+    *h = (struct hostfn){NULL, s, en, handle, fn, callback, data};
+    pthread_mutex_lock(&hf_lock);
+    if (!hf_started) {
+        pthread_t t;
+        static int atfork;
+        if (!atfork++)
+            pthread_atfork(NULL, NULL, hostfn_child);
+        if (pthread_create(&t, NULL, hostfn_thread, NULL)) {
+            pthread_mutex_unlock(&hf_lock);
+            free(h);
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        }
+        pthread_detach(t);
+        hf_started = 1;
+    }
+    *hf_tailp = h;
+    hf_tailp = &h->next;
+    s->hf_enq++;
+    hf_queued++;
+    pthread_cond_broadcast(&hf_cond);
+    pthread_mutex_unlock(&hf_lock);
+    return CUDA_SUCCESS;
+}
+
+void drv_hostfn_wait(struct sim_stream *s)
+{
+    pthread_mutex_lock(&hf_lock);
+    uint64_t mark = s ? s->hf_enq : hf_queued;
+    while (s ? s->hf_done < mark : hf_finished < mark)
+        pthread_cond_wait(&hf_cond, &hf_lock);
+    pthread_mutex_unlock(&hf_lock);
+}
+
+/* an event: wait for the host functions enqueued before its record */
+static void hostfn_wait_event(struct sim_event *e)
+{
+    if (!e->hf_stream)
+        return;
+    pthread_mutex_lock(&hf_lock);
+    while (e->hf_stream->hf_done < e->hf_mark)
+        pthread_cond_wait(&hf_cond, &hf_lock);
+    pthread_mutex_unlock(&hf_lock);
+}
 
 CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
 {
     DRV_ENTER(cuLaunchHostFunc, NULL, hStream, fn, userData);
     NEED_CTX();
     struct sim_stream *s = drv_stream(hStream);
-    uint64_t st, en;
     if (!s)
         DRV_RETURN(CUDA_ERROR_INVALID_HANDLE);
-    if (!fn)
+    if (!drv_p_.fn)
         DRV_RETURN(CUDA_ERROR_INVALID_VALUE);
-    drv_schedule(s, 0, &st, &en);
-    drv_wait_until(en);
-    fn(userData);
-    DRV_RETURN(CUDA_SUCCESS);
+    DRV_RETURN(hostfn_enqueue(s, hStream, drv_p_.fn, NULL, drv_p_.userData));
 }
 
 CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData,
@@ -433,13 +559,9 @@ CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *
     DRV_ENTER(cuStreamAddCallback, NULL, hStream, callback, userData, flags);
     NEED_CTX();
     struct sim_stream *s = drv_stream(hStream);
-    uint64_t st, en;
     if (!s)
         DRV_RETURN(CUDA_ERROR_INVALID_HANDLE);
-    if (!callback || flags)
+    if (!drv_p_.callback || flags)
         DRV_RETURN(CUDA_ERROR_INVALID_VALUE);
-    drv_schedule(s, 0, &st, &en);
-    drv_wait_until(en);
-    callback(hStream, CUDA_SUCCESS, userData);
-    DRV_RETURN(CUDA_SUCCESS);
+    DRV_RETURN(hostfn_enqueue(s, hStream, NULL, drv_p_.callback, drv_p_.userData));
 }

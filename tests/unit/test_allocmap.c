@@ -3,7 +3,8 @@
  * attached to the host, pinned and registered memory unless registered
  * read-only, device aliases of pinned memory (cudaHostGetDevicePointer on a
  * system without unified addressing: not something the simulated runtime
- * produces), and never device memory. */
+ * produces), and never device memory; mappings of one reserved range
+ * (cuMemMap), adjacent ranges that an unmap ends together. */
 #include "shim/shim.h"
 #include "unit.h"
 
@@ -47,5 +48,24 @@ int main(void)
   cl_allocmap_alias(0x7000000000, 0x20000000);
   cl_allocmap_remove(0x7000000000);
   CHECK(cl_allocmap_device_reach(0x7000000010, &s, &e));
+
+  /* three adjacent mappings: a pointer anywhere is found, in its own */
+  const uint64_t va = 0x900000000;
+  for (int i = 0; i < 3; i++)
+    cl_allocmap_add(va + i * 2 * MiB, 2 * MiB, CL_MEMKIND_MAPPED, 0);
+  CHECK(cl_allocmap_find(va + 2 * MiB + 5, &s, &e));
+  CHECK(s == va + 2 * MiB && e == va + 4 * MiB);
+  CHECK(cl_allocmap_kind(va + 4 * MiB, 64) == CL_MEMKIND_MAPPED);
+  CHECK(!cl_allocmap_device_reach(va + 8, &s, &e)); /* device memory */
+  /* an unmap of the first two ends both, not the third */
+  cl_allocmap_remove_range(va, 4 * MiB);
+  CHECK(!cl_allocmap_find(va + 8, &s, &e));
+  CHECK(!cl_allocmap_find(va + 3 * MiB, &s, &e));
+  CHECK(cl_allocmap_find(va + 5 * MiB, &s, &e) && s == va + 4 * MiB);
+  /* nor anything but mappings after them */
+  cl_allocmap_add(va + 6 * MiB, MiB, CL_MEMKIND_DEVICE, 0);
+  cl_allocmap_remove_range(va + 4 * MiB, 4 * MiB);
+  CHECK(!cl_allocmap_find(va + 4 * MiB, &s, &e));
+  CHECK(cl_allocmap_find(va + 6 * MiB, &s, &e));
   UNIT_DONE();
 }

@@ -124,6 +124,9 @@ static void check_statements(sqlite3 *db)
   CHECK(CL_RANK(set, transfers, seq) == 0 && CL_RANK(set, transfers, dst) == 1 &&
         CL_RANK(set, transfers, async) == 2);
   CHECK(CL_RANK(CL_ALL_COLS, transfers, async) == CL_COL_transfers_async);
+  CHECK(cl_tables[CL_TABLE_mem_access].since == 4 &&
+        cl_tables[CL_TABLE_alloc_handles].since == 4 &&
+        CL_SCHEMA_VERSION == 4);
   CHECK(cl_tables[CL_TABLE_names].since == 3 &&
         cl_tables[CL_TABLE_thread_edges].since == 2 &&
         cl_tables[CL_TABLE_calls].since == 1);
