@@ -36,6 +36,7 @@ libclreport_la_SOURCES = \
 	analyzer/checks/hb_engine.c analyzer/checks/hb_engine.h \
 	analyzer/checks/find_common.c analyzer/checks/find_common.h \
 	analyzer/checks/find_races.c analyzer/checks/find_transfers.c \
+	analyzer/checks/find_collectives.c analyzer/checks/find_collectives.h \
 	analyzer/checks/find_pinning.c analyzer/checks/find_syncs.c \
 	analyzer/checks/find_devices.c analyzer/checks/find_streams.c \
 	analyzer/checks/find_host.c \

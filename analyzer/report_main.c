@@ -20,6 +20,7 @@
 #include "callsite.h"
 #include "db.h"
 #include "findings.h"
+#include "find_collectives.h"
 #include "merge.h"
 #include "output.h"
 #include "reading.h"
@@ -350,6 +351,7 @@ static void analyze(struct recording *r, const struct options *o)
   summary_build(&r->sum, &db, &act);
   findings_init(&r->fs);
   analyses_finish(run, &r->fs);
+  r->colls = collectives_gather(&ctx);
   if (o->stack_depth > 1)
     callsite_fill_callers(cs, &r->fs, o->stack_depth);
   if (timeline_format(o->format)) {
@@ -392,6 +394,14 @@ int main(int argc, char **argv)
   } else {
     merge_findings(&fs, rec, n);
   }
+  /* what the ranks did differently: across the recordings */
+  size_t nfound = fs.n;
+  collectives_compare(rec, n, &fs);
+  if (o.source_root && fs.n != nfound) {
+    findings_relative_to(&fs, o.source_root);
+    findings_sort(&fs);
+    findings_fingerprint(&fs);
+  }
 
   /* suppressions take findings out of the report as it is shown: with
    * several recordings, the merged findings (a finding of many processes
@@ -415,6 +425,7 @@ int main(int argc, char **argv)
     summary_free(&rec[i].sum);
     if (rec[i].tl)
       timeline_free(rec[i].tl);
+    collectives_free(rec[i].colls);
     free(rec[i].tl);
   }
   free(rec);

@@ -477,7 +477,7 @@ int cl_capture_start(void)
                            "recorded", cl_cupti_error(r));
     return -1;
   }
-  for (unsigned i = 0; i < cl_api_count; i++) {
+  for (unsigned i = 0; i < cl_api_nccl_first; i++) { /* CUPTI's rows */
     const struct cl_api *e = &cl_api_table[i];
     r = cl_cupti.cuptiEnableCallback(1, subscriber, e->domain, e->cbid);
     if (r != CUPTI_SUCCESS)

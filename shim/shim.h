@@ -73,6 +73,19 @@ struct cl_karg {
   uint64_t value;
 };
 
+/* What an NCCL call says (shim/nccl.c, include/cudalens/nccl.def): a
+ * collective on communicator COMM, or a communicator created (COMM, its
+ * ID, RANK of NRANKS, PARENT for ncclCommSplit) or destroyed. */
+struct cl_coll {
+  uint64_t comm, comm_id, parent;
+  uint64_t send, recv, count;      /* as passed */
+  /* what this rank's call reads and writes (bytes 0: nothing) */
+  uint64_t read_addr, read_bytes, write_addr, write_bytes;
+  int32_t datatype, redop, root;   /* root: the root or the peer, -1 none */
+  int32_t rank, nranks;            /* -1 unknown */
+  uint8_t grouped;                 /* issued at ncclGroupEnd */
+};
+
 struct cl_call {
   uint64_t seq, start_ns, end_ns;
   uint32_t api;          /* index into cl_api_table */
@@ -85,7 +98,10 @@ struct cl_call {
   uint32_t tid;
   uint8_t nframes, nkargs, kargs_truncated;
   struct cl_args a;
-  struct cl_karg kargs[CL_MAX_KARGS];
+  union {
+    struct cl_karg kargs[CL_MAX_KARGS]; /* kernels */
+    struct cl_coll coll;                /* NCCL calls (nkargs 0) */
+  };
   uint64_t frames[CL_MAX_FRAMES];
 };
 
@@ -376,17 +392,17 @@ void cl_device_describe(int ordinal) CL_HIDDEN;
 
 /* ---- the functions the shim wraps (sigwrap.c, syscalls.c) ------------------- */
 /* The next definition of name (the C library's, or another preloaded
- * wrapper's) as a pointer of the given type, looked up on first use with
- * cl_next_sym (realsym.c: the C library's dlsym, not the shim's wrapper, so
- * that a lookup never starts the shim); the caller includes <dlfcn.h> with
- * _GNU_SOURCE. */
-void *cl_next_sym(const char *name) CL_HIDDEN;
+ * wrapper's) as a pointer of the given type, looked up on first use; the
+ * caller includes <dlfcn.h> with _GNU_SOURCE.  Looked up with the C
+ * library's dlsym (cl_dl_sym_real), never the shim's own: these run in
+ * signal handlers and under the shim's locks, where the dlsym wrapper's look
+ * for NCCL (a lock, the loader's list) must not run. */
 #define CL_REAL_AS(type, name)                                                 \
   ({                                                                           \
     static type cl_fn_;                                                        \
     type cl_f_ = __atomic_load_n(&cl_fn_, __ATOMIC_RELAXED);                   \
     if (!cl_f_) {                                                              \
-      cl_f_ = (type)cl_next_sym(#name);                                   \
+      cl_f_ = (type)cl_dl_sym_real(RTLD_NEXT, #name);                          \
       __atomic_store_n(&cl_fn_, cl_f_, __ATOMIC_RELAXED);                      \
     }                                                                          \
     cl_f_;                                                                     \
@@ -474,6 +490,45 @@ int cl_hostguard_lift(uint64_t addr, uint64_t len, int kernel_writes)
 void cl_hostguard_settle(int token, const struct iovec *iov, int iovcnt,
                          uint64_t done) CL_HIDDEN;
 
+/* ---- NCCL (nccl.c, gotpatch.c) ---------------------------------------------- */
+/* Loaded objects changed: when NCCL is among them and the shim records,
+ * route the program's calls of the functions of nccl.def through the
+ * shim (by their GOT entries).  Cheap when nothing was loaded.  Never
+ * waits: while another thread looks, it leaves the look to that thread. */
+void cl_nccl_maybe_loaded(void) CL_HIDDEN;
+void cl_nccl_atfork_prepare(void) CL_HIDDEN;
+void cl_nccl_atfork_parent(void) CL_HIDDEN;
+void cl_nccl_atfork_child(void) CL_HIDDEN;
+void cl_nccl_comms_atfork_prepare(void) CL_HIDDEN;
+void cl_nccl_comms_atfork_parent(void) CL_HIDDEN;
+void cl_nccl_comms_atfork_child(void) CL_HIDDEN;
+/* the recording is on: NCCL calls may be recorded */
+void cl_nccl_enable(void) CL_HIDDEN;
+int cl_nccl_enabled(void) CL_HIDDEN;
+/* The C library's dlopen and dlsym (dlreal.c): every dlsym the shim makes
+ * for itself goes through these, never through its own wrapper (which looks
+ * for NCCL and CUDA, taking a lock: not in a signal handler, not under the
+ * shim's locks; tests/capture/own_dlsym.test). */
+void cl_dl_bind_real(void) CL_HIDDEN;
+void *cl_dl_open_real(const char *file, int mode) CL_HIDDEN;
+void *cl_dl_sym_real(void *handle, const char *name) CL_HIDDEN;
+/* The wrappers of nccl.def (nccl.c): for each name its wrapper and the
+ * slot of its real function; cl_nccl_count of them. */
+struct cl_nccl_fn {
+  const char *name;
+  void *wrapper;
+  void *_Atomic *real;
+};
+extern const struct cl_nccl_fn cl_nccl_fns[] CL_HIDDEN;
+extern const unsigned cl_nccl_count CL_HIDDEN;
+/* the kind of NCCL row I (nccl.def): "all-reduce"..., NULL for a
+ * communicator's creation or destruction */
+const char *cl_nccl_kind(unsigned i) CL_HIDDEN;
+/* Patch the GOT entries of the loaded objects (not yet looked at) that
+ * import a function of cl_nccl_fns bound to (or lazily bound to) the
+ * NCCL library NCCL_BASE..NCCL_END; returns the number of entries patched. */
+int cl_got_patch(uintptr_t nccl_start, uintptr_t nccl_end) CL_HIDDEN;
+
 /* ---- the API table (decode.c), generated from api.def ---------------------- */
 struct cl_api {
   const char *name;       /* e.g. "cudaMemcpyAsync_v3020" */
@@ -485,6 +540,11 @@ struct cl_api {
 };
 #define CL_ASYNC 1u
 #define CL_PTSZ 2u
+/* the domain of the rows of NCCL functions (nccl.def), after api.def's;
+ * their cbid is their index in nccl.def */
+#define CL_DOMAIN_NCCL 0x4e43
+/* the table index of NCCL function I of nccl.def */
+extern const unsigned cl_api_nccl_first CL_HIDDEN;
 extern const struct cl_api cl_api_table[] CL_HIDDEN;
 extern const unsigned cl_api_count CL_HIDDEN;
 /* Table index of (domain, cbid), or -1. */

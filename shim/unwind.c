@@ -18,16 +18,17 @@ _Unwind_Reason_Code (*cl_unwind_backtrace(void))(_Unwind_Trace_Fn, void *)
       __atomic_load_n(&cl_unwind.backtrace, __ATOMIC_ACQUIRE);
   if (bt)
     return bt;
-  void *h = dlopen("libgcc_s.so.1", RTLD_NOW | RTLD_NOLOAD);
+  /* the C library's dlopen and dlsym, not the shim's wrappers (dlreal.c) */
+  void *h = cl_dl_open_real("libgcc_s.so.1", RTLD_NOW | RTLD_NOLOAD);
   if (!h)
-    h = dlopen("libgcc_s.so.1", RTLD_NOW);
+    h = cl_dl_open_real("libgcc_s.so.1", RTLD_NOW);
   if (!h)
     return NULL;
   struct cl_unwind u;
-  *(void **)&u.get_ip = dlsym(h, "_Unwind_GetIP");
-  *(void **)&u.get_cfa = dlsym(h, "_Unwind_GetCFA");
-  *(void **)&u.get_gr = dlsym(h, "_Unwind_GetGR");
-  *(void **)&u.backtrace = dlsym(h, "_Unwind_Backtrace");
+  *(void **)&u.get_ip = cl_dl_sym_real(h, "_Unwind_GetIP");
+  *(void **)&u.get_cfa = cl_dl_sym_real(h, "_Unwind_GetCFA");
+  *(void **)&u.get_gr = cl_dl_sym_real(h, "_Unwind_GetGR");
+  *(void **)&u.backtrace = cl_dl_sym_real(h, "_Unwind_Backtrace");
   if (!u.get_ip || !u.get_cfa || !u.get_gr || !u.backtrace)
     return NULL; /* the handle stays: it is libgcc_s, loaded for good */
   cl_unwind.get_ip = u.get_ip;

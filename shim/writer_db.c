@@ -51,6 +51,8 @@
   X(host_accesses, "INSERT", "")                                               \
   X(thread_edges, "INSERT OR IGNORE", "")                                      \
   X(names, "INSERT OR IGNORE", "")                                             \
+  X(communicators, "INSERT OR REPLACE", "")                                    \
+  X(collectives, "INSERT", "")                                                 \
   X(host_func_runs, "INSERT OR IGNORE", "")                                    \
   X(meta, "INSERT OR REPLACE", "")                                             \
   X(api, "INSERT", "")
@@ -59,9 +61,11 @@
 #define CL_UPDATES(X)                                                          \
   X(context_gone, "UPDATE contexts SET destroyed_seq=?1 WHERE id=?2")          \
   X(stream_gone, "UPDATE streams SET destroyed_seq=?1 WHERE handle=?2 AND "    \
-                 "seq<?1 AND destroyed_seq IS NULL")                           \
+                 "seq<?1 AND destroyed_seq IS NULL")                            \
   X(event_gone, "UPDATE events SET destroyed_seq=?1 WHERE handle=?2 AND "      \
-                "seq<?1 AND destroyed_seq IS NULL")
+                "seq<?1 AND destroyed_seq IS NULL")                            \
+  X(communicator_gone, "UPDATE communicators SET destroyed_seq=?1 WHERE "      \
+                       "handle=?2 AND seq<?1 AND destroyed_seq IS NULL")
 
 struct stack_entry {
   uint64_t hash;
@@ -498,8 +502,9 @@ static void write_api_table(struct cl_db *db)
     const struct cl_api *e = &cl_api_table[i];
     I64(db, api, id, i);
     TXT(db, api, name, e->name);
-    TXT(db, api, domain,
-        e->domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "runtime" : "driver");
+    TXT(db, api, domain, e->domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "runtime"
+                         : e->domain == CL_DOMAIN_NCCL           ? "nccl"
+                                                                 : "driver");
     I64(db, api, cbid, e->cbid);
     TXT(db, api, op, cl_op_name(e->op));
     run(db, db->insert.api);
@@ -970,6 +975,7 @@ static int has_stream(enum cl_op op, unsigned flags)
   case CL_OP_SYNC_STREAM: case CL_OP_QUERY_STREAM: case CL_OP_HOST_FUNC:
   case CL_OP_GRAPH_LAUNCH: case CL_OP_CAPTURE_BEGIN: case CL_OP_CAPTURE_END:
   case CL_OP_PREFETCH: case CL_OP_STREAM_CREATE: case CL_OP_STREAM_DESTROY:
+  case CL_OP_COLLECTIVE:
     return 1;
   case CL_OP_ALLOC: case CL_OP_FREE:
     return (flags & CL_ASYNC) != 0;
@@ -1019,7 +1025,8 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
     ADD_ROW(db, syncs);
     return;
   }
-  if (!ok)
+  /* NCCL's ncclInProgress: a non-blocking communicator's call, under way */
+  if (!ok && !(c->result == CL_NCCL_IN_PROGRESS && (op == CL_OP_COLLECTIVE || op == CL_OP_COMM_CREATE)))
     return;
   switch (op) {
   case CL_OP_ALLOC:
@@ -1168,6 +1175,48 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
          op == CL_OP_PEER_ENABLE || op == CL_OP_PEER_DISABLE,
          (uint64_t)(int64_t)a->peer);
     ADD_ROW(db, device_ops);
+    break;
+  case CL_OP_COLLECTIVE: {
+    const struct cl_coll *k = &c->coll;
+    I64(db, collectives, seq, c->seq);
+    I64(db, collectives, comm, k->comm);
+    OPT(db, collectives, comm_id, k->comm_id != 0, k->comm_id);
+    TXT(db, collectives, kind, cl_nccl_kind(c->api - cl_api_nccl_first));
+    OPT(db, collectives, rank, k->rank >= 0, (uint64_t)(int64_t)k->rank);
+    OPT(db, collectives, nranks, k->nranks >= 0, (uint64_t)(int64_t)k->nranks);
+    I64(db, collectives, send, k->send);
+    I64(db, collectives, recv, k->recv);
+    I64(db, collectives, count, k->count);
+    I64(db, collectives, datatype, k->datatype);
+    OPT(db, collectives, redop, k->redop >= 0, (uint64_t)(int64_t)k->redop);
+    OPT(db, collectives, root, k->root >= 0, (uint64_t)(int64_t)k->root);
+    I64(db, collectives, read_addr, k->read_addr);
+    I64(db, collectives, read_bytes, k->read_bytes);
+    I64(db, collectives, write_addr, k->write_addr);
+    I64(db, collectives, write_bytes, k->write_bytes);
+    I64(db, collectives, grouped, k->grouped);
+    I64(db, collectives, stream, stream);
+    run(db, db->insert.collectives);
+    break;
+  }
+  case CL_OP_COMM_CREATE: {
+    const struct cl_coll *k = &c->coll;
+    I64(db, communicators, seq, c->seq);
+    I64(db, communicators, handle, k->comm);
+    OPT(db, communicators, id, k->comm_id != 0, k->comm_id);
+    OPT(db, communicators, rank, k->rank >= 0, (uint64_t)(int64_t)k->rank);
+    OPT(db, communicators, nranks, k->nranks >= 0,
+        (uint64_t)(int64_t)k->nranks);
+    OPT(db, communicators, device, dev_known, (uint64_t)(int64_t)c->device);
+    OPT(db, communicators, parent, k->parent != 0, k->parent);
+    NUL(db, communicators, destroyed_seq);
+    run(db, db->insert.communicators);
+    break;
+  }
+  case CL_OP_COMM_DESTROY:
+    sqlite3_bind_int64(db->communicator_gone, 1, (sqlite3_int64)c->seq);
+    sqlite3_bind_int64(db->communicator_gone, 2, (sqlite3_int64)c->coll.comm);
+    run(db, db->communicator_gone);
     break;
   case CL_OP_HOST_FUNC: case CL_OP_GRAPH_LAUNCH: case CL_OP_CAPTURE_BEGIN:
   case CL_OP_CAPTURE_END: case CL_OP_PREFETCH:

@@ -24,7 +24,9 @@
  * Memory: copies and memsets touch their exact ranges; a kernel touches the
  * pointers in its arguments (kernel_args), read-only through a const
  * pointer parameter (mangle_const.h), else possibly written ("possible"
- * rather than "definite"). */
+ * rather than "definite"); an NCCL collective (collectives, schema 4)
+ * reads and writes the ranges the shim recorded from nccl.def's rule, on
+ * its stream like any stream work. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +45,7 @@
 #include "util.h"
 
 enum acc_op { ACC_KERNEL, ACC_COPY_SRC, ACC_COPY_DST, ACC_MEMSET, ACC_ALLOC,
-              ACC_FREE };
+              ACC_FREE, ACC_COLL_SEND, ACC_COLL_RECV };
 
 #define UNTRACKED_BUCKET 1 /* memory outside known allocations */
 #define MAX_PARAMS 64
@@ -431,6 +433,42 @@ static void do_kernel(struct walk *w, const struct replay_op *o, uint32_t t,
   }
 }
 
+/* the collectives rows (schema 4), read alongside the calls: these columns */
+#define COLL_COLS                                                              \
+  (CL_COLS(collectives, seq) | CL_COLS(collectives, read_addr) |               \
+   CL_COLS(collectives, read_bytes) | CL_COLS(collectives, write_addr) |       \
+   CL_COLS(collectives, write_bytes))
+#define COLL_COL(c) CL_RANK(COLL_COLS, collectives, c)
+struct coll_cursor {
+  sqlite3_stmt *st;
+  bool row;
+};
+
+static void do_collective(struct walk *w, struct coll_cursor *cc,
+                          const struct replay_op *o, uint32_t t, uint32_t s)
+{
+  uint32_t epoch = hb_issue(w->e, t, s);
+  while (cc->row && db_int(cc->st, COLL_COL(seq)) < o->seq)
+    cc->row = db_step(w->ctx->db, cc->st);
+  if (!cc->row || db_int(cc->st, COLL_COL(seq)) != o->seq)
+    return;
+  struct hb_access a = {.seq = o->seq, .stack = o->stack, .stream = s,
+                        .epoch = epoch, .definite = 1, .param = -1};
+  for (int side = 0; side < 2; side++) {
+    uint64_t addr = (uint64_t)db_int(
+        cc->st, side ? COLL_COL(write_addr) : COLL_COL(read_addr));
+    int64_t bytes = db_int(cc->st, side ? COLL_COL(write_bytes)
+                                        : COLL_COL(read_bytes));
+    if (!addr || bytes <= 0)
+      continue;
+    a.lo = addr;
+    a.hi = addr + (uint64_t)bytes;
+    a.write = (uint8_t)side;
+    a.op = side ? ACC_COLL_RECV : ACC_COLL_SEND;
+    access(w, &a);
+  }
+}
+
 static enum hb_edge edge_of(const struct cl_op_sem *sem)
 {
   return sem->edge == CL_EDGE_UNPROMISED ? HB_EDGE_UNPROMISED : HB_EDGE_ALWAYS;
@@ -527,6 +565,12 @@ static void walk(struct walk *w)
                       " ORDER BY seq")
       : NULL;
   bool te_row = te && db_step(d, te);
+  struct coll_cursor cc = {NULL, false};
+  if (db_has_table(d, "collectives")) {
+    cc.st = db_prepare_table(d, CL_TABLE_collectives, COLL_COLS,
+                             "ORDER BY seq");
+    cc.row = db_step(d, cc.st);
+  }
   struct hostfn_runs hr;
   hostfn_runs_load(d, &hr);
   struct replay r;
@@ -542,7 +586,8 @@ static void walk(struct walk *w)
     int64_t tid = o->tid;
     int64_t device = o->device;
     int64_t stack = o->stack;
-    bool ok = o->result == 0;
+    bool ok = o->result == 0 ||
+              (op == CL_OP_COLLECTIVE && o->result == CL_NCCL_IN_PROGRESS);
     thread_edges_upto(w, te, &te_row, seq);
     hostfn_runs_upto(w, &hr, seq);
 
@@ -590,6 +635,8 @@ static void walk(struct walk *w)
       /* recorded into a graph, not run now */
     } else if (op == CL_OP_KERNEL) {
       do_kernel(w, o, t, s);
+    } else if (op == CL_OP_COLLECTIVE) {
+      do_collective(w, &cc, o, t, s);
     } else if (op == CL_OP_COPY || op == CL_OP_MEMSET) {
       if (o->transfer)
         do_copy(w, &r, t, s);
@@ -651,6 +698,7 @@ static void walk(struct walk *w)
   replay_end(&r);
   w->mm = NULL;
   db_finalize(te);
+  db_finalize(cc.st);
   free(hr.v);
 }
 
@@ -732,6 +780,15 @@ static void opinfo_load(struct walk *w, sqlite3_stmt *q, int64_t seq,
     out->what = xasprintf("%s of %s", api, fmt_bytes(b1, sizeof b1, db_int(q, 4)));
     out->brief = xstrdup(api);
     break;
+  case ACC_COLL_SEND:
+  case ACC_COLL_RECV: {
+    const char *side = a->op == ACC_COLL_SEND ? "send buffer" : "receive buffer";
+    out->what = xasprintf("%s of %s (%s)", api,
+                          fmt_bytes(b1, sizeof b1, (int64_t)(a->hi - a->lo)),
+                          side);
+    out->brief = xasprintf("%s (%s)", api, side);
+    break;
+  }
   case ACC_ALLOC:
     out->what = xasprintf("%s (the block's allocation)", api);
     out->brief = xasprintf("%s (allocation)", api);
@@ -804,9 +861,17 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
   const char *slib = NULL;
   uint32_t own = 0;
   const char *implicit_why = NULL; /* masked-race: what orders the pair */
+  bool coll = r->prev.op >= ACC_COLL_SEND || r->cur.op >= ACC_COLL_SEND;
   switch (r->kind) {
   case RK_STREAM:
     f = findings_add(out, check, &loc, "%s, and nothing orders them", pair);
+    if (coll)
+      fix = "make the stream that uses the buffer wait for the NCCL"
+            " operation (cudaEventRecord on its stream after it,"
+            " cudaStreamWaitEvent before the use); in PyTorch, work.wait()"
+            " on the work an async_op=True collective returned before"
+            " touching its tensors, and keep memory a collective uses alive"
+            " until then";
     break;
   case RK_HANDOFF:
     if (r->hostfn_call)

@@ -46,7 +46,10 @@
   X(CAPTURE_BEGIN, "capture-begin")                                            \
   X(CAPTURE_END, "capture-end")                                                \
   X(PREFETCH, "prefetch")                                                      \
-  X(ACCESS, "access")
+  X(ACCESS, "access")                                                          \
+  X(COLLECTIVE, "collective")                                                  \
+  X(COMM_CREATE, "comm-create")                                                \
+  X(COMM_DESTROY, "comm-destroy")
 
 enum cl_op {
 #define CL_OP_ENUM(id, name) CL_OP_##id,
@@ -54,6 +57,11 @@ enum cl_op {
 #undef CL_OP_ENUM
   CL_OP_COUNT
 };
+
+/* NCCL's ncclInProgress (nccl.h), the result of a call on a non-blocking
+ * communicator whose work is under way: calls.result keeps it, and the
+ * call counts as made (its collectives or communicators row is written). */
+#define CL_NCCL_IN_PROGRESS 7
 
 /* Memory kinds of allocations and of the two sides of a copy (memory.kind,
  * transfers.src_kind, transfers.dst_kind).  MAPPED: device memory mapped

@@ -57,7 +57,8 @@ CAPTURE_TESTS = \
 	tests/capture/diskfull.test \
 	tests/capture/stderr.test \
 	tests/capture/startup.test \
-	tests/capture/unload.test
+	tests/capture/unload.test \
+	tests/capture/own_dlsym.test
 TESTS += $(CAPTURE_TESTS)
 EXTRA_DIST += $(CAPTURE_TESTS) tests/capture/capture.sh tests/capture/ci.sh \
 	tests/capture/behave.cu tests/capture/hostile.cu tests/capture/unload.cpp \
