@@ -23,3 +23,4 @@ libcudalens_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 libcudalens_la_LDFLAGS = -module -avoid-version -shared -no-undefined \
 	$(SHIM_SQLITE_LDFLAGS)
 libcudalens_la_LIBADD = libclshim.la $(SHIM_SQLITE_LIBS) -ldl -lpthread
+EXTRA_DIST += shim/sqlite_local.map

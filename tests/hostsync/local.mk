@@ -1,7 +1,8 @@
 # tests/hostsync/local.mk - samples of host/device synchronization bugs
 # (host-read-before-sync, host-write-before-sync, pinned-free-before-sync)
 # and their correct twins, each checked by a .test against the markers in
-# its source, under the simulated runtime; and timeline.test, the demo
+# its source, under the simulated runtime; and timeline.test and
+# timeline_layout.test, the demo
 # app's findings drawn by --format=perfetto and --format=html.
 HOSTSYNC_NAMES = read_before_sync write_before_sync free_before_sync \
 	registered_read sync_first event_sync query_loop double_buffer callback_ok \
@@ -35,7 +36,7 @@ HOSTSYNC_TESTS = tests/hostsync/read_before_sync.test \
 	tests/hostsync/small_managed_read.test tests/hostsync/small_managed_sync.test \
 	tests/hostsync/small_pinned_read.test tests/hostsync/small_pinned_ok.test \
 	tests/hostsync/step_storm.test \
-	tests/hostsync/timeline.test
+	tests/hostsync/timeline.test tests/hostsync/timeline_layout.test
 # capture_ok.cu uses CUDA graphs, which the simulated runtime lacks: it runs
 # in the GPU script (tests/gpu/hostsync.sh) only
 EXTRA_DIST += tests/hostsync/common.h $(HOSTSYNC_NAMES:%=tests/hostsync/%.cu) \

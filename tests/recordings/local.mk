@@ -91,6 +91,7 @@ EXTRA_DIST += $(RECORDING_TESTS) \
 	tests/recordings/validate_json.py \
 	tests/recordings/check_trace.py \
 	tests/recordings/check_page.py \
+	tests/recordings/measure.js \
 	tests/recordings/chromium.sh \
 	tests/recordings/walk.expected.perfetto \
 	tests/recordings/pyrun.expected.sarif \
