@@ -27,7 +27,24 @@ static int ends_with_db(const char *name)
   return n > 3 && name[0] != '.' && strcmp(name + n - 3, ".db") == 0;
 }
 
-/* DIR's recordings, as DIR/NAME ("DIR/" and "DIR" give the same names) */
+/* A stub: an empty file with nothing in its WAL (-wal) either, which a
+ * process of an older cudalens left when it ended before its recording had
+ * a schema.  No recording at all, unlike one that ended abruptly; a file
+ * with anything in it that is no recording is an error (multiproc.test). */
+static int is_stub(const char *path, const struct stat *st)
+{
+  if (st->st_size != 0)
+    return 0;
+  char *wal = xasprintf("%s-wal", path);
+  struct stat ws;
+  int stub = stat(wal, &ws) != 0 || !S_ISREG(ws.st_mode) || ws.st_size == 0;
+  free(wal);
+  return stub;
+}
+
+/* DIR's recordings, as DIR/NAME ("DIR/" and "DIR" give the same names);
+ * stubs are skipped with a note (issue 24: one stub made the report of a
+ * whole multi-process run fail) */
 static void add_folder(struct paths *p, const char *dir)
 {
   DIR *d = opendir(dir);
@@ -45,10 +62,17 @@ static void add_folder(struct paths *p, const char *dir)
     char *path = xasprintf("%.*s%s%s", (int)len, dir,
                            dir[len - 1] == '/' ? "" : "/", e->d_name);
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-      add(p, path);
-    else
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && is_stub(path, &st)) {
+      fputs("cudalens-report: note: ", stderr);
+      fput_escaped(stderr, path);
+      fputs(": skipped: an empty file, not a recording (its process ended "
+            "before the recording was created)\n", stderr);
       free(path);
+    } else if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+      add(p, path);
+    } else {
+      free(path);
+    }
     errno = 0;
   }
   int err = errno;

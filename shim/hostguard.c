@@ -47,9 +47,9 @@
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
-#include <unwind.h>
 
 #include "cudalens/semantics.h"
+#include "cl_unwind.h"
 #include "shim.h"
 
 #define MAX_GUARDS 512
@@ -421,6 +421,7 @@ static void guard_pages(uint64_t seq, uint64_t stream, uint64_t tid,
                         : end & ~(page_size - 1);
   if (hi <= lo)
     return; /* no whole page inside */
+  cl_sigwrap_reclaim(); /* a fault must reach dispatch(), not the program */
   wlock();
   if (!nvendor)
     dl_iterate_phdr(add_vendor, NULL);
@@ -729,7 +730,7 @@ struct unwind {
 static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
 {
   struct unwind *u = arg;
-  uint64_t ip = _Unwind_GetIP(ctx);
+  uint64_t ip = cl_unwind.get_ip(ctx);
   if (!ip)
     return _URC_END_OF_STACK;
   if (!u->found) { /* skip the handler and the signal frame */
@@ -1000,7 +1001,12 @@ static int on_fault(int sig, siginfo_t *si, void *uc)
     uint64_t frames[CL_MAX_FRAMES];
     frames[0] = ip + 1; /* the report looks up address - 1 */
     struct unwind u = {frames + 1, 0, CL_MAX_FRAMES - 1, ip, 0};
-    _Unwind_Backtrace(step, &u);
+    /* bound when the shim started (cl_stack_init), before any page was
+     * protected: a load here */
+    __typeof__(cl_unwind.backtrace) backtrace =
+        __atomic_load_n(&cl_unwind.backtrace, __ATOMIC_ACQUIRE);
+    if (backtrace)
+      backtrace(step, &u);
     /* Not async-signal-safe in general, like the unwinding above: both are
      * called only for the program's own synchronous access to a protected
      * page, never while this thread is inside the shim or the allocator. */

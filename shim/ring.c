@@ -3,8 +3,16 @@
  * producer); the writer drains them all (single consumer).  A full ring makes
  * the producer wait for the writer (CUDALENS_OVERFLOW=block, the default),
  * counting the waits and their length, or drops the record and counts it
- * (drop); never silently, nor when a thread's ring cannot be allocated. */
+ * (drop); never silently, nor when a thread's ring cannot be allocated.
+ *
+ * A process the shim did not see start (a raw clone or clone3 without
+ * CLONE_VM: no fork handler ran, issue 24 defect 5) has a copy of its
+ * parent's rings and writer state but no writer: it says so in one line
+ * and records nothing (never waits for a writer that is not there).  The
+ * kernel tells: a page advised MADV_WIPEONFORK reads 0 in such a child;
+ * fork()'s handler marks it again in the children the shim sees. */
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -52,6 +60,38 @@ static struct cl_ring *ring_new(void)
   return r;
 }
 
+/* 1 in a process the shim saw start; 0 (wiped by the kernel) in a child
+ * made without fork handlers; NULL where the kernel cannot wipe it */
+static volatile unsigned char *seen;
+static _Atomic int unseen_said;
+
+void cl_ring_process_start(void)
+{
+  if (!seen) {
+    void *m = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+      return;
+    if (madvise(m, 4096, MADV_WIPEONFORK)) {
+      munmap(m, 4096);
+      return;
+    }
+    seen = m;
+  }
+  seen[0] = 1;
+}
+
+int cl_ring_unseen_process(int say)
+{
+  if (!seen || seen[0])
+    return 0;
+  if (say && !atomic_exchange(&unseen_said, 1))
+    CL_LOG(CL_LOG_ERROR, "process %ld was started without fork() (a raw "
+                         "clone or clone3): its CUDA calls are not recorded",
+           (long)getpid());
+  return 1;
+}
+
 static _Atomic uint64_t unbuffered; /* records of threads without a ring */
 
 /* how often and how long the program's threads waited for room */
@@ -68,7 +108,8 @@ static struct cl_ring *wait_for_room(struct cl_ring *r, enum cl_rec_type type,
     uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
     if (tail - head < r->capacity)
       break;
-    if (cl_cfg.overflow_drop || !cl_writer_running() || cl_writer_is_self()) {
+    if (cl_cfg.overflow_drop || !cl_writer_running() || cl_writer_is_self() ||
+        !cl_writer_owned_here()) {
       atomic_fetch_add_explicit(&r->dropped[type == CL_REC_ACTIVITY], 1,
                                 memory_order_relaxed);
       r = NULL;
@@ -96,6 +137,8 @@ void cl_ring_waits(uint64_t *count, uint64_t *ns)
 
 struct cl_record *cl_ring_reserve(enum cl_rec_type type)
 {
+  if (seen && !seen[0] && cl_ring_unseen_process(1))
+    return NULL;
   if (cl_writer_inherited()) {
     /* a forked child before its own first CUDA call: GPU activity and drop
      * counts that CUPTI delivers now are its parent's, recorded there */
@@ -186,6 +229,8 @@ void cl_ring_atfork_child(void)
     atomic_store(&keep->dropped[0], 0);
     atomic_store(&keep->dropped[1], 0);
   }
+  cl_ring_process_start();
+  atomic_store(&unseen_said, 0);
   atomic_store(&unbuffered, 0);
   atomic_store(&waits, 0);
   atomic_store(&wait_ns, 0);

@@ -39,6 +39,9 @@ void cl_config_load(void) CL_HIDDEN;
 
 /* ---- logging (log.c): one macro, one level variable ---------------------- */
 enum { CL_LOG_ERROR = 0, CL_LOG_WARN = 1, CL_LOG_INFO = 2, CL_LOG_DEBUG = 3 };
+/* what descriptor 2 is at start-up: lines go there only while it is that,
+ * a terminal, a pipe or a socket */
+void cl_log_init(void) CL_HIDDEN;
 void cl_log_write(int level, const char *fmt, ...) CL_HIDDEN
     __attribute__((format(printf, 2, 3)));
 #define CL_LOG(level, ...)                                                     \
@@ -255,6 +258,12 @@ uint32_t cl_gettid(void) CL_HIDDEN;
 /* Write this thread's pending create edge, if any; called before the
  * thread's first record. */
 void cl_threads_before_record(void) CL_HIDDEN;
+/* This process is the one the shim started in (or a fork() of it): marked
+ * at the start and by fork()'s child handler */
+void cl_ring_process_start(void) CL_HIDDEN;
+/* 1 in a process the shim did not see start: a raw clone/clone3 child,
+ * which records nothing (say: and says so, once) */
+int cl_ring_unseen_process(int say) CL_HIDDEN;
 void cl_ring_atfork_prepare(void) CL_HIDDEN;
 void cl_ring_atfork_parent(void) CL_HIDDEN;
 void cl_ring_atfork_child(void) CL_HIDDEN;
@@ -284,6 +293,9 @@ static inline uint64_t cl_next_seq(void)
 }
 void cl_writer_ensure_started(void) CL_HIDDEN; /* lazily, on first record */
 int cl_writer_running(void) CL_HIDDEN;
+/* the writer's state belongs to this process (not a vfork or raw clone
+ * child's copy) */
+int cl_writer_owned_here(void) CL_HIDDEN;
 void cl_writer_wake(void) CL_HIDDEN;
 /* End the recording: the writer drains every ring and closes the database,
  * noting how the process ended (meta end) and, with clean, that everything
@@ -309,10 +321,13 @@ void cl_writer_atfork_child(void) CL_HIDDEN;
 
 /* ---- output path (outpath.c) ---------------------------------------------- */
 /* cl_outpath_expand: include/cudalens/outpath.h (common/outpath.c) */
-/* Create path exclusively (no symlink following), trying path.1.db, ... when
- * it exists; fills chosen; returns an fd or -1 with a message in err. */
-int cl_outpath_create(const char *path, char *chosen, size_t chosensz,
-                      char *err, size_t errsz) CL_HIDDEN;
+/* Put a file holding buf (len bytes) at path, or path.1.db, ... when it
+ * exists as a file, complete or not at all (no symlink followed, nothing
+ * overwritten, a name that is no regular file never numbered); fills
+ * chosen; 0, or -1 with a message in err. */
+int cl_outpath_publish(const char *path, const void *buf, size_t len,
+                       char *chosen, size_t chosensz, char *err, size_t errsz)
+    CL_HIDDEN;
 
 /* ---- call stacks and modules (stack.c, modules.c) -------------------------- */
 int cl_stack_capture(uint64_t *frames, int max) CL_HIDDEN;
@@ -462,6 +477,9 @@ void cl_signals_install(void) CL_HIDDEN;
 /* SIGSEGV goes to handler first (nonzero: it was the shim's own fault),
  * whatever the program installs; 0 on success */
 int cl_sigwrap_install(int (*handler)(int, siginfo_t *, void *)) CL_HIDDEN;
+/* SIGSEGV the shim's again if the program set an action behind the
+ * wrappers (raw system call): its handler becomes its view */
+void cl_sigwrap_reclaim(void) CL_HIDDEN;
 /* SIGTRAP too goes to handler first (the host check's single steps), then
  * to what the program installed; 0 on success */
 int cl_sigwrap_install_trap(int (*handler)(int, siginfo_t *, void *))

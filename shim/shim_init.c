@@ -61,8 +61,9 @@ static void atfork_child(void)
 
 static void finish(void)
 {
-  if (!atomic_load(&active) || atomic_exchange(&finished, 1))
-    return;
+  if (!atomic_load(&active) || atomic_exchange(&finished, 1) ||
+      cl_ring_unseen_process(0))
+    return; /* (a raw clone child: nothing of its own to flush) */
   if (cl_writer_inherited()) {
     /* a forked child that made no CUDA call: what CUPTI holds is its
      * parent's, and nothing of its own is recorded */
@@ -77,6 +78,7 @@ static void finish(void)
 static void configure(void)
 {
   clock_gettime(CLOCK_MONOTONIC, &loaded_at);
+  cl_log_init(); /* what stderr is (log.c) */
   cl_config_load();
   if (cl_cfg.disable)
     atomic_store(&state, DONE);
@@ -106,6 +108,7 @@ static void start(const struct cl_cuda_found *f)
   if (cl_capture_start())
     return;
   atomic_store(&active, 1);
+  cl_ring_process_start();
   cl_nvtx_flush_pending();
   pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
   atexit(finish);

@@ -5,6 +5,7 @@
  * unchanged (it still reads SIG_DFL, and installs its own handlers as it
  * would); signals the program already handles are left alone. */
 #include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "shim.h"
@@ -12,12 +13,28 @@
 static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
                             SIGTERM, SIGINT, SIGQUIT};
 
+/* The first fatal signal flushes.  Another one meanwhile, on another
+ * thread (a second Ctrl-C or SIGTERM: the flushing thread has every signal
+ * blocked), waits for that flush before its default action ends the
+ * process (issue 24, defect 6: it ended it mid-flush, with no end).  The
+ * flush waits for the writer only while it makes progress, so this wait
+ * ends too. */
 static void flush(int sig)
 {
-  static _Atomic int once;
+  /* 0; the pid of the process flushing (a forked child's copy is not its
+   * own); -1 once flushed */
+  static _Atomic pid_t state;
   (void)sig;
-  if (!atomic_exchange(&once, 1))
+  pid_t expect = 0, me = getpid();
+  if (atomic_compare_exchange_strong(&state, &expect, me)) {
     cl_writer_stop(0);
+    atomic_store(&state, -1);
+    return;
+  }
+  while (atomic_load(&state) == me) {
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+  }
 }
 
 void cl_signals_install(void)

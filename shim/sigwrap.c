@@ -2,8 +2,12 @@
  * program.  Two users take signals over: the fatal-signal flush (signals.c)
  * takes each fatal signal whose action is the default one, and the host-access
  * check (hostguard.c) takes SIGSEGV for good (and SIGTRAP, for the single
- * steps over accesses to protected pages that are not its business).  For such a signal the kernel
- * runs dispatch(), and the program sees and gets what it would without the
+ * steps over accesses to protected pages that are not its business).  For
+ * such a signal the kernel runs dispatch() (on x86-64 cl_sig_entry, which
+ * runs the shim's part on a stack of its own and then the program's handler
+ * where the kernel put the signal's frame: nothing of an alternate signal
+ * stack is the shim's), and the program sees and gets what it would without
+ * the
  * shim: sigaction() and the other exported wrappers report and change the
  * program's view (SIG_DFL while only the shim is there), and dispatch()
  * carries out that view exactly: the default action (after the flush), SIG_IGN,
@@ -27,6 +31,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -52,16 +57,21 @@ typedef sighandler_t (*handler_fn)(int, sighandler_t);
 typedef int (*int_fn)(int, int);
 typedef int (*sig_fn)(int);
 
+/* each looked up once, by one expansion of CL_REAL */
+typedef int (*sa_fn)(int, const struct sigaction *, struct sigaction *);
+typedef int (*mask_fn)(int, const sigset_t *, sigset_t *);
+static sa_fn sa_real(void) { return CL_REAL_AS(sa_fn, sigaction); }
+static mask_fn mask_real(void) { return CL_REAL_AS(mask_fn, pthread_sigmask); }
+
 static int real_sigaction(int sig, const struct sigaction *act,
                           struct sigaction *old)
 {
-  return CL_REAL(sigaction)(sig, act, old);
+  return sa_real()(sig, act, old);
 }
 
-typedef int (*mask_fn)(int, const sigset_t *, sigset_t *);
 static int real_mask(int how, const sigset_t *set, sigset_t *old)
 {
-  return CL_REAL_AS(mask_fn, pthread_sigmask)(how, set, old);
+  return mask_real()(how, set, old);
 }
 
 /* SIGSEGV kept by the host-access check: never blocked for real */
@@ -124,6 +134,9 @@ void cl_sigwrap_atfork_child(void) { table_unlock(&fork_mask); }
 
 /* ---- installing ------------------------------------------------------------ */
 static void dispatch(int sig, siginfo_t *si, void *uc);
+void cl_sig_entry(int sig, siginfo_t *si, void *uc)
+    __attribute__((visibility("hidden")));
+static void (*action(void))(int, siginfo_t *, void *);
 
 /* Make dispatch() the kernel's action for sig, applying what the program
  * asked for in act (mask and flags, but SA_RESETHAND, which dispatch()
@@ -134,7 +147,7 @@ static int own(int sig, struct slot *s, const struct sigaction *act,
                const struct sigaction *as_is)
 {
   struct sigaction sa = *act, back;
-  sa.sa_sigaction = dispatch;
+  sa.sa_sigaction = action();
   sa.sa_flags = (act->sa_flags & ~SA_RESETHAND) | SA_SIGINFO;
   /* the host-access check's SIGSEGV is never blocked while the shim's part
    * of dispatch() runs: a handler of the program run inside it (a signal
@@ -166,6 +179,29 @@ static int own(int sig, struct slot *s, const struct sigaction *act,
   s->view = back;
   s->owned = 1;
   return 0;
+}
+
+static int is_dispatch(const struct sigaction *sa)
+{
+  return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == action();
+}
+
+/* An owned signal whose kernel action is no longer dispatch(): the program
+ * set it behind the wrappers (the raw system call, a C library of its own).
+ * What it set is its view, as natively; a signal kept for good becomes the
+ * shim's again, one taken for the flush is the program's now.  Table
+ * locked. */
+static void relearn(int sig, struct slot *s)
+{
+  struct sigaction cur;
+  if (!s->owned || real_sigaction(sig, NULL, &cur) || is_dispatch(&cur))
+    return;
+  if (s->keep) {
+    own(sig, s, &cur, &cur);
+  } else {
+    s->owned = 0;
+    s->view = cur;
+  }
 }
 
 /* Take sig over: for good (keep), or while the program leaves the default
@@ -217,6 +253,23 @@ int cl_sigwrap_install(int (*handler)(int, siginfo_t *, void *))
     atomic_store(&segv_kept, 1);
   }
   return r;
+}
+
+/* The kernel's action for SIGSEGV is dispatch() again, and the program's
+ * view what it set, when the program set one behind the wrappers (the raw
+ * rt_sigaction system call, a C library of its own): called before the
+ * host-access check protects pages, so that a fault of the shim's never
+ * reaches a handler the shim has not seen. */
+void cl_sigwrap_reclaim(void)
+{
+  struct sigaction cur;
+  if (!atomic_load_explicit(&segv_kept, memory_order_relaxed) ||
+      real_sigaction(SIGSEGV, NULL, &cur) || is_dispatch(&cur))
+    return;
+  sigset_t saved;
+  table_lock(&saved);
+  relearn(SIGSEGV, &slots[SIGSEGV]);
+  table_unlock(&saved);
 }
 
 int cl_sigwrap_install_trap(int (*handler)(int, siginfo_t *, void *))
@@ -273,7 +326,14 @@ static void reset_view(int sig)
   table_unlock(&saved);
 }
 
-static void dispatch(int sig, siginfo_t *si, void *uc)
+/* The shim's part of a signal taken over, and what is to run in its place:
+ * the program's handler, returned for the caller to run (on the stack and
+ * in the signal frame the kernel chose, as natively), with *info set when
+ * it takes three arguments; NULL when nothing more is to run.  after: the
+ * signal mask of this handler's frame, which the caller puts in place
+ * (NULL: changed here, for real). */
+__attribute__((visibility("hidden"))) void *
+cl_sig_decide(int sig, siginfo_t *si, void *uc, sigset_t *after, int *info)
 {
   int saved = errno;
   if (sig == SIGSEGV && segv_blocked && !forced(sig, si)) {
@@ -282,42 +342,199 @@ static void dispatch(int sig, siginfo_t *si, void *uc)
       segv_held = 1;
     }
     errno = saved;
-    return;
+    return NULL;
   }
   if (sig == SIGSEGV && fault_handler && fault_handler(sig, si, uc)) {
     errno = saved;
-    return; /* the shim's own fault: the access runs again, now allowed */
+    return NULL; /* the shim's own fault: the access runs again, now allowed */
   }
   if (sig == SIGTRAP && trap_handler && trap_handler(sig, si, uc)) {
     errno = saved;
-    return; /* the end of the shim's own single step */
+    return NULL; /* the end of the shim's own single step */
   }
   struct slot s = slot_read(sig);
   void (*h)(int) = s.view.sa_handler;
   if (h == SIG_IGN && !forced(sig, si)) {
     errno = saved;
-    return;
+    return NULL;
   }
   if (h == SIG_IGN || h == SIG_DFL) {
     die(sig, si, s.flush);
+    if (after)
+      sigfillset(after); /* until this handler returns (see die()) */
     errno = saved;
-    return;
+    return NULL;
   }
   if (s.view.sa_flags & SA_RESETHAND)
     reset_view(sig);
   if (sig == SIGSEGV && fault_handler &&
       (!(s.view.sa_flags & SA_NODEFER) ||
        sigismember(&s.view.sa_mask, SIGSEGV) == 1)) {
-    sigset_t one; /* see own(): as the kernel would have, for the handler */
-    sigemptyset(&one);
-    sigaddset(&one, SIGSEGV);
-    real_mask(SIG_BLOCK, &one, NULL);
+    /* see own(): as the kernel would have, for the handler */
+    if (after) {
+      sigaddset(after, SIGSEGV);
+    } else {
+      sigset_t one;
+      sigemptyset(&one);
+      sigaddset(&one, SIGSEGV);
+      real_mask(SIG_BLOCK, &one, NULL);
+    }
   }
   errno = saved; /* the program's handler sees, and may change, errno */
-  if (s.view.sa_flags & SA_SIGINFO)
-    s.view.sa_sigaction(sig, si, uc);
-  else
-    h(sig);
+  if (info)
+    *info = (s.view.sa_flags & SA_SIGINFO) != 0;
+  return s.view.sa_flags & SA_SIGINFO ? (void *)s.view.sa_sigaction
+                                      : (void *)h;
+}
+
+/* The kernel's action, where no stack of the shim's is used (see below):
+ * all of it on the stack the kernel chose. */
+__attribute__((unused)) static void dispatch(int sig, siginfo_t *si, void *uc)
+{
+  int info = 0;
+  void *h = cl_sig_decide(sig, si, uc, NULL, &info);
+  if (h && info)
+    ((void (*)(int, siginfo_t *, void *))h)(sig, si, uc);
+  else if (h)
+    ((void (*)(int))h)(sig);
+}
+
+#if defined(__x86_64__) && defined(__linux__)
+/* ---- the shim's own signal stacks (issue 24, defect 3) ---------------------
+ * A signal the program delivers on its alternate stack (SA_ONSTACK) gets
+ * nothing of that stack from the shim: the kernel's action is the
+ * trampoline cl_sig_entry, which takes one of STACKS stacks of the shim's
+ * (a bit of busy, taken atomically), blocks the asynchronous signals (one
+ * delivered on the program's alternate stack while the shim's part runs on
+ * its own would be put at that stack's top, over this signal's frame),
+ * runs cl_sig_decide there, then goes back to the kernel's stack, puts the
+ * handler's mask in place and jumps to the program's handler, which so runs
+ * where the kernel would have run it, returning to the kernel's restorer.
+ * With every stack busy (STACKS signals in progress at once), the shim's
+ * part runs on the kernel's stack, as dispatch() does.  Unwinding (the host
+ * check's call stacks) goes from the shim's stack back to the signal frame
+ * through the CFI below: the frame's CFA is the saved stack pointer + 8. */
+#define STACKS 32
+#define STACK_SHIFT 16 /* 64 KiB each */
+__attribute__((visibility("hidden"))) char *cl_sig_stacks;
+__attribute__((visibility("hidden"))) _Atomic unsigned cl_sig_busy;
+/* every signal but the synchronous ones (a fault of the shim's own code
+ * must not be blocked: the kernel would kill) and SIGKILL, SIGSTOP */
+__attribute__((visibility("hidden"))) const unsigned long cl_sig_block =
+    ~((1ul << (SIGSEGV - 1)) | (1ul << (SIGBUS - 1)) | (1ul << (SIGFPE - 1)) |
+      (1ul << (SIGILL - 1)) | (1ul << (SIGTRAP - 1)) | (1ul << (SIGKILL - 1)) |
+      (1ul << (SIGSTOP - 1)));
+void cl_sig_entry(int sig, siginfo_t *si, void *uc)
+    __attribute__((visibility("hidden")));
+/* frame on the shim's stack (rsp): 0 the mask (a sigset_t), 136 uc, 144
+ * si, 152 sig, 160 the stack's number, 168 the kernel's stack pointer */
+__asm__(".text\n"
+        ".p2align 4\n"
+        ".globl cl_sig_entry\n"
+        ".hidden cl_sig_entry\n"
+        ".type cl_sig_entry, @function\n"
+        "cl_sig_entry:\n"
+        ".cfi_startproc\n"
+        "  movq cl_sig_stacks(%rip), %r8\n"
+        "  testq %r8, %r8\n"
+        "  jz 9f\n"
+        "1:\n"
+        "  movl cl_sig_busy(%rip), %ecx\n"
+        "  notl %ecx\n"
+        "  testl %ecx, %ecx\n"
+        "  jz 9f\n"
+        "  bsfl %ecx, %ecx\n"
+        "  lock btsl %ecx, cl_sig_busy(%rip)\n"
+        "  jc 1b\n"
+        "  leaq 1(%rcx), %r9\n"
+        "  shlq $16, %r9\n"
+        "  addq %r8, %r9\n"
+        "  leaq -176(%r9), %r9\n"
+        "  movq %rsp, 168(%r9)\n"
+        "  movq %rcx, 160(%r9)\n"
+        "  movq %rdi, 152(%r9)\n"
+        "  movq %rsi, 144(%r9)\n"
+        "  movq %rdx, 136(%r9)\n"
+        "  movl $14, %eax\n"             /* rt_sigprocmask(SIG_BLOCK, */
+        "  xorl %edi, %edi\n"
+        "  leaq cl_sig_block(%rip), %rsi\n" /* &cl_sig_block, */
+        "  movq %r9, %rdx\n"             /* the frame's mask, 8) */
+        "  movl $8, %r10d\n"
+        "  syscall\n"
+        "  movq %r9, %rsp\n"
+        /* CFA = *(rsp + 168) + 8 */
+        ".cfi_escape 0x0f,0x06,0x77,0xa8,0x01,0x06,0x23,0x08\n"
+        "  movq 152(%rsp), %rdi\n"
+        "  movq 144(%rsp), %rsi\n"
+        "  movq 136(%rsp), %rdx\n"
+        "  movq %rsp, %rcx\n"
+        "  xorl %r8d, %r8d\n"
+        "  call cl_sig_decide\n"
+        "  movq %rax, %r8\n"
+        "  movq %rsp, %r9\n"
+        "  movq 168(%r9), %rsp\n"
+        ".cfi_def_cfa %rsp, 8\n"
+        "  movl $14, %eax\n"             /* rt_sigprocmask(SIG_SETMASK, */
+        "  movl $2, %edi\n"
+        "  movq %r9, %rsi\n"             /* the frame's mask, NULL, 8) */
+        "  xorl %edx, %edx\n"
+        "  movl $8, %r10d\n"
+        "  syscall\n"
+        "  movq 152(%r9), %rdi\n"
+        "  movq 144(%r9), %rsi\n"
+        "  movq 136(%r9), %rdx\n"
+        "  movq 160(%r9), %rcx\n"
+        "  lock btrl %ecx, cl_sig_busy(%rip)\n"
+        "  testq %r8, %r8\n"
+        "  jz 2f\n"
+        "  jmp *%r8\n"
+        "2:\n"
+        "  ret\n"
+        "9:\n"                          /* no stack free: on this one */
+        "  pushq %rdi\n"
+        ".cfi_adjust_cfa_offset 8\n"
+        "  pushq %rsi\n"
+        ".cfi_adjust_cfa_offset 8\n"
+        "  pushq %rdx\n"
+        ".cfi_adjust_cfa_offset 8\n"
+        "  xorl %ecx, %ecx\n"
+        "  xorl %r8d, %r8d\n"
+        "  call cl_sig_decide\n"
+        "  popq %rdx\n"
+        ".cfi_adjust_cfa_offset -8\n"
+        "  popq %rsi\n"
+        ".cfi_adjust_cfa_offset -8\n"
+        "  popq %rdi\n"
+        ".cfi_adjust_cfa_offset -8\n"
+        "  testq %rax, %rax\n"
+        "  jz 3f\n"
+        "  jmp *%rax\n"
+        "3:\n"
+        "  ret\n"
+        ".cfi_endproc\n"
+        ".size cl_sig_entry, .-cl_sig_entry\n");
+_Static_assert(STACKS <= 32 && (1 << STACK_SHIFT) == 65536,
+               "cl_sig_entry's bit mask and shift");
+
+static void stacks_init(void)
+{
+  void *m = mmap(NULL, (size_t)STACKS << STACK_SHIFT, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1,
+                 0);
+  if (m != MAP_FAILED)
+    __atomic_store_n(&cl_sig_stacks, (char *)m, __ATOMIC_RELEASE);
+}
+#define ACTION ((void (*)(int, siginfo_t *, void *))cl_sig_entry)
+#else
+static void stacks_init(void) {}
+#define ACTION dispatch
+#endif
+
+static void (*action(void))(int, siginfo_t *, void *)
+{
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, stacks_init);
+  return ACTION;
 }
 
 /* ---- the program's side ---------------------------------------------------- */
@@ -330,8 +547,17 @@ static int is_managed(int sig)
 static int cl_sigaction(int sig, const struct sigaction *act,
                         struct sigaction *old)
 {
-  if (!is_managed(sig))
+  if (sig <= 0 || sig >= NSIG)
     return real_sigaction(sig, act, old);
+  /* The real functions are looked up before the table is locked: the first
+   * lookup goes through the shim's dlsym(), which may start the shim (CUDA
+   * already loaded: a library constructor's sigaction() runs before the
+   * shim's own), and the start takes signals over under the lock.  Whether
+   * the signal is managed is then decided under the lock, so that a start
+   * on this or another thread never overwrites, or is overwritten by, the
+   * program's action (issue 24, defect 1). */
+  sa_real();
+  mask_real();
   struct sigaction want, prev;
   if (act)
     want = *act; /* the program's memory is read with signals unblocked */
@@ -339,6 +565,14 @@ static int cl_sigaction(int sig, const struct sigaction *act,
   table_lock(&saved);
   struct slot *s = &slots[sig];
   int r = 0;
+  if (!atomic_load_explicit(&managed[sig], memory_order_relaxed)) {
+    r = real_sigaction(sig, act ? &want : NULL, &prev);
+    table_unlock(&saved);
+    if (!r && old)
+      *old = prev;
+    return r;
+  }
+  relearn(sig, s);
   if (s->owned)
     prev = s->view;
   else

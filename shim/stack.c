@@ -11,8 +11,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unwind.h>
 
+#include "cl_unwind.h"
 #include "selftime.h"
 #include "shim.h"
 
@@ -85,6 +85,7 @@ static int find_self(struct dl_phdr_info *info, size_t size, void *arg)
 
 void cl_stack_init(void)
 {
+  cl_unwind_backtrace(); /* bound now, not in a signal handler */
   dl_iterate_phdr(find_self, (void *)(uintptr_t)&cl_stack_init);
   dl_iterate_phdr(add_spans, NULL); /* CUPTI is loaded by now */
 }
@@ -307,9 +308,9 @@ static void learn_end(uintptr_t ip)
 static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
 {
   struct walk *w = arg;
-  uintptr_t ip = _Unwind_GetIP(ctx), sp = _Unwind_GetCFA(ctx);
+  uintptr_t ip = cl_unwind.get_ip(ctx), sp = cl_unwind.get_cfa(ctx);
 #if defined(__x86_64__)
-  uintptr_t rbp = _Unwind_GetGR(ctx, 6);
+  uintptr_t rbp = cl_unwind.get_gr(ctx, 6);
 #else
   uintptr_t rbp = 0;
 #endif
@@ -431,7 +432,9 @@ __attribute__((noinline)) int cl_stack_capture(uint64_t *frames, int max)
   slow_walks++;
   CL_PHASE_BEGIN(t0);
   struct walk w = {frames, 0, max, {0, 0, 0, 0, 0}, 0};
-  _Unwind_Backtrace(step, &w);
+  __typeof__(cl_unwind.backtrace) backtrace = cl_unwind_backtrace();
+  if (backtrace)
+    backtrace(step, &w);
 #if defined(__x86_64__)
   if (!w.cut && w.prev.ip)
     learn_end(w.prev.ip);

@@ -6,15 +6,23 @@
  * and what it transferred is reported as a host access (hostguard.c);
  * otherwise a wrapper costs one atomic load.  fread() and fwrite() are
  * wrapped too: the C library moves large blocks with internal read and write
- * calls that no wrapper sees.  Other ways into the kernel (syscall(2),
- * io_uring, ioctl) are not covered. */
+ * calls that no wrapper sees.  Besides the read, write, recv and send
+ * families: recvmmsg and sendmmsg, getrandom, the stat family, readlink,
+ * getdents64, poll and epoll_wait (issue 24, defect 9).  Other ways into
+ * the kernel (syscall(2), io_uring, ioctl) are not covered. */
 #define _GNU_SOURCE
 #undef _FORTIFY_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/epoll.h>
+#include <sys/random.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
+#include <dirent.h>
 #include <unistd.h>
 
 #include "shim.h"
@@ -96,6 +104,47 @@ static inline size_t bytes_of(size_t n, size_t size)
     settle(token_, (iov), (iovcnt), r_);                                       \
     return r_;                                                                 \
   } while (0)
+
+/* CALL fills LEN bytes at BUF (a structure) when it returns 0 */
+#define STRUCT_OUT(buf, len, call)                                             \
+  do {                                                                         \
+    if (!armed())                                                              \
+      return call;                                                             \
+    struct iovec iov_ = {(void *)(buf), (len)};                                \
+    int token_ = lift(&iov_, 1, 1);                                            \
+    int r_ = call;                                                             \
+    settle(token_, &iov_, 1, r_ == 0 ? (int64_t)(len) : 0);                    \
+    return r_;                                                                 \
+  } while (0)
+
+/* The buffers of n messages (their iovecs, names and controls, and the
+ * array, whose msg_len the kernel fills) as one range */
+static struct iovec mmsg_span(const struct mmsghdr *v, unsigned n)
+{
+  uint64_t lo = (uint64_t)(uintptr_t)v, hi = lo + (uint64_t)n * sizeof *v;
+  for (unsigned i = 0; i < n; i++) {
+    const struct msghdr *m = &v[i].msg_hdr;
+    const struct iovec parts[] = {{m->msg_name, m->msg_namelen},
+                                  {m->msg_control, m->msg_controllen},
+                                  {m->msg_iov, m->msg_iovlen * sizeof *m->msg_iov}};
+    for (unsigned k = 0; k < 3; k++) {
+      uint64_t a = (uint64_t)(uintptr_t)parts[k].iov_base;
+      if (a && parts[k].iov_len) {
+        lo = a < lo ? a : lo;
+        hi = a + parts[k].iov_len > hi ? a + parts[k].iov_len : hi;
+      }
+    }
+    for (size_t k = 0; m->msg_iov && k < m->msg_iovlen; k++) {
+      uint64_t a = (uint64_t)(uintptr_t)m->msg_iov[k].iov_base;
+      uint64_t len = m->msg_iov[k].iov_len;
+      if (a && len) {
+        lo = a < lo ? a : lo;
+        hi = a + len > hi ? a + len : hi;
+      }
+    }
+  }
+  return (struct iovec){(void *)(uintptr_t)lo, (size_t)(hi - lo)};
+}
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -189,6 +238,93 @@ EXPORT ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
         CL_REAL(recvmsg)(fd, msg, flags));
 }
 
+EXPORT int recvmmsg(int fd, struct mmsghdr *v, unsigned n, int flags,
+                    struct timespec *timeout)
+{
+  if (!armed() || !v || !n)
+    return CL_REAL(recvmmsg)(fd, v, n, flags, timeout);
+  /* the messages' memory, read first with signals free to come (a fault
+   * on it is an access of the program's own) */
+  struct iovec span = mmsg_span(v, n);
+  int token = lift(&span, 1, 1);
+  int r = CL_REAL(recvmmsg)(fd, v, n, flags, timeout);
+  settle(token, &span, 1, r > 0 ? (int64_t)span.iov_len : 0);
+  return r;
+}
+EXPORT ssize_t getrandom(void *buf, size_t n, unsigned flags)
+{
+  ONE_BUFFER(1, buf, n, 1, CL_REAL(getrandom)(buf, n, flags));
+}
+EXPORT ssize_t readlink(const char *__restrict path, char *__restrict buf,
+                        size_t n)
+{
+  ONE_BUFFER(1, buf, n, 1, CL_REAL(readlink)(path, buf, n));
+}
+EXPORT ssize_t readlinkat(int dirfd, const char *__restrict path,
+                          char *__restrict buf, size_t n)
+{
+  ONE_BUFFER(1, buf, n, 1, CL_REAL(readlinkat)(dirfd, path, buf, n));
+}
+EXPORT ssize_t getdents64(int fd, void *buf, size_t n)
+{
+  ONE_BUFFER(1, buf, n, 1, CL_REAL(getdents64)(fd, buf, n));
+}
+EXPORT int stat(const char *__restrict path, struct stat *__restrict st)
+{
+  STRUCT_OUT(st, sizeof *st, CL_REAL(stat)(path, st));
+}
+EXPORT int lstat(const char *__restrict path, struct stat *__restrict st)
+{
+  STRUCT_OUT(st, sizeof *st, CL_REAL(lstat)(path, st));
+}
+EXPORT int fstat(int fd, struct stat *st)
+{
+  STRUCT_OUT(st, sizeof *st, CL_REAL(fstat)(fd, st));
+}
+EXPORT int fstatat(int dirfd, const char *__restrict path,
+                   struct stat *__restrict st, int flags)
+{
+  STRUCT_OUT(st, sizeof *st, CL_REAL(fstatat)(dirfd, path, st, flags));
+}
+EXPORT int stat64(const char *__restrict path, struct stat64 *__restrict st)
+{
+  STRUCT_OUT(st, sizeof *st, CL_REAL(stat64)(path, st));
+}
+EXPORT int lstat64(const char *__restrict path, struct stat64 *__restrict st)
+{
+  STRUCT_OUT(st, sizeof *st, CL_REAL(lstat64)(path, st));
+}
+EXPORT int fstat64(int fd, struct stat64 *st)
+{
+  STRUCT_OUT(st, sizeof *st, CL_REAL(fstat64)(fd, st));
+}
+EXPORT int fstatat64(int dirfd, const char *__restrict path,
+                     struct stat64 *__restrict st, int flags)
+{
+  STRUCT_OUT(st, sizeof *st, CL_REAL(fstatat64)(dirfd, path, st, flags));
+}
+EXPORT int statx(int dirfd, const char *__restrict path, int flags,
+                 unsigned mask, struct statx *__restrict st)
+{
+  STRUCT_OUT(st, sizeof *st, CL_REAL(statx)(dirfd, path, flags, mask, st));
+}
+EXPORT int poll(struct pollfd *fds, nfds_t n, int timeout)
+{
+  if (!armed() || !fds || !n)
+    return CL_REAL(poll)(fds, n, timeout);
+  /* the kernel reads the array and fills its revents */
+  struct iovec iov = {fds, bytes_of(n, sizeof *fds)};
+  int token = lift(&iov, 1, 1);
+  int r = CL_REAL(poll)(fds, n, timeout);
+  settle(token, &iov, 1, r >= 0 ? (int64_t)iov.iov_len : 0);
+  return r;
+}
+EXPORT int epoll_wait(int fd, struct epoll_event *ev, int n, int timeout)
+{
+  ONE_BUFFER(1, ev, n > 0 ? (size_t)n : 0, sizeof *ev,
+             CL_REAL(epoll_wait)(fd, ev, n, timeout));
+}
+
 /* ---- the kernel reads the buffer ------------------------------------------- */
 EXPORT ssize_t write(int fd, const void *buf, size_t n)
 {
@@ -233,6 +369,16 @@ EXPORT ssize_t pwritev64(int fd, const struct iovec *iov, int iovcnt,
                          off64_t off)
 {
   IOVEC(0, iov, iovcnt, CL_REAL(pwritev64)(fd, iov, iovcnt, off));
+}
+EXPORT int sendmmsg(int fd, struct mmsghdr *v, unsigned n, int flags)
+{
+  if (!armed() || !v || !n)
+    return CL_REAL(sendmmsg)(fd, v, n, flags);
+  struct iovec span = mmsg_span(v, n);
+  int token = lift(&span, 1, 1); /* msg_len is filled */
+  int r = CL_REAL(sendmmsg)(fd, v, n, flags);
+  settle(token, &span, 1, r > 0 ? (int64_t)span.iov_len : 0);
+  return r;
 }
 EXPORT ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 {

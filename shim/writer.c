@@ -52,6 +52,7 @@ static pid_t owner_pid;         /* the process this state belongs to (not a
 static pthread_t writer_thread;
 
 int cl_writer_running(void) { return atomic_load(&running); }
+int cl_writer_owned_here(void) { return owner_pid == getpid(); }
 int cl_writer_is_self(void)
 {
   return atomic_load(&started) && pthread_equal(pthread_self(), writer_thread);
@@ -99,8 +100,8 @@ static int inherited_record(const struct cl_record *r)
 static void drain(struct cl_db *db)
 {
   static struct snapshot snap; /* only the writer thread uses it */
-  if (cl_db_begin(db))
-    return;
+  if (cl_db_begin(db) && !cl_db_counts_losses(db))
+    return; /* (after a write error, records are drained and counted) */
   snap.n = 0;
   cl_ring_foreach(collect, &snap);
   for (int i = 0; i < snap.n; i++) {
@@ -173,7 +174,7 @@ static void wait_for_work(void)
  * discarded. */
 static struct cl_db *unless_failed(struct cl_db *db)
 {
-  if (db && cl_db_failed(db)) {
+  if (db && cl_db_failed(db) && !cl_db_counts_losses(db)) {
     cl_db_close(db, NULL, 0);
     atomic_store(&recording, 0);
     return NULL;

@@ -8,6 +8,7 @@
  * the recording, with one line saying so.  Runs only on the writer thread. */
 #define _GNU_SOURCE
 #include <cupti.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <sqlite3.h>
@@ -143,6 +144,11 @@ struct cl_db {
   int failed;                 /* recording ended by an error: write nothing */
   uint64_t lost;              /* records dropped, not yet told the launcher */
   const char *lost_reason;    /* the first reason of those */
+  int write_error;            /* ...a write error (disk full): our files are
+                               * fine, what is lost is counted and said */
+  int retrying;               /* writing what was lost: no second message */
+  uint64_t handed, handed_committed; /* records given to cl_db_put */
+  uint64_t loss_written;      /* drops 'write-error' in the file */
   char path[4096];            /* as named by CUDALENS_OUTPUT */
   char sqlpath[PATH_MAX];     /* the same file, through no symbolic link */
 };
@@ -169,8 +175,10 @@ static int tick(void *arg)
 __attribute__((format(printf, 2, 3))) static void fail(struct cl_db *db,
                                                        const char *fmt, ...)
 {
-  if (db->failed)
+  if (db->failed || db->retrying) {
+    db->failed = 1;
     return;
+  }
   db->failed = 1;
   char why[512];
   va_list ap;
@@ -203,6 +211,9 @@ static int check(struct cl_db *db, int rc, const char *what)
     CL_LOG(CL_LOG_WARN, "%s failed: %s", what, sqlite3_errmsg(db->sql));
     return 0;
   }
+  /* a full disk, or a write refused: the files are ours still */
+  if ((rc & 0xff) == SQLITE_FULL || rc == SQLITE_IOERR_WRITE)
+    db->write_error = 1;
   fail(db, "%s failed: %s", what, sqlite3_errmsg(db->sql));
   return -1;
 }
@@ -249,6 +260,37 @@ static void run(struct cl_db *db, sqlite3_stmt *st)
     IS(t, c, INTEGER);                                                         \
     opt((db)->insert.t, PARAM(t, c), present, v);                                     \
   } while (0)
+
+/* After a write error: the records given since the last commit are lost;
+ * their count goes into drops as 'write-error' in a transaction of its own,
+ * which may fit where the lost one did not (the WAL frames of the failed
+ * transaction are written over): once when the error happens, in case the
+ * process is killed, and with the end (write_end) for the records lost
+ * since (issue 24, defect 7: such a recording said "dropped: nothing"). */
+static void note_loss(struct cl_db *db)
+{
+  char why[256];
+  uint64_t n = db->handed - db->handed_committed - db->loss_written;
+  if (!db->write_error || !db->sql || !n)
+    return;
+  if (cl_dbfd_check(why, sizeof why)) {
+    db->write_error = 0; /* not ours any more: touch nothing */
+    return;
+  }
+  sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+  if (sqlite3_exec(db->sql, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+    return;
+  sqlite3_reset(db->insert.drops);
+  TXT(db, drops, reason, "write-error");
+  I64(db, drops, count, n);
+  int rc = sqlite3_step(db->insert.drops);
+  sqlite3_reset(db->insert.drops);
+  if (rc == SQLITE_DONE &&
+      sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+    db->loss_written += n;
+  else
+    sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+}
 static void opt(sqlite3_stmt *st, int i, int present, uint64_t v)
 {
   if (present)
@@ -573,13 +615,16 @@ static int prepare_batch(struct cl_db *db, struct batch *b, sqlite3_stmt *one,
   return prepare(db, &b->many, text);
 }
 
-/* Open the connection (creating the schema when create is set) and prepare
- * the statements; 0, or -1 having said why. */
+/* Open the connection and prepare the statements; 0, or -1 having said
+ * why.  create: a new database in memory, with the schema (cl_db_open puts
+ * it in place as a file); otherwise the file. */
 static int connect(struct cl_db *db, int create)
 {
-  if (sqlite3_open_v2(db->sqlpath, &db->sql,
-                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW |
-                          SQLITE_OPEN_NOMUTEX,
+  if (sqlite3_open_v2(create ? ":memory:" : db->sqlpath, &db->sql,
+                      create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                                   SQLITE_OPEN_NOMUTEX
+                             : SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW |
+                                   SQLITE_OPEN_NOMUTEX,
                       "unix") != SQLITE_OK) {
     CL_LOG(CL_LOG_ERROR, "cannot open '%s': %s", db->path,
            db->sql ? sqlite3_errmsg(db->sql) : "out of memory");
@@ -633,19 +678,82 @@ static int connect(struct cl_db *db, int create)
   return 0;
 }
 
-/* A file cl_outpath_create made (still open as fd) that did not become a
- * recording goes again, unless something else now has its name. */
-static void remove_stub(const char *path, int fd)
+/* The file put in place (named path) that could not become the recording
+ * goes again, unless something else now has its name, and so do the WAL
+ * and shared-memory files SQLite made for it (issue 24, defect 7: a full
+ * disk stayed full with them). */
+static void remove_published(const char *path, const struct stat *made)
 {
-  struct stat made, now;
-  if (!fstat(fd, &made) && !lstat(path, &now) && made.st_dev == now.st_dev &&
-      made.st_ino == now.st_ino)
-    unlink(path);
+  struct stat now;
+  if (lstat(path, &now) || made->st_dev != now.st_dev ||
+      made->st_ino != now.st_ino)
+    return;
+  char side[4096 + 8];
+  static const char *const suffixes[] = {"-wal", "-shm", "-journal"};
+  for (unsigned i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+    snprintf(side, sizeof side, "%s%s", path, suffixes[i]);
+    if (!lstat(side, &now) && S_ISREG(now.st_mode) &&
+        now.st_dev == made->st_dev && now.st_uid == made->st_uid)
+      unlink(side);
+  }
+  unlink(path);
+}
+
+/* The schema and what is known at the start (meta, the API table), made
+ * in memory and put in place as a file at once (cl_outpath_publish: never
+ * a file under the recording's name that is not one, issue 24 defect 2);
+ * then the file is opened for the recording.  0, or -1 having said why. */
+static int create_file(struct cl_db *db, const char *expanded)
+{
+  char err[512];
+  snprintf(db->path, sizeof db->path, "%s", expanded); /* for messages */
+  if (connect(db, 1))
+    return -1;
+  cl_db_begin(db);
+  write_meta(db);
+  write_api_table(db);
+  cl_db_commit(db);
+  sqlite3_int64 size = 0;
+  unsigned char *image =
+      db->failed ? NULL : sqlite3_serialize(db->sql, "main", &size, 0);
+  disconnect(db, 0);
+  /* in WAL mode from the start (the header's read and write versions, 2):
+   * opening the file then writes nothing but the WAL, no rollback journal
+   * that a kill would leave hot */
+  if (image && size >= 100)
+    image[18] = image[19] = 2;
+  if (!image) {
+    CL_LOG(CL_LOG_ERROR, "cannot make the recording's schema for '%s'",
+           expanded);
+    return -1;
+  }
+  int r = cl_outpath_publish(expanded, image, (size_t)size, db->path,
+                             sizeof db->path, err, sizeof err);
+  sqlite3_free(image);
+  if (r) {
+    CL_LOG(CL_LOG_ERROR, "%s", err);
+    return -1;
+  }
+  struct stat made;
+  if (lstat(db->path, &made)) {
+    CL_LOG(CL_LOG_ERROR, "'%s' went away: %s", db->path, strerror(errno));
+    return -1;
+  }
+  if (resolve_dir(db->path, db->sqlpath, sizeof db->sqlpath)) {
+    CL_LOG(CL_LOG_ERROR, "cannot resolve the folder of '%s'", db->path);
+    remove_published(db->path, &made);
+    return -1;
+  }
+  if (connect(db, 0)) {
+    remove_published(db->path, &made);
+    return -1;
+  }
+  return 0;
 }
 
 struct cl_db *cl_db_open(void)
 {
-  char expanded[4096], path[4096], err[512];
+  char expanded[4096], err[512];
   if (cl_dbfd_install())
     CL_LOG(CL_LOG_WARN, "cannot move the recording's descriptors away from "
                         "the program's");
@@ -663,40 +771,16 @@ struct cl_db *cl_db_open(void)
     }
     strcpy(expanded, abs);
   }
-  int fd = cl_dbfd_move(
-      cl_outpath_create(expanded, path, sizeof path, err, sizeof err));
-  if (fd < 0) {
-    CL_LOG(CL_LOG_ERROR, "%s", err);
-    return NULL;
-  }
   struct cl_db *db = calloc(1, sizeof *db);
-  if (!db) {
-    remove_stub(path, fd);
-    close(fd);
+  if (!db)
     return NULL;
-  }
-  strcpy(db->path, path);
-  if (resolve_dir(path, db->sqlpath, sizeof db->sqlpath)) {
-    CL_LOG(CL_LOG_ERROR, "cannot resolve the folder of '%s'", path);
-    remove_stub(path, fd);
-    close(fd);
+  if (create_file(db, expanded)) {
     free(db);
     return NULL;
   }
-  if (connect(db, 1)) {
-    remove_stub(path, fd);
-    close(fd);
-    free(db);
-    return NULL;
-  }
-  close(fd);
-  cl_db_begin(db);
-  write_meta(db);
-  write_api_table(db);
-  cl_db_commit(db);
   current = db;
-  CL_LOG(CL_LOG_INFO, "recording to %s", path);
-  cl_manifest_recording(path);
+  CL_LOG(CL_LOG_INFO, "recording to %s", db->path);
+  cl_manifest_recording(db->path);
   return db;
 }
 
@@ -723,7 +807,16 @@ int cl_db_commit(struct cl_db *db)
   if (!db->failed)
     cl_strings_drain(&db->strings_written, put_string, db);
   exec_sql(db, "COMMIT", "database commit");
+  if (!db->failed && !db->retrying)
+    db->handed_committed = db->handed;
+  else if (!db->loss_written)
+    note_loss(db);
   return db->failed ? -1 : 0;
+}
+
+int cl_db_counts_losses(const struct cl_db *db)
+{
+  return db->failed && db->write_error;
 }
 
 int cl_db_failed(const struct cl_db *db) { return db->failed; }
@@ -1179,6 +1272,7 @@ static void put_activity(struct cl_db *db, const struct cl_activity *x)
 
 void cl_db_put(struct cl_db *db, const struct cl_record *r)
 {
+  db->handed++;
   switch (r->type) {
   case CL_REC_CALL:
     put_call(db, &r->u.call);
@@ -1358,14 +1452,27 @@ static void tell_lost(struct cl_db *db)
 
 static void write_end(struct cl_db *db, const char *end, int clean)
 {
-  tell_lost(db);
+  uint64_t lost = 0;
+  if (db->failed) {
+    /* after a write error, what was lost and the end, if they fit now */
+    if (!db->write_error || !db->sql)
+      return;
+    sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+    lost = db->handed - db->handed_committed - db->loss_written;
+    db->failed = 0;
+    db->retrying = 1;
+  }
   cl_db_begin(db);
+  if (lost)
+    cl_db_drop(db, "write-error", lost);
+  tell_lost(db);
   cl_db_put_waits(db);
   meta_int(db, CL_META_end_ns, (long long)(cl_end_ns ? cl_end_ns : cl_now_ns()));
   meta(db, CL_META_end, end);
   meta(db, CL_META_clean_exit, clean ? "1" : "0");
   meta_int(db, CL_META_last_seq, (long long)atomic_load(&cl_seq));
-  exec_sql(db, CL_INDEX_SQL, "indexing");
+  if (!db->retrying) /* no room for indexes after a write error */
+    exec_sql(db, CL_INDEX_SQL, "indexing");
   cl_db_commit(db);
 }
 
@@ -1393,10 +1500,10 @@ int cl_db_resume(struct cl_db *db)
 
 void cl_db_close(struct cl_db *db, const char *end, int clean)
 {
-  if (db->sql && !db->failed)
-    write_end(db, end, clean);
-  if (db->sql && !db->failed) {
-    disconnect(db, 1);
+  if (db->sql && (!db->failed || db->write_error))
+    write_end(db, end ? end : "write-error", clean);
+  if (db->sql && (!db->failed || db->write_error)) {
+    disconnect(db, !db->failed); /* the WAL stays where it holds data */
   } else if (db->sql) {
     /* the connection is left as it is: closing it would write to
      * descriptors that may now be the program's; ours are closed */

@@ -18,6 +18,9 @@ void cl_db_put_host_accesses(struct cl_db *db) CL_HIDDEN;
 void cl_db_put_waits(struct cl_db *db) CL_HIDDEN;
 int cl_db_commit(struct cl_db *db) CL_HIDDEN;
 int cl_db_failed(const struct cl_db *db) CL_HIDDEN;
+/* failed by a write error (disk full): kept open, records still given to
+ * it are counted as lost, and the count written when it fits */
+int cl_db_counts_losses(const struct cl_db *db) CL_HIDDEN;
 /* Close, noting how the process ended (meta end: "exit", "signal", "_exit",
  * ...) and whether everything was written (meta clean_exit). */
 void cl_db_close(struct cl_db *db, const char *end, int clean) CL_HIDDEN;

@@ -55,6 +55,11 @@ CAPTURE_TESTS = \
 	tests/capture/output_dirs.test \
 	tests/capture/cuptifind.test \
 	tests/capture/multiproc.test \
+	tests/capture/stub.test \
+	tests/capture/clone3.test \
+	tests/capture/diskfull.test \
+	tests/capture/stderr.test \
+	tests/capture/startup.test \
 	tests/capture/unload.test \
 	tests/capture/own_dlsym.test
 TESTS += $(CAPTURE_TESTS)
@@ -108,6 +113,27 @@ tests_capture_liblateplugin_la_SOURCES = tests/capture/lateplugin.c
 tests_capture_liblateplugin_la_LDFLAGS = -shared -module -avoid-version \
 	-rpath $(abs_builddir)/tests/capture
 tests_capture_liblateplugin_la_LIBADD = tests/sim/libcudart.la
+# a child made with the raw clone3 system call (tests/capture/clone3.test)
+check_PROGRAMS += tests/capture/clone3
+tests_capture_clone3_SOURCES = tests/capture/clone3.c
+tests_capture_clone3_LDADD = -ldl
+
+# a full disk for the recording (tests/capture/diskfull.test)
+check_PROGRAMS += tests/capture/memsets
+tests_capture_memsets_SOURCES = tests/capture/memsets.c
+tests_capture_memsets_LDADD = -ldl
+check_LTLIBRARIES += tests/capture/libdiskfull.la
+tests_capture_libdiskfull_la_SOURCES = tests/capture/diskfull.c
+tests_capture_libdiskfull_la_LDFLAGS = -shared -module -avoid-version \
+	-no-undefined -rpath $(abs_builddir)/tests/capture
+tests_capture_libdiskfull_la_LIBADD = -ldl
+
+# kills the process at its first write to a *.db file (tests/capture/stub.test)
+check_LTLIBRARIES += tests/capture/libkillat.la
+tests_capture_libkillat_la_SOURCES = tests/capture/killat.c
+tests_capture_libkillat_la_LDFLAGS = -shared -module -avoid-version \
+	-no-undefined -rpath $(abs_builddir)/tests/capture
+tests_capture_libkillat_la_LIBADD = -ldl
 # a stand-in for a wheel's libcudart.so.N (tests/capture/cuptifind.test)
 check_LTLIBRARIES += tests/capture/libfakecudart.la
 tests_capture_libfakecudart_la_SOURCES = tests/capture/fakecudart.c

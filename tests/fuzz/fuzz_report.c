@@ -272,7 +272,12 @@ static void mutate_sql_once(sqlite3 *db, struct input *in)
     return;
   const char *v = values[below(sizeof values / sizeof *values)];
   unsigned k = 2 + (unsigned)below(5);
-  switch (below(20)) {
+  static const char *const stats[] = {
+      "1", "1 1", "1000000000", "1000000000 1000000000", "0", "-1",
+      "18446744073709551616 1", "x", "", "1 1 unordered", "5 2 sz=99999",
+      "1 1 noskipscan"};
+  const char *stat = stats[below(sizeof stats / sizeof *stats)];
+  switch (below(22)) {
   case 0: case 1: case 2: case 3: case 14: case 15:
     snprintf(sql, sizeof sql, "UPDATE \"%s\" SET \"%s\" = %s", t, c, v);
     break;
@@ -318,6 +323,16 @@ static void mutate_sql_once(sqlite3 *db, struct input *in)
              "CREATE TABLE x_copy AS SELECT * FROM \"%s\"; DROP TABLE \"%s\";"
              " CREATE VIEW \"%s\" AS SELECT * FROM x_copy%s",
              t, t, t, below(2) ? ", x_copy" : "");
+    break;
+  case 20: case 21: /* planner statistics (issue 24: planted ones made the
+                     * report quadratic) */
+    snprintf(sql, sizeof sql,
+             "ANALYZE sqlite_master; INSERT INTO sqlite_stat1"
+             " SELECT name, NULL, '%s' FROM sqlite_master WHERE type = 'table'"
+             " AND name NOT LIKE 'sqlite%%' AND (%u = 0 OR name = '%s');"
+             " INSERT INTO sqlite_stat1 SELECT tbl_name, name, '%s' FROM"
+             " sqlite_master WHERE type = 'index'",
+             stat, (unsigned)below(2), t, stat);
     break;
   default: /* 13 */
     snprintf(sql, sizeof sql, "PRAGMA user_version = %s",

@@ -36,7 +36,8 @@ check() {
 }
 
 names="read_before_sync write_before_sync free_before_sync registered_read
-  sync_first event_sync query_loop double_buffer callback_ok capture_ok"
+  sync_first event_sync query_loop double_buffer callback_ok capture_ok
+  syscall_more"
 for n in $names; do
   # the build tree's program (make check builds it), else nvcc here
   cp "$build/tests/hostsync/$n" "$out/bin/$n" 2>/dev/null ||

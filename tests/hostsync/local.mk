@@ -6,8 +6,8 @@
 # app's findings drawn by --format=perfetto and --format=html.
 HOSTSYNC_NAMES = read_before_sync write_before_sync free_before_sync \
 	registered_read sync_first event_sync query_loop double_buffer callback_ok \
-	syscall_access fault_storm graph_read_before_sync graph_read_after_sync capture_ok \
-	hostfn_read_early hostfn_handoff_ok \
+	syscall_access syscall_more fault_storm graph_read_before_sync graph_read_after_sync \
+	capture_ok hostfn_read_early hostfn_handoff_ok \
 	hostfn_event_ok hostfn_no_wait \
 	small_managed_read small_managed_sync small_pinned_read small_pinned_ok \
 	step_storm \
@@ -23,7 +23,8 @@ HOSTSYNC_TESTS = tests/hostsync/read_before_sync.test \
 	tests/hostsync/registered_read.test tests/hostsync/sync_first.test \
 	tests/hostsync/event_sync.test tests/hostsync/query_loop.test \
 	tests/hostsync/double_buffer.test tests/hostsync/callback_ok.test \
-	tests/hostsync/syscall_access.test tests/hostsync/fault_storm.test \
+	tests/hostsync/syscall_access.test tests/hostsync/syscall_more.test \
+	tests/hostsync/fault_storm.test \
 	tests/hostsync/managed_read.test tests/hostsync/managed_sync.test \
 	tests/hostsync/managed_write.test tests/hostsync/managed_write_sync.test \
 	tests/hostsync/managed_event.test tests/hostsync/managed_device_sync.test \

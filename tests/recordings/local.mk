@@ -23,6 +23,8 @@ RECORDING_TESTS = \
 	tests/recordings/newer.rtest \
 	tests/recordings/notsqlite.rtest \
 	tests/recordings/missing.rtest \
+	tests/recordings/stub.rtest \
+	tests/recordings/planted.rtest \
 	tests/recordings/wal.rtest \
 	tests/recordings/badopt.rtest \
 	tests/recordings/failon.rtest \

@@ -8,8 +8,15 @@ tests_signals_sigprobe_SOURCES = tests/signals/sigprobe.c
 tests_signals_sigprobe_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
 tests_signals_sigprobe_LDADD = $(SQLITE_LIBS) -ldl -lpthread
 
+# a library whose constructor installs fatal-signal handlers before the
+# shim starts (a crash reporter)
+check_LTLIBRARIES += tests/signals/libearly.la
+tests_signals_libearly_la_SOURCES = tests/signals/earlylib.c
+tests_signals_libearly_la_LDFLAGS = -shared -module -avoid-version -no-undefined \
+	-rpath $(abs_builddir)/tests/signals
+
 SIGNALS_TESTS = tests/signals/view.test tests/signals/segv.test \
-	tests/signals/masked.test \
-	tests/signals/pysigint.test tests/signals/flush.test
+	tests/signals/masked.test tests/signals/early.test tests/signals/altstack.test \
+	tests/signals/pysigint.test tests/signals/flush.test tests/signals/flush2.test
 TESTS += $(SIGNALS_TESTS)
 EXTRA_DIST += $(SIGNALS_TESTS) tests/signals/siglib.sh

@@ -9,17 +9,20 @@ SIGPROBE=$CL_TOP_BUILDDIR/tests/signals/sigprobe
 
 # both NAME CMD [ARGS...]: CMD natively (NAME.native.out/.err, $nrc) and
 # under the shim (NAME.shim.out/.err, $src, recording in rec-NAME/), with
-# every signal at its default action at the start
+# every signal at its default action at the start; $SIG_PRELOAD, when set,
+# is preloaded in both runs (after the shim)
 both() {
   _n=$1
   shift
-  "$SIGPROBE" default-signals env LD_LIBRARY_PATH="$CL_SIMLIB" "$@" \
+  "$SIGPROBE" default-signals env LD_LIBRARY_PATH="$CL_SIMLIB" \
+    ${SIG_PRELOAD:+LD_PRELOAD="$SIG_PRELOAD"} "$@" \
     >"$_n.native.out" 2>"$_n.native.err"
   nrc=$?
   rm -rf "rec-$_n"
   mkdir "rec-$_n"
   "$SIGPROBE" default-signals env LD_LIBRARY_PATH="$CL_SIMLIB" \
-    LD_PRELOAD="$CL_SHIM" CUDALENS_OUTPUT="$CL_TMP/rec-$_n/%p.db" "$@" \
+    LD_PRELOAD="$CL_SHIM${SIG_PRELOAD:+ $SIG_PRELOAD}" \
+    CUDALENS_OUTPUT="$CL_TMP/rec-$_n/%p.db" "$@" \
     >"$_n.shim.out" 2>"$_n.shim.err"
   src=$?
 }

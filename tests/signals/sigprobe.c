@@ -16,6 +16,22 @@
  *                        no CUDA: runs CMD with SIGINT and SIGQUIT at their
  *                        default action (a shell started in the background
  *                        passes them on ignored)
+ *   sigprobe early [late] what SIGSEGV and SIGTERM read back (handlers
+ *                        installed before the shim started, by
+ *                        tests/signals/earlylib.c; with late, a SIGSEGV
+ *                        crash reporter installed now through the raw
+ *                        system call), then a read of the pinned
+ *                        destination of an in-flight copy
+ *   sigprobe altstack    a SIGSEGV handler on a small alternate signal
+ *                        stack (the kernel's minimum and 1 KiB, a guard
+ *                        page below) that uses all of it but 256 bytes
+ *                        (what a native run may): the program's own
+ *                        faults, then a
+ *                        read of the pinned destination of an in-flight
+ *                        copy (the host-access check's fault)
+ *   sigprobe term-twice N  N cudaMemset calls, then raise(SIGTERM), and a
+ *                        second SIGTERM from another thread 30 ms later
+ *                        (under the shim: during the final flush)
  *   sigprobe term        CUDA work in a thread, which wakes the writer as it
  *                        exits; under the shim, waits until those calls are
  *                        in the recording (the writer then sleeps for its
@@ -32,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -336,6 +353,37 @@ static int term(void)
   return 4;
 }
 
+static void *second_term(void *arg)
+{
+  (void)arg;
+  struct timespec ts = {0, 30000000};
+  nanosleep(&ts, NULL);
+  kill(getpid(), SIGTERM); /* this thread has it unblocked: delivered here */
+  return NULL;
+}
+
+static int term_twice(int n)
+{
+  int (*malloc_)(void **, size_t) =
+      (int (*)(void **, size_t))dlsym(rt, "cudaMalloc");
+  int (*memset_)(void *, int, size_t) =
+      (int (*)(void *, int, size_t))dlsym(rt, "cudaMemset");
+  void *d = NULL;
+  if (!malloc_ || !memset_ || malloc_(&d, 4096))
+    return 2;
+  for (int i = 0; i < n; i++)
+    if (memset_(d, i & 0xff, 4096))
+      return 2;
+  printf("raising SIGTERM twice\n");
+  fflush(stdout);
+  pthread_t t;
+  if (pthread_create(&t, NULL, second_term, NULL))
+    return 2;
+  raise(SIGTERM);
+  pthread_join(t, NULL);
+  return 4;
+}
+
 /* ---- SIGSEGV blocked ----------------------------------------------------- */
 static float *pinned;
 static volatile sig_atomic_t segv_seen;
@@ -409,6 +457,129 @@ static int masked(void)
   return 0;
 }
 
+/* ---- handlers installed before the shim started ------------------------------ */
+static void reporter(int sig, siginfo_t *si, void *uc)
+{
+  (void)sig, (void)si, (void)uc;
+  say("sigprobe: crash reporter fired\n");
+  _exit(3);
+}
+
+/* the kernel's struct sigaction on x86-64 and most others */
+struct ksigaction {
+  void *handler;
+  unsigned long flags;
+  void *restorer;
+  unsigned long mask;
+};
+
+/* late: after the shim started, a crash reporter installed with the raw
+ * system call, bypassing every wrapper (a runtime with its own system-call
+ * layer) */
+static int early(int late)
+{
+  show("early SIGSEGV", SIGSEGV);
+  show("early SIGTERM", SIGTERM);
+  if (late) { /* nothing of the shim's runs between this and the fault */
+    struct ksigaction k = {(void *)reporter, SA_SIGINFO | SA_RESETHAND, NULL, 0};
+    syscall(SYS_rt_sigaction, SIGSEGV, &k, NULL, sizeof k.mask);
+  }
+  int (*host_)(void **, size_t) =
+      (int (*)(void **, size_t))dlsym(rt, "cudaMallocHost");
+  int (*malloc_)(void **, size_t) =
+      (int (*)(void **, size_t))dlsym(rt, "cudaMalloc");
+  int (*copy_)(void *, const void *, size_t, int, void *) =
+      (int (*)(void *, const void *, size_t, int, void *))dlsym(rt, "cudaMemcpyAsync");
+  int (*sync_)(void *) = (int (*)(void *))dlsym(rt, "cudaStreamSynchronize");
+  size_t bytes = (1u << 20) * sizeof(float);
+  void *d = NULL;
+  if (!malloc_ || !host_ || !copy_ || !sync_ || malloc_(&d, bytes) ||
+      host_((void **)&pinned, bytes) || copy_(pinned, d, bytes, 2, NULL))
+    return 2;
+  double s = pinned_sum(); /* the copy is still in flight */
+  sync_(NULL);
+  printf("early: sum %g\n", s);
+  show("early SIGSEGV at the end", SIGSEGV);
+  return 0;
+}
+
+/* ---- a small alternate signal stack ------------------------------------------ */
+static char *own_page;   /* the program's own PROT_NONE page */
+static volatile sig_atomic_t own_faults;
+static volatile size_t alt_free; /* what the handler leaves unused */
+
+static void use_stack(size_t n)
+{
+  volatile char use[n + 1];
+  for (size_t i = 0; i < n; i += 64)
+    use[i] = (char)i;
+  use[n] = 0;
+  (void)use[0];
+}
+
+/* Uses all of the stack below the kernel's frame (where uc is) but
+ * alt_free bytes and 256 for its own frames (well under 256 natively on
+ * x86-64): a native run has a few hundred bytes to spare, fewer than the
+ * 544 that the shim's dispatcher took there. */
+static void small_handler(int sig, siginfo_t *si, void *uc)
+{
+  (void)sig;
+  size_t below = (size_t)((char *)uc - alt_lo);
+  if (below > alt_free + 256)
+    use_stack(below - alt_free - 256);
+  if ((char *)si->si_addr >= own_page && (char *)si->si_addr < own_page + 4096)
+    mprotect(own_page, 4096, PROT_READ | PROT_WRITE);
+  own_faults++;
+}
+
+static int altstack(void)
+{
+  long min = sysconf(_SC_MINSIGSTKSZ);
+  size_t page = 4096, size = (size_t)(min > 0 ? min : 2048) + 1024;
+  size = (size + page - 1) / page * page;
+  size_t span = size;
+  /* whole pages, a guard page below: an overflow faults instead of
+   * writing the heap */
+  char *m = mmap(NULL, span + page, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED || mprotect(m, page, PROT_NONE))
+    return 2;
+  stack_t ss = {.ss_sp = m + page + span - size, .ss_size = size};
+  alt_lo = ss.ss_sp;
+  alt_free = 128;
+  if (sigaltstack(&ss, NULL))
+    return 2;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = small_handler;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGSEGV, &sa, NULL);
+  own_page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  for (int i = 0; i < 3; i++) {
+    mprotect(own_page, 4096, PROT_NONE);
+    own_page[8] = 1;
+  }
+  printf("altstack: own faults handled %d\n", (int)own_faults);
+
+  int (*host_)(void **, size_t) =
+      (int (*)(void **, size_t))dlsym(rt, "cudaMallocHost");
+  int (*malloc_)(void **, size_t) =
+      (int (*)(void **, size_t))dlsym(rt, "cudaMalloc");
+  int (*copy_)(void *, const void *, size_t, int, void *) =
+      (int (*)(void *, const void *, size_t, int, void *))dlsym(rt, "cudaMemcpyAsync");
+  int (*sync_)(void *) = (int (*)(void *))dlsym(rt, "cudaStreamSynchronize");
+  size_t bytes = (1u << 20) * sizeof(float);
+  void *d = NULL;
+  if (!malloc_ || !host_ || !copy_ || !sync_ || malloc_(&d, bytes) ||
+      host_((void **)&pinned, bytes) || copy_(pinned, d, bytes, 2, NULL))
+    return 2;
+  double sum = pinned_sum(); /* the copy is still in flight */
+  sync_(NULL);
+  printf("altstack: sum %g, own faults handled %d\n", sum, (int)own_faults);
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   const char *mode = argc > 1 ? argv[1] : "";
@@ -435,7 +606,13 @@ int main(int argc, char **argv)
     return handlers();
   if (!strcmp(mode, "masked"))
     return masked();
+  if (!strcmp(mode, "term-twice") && argc > 2)
+    return term_twice(atoi(argv[2]));
+  if (!strcmp(mode, "altstack"))
+    return altstack();
+  if (!strcmp(mode, "early"))
+    return early(argc > 2 && !strcmp(argv[2], "late"));
   fprintf(stderr, "usage: sigprobe query|resethand SEGV|INT|ign-raise|"
-                  "ign-fault|handlers|masked|term\n");
+                  "ign-fault|handlers|masked|early|altstack|term\n");
   return 64;
 }

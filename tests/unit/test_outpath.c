@@ -56,46 +56,57 @@ int main(void)
   CHECK(cl_outpath_expand("%p%p%p", 123456, small, sizeof small, err,
                           sizeof err) == -1);
 
-  /* exclusive creation in a scratch directory */
+  /* exclusive creation in a scratch directory: the file appears with its
+   * contents (through a hidden temporary file that does not stay) */
   char dir[] = "/tmp/cl-outpath-XXXXXX";
   CHECK(mkdtemp(dir) != NULL);
   char path[4200], chosen[4300];
+  static const char body[] = "SQLite format 3";
   snprintf(path, sizeof path, "%s/a.db", dir);
-  int fd = cl_outpath_create(path, chosen, sizeof chosen, err, sizeof err);
-  CHECK(fd >= 0);
+  CHECK(cl_outpath_publish(path, body, sizeof body, chosen, sizeof chosen, err,
+                           sizeof err) == 0);
   CHECK_STR(chosen, path);
-  close(fd);
   /* it holds the command line: the owner's only, whatever the umask */
   struct stat st;
   mode_t mask = umask(0);
   CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600);
+  CHECK(st.st_size == (off_t)sizeof body);
   unlink(path);
-  fd = cl_outpath_create(path, chosen, sizeof chosen, err, sizeof err);
+  CHECK(cl_outpath_publish(path, body, sizeof body, chosen, sizeof chosen, err,
+                           sizeof err) == 0);
   umask(mask);
-  CHECK(fd >= 0 && fstat(fd, &st) == 0 && (st.st_mode & 0777) == 0600);
-  close(fd);
-  fd = cl_outpath_create(path, chosen, sizeof chosen, err, sizeof err);
-  CHECK(fd >= 0);
+  CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600);
+  CHECK(cl_outpath_publish(path, body, sizeof body, chosen, sizeof chosen, err,
+                           sizeof err) == 0);
   snprintf(want, sizeof want, "%s/a.1.db", dir);
   CHECK_STR(chosen, want);
-  close(fd);
   /* a symlink at the name is never followed; a fresh name is picked */
   char target[4200], link[4200];
   snprintf(target, sizeof target, "%s/target", dir);
   snprintf(link, sizeof link, "%s/l.db", dir);
   CHECK(symlink(target, link) == 0);
-  fd = cl_outpath_create(link, chosen, sizeof chosen, err, sizeof err);
-  CHECK(fd >= 0);
+  CHECK(cl_outpath_publish(link, body, sizeof body, chosen, sizeof chosen, err,
+                           sizeof err) == 0);
   snprintf(want, sizeof want, "%s/l.1.db", dir);
   CHECK_STR(chosen, want);
-  close(fd);
   CHECK(stat(target, &st) == -1 && errno == ENOENT);
-  /* an unwritable place gives an error message */
-  fd = cl_outpath_create("/proc/cl-no/x.db", chosen, sizeof chosen, err,
-                         sizeof err);
-  CHECK(fd == -1);
-  CHECK(strstr(err, "cannot create") != NULL);
+  /* nothing but the four names: no temporary file stays */
   char cmd[4300];
+  snprintf(cmd, sizeof cmd, "test $(ls -A '%s' | wc -l) -eq 4", dir);
+  CHECK(system(cmd) == 0);
+  /* a name that is no regular file (a device, a folder) is an error, not
+   * numbered: CUDALENS_OUTPUT=/dev/null made /dev/null.1 (issue 24) */
+  CHECK(cl_outpath_publish("/dev/null", body, sizeof body, chosen,
+                           sizeof chosen, err, sizeof err) == -1);
+  CHECK(strstr(err, "not a regular file") != NULL);
+  CHECK(stat("/dev/null.1", &st) == -1);
+  CHECK(cl_outpath_publish(dir, body, sizeof body, chosen, sizeof chosen, err,
+                           sizeof err) == -1);
+  CHECK(strstr(err, "not a regular file") != NULL);
+  /* an unwritable place gives an error message */
+  CHECK(cl_outpath_publish("/proc/cl-no/x.db", body, sizeof body, chosen,
+                           sizeof chosen, err, sizeof err) == -1);
+  CHECK(strstr(err, "cannot create") != NULL);
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   CHECK(system(cmd) == 0);
   UNIT_DONE();
