@@ -19,6 +19,7 @@ noinst_LTLIBRARIES += libclreport.la
 libclreport_la_SOURCES = \
 	analyzer/model/activity.c analyzer/model/activity.h \
 	analyzer/model/db.c analyzer/model/db.h \
+	analyzer/model/graphs.c analyzer/model/graphs.h \
 	analyzer/model/memmodel.c analyzer/model/memmodel.h \
 	analyzer/model/reading.c analyzer/model/reading.h \
 	analyzer/recordings.c analyzer/recordings.h \
@@ -36,6 +37,7 @@ libclreport_la_SOURCES = \
 	analyzer/checks/hb_engine.c analyzer/checks/hb_engine.h \
 	analyzer/checks/find_common.c analyzer/checks/find_common.h \
 	analyzer/checks/find_races.c analyzer/checks/find_transfers.c \
+	analyzer/checks/find_collectives.c analyzer/checks/find_collectives.h \
 	analyzer/checks/find_pinning.c analyzer/checks/find_syncs.c \
 	analyzer/checks/find_devices.c analyzer/checks/find_streams.c \
 	analyzer/checks/find_host.c \

@@ -11,12 +11,14 @@
 #include "summary.h"
 
 struct timeline;
+struct coll_log;
 
 struct recording {
   char *path;            /* as named; a folder's entries as FOLDER/NAME */
   struct summary sum;
   struct findings fs;    /* its own findings (emptied by merge_findings) */
   struct timeline *tl;   /* for --format=perfetto/html, else NULL */
+  struct coll_log *colls; /* its NCCL collectives (find_collectives.h) */
 };
 
 /* The paths ARGS[0..NARGS) name, sorted as text: a folder stands for the

@@ -9,17 +9,21 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "activity.h"
 #include "analyses.h"
 #include "callsite.h"
 #include "db.h"
 #include "findings.h"
+#include "find_collectives.h"
 #include "merge.h"
 #include "output.h"
 #include "reading.h"
@@ -44,6 +48,7 @@ struct options {
   struct suppressions supp; /* --suppressions, CUDALENS_SUPPRESSIONS,
                                --disable */
   bool gen_supp;            /* --gen-suppressions */
+  bool broad;               /* --broad: function-wide entries */
   const char *gen_supp_file; /* its FILE; NULL: standard error */
   size_t stack_depth;       /* --stack=N: frames per place (default 1) */
 };
@@ -54,7 +59,7 @@ static const char usage_text[] =
     "                       [--source-root=DIR] [--stack=N]\n"
     "                       [--suppressions=FILE]...\n"
     "                       [--disable=KIND[,KIND]...]...\n"
-    "                       [--gen-suppressions[=FILE]] [-o FILE]\n"
+    "                       [--gen-suppressions[=FILE] [--broad]] [-o FILE]\n"
     "                       RECORDING.db...\n"
     "       cudalens-report [OPTIONS] FOLDER\n"
     "       cudalens-report --explain=KIND | --list-checks\n"
@@ -91,8 +96,13 @@ static const char usage_text[] =
     "                        separated; repeatable)\n"
     "      --gen-suppressions[=FILE]\n"
     "                        after the report, an entry matching just it\n"
-    "                        for every finding shown, into FILE (else on\n"
-    "                        standard error)\n"
+    "                        for every finding shown (its kind and places,\n"
+    "                        files relative to --source-root, else to the\n"
+    "                        git work tree or the working directory), into\n"
+    "                        FILE (else on standard error)\n"
+    "      --broad           with --gen-suppressions: entries for the kind\n"
+    "                        in the finding's function and file (they also\n"
+    "                        hide new findings of that kind there)\n"
     "  -o, --output=FILE     write the report to FILE instead of stdout\n"
     "      --explain=KIND    what a kind of finding means, its severity and\n"
     "                        the CUDA documentation it rests on, and exit\n"
@@ -153,6 +163,7 @@ static void parse_options(int argc, char **argv, struct options *o)
       {"suppressions", required_argument, NULL, 'S'},
       {"disable", required_argument, NULL, 'D'},
       {"gen-suppressions", optional_argument, NULL, 'G'},
+      {"broad", no_argument, NULL, 'B'},
       {"stack", required_argument, NULL, 'K'},
       {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
@@ -232,6 +243,9 @@ static void parse_options(int argc, char **argv, struct options *o)
       o->gen_supp = true;
       o->gen_supp_file = optarg;
       break;
+    case 'B':
+      o->broad = true;
+      break;
     case 'h':
       fputs(usage_text, stdout);
       exit(ferror(stdout) || fflush(stdout) ? 2 : 0);
@@ -257,7 +271,7 @@ static void parse_options(int argc, char **argv, struct options *o)
                check_info((enum check_id)id)->title);
       exit(ferror(stdout) || fflush(stdout) ? 2 : 0);
     case 'V':
-      printf("cudalens-report %s (recording schema %d)\n", PACKAGE_VERSION,
+      printf("cudalens-report %s (recording format %d)\n", PACKAGE_VERSION,
              CL_SCHEMA_VERSION);
       exit(ferror(stdout) || fflush(stdout) ? 2 : 0);
     case ':':
@@ -272,6 +286,8 @@ static void parse_options(int argc, char **argv, struct options *o)
     }
     }
   }
+  if (o->broad && !o->gen_supp)
+    fail("--broad is a form of --gen-suppressions (try --help)");
   if (optind >= argc)
     fail("no recording given (usage: cudalens-report [OPTIONS] RECORDING.db;"
          " try --help)");
@@ -314,6 +330,30 @@ static void write_report(const struct options *o, const struct recording *r,
     fail("%s: write error: %s", name, strerror(saved ? saved : EIO));
 }
 
+/* The folder generated suppressions name files relative to, when there is
+ * no --source-root (the findings' files are then relative to it already):
+ * the git work tree the working directory is in (a folder above it with a
+ * .git), else the working directory; malloc'd, NULL when unknown. */
+static char *suppression_base(void)
+{
+  char cwd[PATH_MAX];
+  if (!getcwd(cwd, sizeof cwd))
+    return NULL;
+  for (size_t n = strlen(cwd); n > 0;) {
+    char *git = xasprintf("%.*s/.git", (int)n, cwd);
+    struct stat st;
+    bool found = lstat(git, &st) == 0;
+    free(git);
+    if (found)
+      return xasprintf("%.*s", (int)n, cwd);
+    while (n > 0 && cwd[n - 1] != '/')
+      n--;
+    if (n > 0)
+      n--; /* the '/' */
+  }
+  return xstrdup(cwd);
+}
+
 /* --gen-suppressions: an entry for every finding shown */
 static void write_suppressions(const struct options *o,
                                const struct findings *fs)
@@ -322,7 +362,9 @@ static void write_suppressions(const struct options *o,
   const char *name = o->gen_supp_file ? o->gen_supp_file : "standard error";
   if (o->gen_supp_file && !(f = fopen(o->gen_supp_file, "w")))
     fail("%s: %s", o->gen_supp_file, strerror(errno));
-  suppressions_generate(f, fs);
+  char *base = o->source_root ? NULL : suppression_base();
+  suppressions_generate(f, fs, o->broad, base);
+  free(base);
   int err = ferror(f);
   if (fflush(f) != 0 && !err)
     err = 1;
@@ -331,6 +373,39 @@ static void write_suppressions(const struct options *o,
     err = 1, saved = errno;
   if (err)
     fail("%s: write error: %s", name, strerror(saved ? saved : EIO));
+}
+
+/* Never write over an input: FILE (-o, --gen-suppressions=; OPT names the
+ * option) must not be one of the recordings PATHS[0..N) or a suppression
+ * file read, nor any other recording (an SQLite database, as a shell glob
+ * such as `-o cudalens-*.db` makes of the first one). */
+static void check_not_input(const char *opt, const char *file,
+                            char *const *paths, size_t n,
+                            const struct options *o)
+{
+  struct stat out, in;
+  if (!file || stat(file, &out) != 0)
+    return; /* a new file, or one fopen will say is not writable */
+  for (size_t i = 0; i < n; i++)
+    if (stat(paths[i], &in) == 0 && in.st_dev == out.st_dev &&
+        in.st_ino == out.st_ino)
+      fail("%s%s: is one of the recordings to report; not written over", opt,
+           file);
+  for (size_t i = 0; i < o->supp.nsources; i++)
+    if (stat(o->supp.sources[i], &in) == 0 && in.st_dev == out.st_dev &&
+        in.st_ino == out.st_ino)
+      fail("%s%s: is a suppression file this report reads; not written over",
+           opt, file);
+  static const char magic[16] = "SQLite format 3";
+  char head[16];
+  FILE *f = S_ISREG(out.st_mode) ? fopen(file, "rb") : NULL;
+  bool sqlite = f && fread(head, 1, sizeof head, f) == sizeof head &&
+                memcmp(head, magic, sizeof magic) == 0;
+  if (f)
+    fclose(f);
+  if (sqlite)
+    fail("%s%s: is a recording (an SQLite database); not written over", opt,
+         file);
 }
 
 /* open the recording at R->path, summarize it and find what is wrong */
@@ -350,6 +425,7 @@ static void analyze(struct recording *r, const struct options *o)
   summary_build(&r->sum, &db, &act);
   findings_init(&r->fs);
   analyses_finish(run, &r->fs);
+  r->colls = collectives_gather(&ctx);
   if (o->stack_depth > 1)
     callsite_fill_callers(cs, &r->fs, o->stack_depth);
   if (timeline_format(o->format)) {
@@ -378,6 +454,15 @@ int main(int argc, char **argv)
   if (n > 1 && timeline_format(o.format))
     fail("--format=%s draws one recording at a time (got %zu)",
          o.format == FORMAT_HTML ? "html" : "perfetto", n);
+  check_not_input("-o ", o.output, paths, n, &o);
+  check_not_input("--gen-suppressions=", o.gen_supp_file, paths, n, &o);
+  struct stat a, b;
+  if (o.output && o.gen_supp_file &&
+      (strcmp(o.output, o.gen_supp_file) == 0 ||
+       (stat(o.output, &a) == 0 && stat(o.gen_supp_file, &b) == 0 &&
+        a.st_dev == b.st_dev && a.st_ino == b.st_ino)))
+    fail("-o %s and --gen-suppressions=%s: the same file", o.output,
+         o.gen_supp_file);
   struct recording *rec = xcalloc(n, sizeof *rec);
   for (size_t i = 0; i < n; i++) {
     rec[i].path = paths[i];
@@ -391,6 +476,14 @@ int main(int argc, char **argv)
     findings_init(&rec[0].fs);
   } else {
     merge_findings(&fs, rec, n);
+  }
+  /* what the ranks did differently: across the recordings */
+  size_t nfound = fs.n;
+  collectives_compare(rec, n, &fs);
+  if (o.source_root && fs.n != nfound) {
+    findings_relative_to(&fs, o.source_root);
+    findings_sort(&fs);
+    findings_fingerprint(&fs);
   }
 
   /* suppressions take findings out of the report as it is shown: with
@@ -415,6 +508,7 @@ int main(int argc, char **argv)
     summary_free(&rec[i].sum);
     if (rec[i].tl)
       timeline_free(rec[i].tl);
+    collectives_free(rec[i].colls);
     free(rec[i].tl);
   }
   free(rec);

@@ -59,3 +59,23 @@ const char *cl_dir_name(enum cl_dir d)
   };
   return (unsigned)d < CL_DIR_COUNT ? names[d] : "unknown";
 }
+
+const char *cl_gnode_name(int type)
+{
+  switch (type) {
+#define CL_GNODE_CASE(id, value, name) case value: return name;
+    CL_GNODE_LIST(CL_GNODE_CASE)
+#undef CL_GNODE_CASE
+  }
+  return "unknown";
+}
+
+int cl_gnode_of(const char *name)
+{
+#define CL_GNODE_CMP(id, value, str)                                           \
+  if (name && !strcmp(name, str))                                              \
+    return value;
+  CL_GNODE_LIST(CL_GNODE_CMP)
+#undef CL_GNODE_CMP
+  return CL_GNODE_UNKNOWN;
+}

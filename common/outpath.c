@@ -3,9 +3,11 @@
  * variable's value cannot lead out of the pattern's folder.  One copy,
  * shared by the shim (shim/outpath.c creates the file) and the launcher
  * (launcher/launcher.c checks the pattern and makes its folder before the
- * program starts). */
+ * program starts, refusing patterns whose folders cannot exist then). */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,31 +119,167 @@ int cl_outpath_expand(const char *pattern, pid_t pid, char *out, size_t outsz,
   return 0;
 }
 
+/* The end of the %-escape at P (P[0] == '%'): past %q{VAR}, or past the
+ * letter; *var is set to VAR's name for %q (malloc'd), else NULL. */
+static const char *escape_end(const char *p, char **var)
+{
+  *var = NULL;
+  if (p[1] == 'q' && p[2] == '{') {
+    const char *close = strchr(p + 3, '}');
+    if (close) {
+      *var = strndup(p + 3, (size_t)(close - (p + 3)));
+      return close + 1;
+    }
+  }
+  return p[1] ? p + 2 : p + 1;
+}
+
+/* The component COMP[0..len) of a pattern as an fnmatch glob: %p and
+ * %q{VAR} match anything, %h is this host, %% a percent sign.  malloc'd. */
+static char *component_glob(const char *comp, size_t len)
+{
+  char host[256];
+  if (gethostname(host, sizeof host - 1))
+    strcpy(host, "localhost");
+  host[sizeof host - 1] = 0;
+  char *out = malloc(len * 2 + 2 * strlen(host) + 2), *o = out;
+  if (!out)
+    return NULL;
+  for (const char *p = comp, *end = comp + len; p < end;) {
+    const char *lit = NULL;
+    if (*p == '%') {
+      char *var;
+      const char *next = escape_end(p, &var);
+      free(var);
+      if (p[1] == 'p' || p[1] == 'q') {
+        *o++ = '*';
+        p = next;
+        continue;
+      }
+      lit = p[1] == 'h' ? host : "%";
+      p = next;
+    }
+    const char *s = lit ? lit : p++;
+    for (size_t i = 0, n = lit ? strlen(lit) : 1; i < n; i++) {
+      if (strchr("*?[\\", s[i]))
+        *o++ = '\\';
+      *o++ = s[i];
+    }
+  }
+  *o = 0;
+  return out;
+}
+
+/* Whether DIR ("" for the working directory) has a folder matching GLOB. */
+static int has_matching_folder(const char *dir, const char *glob)
+{
+  DIR *d = opendir(*dir ? dir : ".");
+  if (!d)
+    return 0;
+  int found = 0;
+  for (struct dirent *e; !found && (e = readdir(d));) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+        fnmatch(glob, e->d_name, FNM_PERIOD))
+      continue;
+    struct stat st;
+    found = !fstatat(dirfd(d), e->d_name, &st, 0) && S_ISDIR(st.st_mode);
+  }
+  closedir(d);
+  return found;
+}
+
 int cl_outpath_folder(const char *pattern, char *out, size_t outsz, char *err,
                       size_t errsz)
 {
-  size_t cut = 0;
-  for (const char *p = pattern; *p; p++) {
-    if (*p == '/') {
-      cut = (size_t)(p - pattern);
-    } else if (*p == '%') {
-      if (p[1] == 'p' || p[1] == 'q')
-        break;
-      if (p[1])
-        p++; /* %% or %h: the next character is not a separator */
-    }
-  }
+  size_t len = strlen(pattern);
   out[0] = 0;
-  if (!cut)
-    return 0;
-  char *prefix = strndup(pattern, cut);
-  if (!prefix) {
-    snprintf(err, errsz, "out of memory");
+  if (len && pattern[len - 1] == '/') {
+    snprintf(err, errsz, "names a folder, not a file (add a file name: "
+             "%scudalens-%%p.db)", pattern);
     return -1;
   }
-  int r = cl_outpath_expand(prefix, 0, out, outsz, err, errsz);
-  free(prefix);
-  return r;
+  /* the folder part ends at the last '/'; in it, the first %p and the
+   * first %q{VAR} whose VAR is not set here, with the '/' before each */
+  size_t cut = 0, before_unset = 0;
+  const char *unset = NULL, *pid = NULL, *unset_comp = NULL;
+  char *unset_var = NULL;
+  for (const char *p = pattern, *last_slash = NULL; *p;) {
+    if (*p == '/') {
+      cut = (size_t)(p - pattern);
+      last_slash = p;
+      p++;
+      continue;
+    }
+    if (*p != '%') {
+      p++;
+      continue;
+    }
+    char *var;
+    const char *next = escape_end(p, &var);
+    if (p[1] == 'p' && !pid)
+      pid = p;
+    if (var && !getenv(var) && !unset) {
+      unset = p;
+      unset_var = var;
+      before_unset = last_slash ? (size_t)(last_slash - pattern) : 0;
+      unset_comp = last_slash ? last_slash + 1 : pattern;
+    } else {
+      free(var);
+    }
+    p = next;
+  }
+  if (pid && (size_t)(pid - pattern) < cut) {
+    free(unset_var);
+    const char *s = pid; /* the start of the %p's component */
+    while (s > pattern && s[-1] != '/')
+      s--;
+    snprintf(err, errsz, "a folder named with %%p cannot exist before the "
+             "process starts (only the launcher makes folders): put %%p in "
+             "the file name, as in %.*scudalens-%%p.db",
+             (int)(s - pattern), pattern);
+    return -1;
+  }
+  if (!cut) {
+    free(unset_var);
+    return 0;
+  }
+  int partial = unset && (size_t)(unset - pattern) < cut;
+  size_t make = partial ? before_unset : cut;
+  if (make) {
+    char *prefix = strndup(pattern, make);
+    if (!prefix) {
+      free(unset_var);
+      snprintf(err, errsz, "out of memory");
+      return -1;
+    }
+    int r = cl_outpath_expand(prefix, 0, out, outsz, err, errsz);
+    free(prefix);
+    if (r < 0) {
+      free(unset_var);
+      return r;
+    }
+  }
+  if (partial) {
+    /* the folders named by VAR are the user's to make: one must exist */
+    const char *comp = unset_comp;
+    if (!make && comp > pattern) /* "/%q{VAR}/...": the root */
+      snprintf(out, outsz, "/");
+    size_t clen = strcspn(comp, "/");
+    char *glob = component_glob(comp, clen);
+    int ok = glob && has_matching_folder(out, glob);
+    free(glob);
+    if (!ok) {
+      snprintf(err, errsz, "the folder '%.*s' is named by %%q{%s}, which is "
+               "not set here, so it cannot be made before the program starts "
+               "and no such folder exists: make the folders first, or put "
+               "%%q{%s} in the file name", (int)(comp + clen - pattern),
+               pattern, unset_var, unset_var);
+      free(unset_var);
+      return -1;
+    }
+  }
+  free(unset_var);
+  return 0;
 }
 
 int cl_make_folders(const char *dir, char *err, size_t errsz)

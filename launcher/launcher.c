@@ -1,13 +1,14 @@
-/* launcher.c - the `cudalens` command: `cudalens run [-o PATTERN]
+/* launcher.c - the `cudalens` command: `cudalens [run] [-o PATTERN]
  * [--fail-on=SEV] [--] CMD [ARGS...]` checks PATTERN with the shim's rule
  * (common/outpath.c) and makes its folder, finds libcudalens.so, puts it
  * first in LD_PRELOAD, runs CMD in a child, forwards its exit status
  * (128+signo when it died from a signal) and afterwards tells on stderr which
- * databases the shim wrote.  The shim reports them by appending one path per
- * line to the file named by CUDALENS_MANIFEST, a temporary file made here.
- * With --fail-on it then runs cudalens-report on all of them (one report,
- * merged when there are several) and turns its verdict into the exit
- * status.  See cudalens(1).
+ * databases the shim wrote, and which processes it did not record in full.
+ * The shim reports both by appending lines to the file named by
+ * CUDALENS_MANIFEST, a temporary file made here (shim/manifest.c).  With
+ * --fail-on it then runs cudalens-report on all of them (one report,
+ * merged when there are several) and turns its verdict, and what was not
+ * recorded, into the exit status.  See cudalens(1).
  *
  * The pure helpers (LD_PRELOAD building, option parsing, status mapping,
  * manifest parsing, shim and report candidates, --fail-on verdicts) are not
@@ -199,12 +200,12 @@ int cl_report_verdict(int wstatus)
   return code == 0 || code == 1 ? code : 2;
 }
 
-int cl_fail_on_status(int program_code, int reports_failed,
+int cl_fail_on_status(int program_code, int not_checked,
                       int reports_with_findings)
 {
   if (program_code)
     return program_code;
-  if (reports_failed)
+  if (not_checked)
     return 2;
   return reports_with_findings ? 1 : 0;
 }
@@ -226,6 +227,26 @@ int cl_manifest_next(const char **p, const char **line, size_t *len)
   return 0;
 }
 
+int cl_manifest_problem(const char *line, size_t len, long *pid,
+                        const char **name, size_t *name_len, const char **why,
+                        size_t *why_len)
+{
+  if (!len || line[0] != '!')
+    return 0;
+  const char *end = line + len, *p = line + 1;
+  char *num_end;
+  *pid = strtol(p, &num_end, 10);
+  if (num_end == p || num_end >= end || *num_end != ' ')
+    *pid = 0;
+  p = num_end < end && *num_end == ' ' ? num_end + 1 : p;
+  const char *tab = memchr(p, '\t', (size_t)(end - p));
+  *name = p;
+  *name_len = tab ? (size_t)(tab - p) : 0;
+  *why = tab ? tab + 1 : p;
+  *why_len = (size_t)(end - *why);
+  return 1;
+}
+
 const char *cl_display_path(const char *path, size_t len, const char *cwd,
                             size_t *out_len)
 {
@@ -243,12 +264,13 @@ const char *cl_display_path(const char *path, size_t len, const char *cwd,
 /* ---- the program ----------------------------------------------------------- */
 
 static const char usage_text[] =
-    "Usage: cudalens run [-o PATTERN] [--fail-on=SEV] [--] CMD [ARGS...]\n"
+    "Usage: cudalens [run] [-o PATTERN] [--fail-on=SEV] [--] CMD [ARGS...]\n"
     "       cudalens --version | --help\n"
     "\n"
     "Runs CMD with libcudalens.so preloaded, which records the program's CUDA\n"
     "calls into an SQLite database (one per process), then says where the\n"
-    "databases went.  Summarize one with `cudalens-report DB`.\n"
+    "databases went.  Summarize one with `cudalens-report DB`.  The word\n"
+    "`run` may be left out (`cudalens ./app`), as with compute-sanitizer.\n"
     "\n"
     "  -o, --output PATTERN  database name (sets CUDALENS_OUTPUT); %p pid,\n"
     "                        %h host name, %q{VAR} environment variable VAR,\n"
@@ -361,18 +383,29 @@ static char *find_report(void)
 
 /* Checks the output pattern with the shim's own rule and makes the folder
  * every process writes into (the shim makes none), so that a typo fails
- * here instead of leaving the program unrecorded; exit 2 with one line
- * that starts with label ("-o " or "CUDALENS_OUTPUT=") and the pattern. */
+ * here instead of leaving the program unrecorded: a pattern that names a
+ * folder (ends in '/', or is one), or whose folders cannot exist when the
+ * program starts (common/outpath.c, cl_outpath_folder) is refused; exit 2
+ * with one line that starts with label ("-o " or "CUDALENS_OUTPUT=") and
+ * the pattern. */
 static void prepare_output(const char *label, const char *pattern)
 {
   char path[4096], err[512];
-  if (cl_outpath_expand(pattern, getpid(), path, sizeof path, err,
-                        sizeof err) < 0 ||
-      cl_outpath_folder(pattern, path, sizeof path, err, sizeof err) < 0 ||
-      (path[0] && cl_make_folders(path, err, sizeof err) < 0)) {
-    fprintf(stderr, "cudalens: %s%s: %s\n", label, pattern, err);
-    exit(2);
+  struct stat st;
+  bool bad = cl_outpath_expand(pattern, getpid(), path, sizeof path, err,
+                               sizeof err) < 0;
+  if (!bad && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    snprintf(err, sizeof err, "is a folder (name a file in it: "
+             "%s/cudalens-%%p.db)", pattern);
+    bad = true;
   }
+  if (!bad)
+    bad = cl_outpath_folder(pattern, path, sizeof path, err, sizeof err) < 0 ||
+          (path[0] && cl_make_folders(path, err, sizeof err) < 0);
+  if (!bad)
+    return;
+  fprintf(stderr, "cudalens: %s%s: %s\n", label, pattern, err);
+  exit(2);
 }
 
 /* Signals that would kill only the launcher are passed on to the child, so
@@ -419,20 +452,82 @@ static char *read_manifest(int fd)
   return buf;
 }
 
-/* Says which databases the run wrote; returns how many. */
-static int list_recordings(const char *manifest, bool known)
+/* The processes the manifest says were not recorded in full: the first
+ * reason of each. */
+struct problem {
+  long pid;
+  char *name, *why;
+};
+struct problems {
+  struct problem *v;
+  size_t n;
+};
+
+static void problems_read(const char *manifest, struct problems *ps)
 {
-  char cwdbuf[PATH_MAX];
+  const char *p = manifest ? manifest : "", *line, *name, *why;
+  size_t n, nl, wl;
+  long pid;
+  memset(ps, 0, sizeof *ps);
+  while (cl_manifest_next(&p, &line, &n)) {
+    if (!cl_manifest_problem(line, n, &pid, &name, &nl, &why, &wl))
+      continue;
+    size_t i = 0;
+    while (i < ps->n && (ps->v[i].pid != pid || !pid))
+      i++;
+    if (i < ps->n)
+      continue; /* its first reason is kept */
+    struct problem *grown = realloc(ps->v, (ps->n + 1) * sizeof *grown);
+    if (!grown)
+      return;
+    ps->v = grown;
+    ps->v[ps->n] = (struct problem){pid, strndup(name, nl), strndup(why, wl)};
+    ps->n++;
+  }
+}
+
+static void problems_free(struct problems *ps)
+{
+  for (size_t i = 0; i < ps->n; i++) {
+    free(ps->v[i].name);
+    free(ps->v[i].why);
+  }
+  free(ps->v);
+}
+
+/* "process 42 (app)" */
+static void process_label(char *buf, size_t sz, const struct problem *p)
+{
+  if (p->name && *p->name)
+    snprintf(buf, sz, "process %ld (%s)", p->pid, p->name);
+  else
+    snprintf(buf, sz, "process %ld", p->pid);
+}
+
+/* Says which databases the run wrote, and which processes were not
+ * recorded in full; returns how many databases. */
+static int list_recordings(const char *manifest, bool known,
+                           const struct problems *ps)
+{
+  char cwdbuf[PATH_MAX], who[300];
   const char *cwd = getcwd(cwdbuf, sizeof cwdbuf);
-  const char *p = manifest ? manifest : "", *line;
-  size_t n, dn;
+  const char *p = manifest ? manifest : "", *line, *x;
+  size_t n, dn, xl;
+  long pid;
   int count = 0;
   while (cl_manifest_next(&p, &line, &n)) {
+    if (cl_manifest_problem(line, n, &pid, &x, &xl, &x, &xl))
+      continue;
     const char *d = cl_display_path(line, n, cwd, &dn);
     fprintf(stderr, "cudalens: wrote %.*s\n", (int)dn, d);
     count++;
   }
-  if (known && !count)
+  for (size_t i = 0; i < ps->n; i++) {
+    process_label(who, sizeof who, &ps->v[i]);
+    fprintf(stderr, "cudalens: %s was not recorded in full: %s\n", who,
+            ps->v[i].why);
+  }
+  if (known && !count && !ps->n)
     fprintf(stderr, "cudalens: no database written (the program made no CUDA "
                     "calls, or capture was disabled; see the messages above)\n");
   return count;
@@ -498,19 +593,22 @@ static int check_recording(const char *report, const char *sev, char **dbs,
 
 /* --fail-on: one report of all the recordings the manifest names (their
  * findings merged when there are several: cudalens-report(1), SEVERAL
- * PROCESSES), named as shown to the user; returns the exit status
- * (cl_fail_on_status). */
+ * PROCESSES), named as shown to the user, and the processes it says were
+ * not recorded in full; returns the exit status (cl_fail_on_status). */
 static int check_recordings(const char *report, const char *sev,
-                            const char *manifest, int program_code,
-                            const char *orig_preload)
+                            const char *manifest, const struct problems *ps,
+                            int program_code, const char *orig_preload)
 {
   char cwdbuf[PATH_MAX];
   const char *cwd = getcwd(cwdbuf, sizeof cwdbuf);
-  const char *p = manifest ? manifest : "", *line, *d;
-  size_t n, dn;
+  const char *p = manifest ? manifest : "", *line, *d, *x;
+  size_t n, dn, xl;
+  long pid;
   int total = 0, failed = 0;
   char **dbs = NULL;
   while (cl_manifest_next(&p, &line, &n)) {
+    if (cl_manifest_problem(line, n, &pid, &x, &xl, &x, &xl))
+      continue;
     d = cl_display_path(line, n, cwd, &dn);
     char **grown = realloc(dbs, ((size_t)total + 1) * sizeof *dbs);
     char *db = strndup(d, dn);
@@ -541,20 +639,34 @@ static int check_recordings(const char *report, const char *sev,
   for (int i = 0; i < total; i++)
     free(dbs[i]);
   free(dbs);
-  int code = cl_fail_on_status(program_code, verdict == 2, verdict == 1);
+  int code = cl_fail_on_status(program_code, verdict == 2 || ps->n != 0,
+                               verdict == 1);
   const char *own = program_code ? " (the program's own)" : "";
+  /* what was not checked: ", but process 42 (app) was not recorded in
+   * full: WHY" */
+  char unchecked[1400] = "", who[300];
+  if (ps->n) {
+    process_label(who, sizeof who, &ps->v[0]);
+    if (ps->n == 1)
+      snprintf(unchecked, sizeof unchecked, "%s was not recorded in full: %s",
+               who, ps->v[0].why);
+    else
+      snprintf(unchecked, sizeof unchecked, "%zu processes were not recorded "
+               "in full (%s: %s, and %zu more)", ps->n, who, ps->v[0].why,
+               ps->n - 1);
+  }
+  fprintf(stderr, "cudalens: --fail-on=%s: ", sev);
   if (!total && verdict != 2)
-    fprintf(stderr, "cudalens: --fail-on=%s: no recording to report; exit "
-                    "status %d%s\n", sev, code, own);
+    fprintf(stderr, "no recording to report%s%s", *unchecked ? ": " : "",
+            unchecked);
   else if (verdict == 2)
-    fprintf(stderr, "cudalens: --fail-on=%s: no report of the %d "
-                    "recording%s; exit status %d%s\n", sev, total,
-            total == 1 ? "" : "s", code, own);
+    fprintf(stderr, "no report of the %d recording%s%s%s", total,
+            total == 1 ? "" : "s", *unchecked ? ", and " : "", unchecked);
   else
-    fprintf(stderr, "cudalens: --fail-on=%s: %sfindings of %s or worse in "
-                    "the report of %d recording%s; exit status %d%s\n",
-            sev, verdict ? "" : "no ", sev, total, total == 1 ? "" : "s",
-            code, own);
+    fprintf(stderr, "%sfindings of %s or worse in the report of %d "
+            "recording%s%s%s", verdict ? "" : "no ", sev, total,
+            total == 1 ? "" : "s", *unchecked ? ", but " : "", unchecked);
+  fprintf(stderr, "; exit status %d%s\n", code, own);
   return code;
 }
 
@@ -680,7 +792,9 @@ static int run(int argc, char **argv)
 
   int code = cl_exit_code(status);
   char *written = read_manifest(mfd);
-  list_recordings(written, mfd >= 0);
+  struct problems problems;
+  problems_read(written, &problems);
+  list_recordings(written, mfd >= 0, &problems);
   if (mfd >= 0) {
     unlink(manifest);
     close(mfd);
@@ -690,8 +804,10 @@ static int run(int argc, char **argv)
                     "unknown (no manifest)\n");
     code = cl_fail_on_status(code, 1, 0);
   } else if (report) {
-    code = check_recordings(report, o.fail_on, written, code, orig_preload);
+    code = check_recordings(report, o.fail_on, written, &problems, code,
+                            orig_preload);
   }
+  problems_free(&problems);
   free(written);
   free(report);
   free(orig_preload);
@@ -708,11 +824,11 @@ fail:
 int main(int argc, char **argv)
 {
   if (argc < 2)
-    die_usage("no command given; usage: cudalens run [-o PATTERN] [--] CMD "
+    die_usage("no command given; usage: cudalens [run] [-o PATTERN] [--] CMD "
               "[ARGS...]");
   const char *a = argv[1];
   if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0) {
-    printf("cudalens %s (database format %d)\n", PACKAGE_VERSION,
+    printf("cudalens %s (recording format %d)\n", PACKAGE_VERSION,
            CL_SCHEMA_VERSION);
     return 0;
   }
@@ -721,11 +837,11 @@ int main(int argc, char **argv)
     fputs(usage_text, stdout);
     return 0;
   }
+  /* `cudalens ./app`, `cudalens -o X ./app`: as compute-sanitizer and
+   * valgrind are called, the same as `cudalens run ...` */
   if (strcmp(a, "run") == 0)
     return run(argc - 2, argv + 2);
-  char msg[300];
-  snprintf(msg, sizeof msg, "unknown command '%.200s'", a);
-  die_usage(msg);
+  return run(argc - 1, argv + 1);
 }
 
 #endif /* CL_LAUNCHER_NO_MAIN */

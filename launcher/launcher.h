@@ -48,15 +48,23 @@ int cl_report_candidates(const char *exe_dir, const char *installed,
 int cl_report_verdict(int wstatus);
 
 /* The exit status of `cudalens run --fail-on`: the program's own code when
- * it is not 0; else 2 when the report (of all the recordings, one run of
- * cudalens-report) could not be made, 1 when it has a finding at or above
- * the severity, 0 otherwise. */
-int cl_fail_on_status(int program_code, int reports_failed,
+ * it is not 0; else 2 when something could not be checked (the report, of
+ * all the recordings, one run of cudalens-report, could not be made, or a
+ * process was not recorded in full), 1 when the report has a finding at or
+ * above the severity, 0 otherwise. */
+int cl_fail_on_status(int program_code, int not_checked,
                       int reports_with_findings);
 
 /* Iterates over the non-empty lines of a manifest: sets *line and *len
  * (trailing blanks trimmed) and advances *p; 0 at the end. */
 int cl_manifest_next(const char **p, const char **line, size_t *len);
+
+/* Whether a manifest line (cl_manifest_next) says that a process was not
+ * recorded, or not in full: "!PID NAME<TAB>WHY" (shim/manifest.c); then
+ * sets *pid (0 when unreadable), NAME and WHY.  Other lines are paths. */
+int cl_manifest_problem(const char *line, size_t len, long *pid,
+                        const char **name, size_t *name_len, const char **why,
+                        size_t *why_len);
 
 /* path[0..len) as shown to the user: relative when it lies under cwd. */
 const char *cl_display_path(const char *path, size_t len, const char *cwd,

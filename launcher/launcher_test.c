@@ -210,11 +210,22 @@ static void test_output_folder(void)
   check_folder("runs/%p.db", 0, "runs");
   check_folder("/tmp/a/b/r-%p.db", 0, "/tmp/a/b");
   check_folder("a//b/x.db", 0, "a//b");
-  /* %p and %q{VAR} differ from process to process: the folder ends before */
-  check_folder("runs/%p/x.db", 0, "runs");
-  check_folder("runs/rank%q{RANK}/x.db", 0, "runs");
-  check_folder("%q{RANK}/x.db", 0, "");
-  check_folder("%q{A/B}/x.db", 0, "");
+  /* a folder named by %p cannot exist before the process starts */
+  check_folder("runs/%p/x.db", -1, NULL);
+  check_folder("a/b%pc/d/x.db", -1, NULL);
+  check_folder("runs/100%%p/x.db", 0, "runs/100%p");
+  /* %q{VAR}: made with VAR's value here; VAR not set here: the folder
+   * before it is made, and one matching it must exist */
+  setenv("LT_RANK", "3", 1);
+  unsetenv("LT_UNSET");
+  check_folder("runs/rank%q{LT_RANK}/x.db", 0, "runs/rank3");
+  check_folder("%q{LT_RANK}/x.db", 0, "3");
+  check_folder("runs/rank%q{LT_UNSET}/x.db", -1, NULL);
+  check_folder("/rank%q{LT_UNSET}-nonexistent/x.db", -1, NULL);
+  check_folder("%q{LT_UNSET}/x.db", 0, ""); /* "." has some folder */
+  /* naming a folder */
+  check_folder("runs/", -1, NULL);
+  check_folder("/", -1, NULL);
   /* %h and %% are the same for all: expanded */
   snprintf(want, sizeof want, "out-%s/100%%", host);
   check_folder("out-%h/100%%/x.db", 0, want);
@@ -281,6 +292,19 @@ static void test_manifest(void)
   CHECK(cl_manifest_next(&p, &line, &n) == 0);
   p = "\n \n";
   CHECK(cl_manifest_next(&p, &line, &n) == 0);
+
+  /* a process not recorded in full: "!PID NAME<TAB>WHY" */
+  long pid;
+  const char *name, *why;
+  size_t nl, wl;
+  const char *prob = "!42 my app\tcannot create 'x': Is a directory";
+  CHECK(cl_manifest_problem(prob, strlen(prob), &pid, &name, &nl, &why, &wl) &&
+        pid == 42 && nl == 6 && memcmp(name, "my app", nl) == 0 &&
+        wl == strlen("cannot create 'x': Is a directory") &&
+        memcmp(why, "cannot create", 13) == 0);
+  CHECK(cl_manifest_problem("!x", 2, &pid, &name, &nl, &why, &wl) &&
+        pid == 0 && wl == 1);
+  CHECK(!cl_manifest_problem("/w/x.db", 7, &pid, &name, &nl, &why, &wl));
 }
 
 int main(void)

@@ -66,7 +66,7 @@ static int32_t device_of(CUcontext ctx)
 static void scan_launch(const CUpti_CallbackData *cb, enum cl_op op,
                         CUpti_CallbackId cbid, struct pending *p)
 {
-  if (op != CL_OP_KERNEL || p->nkargs)
+  if ((op != CL_OP_KERNEL && op != CL_OP_GRAPH_EXEC_NODE) || p->nkargs)
     return;
   void *f = NULL;
   void **params = NULL;
@@ -87,6 +87,16 @@ static void scan_launch(const CUpti_CallbackData *cb, enum cl_op op,
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
     const cuLaunchCooperativeKernel_params *P = cb->functionParams;
     f = P->f, params = P->kernelParams;
+    break;
+  }
+  case CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2: {
+    /* a graph's kernel node takes new parameters (graphs.c) */
+    const cuGraphExecKernelNodeSetParams_v2_params *P = cb->functionParams;
+    if (!P->nodeParams || P->nodeParams->extra)
+      return;
+    f = P->nodeParams->func ? (void *)P->nodeParams->func
+                            : (void *)P->nodeParams->kern;
+    params = P->nodeParams->kernelParams;
     break;
   }
   default:
@@ -234,6 +244,10 @@ static void guard_after(const struct cl_api *api, const struct cl_call *c,
   case CL_OP_CAPTURE_BEGIN: case CL_OP_CAPTURE_END:
     cl_hostguard_capture(api->op == CL_OP_CAPTURE_BEGIN);
     break;
+  case CL_OP_GRAPH_LAUNCH: /* its nodes, as the same work on the stream */
+    if (!cl_graph_capturing(stream))
+      cl_graph_launched(a->handle, c->seq, stream, c->tid, c->device);
+    break;
   case CL_OP_STREAM_CREATE: case CL_OP_STREAM_DESTROY:
     /* cudaStreamNonBlocking == CU_STREAM_NON_BLOCKING == 1 */
     cl_hostguard_stream(a->stream, api->op == CL_OP_STREAM_CREATE,
@@ -248,6 +262,8 @@ static void guard_after(const struct cl_api *api, const struct cl_call *c,
       cl_allocmap_attach(a->dst, a->flags);
     else if (named(api, "cudaHostGetDevicePointer", "cuMemHostGetDevicePointer"))
       cl_allocmap_alias(a->dst, a->src);
+    else if (named(api, "cudaGraphExecDestroy", "cuGraphExecDestroy"))
+      cl_graph_exec_destroyed(a->handle);
     break;
   default:
     /* a synchronization: what it covers is the ordering table's (ops.def,
@@ -255,6 +271,20 @@ static void guard_after(const struct cl_api *api, const struct cl_call *c,
     if (cl_op_sem(api->op)->host != CL_HOST_NONE)
       cl_hostguard_sync(api->op, c->device, stream, c->tid, a->event, c->seq);
     break;
+  }
+}
+
+/* work that stream capture turns into a graph node (cudaEventRecord and
+ * cudaStreamWaitEvent only change the capture's dependencies) */
+static int adds_node(const struct cl_api *api)
+{
+  switch (api->op) {
+  case CL_OP_KERNEL: case CL_OP_COPY: case CL_OP_MEMSET: case CL_OP_HOST_FUNC:
+    return 1;
+  case CL_OP_ALLOC: case CL_OP_FREE: /* graph memory nodes */
+    return (api->flags & CL_ASYNC) != 0;
+  default:
+    return 0;
   }
 }
 
@@ -394,12 +424,34 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
       c->a.memkind = (uint8_t)kind;
     cl_allocmap_remove(c->a.dst);
   }
+  /* graphs: which call added a node, and a capture's begin and end (before
+   * the host check, which asks whether a launch's stream captures) */
+  if (api->op == CL_OP_CAPTURE_BEGIN || api->op == CL_OP_CAPTURE_END) {
+    if (ok || api->op == CL_OP_CAPTURE_END)
+      cl_graph_capture(api->op == CL_OP_CAPTURE_BEGIN);
+  } else if (ok && api->op == CL_OP_GRAPH_NODE) {
+    cl_graph_node_added(c->a.handle, c->seq);
+  } else if (ok && adds_node(api)) {
+    cl_graph_captured(cl_stream_of(api, c->a.stream), c->seq);
+  }
+  struct cl_gexec_rec snap = {.seq = c->seq, .exec = c->a.handle,
+                              .graph = c->a.graph, .device = c->device};
+  struct cl_karg kargs[CL_MAX_KARGS];
+  uint8_t nkargs = c->nkargs;
+  uint64_t node = c->a.dst;
+  memcpy(kargs, c->kargs, nkargs * sizeof *kargs);
   CL_PHASE_BEGIN(t2);
   if (ok)
     guard_after(api, c, cb->symbolName);
   CL_PHASE_END(CL_PH_GUARD, t2);
   if (keep)
     cl_ring_commit();
+  /* after the call's own record, in seq order */
+  if (ok && api->op == CL_OP_GRAPH_EXEC)
+    cl_graph_snapshot(snap.seq, snap.exec, snap.graph, snap.device);
+  else if (ok && api->op == CL_OP_GRAPH_EXEC_NODE)
+    cl_graph_exec_kernel(snap.seq, snap.exec, node, kargs, nkargs,
+                         p->kargs_truncated);
   CL_PHASE_END(CL_PH_RECORD, t0);
   if (p->freed_copy) /* after the free's own record, in seq order */
     cl_hostguard_record("free", cl_next_seq(), p->freed_addr, p->freed_copy,
@@ -477,7 +529,7 @@ int cl_capture_start(void)
                            "recorded", cl_cupti_error(r));
     return -1;
   }
-  for (unsigned i = 0; i < cl_api_count; i++) {
+  for (unsigned i = 0; i < cl_api_nccl_first; i++) { /* CUPTI's rows */
     const struct cl_api *e = &cl_api_table[i];
     r = cl_cupti.cuptiEnableCallback(1, subscriber, e->domain, e->cbid);
     if (r != CUPTI_SUCCESS)

@@ -137,7 +137,7 @@ int cl_cupti_bind(const struct cl_cuda_found *f, char *why, size_t whysz)
     }
   }
 #define CL_CUPTI_BIND(name, args)                                              \
-  if (!(*(void **)&cl_cupti.name = dlsym(h, #name))) {                         \
+  if (!(*(void **)&cl_cupti.name = cl_dl_sym_real(h, #name))) {                \
     snprintf(why, whysz, "CUPTI library lacks %s", #name);                     \
     return -1;                                                                 \
   }

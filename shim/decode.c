@@ -28,6 +28,8 @@ typedef cl_no_params cuCtxSynchronize_params;
 #define STREAM(x) a->stream = U(x);
 #define EVENT(x) a->event = U(x);
 #define HANDLE(x) a->handle = U(x);
+#define OUT_HANDLE(pp) a->handle = (pp) ? U(*(pp)) : 0;
+#define GRAPH(x) a->graph = U(x);
 #define FLAGS(x) a->flags = (uint32_t)(x);
 #define PRIORITY(x) a->priority = (int32_t)(x);
 #define DEVICE(x) a->device = (int32_t)(x), a->has_device = 1;
@@ -84,6 +86,30 @@ static uint8_t rt_dir(enum cudaMemcpyKind k)
 #undef CL_RUNTIME
 #undef CL_DRIVER
 
+/* NCCL calls are recorded by shim/nccl.c, not decoded from CUPTI */
+static void decode_nccl(const void *params, struct cl_args *a)
+{
+  (void)params;
+  (void)a;
+}
+
+/* the NCCL rows (nccl.def) follow api.def's; each NCCL row's cbid is its
+ * index among them */
+enum {
+#define CL_RUNTIME(name, ...) CL_ROW_##name,
+#define CL_DRIVER(name, ...) CL_ROW_##name,
+#include "cudalens/api.def"
+#undef CL_RUNTIME
+#undef CL_DRIVER
+  CL_ROWS_CUDA
+};
+enum {
+#define CL_NCCL_COLL(name, ...) CL_NROW_##name,
+#define CL_NCCL_COMM(name, ...) CL_NROW_##name,
+#include "cudalens/nccl.def"
+  CL_ROWS_NCCL
+};
+const unsigned cl_api_nccl_first = CL_ROWS_CUDA;
 const struct cl_api cl_api_table[] = {
 #define CL_RUNTIME(name, op, flags, ...)                                       \
   {#name, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_##name,       \
@@ -94,6 +120,12 @@ const struct cl_api cl_api_table[] = {
 #include "cudalens/api.def"
 #undef CL_RUNTIME
 #undef CL_DRIVER
+#define CL_NCCL_COLL(name, kind, send, recv, doc)                              \
+  {#name, CL_DOMAIN_NCCL, CL_NROW_##name, CL_OP_COLLECTIVE, CL_ASYNC,          \
+   decode_nccl},
+#define CL_NCCL_COMM(name, op, doc)                                            \
+  {#name, CL_DOMAIN_NCCL, CL_NROW_##name, CL_OP_##op, 0, decode_nccl},
+#include "cudalens/nccl.def"
 };
 const unsigned cl_api_count = sizeof cl_api_table / sizeof cl_api_table[0];
 
@@ -108,7 +140,7 @@ static void build_index(void)
     runtime_index[i] = driver_index[i] = -1;
   for (unsigned i = 0; i < cl_api_count; i++) {
     const struct cl_api *e = &cl_api_table[i];
-    if (e->cbid >= CL_MAX_CBID)
+    if (e->cbid >= CL_MAX_CBID || e->domain == CL_DOMAIN_NCCL)
       continue;
     if (e->domain == CUPTI_CB_DOMAIN_RUNTIME_API)
       runtime_index[e->cbid] = (short)i;

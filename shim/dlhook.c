@@ -12,8 +12,11 @@
  * whose result cannot depend on the caller (a name with a slash and no '$',
  * or a caller whose library search path is the shim's own) is made from
  * here, so that the shim can look at what it loaded before the program
- * continues.  Once the shim has started (or decided not to) both wrappers
- * only jump.  On other architectures nothing is interposed. */
+ * continues.  Once the shim has started to record, the same dlopen()s are
+ * made from here to look for NCCL among what they loaded (nccl_load.c), and
+ * dlsym() looks for it too; once it decided not to record, both wrappers
+ * only jump.  On other architectures nothing is interposed.  The shim's own
+ * lookups bypass both (dlreal.c). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -23,16 +26,15 @@
 
 #include "shim.h"
 
-/* the real functions; read by the stubs (aligned pointer loads) */
-void *cl_real_dlopen CL_HIDDEN;
-void *cl_real_dlsym CL_HIDDEN;
+/* the real functions (dlreal.c); read by the stubs (aligned pointer loads) */
+extern void *cl_real_dlopen CL_HIDDEN;
+extern void *cl_real_dlsym CL_HIDDEN;
 
 int cl_dlopen_route(const char *file, int mode, void *caller) CL_HIDDEN;
 void *cl_dlopen_direct(const char *file, int mode) CL_HIDDEN;
 void cl_dlsym_hook(void) CL_HIDDEN;
 
 #if defined(__x86_64__)
-#define CL_GLIBC_BASE "GLIBC_2.2.5"
 #ifdef __CET__
 #define CL_ENTRY "endbr64\n"
 #else
@@ -89,7 +91,6 @@ __asm__(".text\n"
         ".size dlsym, .-dlsym\n");
 #define CL_DLHOOK 1
 #elif defined(__aarch64__)
-#define CL_GLIBC_BASE "GLIBC_2.17"
 #if defined(__ARM_FEATURE_BTI_DEFAULT) && __ARM_FEATURE_BTI_DEFAULT
 #define CL_ENTRY "bti c\n"
 #else
@@ -150,34 +151,6 @@ __asm__(".text\n"
 #endif
 
 #ifdef CL_DLHOOK
-/* Stands in for a real function that cannot be found (not glibc?): fails
- * like dlopen/dlsym do rather than jumping to NULL. */
-static void *unavailable(void) { return NULL; }
-
-/* Binds the real functions; idempotent and lock-free, safe before the
- * shim's constructor ran (other libraries' constructors may dlopen first).
- * dlvsym is not interposed, so it reaches glibc's; the version names are
- * glibc's for dlsym (the first since 2.34, the second before). */
-static void bind_real(void)
-{
-  if (__atomic_load_n(&cl_real_dlopen, __ATOMIC_ACQUIRE))
-    return;
-  void *sym = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
-  if (!sym)
-    sym = dlvsym(RTLD_NEXT, "dlsym", CL_GLIBC_BASE);
-  void *open = NULL;
-  if (sym)
-    open = ((void *(*)(void *, const char *))sym)(RTLD_NEXT, "dlopen");
-  if (!sym || !open) {
-    cl_log_write(CL_LOG_ERROR, "cannot find the C library's dlopen and "
-                               "dlsym; they will fail in this process");
-    sym = sym ? sym : (void *)unavailable;
-    open = open ? open : (void *)unavailable;
-  }
-  __atomic_store_n(&cl_real_dlsym, sym, __ATOMIC_RELEASE);
-  __atomic_store_n(&cl_real_dlopen, open, __ATOMIC_RELEASE);
-}
-
 /* ---- does the caller of dlopen() matter? ---------------------------------- */
 
 static struct link_map *self_map(void)
@@ -260,10 +233,10 @@ static int same_search(void *caller)
 int cl_dlopen_route(const char *file, int mode, void *caller)
 {
   int saved = errno;
-  bind_real();
+  cl_dl_bind_real();
   int direct = 0;
-  if (cl_shim_waiting() && file && !(mode & RTLD_NOLOAD) &&
-      !strchr(file, '$'))
+  if ((cl_shim_waiting() || cl_nccl_enabled()) && file &&
+      !(mode & RTLD_NOLOAD) && !strchr(file, '$'))
     direct = strchr(file, '/') || same_search(caller);
   errno = saved;
   return direct;
@@ -276,6 +249,7 @@ void *cl_dlopen_direct(const char *file, int mode)
     int saved = errno;
     if (cl_cuda_maybe_loaded())
       dlerror(); /* what the shim did leaves no error for the program */
+    cl_nccl_maybe_loaded();
     errno = saved;
   }
   return h;
@@ -284,9 +258,12 @@ void *cl_dlopen_direct(const char *file, int mode)
 void cl_dlsym_hook(void)
 {
   int saved = errno;
-  bind_real();
+  cl_dl_bind_real();
   if (cl_shim_waiting())
     cl_cuda_maybe_loaded(); /* the real dlsym() resets dlerror() */
+  else
+    cl_nccl_maybe_loaded();
   errno = saved;
 }
+
 #endif

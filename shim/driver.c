@@ -10,8 +10,8 @@ void *cl_driver_sym(const char *name)
   static void *handle;
   if (!handle)
     handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-  void *f = handle ? dlsym(handle, name) : NULL;
+  void *f = handle ? cl_dl_sym_real(handle, name) : NULL;
   if (!f)
-    f = dlsym(RTLD_DEFAULT, name);
+    f = cl_dl_sym_real(RTLD_DEFAULT, name);
   return f;
 }

@@ -32,13 +32,13 @@ static void on_quick_exit(void) { cl_writer_end("quick_exit", 0); }
 
 __attribute__((constructor)) static void bind_real(void)
 {
-  real.execve = (execve_fn)dlsym(RTLD_NEXT, "execve");
-  real.execvpe = (execve_fn)dlsym(RTLD_NEXT, "execvpe");
-  real.execv = (execv_fn)dlsym(RTLD_NEXT, "execv");
-  real.execvp = (execv_fn)dlsym(RTLD_NEXT, "execvp");
-  real.fexecve = (fexecve_fn)dlsym(RTLD_NEXT, "fexecve");
-  real.exit_ = (exit_fn)dlsym(RTLD_NEXT, "_exit");
-  real.Exit_ = (exit_fn)dlsym(RTLD_NEXT, "_Exit");
+  real.execve = (execve_fn)cl_dl_sym_real(RTLD_NEXT, "execve");
+  real.execvpe = (execve_fn)cl_dl_sym_real(RTLD_NEXT, "execvpe");
+  real.execv = (execv_fn)cl_dl_sym_real(RTLD_NEXT, "execv");
+  real.execvp = (execv_fn)cl_dl_sym_real(RTLD_NEXT, "execvp");
+  real.fexecve = (fexecve_fn)cl_dl_sym_real(RTLD_NEXT, "fexecve");
+  real.exit_ = (exit_fn)cl_dl_sym_real(RTLD_NEXT, "_exit");
+  real.Exit_ = (exit_fn)cl_dl_sym_real(RTLD_NEXT, "_Exit");
   at_quick_exit(on_quick_exit); /* runs after the program's handlers */
 }
 

@@ -1,6 +1,8 @@
 /* log.c - the shim's one logging function: `cudalens:` lines on stderr,
  * filtered by CUDALENS_DEBUGLEVEL through the CL_LOG macro in shim.h.  Built
- * with one write(2) so lines from several threads do not interleave. */
+ * with one write(2) so lines from several threads do not interleave.  An
+ * error line (the process is not recorded, or not in full) also goes to the
+ * launcher's manifest (manifest.c). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -25,4 +27,8 @@ void cl_log_write(int level, const char *fmt, ...)
   line[n++] = '\n';
   ssize_t r = write(STDERR_FILENO, line, (size_t)n);
   (void)r;
+  if (level == CL_LOG_ERROR) {
+    line[n - 1] = 0;
+    cl_manifest_problem(line + sizeof "cudalens: " - 1);
+  }
 }

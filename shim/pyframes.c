@@ -149,11 +149,11 @@ static void detect(void)
 {
   if (!cl_cfg.python || sizeof(void *) != 8) /* layouts are LP64 */
     return;
-  py.get_tstate = (void *(*)(void))dlsym(RTLD_DEFAULT,
+  py.get_tstate = (void *(*)(void))cl_dl_sym_real(RTLD_DEFAULT,
                                          "PyGILState_GetThisThreadState");
   if (!py.get_tstate)
     return; /* not a Python process */
-  const unsigned long *version = dlsym(RTLD_DEFAULT, "Py_Version");
+  const unsigned long *version = cl_dl_sym_real(RTLD_DEFAULT, "Py_Version");
   if (!version) {
     CL_LOG(CL_LOG_INFO, "Python older than 3.11: Python call sites are not "
                         "recorded");
@@ -169,19 +169,19 @@ static void detect(void)
                         "are not recorded", major, minor);
     return;
   }
-  if (dlsym(RTLD_DEFAULT, "_Py_DecRefShared")) {
+  if (cl_dl_sym_real(RTLD_DEFAULT, "_Py_DecRefShared")) {
     CL_LOG(CL_LOG_INFO, "free-threaded Python %u.%u is not supported: Python "
                         "call sites are not recorded", major, minor);
     return;
   }
   py.addr2line =
-      (int (*)(const void *, int))dlsym(RTLD_DEFAULT, "PyCode_Addr2Line");
-  py.is_initialized = (int (*)(void))dlsym(RTLD_DEFAULT, "Py_IsInitialized");
-  py.is_finalizing = (int (*)(void))dlsym(RTLD_DEFAULT, "Py_IsFinalizing");
+      (int (*)(const void *, int))cl_dl_sym_real(RTLD_DEFAULT, "PyCode_Addr2Line");
+  py.is_initialized = (int (*)(void))cl_dl_sym_real(RTLD_DEFAULT, "Py_IsInitialized");
+  py.is_finalizing = (int (*)(void))cl_dl_sym_real(RTLD_DEFAULT, "Py_IsFinalizing");
   if (!py.is_finalizing)
-    py.is_finalizing = (int (*)(void))dlsym(RTLD_DEFAULT, "_Py_IsFinalizing");
-  py.code_type = dlsym(RTLD_DEFAULT, "PyCode_Type");
-  py.unicode_type = dlsym(RTLD_DEFAULT, "PyUnicode_Type");
+    py.is_finalizing = (int (*)(void))cl_dl_sym_real(RTLD_DEFAULT, "_Py_IsFinalizing");
+  py.code_type = cl_dl_sym_real(RTLD_DEFAULT, "PyCode_Type");
+  py.unicode_type = cl_dl_sym_real(RTLD_DEFAULT, "PyUnicode_Type");
   if (!py.addr2line || !py.is_initialized || !py.code_type ||
       !py.unicode_type || pthread_key_create(&cache_key, free_cache)) {
     CL_LOG(CL_LOG_INFO, "Python %u.%u lacks an expected symbol: Python call "

@@ -47,6 +47,12 @@ void cl_log_write(int level, const char *fmt, ...) CL_HIDDEN
       cl_log_write((level), __VA_ARGS__);                                      \
   } while (0)
 
+/* ---- the launcher's manifest (manifest.c), when CUDALENS_MANIFEST is set */
+/* a recording started at PATH */
+void cl_manifest_recording(const char *path) CL_HIDDEN;
+/* this process is not recorded, or not in full, because of WHY (one line) */
+void cl_manifest_problem(const char *why) CL_HIDDEN;
+
 /* ---- records -------------------------------------------------------------- */
 #define CL_MAX_FRAMES 32
 #define CL_MAX_KARGS 16
@@ -55,6 +61,7 @@ void cl_log_write(int level, const char *fmt, ...) CL_HIDDEN
 struct cl_args {
   uint64_t dst, src, bytes, value;
   uint64_t stream, event, handle;
+  uint64_t graph;        /* a CUDA graph (instantiation, exec update) */
   uint32_t flags;
   int32_t priority, device, peer;
   uint8_t dir, memkind, has_device;
@@ -70,6 +77,19 @@ struct cl_karg {
   uint64_t value;
 };
 
+/* What an NCCL call says (shim/nccl.c, include/cudalens/nccl.def): a
+ * collective on communicator COMM, or a communicator created (COMM, its
+ * ID, RANK of NRANKS, PARENT for ncclCommSplit) or destroyed. */
+struct cl_coll {
+  uint64_t comm, comm_id, parent;
+  uint64_t send, recv, count;      /* as passed */
+  /* what this rank's call reads and writes (bytes 0: nothing) */
+  uint64_t read_addr, read_bytes, write_addr, write_bytes;
+  int32_t datatype, redop, root;   /* root: the root or the peer, -1 none */
+  int32_t rank, nranks;            /* -1 unknown */
+  uint8_t grouped;                 /* issued at ncclGroupEnd */
+};
+
 struct cl_call {
   uint64_t seq, start_ns, end_ns;
   uint32_t api;          /* index into cl_api_table */
@@ -82,7 +102,10 @@ struct cl_call {
   uint32_t tid;
   uint8_t nframes, nkargs, kargs_truncated;
   struct cl_args a;
-  struct cl_karg kargs[CL_MAX_KARGS];
+  union {
+    struct cl_karg kargs[CL_MAX_KARGS]; /* kernels */
+    struct cl_coll coll;                /* NCCL calls (nkargs 0) */
+  };
   uint64_t frames[CL_MAX_FRAMES];
 };
 
@@ -116,7 +139,39 @@ enum cl_rec_type {
   CL_REC_DROP,           /* drop.count records of reason drop.reason lost */
   CL_REC_THREAD,         /* a host thread created or joined (threads.c) */
   CL_REC_NAME,           /* a name given through NVTX (nvtx.c) */
+  CL_REC_GRAPH_EXEC,     /* a graph instantiated or an exec updated (graphs.c) */
+  CL_REC_GRAPH_NODE,     /* one node of it */
+  CL_REC_GRAPH_EDGE,     /* one edge of it */
   CL_REC_HOSTFN,         /* a host function ran (hostfn.c) */
+};
+
+/* graph_execs row: at SEQ (cudaGraphInstantiate*, cudaGraphExecUpdate)
+ * executable graph EXEC took the structure of graph GRAPH: NODES nodes and
+ * EDGES edges follow as their own records (child graphs flattened) */
+struct cl_gexec_rec {
+  uint64_t seq, exec, graph;
+  uint32_t nodes, edges;
+  int32_t device;
+  uint8_t truncated;     /* more nodes or edges than are kept */
+};
+
+/* graph_nodes row: node INDEX (0..) of the structure taken at SEQ */
+struct cl_gnode_rec {
+  uint64_t seq, handle;
+  uint64_t added;        /* the call that added or captured it, 0: unknown */
+  uint64_t dst, src, bytes, value, event;
+  uint64_t constmask;    /* kernels: pointer-to-const parameters (not written) */
+  uint32_t index, name;  /* name: interned kernel name, 0 none */
+  uint8_t type;          /* enum cl_gnode */
+  uint8_t dir;           /* copies: enum cl_dir */
+  uint8_t nkargs, kargs_truncated;
+  struct cl_karg kargs[CL_MAX_KARGS];
+};
+
+/* graph_edges row: node FROM before node TO in the structure taken at SEQ */
+struct cl_gedge_rec {
+  uint64_t seq;
+  uint32_t from, to;
 };
 
 enum cl_thread_edge { CL_THREAD_CREATE, CL_THREAD_JOIN };
@@ -159,6 +214,9 @@ struct cl_record {
     struct cl_drop_rec drop;
     struct cl_thread_rec thread;
     struct cl_name_rec name;
+    struct cl_gexec_rec gexec;
+    struct cl_gnode_rec gnode;
+    struct cl_gedge_rec gedge;
     struct cl_hostfn_rec hostfn;
   } u;
 };
@@ -347,6 +405,27 @@ void cl_kparams_atfork_prepare(void) CL_HIDDEN;
 void cl_kparams_atfork_parent(void) CL_HIDDEN;
 void cl_kparams_atfork_child(void) CL_HIDDEN;
 
+/* ---- CUDA graphs (graphs.c) -------------------------------------------------- */
+/* NODE was added by call SEQ (an explicit cudaGraphAdd*Node) */
+void cl_graph_node_added(uint64_t node, uint64_t seq) CL_HIDDEN;
+/* a stream capture begins (1) or ends (0) */
+void cl_graph_capture(int begin) CL_HIDDEN;
+/* is STREAM (as recorded) capturing now? */
+int cl_graph_capturing(uint64_t stream) CL_HIDDEN;
+/* call SEQ was just made on STREAM: if it captures, the node it added */
+void cl_graph_captured(uint64_t stream, uint64_t seq) CL_HIDDEN;
+/* at SEQ, EXEC took the structure of GRAPH: write it */
+void cl_graph_snapshot(uint64_t seq, uint64_t exec, uint64_t graph,
+                       int32_t device) CL_HIDDEN;
+/* EXEC was launched by call SEQ on STREAM: guard what its nodes touch */
+void cl_graph_launched(uint64_t exec, uint64_t seq, uint64_t stream,
+                       uint64_t tid, int32_t device) CL_HIDDEN;
+void cl_graph_exec_destroyed(uint64_t exec) CL_HIDDEN;
+/* at SEQ, kernel node NODE of EXEC took new arguments: write EXEC's
+ * structure again with them */
+void cl_graph_exec_kernel(uint64_t seq, uint64_t exec, uint64_t node,
+                          const struct cl_karg *kargs, unsigned nkargs,
+                          int truncated) CL_HIDDEN;
 /* ---- what the driver says about memory (memquery.c) ------------------------- */
 /* Completes the arguments of a successful allocation (ALLOC): the device of
  * a mapping's physical memory, the size and device of memory opened through
@@ -362,13 +441,16 @@ void cl_device_describe(int ordinal) CL_HIDDEN;
 /* ---- the functions the shim wraps (sigwrap.c, syscalls.c) ------------------- */
 /* The next definition of name (the C library's, or another preloaded
  * wrapper's) as a pointer of the given type, looked up on first use; the
- * caller includes <dlfcn.h> with _GNU_SOURCE. */
+ * caller includes <dlfcn.h> with _GNU_SOURCE.  Looked up with the C
+ * library's dlsym (cl_dl_sym_real), never the shim's own: these run in
+ * signal handlers and under the shim's locks, where the dlsym wrapper's look
+ * for NCCL (a lock, the loader's list) must not run. */
 #define CL_REAL_AS(type, name)                                                 \
   ({                                                                           \
     static type cl_fn_;                                                        \
     type cl_f_ = __atomic_load_n(&cl_fn_, __ATOMIC_RELAXED);                   \
     if (!cl_f_) {                                                              \
-      cl_f_ = (type)dlsym(RTLD_NEXT, #name);                                   \
+      cl_f_ = (type)cl_dl_sym_real(RTLD_NEXT, #name);                          \
       __atomic_store_n(&cl_fn_, cl_f_, __ATOMIC_RELAXED);                      \
     }                                                                          \
     cl_f_;                                                                     \
@@ -453,6 +535,45 @@ int cl_hostguard_lift(uint64_t addr, uint64_t len, int kernel_writes)
 void cl_hostguard_settle(int token, const struct iovec *iov, int iovcnt,
                          uint64_t done) CL_HIDDEN;
 
+/* ---- NCCL (nccl.c, gotpatch.c) ---------------------------------------------- */
+/* Loaded objects changed: when NCCL is among them and the shim records,
+ * route the program's calls of the functions of nccl.def through the
+ * shim (by their GOT entries).  Cheap when nothing was loaded.  Never
+ * waits: while another thread looks, it leaves the look to that thread. */
+void cl_nccl_maybe_loaded(void) CL_HIDDEN;
+void cl_nccl_atfork_prepare(void) CL_HIDDEN;
+void cl_nccl_atfork_parent(void) CL_HIDDEN;
+void cl_nccl_atfork_child(void) CL_HIDDEN;
+void cl_nccl_comms_atfork_prepare(void) CL_HIDDEN;
+void cl_nccl_comms_atfork_parent(void) CL_HIDDEN;
+void cl_nccl_comms_atfork_child(void) CL_HIDDEN;
+/* the recording is on: NCCL calls may be recorded */
+void cl_nccl_enable(void) CL_HIDDEN;
+int cl_nccl_enabled(void) CL_HIDDEN;
+/* The C library's dlopen and dlsym (dlreal.c): every dlsym the shim makes
+ * for itself goes through these, never through its own wrapper (which looks
+ * for NCCL and CUDA, taking a lock: not in a signal handler, not under the
+ * shim's locks; tests/capture/own_dlsym.test). */
+void cl_dl_bind_real(void) CL_HIDDEN;
+void *cl_dl_open_real(const char *file, int mode) CL_HIDDEN;
+void *cl_dl_sym_real(void *handle, const char *name) CL_HIDDEN;
+/* The wrappers of nccl.def (nccl.c): for each name its wrapper and the
+ * slot of its real function; cl_nccl_count of them. */
+struct cl_nccl_fn {
+  const char *name;
+  void *wrapper;
+  void *_Atomic *real;
+};
+extern const struct cl_nccl_fn cl_nccl_fns[] CL_HIDDEN;
+extern const unsigned cl_nccl_count CL_HIDDEN;
+/* the kind of NCCL row I (nccl.def): "all-reduce"..., NULL for a
+ * communicator's creation or destruction */
+const char *cl_nccl_kind(unsigned i) CL_HIDDEN;
+/* Patch the GOT entries of the loaded objects (not yet looked at) that
+ * import a function of cl_nccl_fns bound to (or lazily bound to) the
+ * NCCL library NCCL_BASE..NCCL_END; returns the number of entries patched. */
+int cl_got_patch(uintptr_t nccl_start, uintptr_t nccl_end) CL_HIDDEN;
+
 /* ---- the API table (decode.c), generated from api.def ---------------------- */
 struct cl_api {
   const char *name;       /* e.g. "cudaMemcpyAsync_v3020" */
@@ -464,6 +585,11 @@ struct cl_api {
 };
 #define CL_ASYNC 1u
 #define CL_PTSZ 2u
+/* the domain of the rows of NCCL functions (nccl.def), after api.def's;
+ * their cbid is their index in nccl.def */
+#define CL_DOMAIN_NCCL 0x4e43
+/* the table index of NCCL function I of nccl.def */
+extern const unsigned cl_api_nccl_first CL_HIDDEN;
 extern const struct cl_api cl_api_table[] CL_HIDDEN;
 extern const unsigned cl_api_count CL_HIDDEN;
 /* Table index of (domain, cbid), or -1. */

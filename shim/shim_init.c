@@ -28,10 +28,15 @@ static void atfork_prepare(void)
   cl_hostguard_atfork_prepare();
   cl_sigwrap_atfork_prepare();
   cl_nvtx_atfork_prepare();
+  /* last: the writer may look for NCCL (dlsym) holding its own locks */
+  cl_nccl_comms_atfork_prepare();
+  cl_nccl_atfork_prepare();
 }
 
 static void atfork_parent(void)
 {
+  cl_nccl_atfork_parent();
+  cl_nccl_comms_atfork_parent();
   cl_nvtx_atfork_parent();
   cl_sigwrap_atfork_parent();
   cl_hostguard_atfork_parent();
@@ -43,6 +48,8 @@ static void atfork_parent(void)
 
 static void atfork_child(void)
 {
+  cl_nccl_atfork_child();
+  cl_nccl_comms_atfork_child();
   cl_nvtx_atfork_child();
   cl_sigwrap_atfork_child();
   cl_hostguard_atfork_child();
@@ -105,6 +112,8 @@ static void start(const struct cl_cuda_found *f)
   cl_signals_install();
   cl_hostguard_init(); /* after: it chains to the handlers installed above */
   CL_LOG(CL_LOG_INFO, "capturing through CUPTI");
+  cl_nccl_enable();
+  cl_nccl_maybe_loaded(); /* NCCL loaded with CUDA, or before it */
 }
 
 int cl_shim_waiting(void) { return atomic_load(&state) == WAITING; }

@@ -76,7 +76,7 @@ pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *),
 {
   static create_fn real;
   if (!real)
-    real = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+    real = (create_fn)cl_dl_sym_real(RTLD_NEXT, "pthread_create");
   if (!real)
     return EAGAIN;
   struct spawn *s = cl_capture_recording() ? malloc(sizeof *s) : NULL;
@@ -109,7 +109,7 @@ __attribute__((visibility("default"))) int pthread_join(pthread_t t,
 {
   static join_fn real;
   if (!real)
-    real = (join_fn)dlsym(RTLD_NEXT, "pthread_join");
+    real = (join_fn)cl_dl_sym_real(RTLD_NEXT, "pthread_join");
   if (!real)
     return ESRCH;
   int rc = real(t, ret);
@@ -138,7 +138,7 @@ __attribute__((visibility("default"))) int pthread_detach(pthread_t t)
 {
   static int (*real)(pthread_t);
   if (!real)
-    real = (int (*)(pthread_t))dlsym(RTLD_NEXT, "pthread_detach");
+    real = (int (*)(pthread_t))cl_dl_sym_real(RTLD_NEXT, "pthread_detach");
   if (!real)
     return ESRCH;
   int rc = real(t);

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "config.h" /* HAVE_SEM_CLOCKWAIT */
 #include "shim.h"
 #include "writer_db.h"
 
@@ -144,14 +145,25 @@ static void discard(void)
   cl_ring_take_unbuffered();
 }
 
+/* the deadline on the monotonic clock; before glibc 2.30 (no
+ * sem_clockwait: the wheel's build for old systems) on the wall clock of
+ * sem_timedwait, where a jump of the clock makes one flush early or late */
+#ifdef HAVE_SEM_CLOCKWAIT
+#define WAIT_CLOCK CLOCK_MONOTONIC
+#define sem_wait_until(s, ts) sem_clockwait(s, CLOCK_MONOTONIC, ts)
+#else
+#define WAIT_CLOCK CLOCK_REALTIME
+#define sem_wait_until(s, ts) sem_timedwait(s, ts)
+#endif
+
 static void wait_for_work(void)
 {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(WAIT_CLOCK, &ts);
   uint64_t ns = (uint64_t)ts.tv_nsec + (uint64_t)cl_cfg.flush_ms * 1000000;
   ts.tv_sec += (time_t)(ns / 1000000000);
   ts.tv_nsec = (long)(ns % 1000000000);
-  while (sem_clockwait(&wake_sem, CLOCK_MONOTONIC, &ts) && errno == EINTR)
+  while (sem_wait_until(&wake_sem, &ts) && errno == EINTR)
     ;
   while (!sem_trywait(&wake_sem))
     ; /* wake-ups that came meanwhile are served by this pass */

@@ -50,6 +50,12 @@
   X(host_accesses, "INSERT", "")                                               \
   X(thread_edges, "INSERT OR IGNORE", "")                                      \
   X(names, "INSERT OR IGNORE", "")                                             \
+  X(graph_execs, "INSERT OR IGNORE", "")                                       \
+  X(graph_nodes, "INSERT OR IGNORE", "")                                       \
+  X(graph_edges, "INSERT", "")                                                 \
+  X(graph_args, "INSERT OR IGNORE", "")                                        \
+  X(communicators, "INSERT OR REPLACE", "")                                    \
+  X(collectives, "INSERT", "")                                                 \
   X(host_func_runs, "INSERT OR IGNORE", "")                                    \
   X(meta, "INSERT OR REPLACE", "")                                             \
   X(api, "INSERT", "")
@@ -58,9 +64,11 @@
 #define CL_UPDATES(X)                                                          \
   X(context_gone, "UPDATE contexts SET destroyed_seq=?1 WHERE id=?2")          \
   X(stream_gone, "UPDATE streams SET destroyed_seq=?1 WHERE handle=?2 AND "    \
-                 "seq<?1 AND destroyed_seq IS NULL")                           \
+                 "seq<?1 AND destroyed_seq IS NULL")                            \
   X(event_gone, "UPDATE events SET destroyed_seq=?1 WHERE handle=?2 AND "      \
-                "seq<?1 AND destroyed_seq IS NULL")
+                "seq<?1 AND destroyed_seq IS NULL")                            \
+  X(communicator_gone, "UPDATE communicators SET destroyed_seq=?1 WHERE "      \
+                       "handle=?2 AND seq<?1 AND destroyed_seq IS NULL")
 
 struct stack_entry {
   uint64_t hash;
@@ -133,6 +141,8 @@ struct cl_db {
   uint32_t ntids, captids;
   uint64_t waits_written;     /* cl_ring_waits() count in meta */
   int failed;                 /* recording ended by an error: write nothing */
+  uint64_t lost;              /* records dropped, not yet told the launcher */
+  const char *lost_reason;    /* the first reason of those */
   char path[4096];            /* as named by CUDALENS_OUTPUT */
   char sqlpath[PATH_MAX];     /* the same file, through no symbolic link */
 };
@@ -456,29 +466,13 @@ static void write_api_table(struct cl_db *db)
     const struct cl_api *e = &cl_api_table[i];
     I64(db, api, id, i);
     TXT(db, api, name, e->name);
-    TXT(db, api, domain,
-        e->domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "runtime" : "driver");
+    TXT(db, api, domain, e->domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "runtime"
+                         : e->domain == CL_DOMAIN_NCCL           ? "nccl"
+                                                                 : "driver");
     I64(db, api, cbid, e->cbid);
     TXT(db, api, op, cl_op_name(e->op));
     run(db, db->insert.api);
   }
-}
-
-/* The launcher's manifest: appended to, never through a symbolic link. */
-static void announce(const char *path)
-{
-  if (!cl_cfg.manifest)
-    return;
-  int fd = open(cl_cfg.manifest, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0)
-    return;
-  char line[4200];
-  int n = snprintf(line, sizeof line, "%s\n", path);
-  if (n > 0 && (size_t)n < sizeof line) {
-    ssize_t w = write(fd, line, (size_t)n);
-    (void)w;
-  }
-  close(fd);
 }
 
 /* PATH with its directory resolved: SQLite's NOFOLLOW refuses a symbolic
@@ -702,7 +696,7 @@ struct cl_db *cl_db_open(void)
   cl_db_commit(db);
   current = db;
   CL_LOG(CL_LOG_INFO, "recording to %s", path);
-  announce(path);
+  cl_manifest_recording(path);
   return db;
 }
 
@@ -877,6 +871,7 @@ static int has_stream(enum cl_op op, unsigned flags)
   case CL_OP_SYNC_STREAM: case CL_OP_QUERY_STREAM: case CL_OP_HOST_FUNC:
   case CL_OP_GRAPH_LAUNCH: case CL_OP_CAPTURE_BEGIN: case CL_OP_CAPTURE_END:
   case CL_OP_PREFETCH: case CL_OP_STREAM_CREATE: case CL_OP_STREAM_DESTROY:
+  case CL_OP_COLLECTIVE:
     return 1;
   case CL_OP_ALLOC: case CL_OP_FREE:
     return (flags & CL_ASYNC) != 0;
@@ -926,7 +921,8 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
     ADD_ROW(db, syncs);
     return;
   }
-  if (!ok)
+  /* NCCL's ncclInProgress: a non-blocking communicator's call, under way */
+  if (!ok && !(c->result == CL_NCCL_IN_PROGRESS && (op == CL_OP_COLLECTIVE || op == CL_OP_COMM_CREATE)))
     return;
   switch (op) {
   case CL_OP_ALLOC:
@@ -1076,6 +1072,48 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
          (uint64_t)(int64_t)a->peer);
     ADD_ROW(db, device_ops);
     break;
+  case CL_OP_COLLECTIVE: {
+    const struct cl_coll *k = &c->coll;
+    I64(db, collectives, seq, c->seq);
+    I64(db, collectives, comm, k->comm);
+    OPT(db, collectives, comm_id, k->comm_id != 0, k->comm_id);
+    TXT(db, collectives, kind, cl_nccl_kind(c->api - cl_api_nccl_first));
+    OPT(db, collectives, rank, k->rank >= 0, (uint64_t)(int64_t)k->rank);
+    OPT(db, collectives, nranks, k->nranks >= 0, (uint64_t)(int64_t)k->nranks);
+    I64(db, collectives, send, k->send);
+    I64(db, collectives, recv, k->recv);
+    I64(db, collectives, count, k->count);
+    I64(db, collectives, datatype, k->datatype);
+    OPT(db, collectives, redop, k->redop >= 0, (uint64_t)(int64_t)k->redop);
+    OPT(db, collectives, root, k->root >= 0, (uint64_t)(int64_t)k->root);
+    I64(db, collectives, read_addr, k->read_addr);
+    I64(db, collectives, read_bytes, k->read_bytes);
+    I64(db, collectives, write_addr, k->write_addr);
+    I64(db, collectives, write_bytes, k->write_bytes);
+    I64(db, collectives, grouped, k->grouped);
+    I64(db, collectives, stream, stream);
+    run(db, db->insert.collectives);
+    break;
+  }
+  case CL_OP_COMM_CREATE: {
+    const struct cl_coll *k = &c->coll;
+    I64(db, communicators, seq, c->seq);
+    I64(db, communicators, handle, k->comm);
+    OPT(db, communicators, id, k->comm_id != 0, k->comm_id);
+    OPT(db, communicators, rank, k->rank >= 0, (uint64_t)(int64_t)k->rank);
+    OPT(db, communicators, nranks, k->nranks >= 0,
+        (uint64_t)(int64_t)k->nranks);
+    OPT(db, communicators, device, dev_known, (uint64_t)(int64_t)c->device);
+    OPT(db, communicators, parent, k->parent != 0, k->parent);
+    NUL(db, communicators, destroyed_seq);
+    run(db, db->insert.communicators);
+    break;
+  }
+  case CL_OP_COMM_DESTROY:
+    sqlite3_bind_int64(db->communicator_gone, 1, (sqlite3_int64)c->seq);
+    sqlite3_bind_int64(db->communicator_gone, 2, (sqlite3_int64)c->coll.comm);
+    run(db, db->communicator_gone);
+    break;
   case CL_OP_HOST_FUNC: case CL_OP_GRAPH_LAUNCH: case CL_OP_CAPTURE_BEGIN:
   case CL_OP_CAPTURE_END: case CL_OP_PREFETCH:
     row = NEXT_ROW(db, stream_ops);
@@ -1198,6 +1236,51 @@ void cl_db_put(struct cl_db *db, const struct cl_record *r)
     run(db, db->insert.names);
     break;
   }
+  case CL_REC_GRAPH_EXEC: {
+    const struct cl_gexec_rec *g = &r->u.gexec;
+    I64(db, graph_execs, seq, g->seq);
+    I64(db, graph_execs, exec, g->exec);
+    I64(db, graph_execs, graph, g->graph);
+    I64(db, graph_execs, nodes, g->nodes);
+    I64(db, graph_execs, edges, g->edges);
+    I64(db, graph_execs, device, g->device);
+    I64(db, graph_execs, truncated, g->truncated);
+    run(db, db->insert.graph_execs);
+    break;
+  }
+  case CL_REC_GRAPH_NODE: {
+    const struct cl_gnode_rec *g = &r->u.gnode;
+    I64(db, graph_nodes, seq, g->seq);
+    I64(db, graph_nodes, node, g->index);
+    TXT(db, graph_nodes, type, cl_gnode_name(g->type));
+    I64(db, graph_nodes, handle, g->handle);
+    OPT(db, graph_nodes, added, g->added != 0, g->added);
+    OPT(db, graph_nodes, name, g->name != 0, g->name);
+    I64(db, graph_nodes, dst, g->dst);
+    I64(db, graph_nodes, src, g->src);
+    I64(db, graph_nodes, bytes, g->bytes);
+    I64(db, graph_nodes, value, g->value);
+    TXT(db, graph_nodes, direction, cl_dir_name((enum cl_dir)g->dir));
+    I64(db, graph_nodes, event, g->event);
+    run(db, db->insert.graph_nodes);
+    for (unsigned i = 0; i < g->nkargs; i++) {
+      I64(db, graph_args, seq, g->seq);
+      I64(db, graph_args, node, g->index);
+      I64(db, graph_args, param, g->kargs[i].param);
+      I64(db, graph_args, offset, g->kargs[i].offset);
+      I64(db, graph_args, value, g->kargs[i].value);
+      run(db, db->insert.graph_args);
+    }
+    break;
+  }
+  case CL_REC_GRAPH_EDGE: {
+    const struct cl_gedge_rec *g = &r->u.gedge;
+    I64(db, graph_edges, seq, g->seq);
+    I64(db, graph_edges, from_node, g->from);
+    I64(db, graph_edges, to_node, g->to);
+    run(db, db->insert.graph_edges);
+    break;
+  }
   case CL_REC_HOSTFN: {
     const struct cl_hostfn_rec *h = &r->u.hostfn;
     note_thread(db, h->tid);
@@ -1248,13 +1331,34 @@ void cl_db_put_waits(struct cl_db *db)
 
 void cl_db_drop(struct cl_db *db, const char *reason, uint64_t n)
 {
+  /* whole records lost (not the pointer arguments beyond those kept) */
+  if (strcmp(reason, "kernel-args-beyond-16")) {
+    if (!db->lost)
+      db->lost_reason = reason;
+    db->lost += n;
+  }
   TXT(db, drops, reason, reason);
   I64(db, drops, count, n);
   run(db, db->insert.drops);
 }
 
+/* records were dropped: the launcher's --fail-on must not pass this
+ * process (the recording counts them in its drops table) */
+static void tell_lost(struct cl_db *db)
+{
+  if (!db->lost)
+    return;
+  char why[4400];
+  snprintf(why, sizeof why, "%llu record%s dropped (%s): %s is incomplete",
+           (unsigned long long)db->lost, db->lost == 1 ? " was" : "s were",
+           db->lost_reason, db->path);
+  cl_manifest_problem(why);
+  db->lost = 0;
+}
+
 static void write_end(struct cl_db *db, const char *end, int clean)
 {
+  tell_lost(db);
   cl_db_begin(db);
   cl_db_put_waits(db);
   meta_int(db, CL_META_end_ns, (long long)(cl_end_ns ? cl_end_ns : cl_now_ns()));

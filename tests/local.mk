@@ -75,4 +75,4 @@ EXTRA_DIST += tests/gpu/kit.sh tests/gpu/realtests.sh tests/gpu/run-all.sh \
 	tests/gpu/torch_models.py tests/gpu/torch_models.sh tests/gpu/torch_ranks.py \
 	tests/gpu/apitrace.c tests/gpu/cu12_host.c tests/gpu/nvidia_samples.sh \
 	tests/gpu/samples_kit.sh tests/gpu/python_sites.sh \
-	tests/gpu/torch_host.py
+	tests/gpu/torch_host.py tests/gpu/graphs.sh

@@ -66,10 +66,26 @@ static void emit(struct report_ctx *ctx, struct findings *out,
   struct finding *f;
   /* the first line: what the host did and the work in flight, briefly;
    * the note: that work in full, where it was issued */
-  if (p->is_kernel) {
-    char arg[32] = "";
-    if (p->param >= 0)
-      snprintf(arg, sizeof arg, " (argument %" PRId64 ")", p->param + 1);
+  if (strstr(p->api, "GraphLaunch")) {
+    /* a CUDA graph: one of its copy, memset or kernel nodes uses it */
+    f = findings_add(out, p->check, &loc,
+                     "%s %s memory at 0x%" PRIx64 " while a graph launched on"
+                     " %s, whose nodes use it, may still be running",
+                     what, mem, (uint64_t)p->address, sb);
+    finding_set_fix(f, "synchronize with the graph first (cudaStreamSynchronize"
+                       " on the launch's stream, or cudaEventSynchronize on an"
+                       " event recorded after the launch; in PyTorch"
+                       " torch.cuda.synchronize()), or give the host a buffer"
+                       " of its own");
+    finding_add_related(f, &copy_loc, "the graph launched here, on %s (%s)",
+                        stream, api);
+  } else if (p->is_kernel) {
+    char arg[300] = "";
+    if (p->param >= 0) {
+      char *a = cl_kernel_argument(p->kernel_sig, (int)p->param);
+      snprintf(arg, sizeof arg, " (%s)", a);
+      free(a);
+    }
     const char *verb = p->check == CHECK_HOST_READ_BEFORE_SYNC ? "write"
                                                                : "be using";
     f = findings_add(out, p->check, &loc,

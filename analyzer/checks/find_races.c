@@ -24,7 +24,9 @@
  * Memory: copies and memsets touch their exact ranges; a kernel touches the
  * pointers in its arguments (kernel_args), read-only through a const
  * pointer parameter (mangle_const.h), else possibly written ("possible"
- * rather than "definite"). */
+ * rather than "definite"); an NCCL collective (collectives, schema 4)
+ * reads and writes the ranges the shim recorded from nccl.def's rule, on
+ * its stream like any stream work. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,7 @@
 #include "cudalens/semantics.h"
 #include "demangle.h"
 #include "find_common.h"
+#include "graphs.h"
 #include "hb_engine.h"
 #include "mangle_const.h"
 #include "memmodel.h"
@@ -43,7 +46,7 @@
 #include "util.h"
 
 enum acc_op { ACC_KERNEL, ACC_COPY_SRC, ACC_COPY_DST, ACC_MEMSET, ACC_ALLOC,
-              ACC_FREE };
+              ACC_FREE, ACC_COLL_SEND, ACC_COLL_RECV };
 
 #define UNTRACKED_BUCKET 1 /* memory outside known allocations */
 #define MAX_PARAMS 64
@@ -93,6 +96,12 @@ struct walk {
   uint64_t *capture;
   size_t ncapture;
   struct u64map capture_events; /* event handle -> capture id */
+  /* graphs: the recorded structures, and per executable graph its lanes
+   * (one hb stream per node index) */
+  struct graphs graphs;
+  struct u64map exec_lanes;  /* exec handle -> index into lanes */
+  struct lanes { uint32_t *v; size_t n; } *lanes;
+  size_t nlanes, caplanes;
   /* kernel names */
   struct u64map knames_idx;  /* strings.id -> index */
   struct kname *knames;
@@ -111,6 +120,7 @@ struct walk {
   /* the access being checked */
   const struct alloc *cur_alloc;
   int64_t cur_alloc_seq;
+  sqlite3_stmt *when;        /* a call's time into the run (when_text) */
 };
 
 /* ---- streams and threads -------------------------------------------------- */
@@ -257,6 +267,8 @@ static void on_race(void *ud, const struct hb_access *prev,
   h = mix(h, (uint64_t)cur->stack);
   h = mix(h, prev->op);
   h = mix(h, cur->op);
+  h = mix(h, (uint64_t)prev->origin); /* graph nodes: the calls that added them */
+  h = mix(h, (uint64_t)cur->origin);
   if (prev->stack < 0 || cur->stack < 0) {
     h = mix(h, (uint64_t)prev->param);
     h = mix(h, (uint64_t)cur->param);
@@ -431,6 +443,171 @@ static void do_kernel(struct walk *w, const struct replay_op *o, uint32_t t,
   }
 }
 
+/* the kernel of graph node X (index I of the launch SEQ on S) touches its
+ * pointer arguments, as do_kernel */
+static void node_kernel(struct walk *w, const struct gnode *x, uint32_t i,
+                        struct hb_access proto)
+{
+  const struct kname *k = kname_of(w, x->name, x->mangled);
+  for (size_t a = 0; a < x->nargs; a++) {
+    int64_t param = x->args[a].param, offset = x->args[a].offset;
+    bool ro = k->n >= 0 && param >= 0 && param < k->n && offset == 0 &&
+              k->cls[param] == PARAM_PTR_CONST;
+    struct hb_access acc = proto;
+    acc.lo = acc.hi = x->args[a].value;
+    acc.point = 1;
+    acc.write = !ro;
+    acc.definite = ro;
+    acc.op = ACC_KERNEL;
+    acc.param = (int32_t)param;
+    acc.kernel = x->name < 0 ? 0 : x->name;
+    acc.offset = (int32_t)offset;
+    (void)i;
+    access(w, &acc);
+  }
+}
+
+/* A graph launch on stream S: its nodes, each on its lane (a chain of the
+ * graph, graphs.h),
+ * ordered after the launch point, after their predecessors and before S's
+ * later work (ops.def GRAPH_EDGES, GRAPH_COMPLETION), and after the
+ * executable graph's earlier launches (GRAPH_EXEC_ORDER).  Without a
+ * recorded structure the launch is one operation of S. */
+static void do_graph_launch(struct walk *w, const struct replay_op *o,
+                            uint32_t t, uint32_t s)
+{
+  const struct gsnap *g = graphs_launched(&w->graphs, o->seq);
+  if (!g || !g->n) {
+    hb_issue(w->e, t, s);
+    return;
+  }
+  uint64_t li;
+  if (!u64map_get(&w->exec_lanes, g->exec, &li)) {
+    GROW(w->lanes, w->caplanes, w->nlanes + 1);
+    memset(&w->lanes[w->nlanes], 0, sizeof w->lanes[0]);
+    li = w->nlanes++;
+    u64map_put(&w->exec_lanes, g->exec, li);
+  }
+  struct lanes *L = &w->lanes[li];
+  if (L->n < g->nlanes) {
+    L->v = xrealloc(L->v, g->nlanes * sizeof *L->v);
+    for (size_t i = L->n; i < g->nlanes; i++)
+      L->v[i] = hb_new_stream(w->e, o->device, 0);
+    L->n = g->nlanes;
+    if (w->nstream_desc < hb_nstreams(w->e)) {
+      size_t n = hb_nstreams(w->e);
+      GROW(w->stream_desc, w->capstream_desc, n);
+      w->stream_created = xrealloc(w->stream_created,
+                                   w->capstream_desc * sizeof *w->stream_created);
+      for (size_t i = w->nstream_desc; i < n; i++) {
+        w->stream_desc[i] = NULL;
+        w->stream_created[i] = -1;
+      }
+      w->nstream_desc = n;
+      if (w->ncapture < n) {
+        w->capture = xrealloc(w->capture, n * sizeof *w->capture);
+        memset(w->capture + w->ncapture, 0,
+               (n - w->ncapture) * sizeof *w->capture);
+        w->ncapture = n;
+      }
+    }
+  }
+  for (size_t i = 0; i < L->n; i++)
+    hb_stream_join(w->e, s, L->v[i]); /* the earlier launches */
+  hb_issue(w->e, t, s);
+  uint32_t preds[64];
+  for (size_t k = 0; k < g->norder; k++) {
+    uint32_t i = g->order[k];
+    const struct gnode *x = &g->nodes[i];
+    uint32_t lane = L->v[g->lane[i]];
+    size_t np = 0;
+    uint32_t epoch = 0;
+    if (x->npreds <= 64) {
+      for (size_t p = 0; p < x->npreds; p++)
+        preds[np++] = L->v[g->lane[x->preds[p]]];
+      epoch = hb_lane_issue(w->e, lane, s, preds, np);
+    } else { /* many predecessors: joined one by one */
+      for (size_t p = 0; p < x->npreds; p++)
+        hb_stream_join(w->e, lane, L->v[g->lane[x->preds[p]]]);
+      epoch = hb_lane_issue(w->e, lane, s, NULL, 0);
+    }
+    struct hb_access a = {.seq = o->seq, .stack = o->stack, .stream = lane,
+                          .epoch = epoch, .definite = 1, .param = -1,
+                          .origin = x->added > 0 ? x->added : 0,
+                          .gnode = i + 1, .base = s};
+    switch (x->type) {
+    case CL_GNODE_KERNEL:
+      node_kernel(w, x, i, a);
+      break;
+    case CL_GNODE_MEMCPY:
+      if (x->src && x->bytes) {
+        a.lo = x->src, a.hi = x->src + x->bytes, a.op = ACC_COPY_SRC;
+        access(w, &a);
+      }
+      if (x->dst && x->bytes) {
+        a.lo = x->dst, a.hi = x->dst + x->bytes, a.op = ACC_COPY_DST;
+        a.write = 1;
+        access(w, &a);
+      }
+      break;
+    case CL_GNODE_MEMSET:
+      if (x->dst && x->bytes) {
+        a.lo = x->dst, a.hi = x->dst + x->bytes, a.op = ACC_MEMSET;
+        a.write = 1;
+        access(w, &a);
+      }
+      break;
+    case CL_GNODE_EVENT_RECORD:
+      u64map_put(&w->capture_events, x->event, 0);
+      hb_event_record(w->e, x->event, lane);
+      break;
+    case CL_GNODE_WAIT_EVENT:
+      hb_stream_wait_event(w->e, lane, x->event);
+      break;
+    default:
+      break;
+    }
+  }
+  for (size_t i = 0; i < L->n; i++)
+    hb_stream_join(w->e, s, L->v[i]); /* later work waits for every node */
+}
+
+/* the collectives rows (schema 4), read alongside the calls: these columns */
+#define COLL_COLS                                                              \
+  (CL_COLS(collectives, seq) | CL_COLS(collectives, read_addr) |               \
+   CL_COLS(collectives, read_bytes) | CL_COLS(collectives, write_addr) |       \
+   CL_COLS(collectives, write_bytes))
+#define COLL_COL(c) CL_RANK(COLL_COLS, collectives, c)
+struct coll_cursor {
+  sqlite3_stmt *st;
+  bool row;
+};
+
+static void do_collective(struct walk *w, struct coll_cursor *cc,
+                          const struct replay_op *o, uint32_t t, uint32_t s)
+{
+  uint32_t epoch = hb_issue(w->e, t, s);
+  while (cc->row && db_int(cc->st, COLL_COL(seq)) < o->seq)
+    cc->row = db_step(w->ctx->db, cc->st);
+  if (!cc->row || db_int(cc->st, COLL_COL(seq)) != o->seq)
+    return;
+  struct hb_access a = {.seq = o->seq, .stack = o->stack, .stream = s,
+                        .epoch = epoch, .definite = 1, .param = -1};
+  for (int side = 0; side < 2; side++) {
+    uint64_t addr = (uint64_t)db_int(
+        cc->st, side ? COLL_COL(write_addr) : COLL_COL(read_addr));
+    int64_t bytes = db_int(cc->st, side ? COLL_COL(write_bytes)
+                                        : COLL_COL(read_bytes));
+    if (!addr || bytes <= 0)
+      continue;
+    a.lo = addr;
+    a.hi = addr + (uint64_t)bytes;
+    a.write = (uint8_t)side;
+    a.op = side ? ACC_COLL_RECV : ACC_COLL_SEND;
+    access(w, &a);
+  }
+}
+
 static enum hb_edge edge_of(const struct cl_op_sem *sem)
 {
   return sem->edge == CL_EDGE_UNPROMISED ? HB_EDGE_UNPROMISED : HB_EDGE_ALWAYS;
@@ -527,6 +704,12 @@ static void walk(struct walk *w)
                       " ORDER BY seq")
       : NULL;
   bool te_row = te && db_step(d, te);
+  struct coll_cursor cc = {NULL, false};
+  if (db_has_table(d, "collectives")) {
+    cc.st = db_prepare_table(d, CL_TABLE_collectives, COLL_COLS,
+                             "ORDER BY seq");
+    cc.row = db_step(d, cc.st);
+  }
   struct hostfn_runs hr;
   hostfn_runs_load(d, &hr);
   struct replay r;
@@ -542,7 +725,8 @@ static void walk(struct walk *w)
     int64_t tid = o->tid;
     int64_t device = o->device;
     int64_t stack = o->stack;
-    bool ok = o->result == 0;
+    bool ok = o->result == 0 ||
+              (op == CL_OP_COLLECTIVE && o->result == CL_NCCL_IN_PROGRESS);
     thread_edges_upto(w, te, &te_row, seq);
     hostfn_runs_upto(w, &hr, seq);
 
@@ -590,13 +774,17 @@ static void walk(struct walk *w)
       /* recorded into a graph, not run now */
     } else if (op == CL_OP_KERNEL) {
       do_kernel(w, o, t, s);
+    } else if (op == CL_OP_COLLECTIVE) {
+      do_collective(w, &cc, o, t, s);
     } else if (op == CL_OP_COPY || op == CL_OP_MEMSET) {
       if (o->transfer)
         do_copy(w, &r, t, s);
+    } else if (op == CL_OP_GRAPH_LAUNCH) {
+      do_graph_launch(w, o, t, s);
     } else if (op == CL_OP_HOST_FUNC) {
       hb_issue(w->e, t, s);
       hb_event_record(w->e, hostfn_key(seq), s); /* what its run learns */
-    } else if (op == CL_OP_GRAPH_LAUNCH || op == CL_OP_PREFETCH) {
+    } else if (op == CL_OP_PREFETCH) {
       hb_issue(w->e, t, s);
     } else if (op == CL_OP_ALLOC && o->mem) {
       uint64_t addr = o->mem_addr;
@@ -651,6 +839,7 @@ static void walk(struct walk *w)
   replay_end(&r);
   w->mm = NULL;
   db_finalize(te);
+  db_finalize(cc.st);
   free(hr.v);
 }
 
@@ -683,10 +872,10 @@ static bool library_internal(struct walk *w, const struct race *r)
 }
 
 struct opinfo {
-  char *what;   /* "kernel saxpy(float*, ...) (argument 1)",
+  char *what;   /* "kernel saxpy(float*, ...) (argument 1, float*)",
                    "cudaMemcpyAsync htod of 4 KiB (destination side)" */
   char *brief;  /* the same for a finding's first line: "kernel saxpy
-                   (argument 1)", "cudaMemcpyAsync (destination)" */
+                   (argument 1, float*)", "cudaMemcpyAsync (destination)" */
   char *kernel; /* the kernel's demangled name, NULL for other work */
   int64_t stack;
 };
@@ -712,9 +901,10 @@ static void opinfo_load(struct walk *w, sqlite3_stmt *q, int64_t seq,
   case ACC_KERNEL: {
     char *dn = cl_demangle(db_text(q, 2));
     char *k = cl_kernel_brief(dn);
-    out->what = xasprintf("kernel %s (argument %d)", dn ? dn : "(unnamed)",
-                          (int)a->param);
-    out->brief = xasprintf("kernel %s (argument %d)", k, (int)a->param);
+    char *arg = cl_kernel_argument(dn, (int)a->param);
+    out->what = xasprintf("kernel %s (%s)", dn ? dn : "(unnamed)", arg);
+    out->brief = xasprintf("kernel %s (%s)", k, arg);
+    free(arg);
     free(k);
     out->kernel = dn;
     break;
@@ -732,6 +922,15 @@ static void opinfo_load(struct walk *w, sqlite3_stmt *q, int64_t seq,
     out->what = xasprintf("%s of %s", api, fmt_bytes(b1, sizeof b1, db_int(q, 4)));
     out->brief = xstrdup(api);
     break;
+  case ACC_COLL_SEND:
+  case ACC_COLL_RECV: {
+    const char *side = a->op == ACC_COLL_SEND ? "send buffer" : "receive buffer";
+    out->what = xasprintf("%s of %s (%s)", api,
+                          fmt_bytes(b1, sizeof b1, (int64_t)(a->hi - a->lo)),
+                          side);
+    out->brief = xasprintf("%s (%s)", api, side);
+    break;
+  }
   case ACC_ALLOC:
     out->what = xasprintf("%s (the block's allocation)", api);
     out->brief = xasprintf("%s (allocation)", api);
@@ -741,6 +940,79 @@ static void opinfo_load(struct walk *w, sqlite3_stmt *q, int64_t seq,
     out->brief = xasprintf("%s (release)", api);
     break;
   }
+}
+
+/* A graph node's access: OUT (loaded for the launch call) describes the
+ * node instead, naming the node, what it does and the call that added or
+ * captured it; the launch stays in the text. */
+static void opinfo_graph(struct walk *w, const struct hb_access *a,
+                         struct opinfo *out)
+{
+  struct cl_db *d = w->ctx->db;
+  char addapi[128] = "", b1[32];
+  if (a->origin > 0) {
+    sqlite3_stmt *q = db_prepare(d, "SELECT a.name, c.stack FROM calls c"
+                                    " JOIN api a ON a.id = c.api"
+                                    " WHERE c.seq = ?");
+    sqlite3_bind_int64(q, 1, a->origin);
+    if (q && db_step(d, q))
+      callsite_user_api(w->ctx->cs, db_null(q, 1) ? -1 : db_int(q, 1),
+                        db_text(q, 0), addapi, sizeof addapi);
+    db_finalize(q);
+  }
+  char *node = a->origin > 0
+                   ? xasprintf("graph node %u (added by %s, call %" PRId64 ")",
+                               a->gnode - 1, addapi, a->origin)
+                   : xasprintf("graph node %u", a->gnode - 1);
+  char *what = NULL, *brief = NULL;
+  switch (a->op) {
+  case ACC_KERNEL: {
+    char *dn = NULL;
+    sqlite3_stmt *q = db_prepare(d, "SELECT value FROM strings WHERE id = ?");
+    sqlite3_bind_int64(q, 1, a->kernel);
+    if (q && db_step(d, q))
+      dn = cl_demangle(db_text(q, 0));
+    db_finalize(q);
+    char *k = cl_kernel_brief(dn);
+    what = xasprintf("kernel %s (argument %d), %s", dn ? dn : "(unnamed)",
+                     (int)a->param, node);
+    brief = xasprintf("graph kernel %s (argument %d)", k, (int)a->param);
+    free(k);
+    free(out->kernel);
+    out->kernel = dn;
+    break;
+  }
+  case ACC_COPY_SRC:
+  case ACC_COPY_DST: {
+    const char *side = a->op == ACC_COPY_SRC ? "source" : "destination";
+    what = xasprintf("memcpy of %s (%s side), %s",
+                     fmt_bytes(b1, sizeof b1, (int64_t)(a->hi - a->lo)), side,
+                     node);
+    brief = xasprintf("graph memcpy (%s)", side);
+    break;
+  }
+  default:
+    what = xasprintf("memset of %s, %s",
+                     fmt_bytes(b1, sizeof b1, (int64_t)(a->hi - a->lo)), node);
+    brief = xstrdup("graph memset");
+    break;
+  }
+  char launch[128] = "cudaGraphLaunch";
+  sqlite3_stmt *lq = db_prepare(d, "SELECT a.name, c.stack FROM calls c"
+                                   " JOIN api a ON a.id = c.api"
+                                   " WHERE c.seq = ?");
+  sqlite3_bind_int64(lq, 1, a->seq);
+  if (lq && db_step(d, lq))
+    callsite_user_api(w->ctx->cs, db_null(lq, 1) ? -1 : db_int(lq, 1),
+                      db_text(lq, 0), launch, sizeof launch);
+  db_finalize(lq);
+  char *full = xasprintf("%s, in the graph launched by %s", what, launch);
+  free(what);
+  free(node);
+  free(out->what);
+  free(out->brief);
+  out->what = full;
+  out->brief = brief;
 }
 
 static const char *verb(const struct hb_access *a, bool past)
@@ -764,14 +1036,40 @@ static const char *stream_name(const struct walk *w, uint32_t id)
   return "the host (before the call returned)";
 }
 
+/* When call SEQ was made, as the notes say it: " (35.21 ms into the run)",
+ * the time since the recording started (meta start_ns: the shim's load,
+ * about the process's start; else the first call), or "" when unknown.
+ * A person finds that on a timeline; the call's number (the recording's
+ * seq) is in the JSON report (first_seq, second_seq). */
+static const char *when_text(struct walk *w, int64_t seq, char *buf,
+                             size_t len)
+{
+  char b[32];
+  buf[0] = 0;
+  if (!w->when || seq < 0)
+    return buf;
+  sqlite3_reset(w->when);
+  sqlite3_bind_int64(w->when, 1, seq);
+  if (db_step(w->ctx->db, w->when) && !db_null(w->when, 0) &&
+      db_int(w->when, 0) >= 0)
+    snprintf(buf, len, " (%s into the run)",
+             fmt_ns(b, sizeof b, db_int(w->when, 0)));
+  return buf;
+}
+
 static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
                  struct findings *out)
 {
   struct opinfo p, c;
   opinfo_load(w, q, r->prev.seq, &r->prev, &p);
   opinfo_load(w, q, r->cur.seq, &r->cur, &c);
-  const char *ps = stream_name(w, r->prev.stream);
-  const char *cs = stream_name(w, r->cur.stream);
+  if (r->prev.gnode)
+    opinfo_graph(w, &r->prev, &p);
+  if (r->cur.gnode)
+    opinfo_graph(w, &r->cur, &c);
+  /* a graph node runs on the stream its graph was launched on */
+  const char *ps = stream_name(w, r->prev.gnode ? r->prev.base : r->prev.stream);
+  const char *cs = stream_name(w, r->cur.gnode ? r->cur.base : r->cur.stream);
   char psb[96], csb[96];
   stream_brief(psb, sizeof psb, ps);
   stream_brief(csb, sizeof csb, cs);
@@ -784,8 +1082,14 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
           : cl_memkind_name((enum cl_memkind)r->alloc_kind);
   snprintf(mem, sizeof mem, "%s memory", memkind);
 
+  /* two nodes of one launch: the graph lacks an edge, so the finding is
+   * where the later node was added or captured; else at the later call */
+  bool same_launch = r->prev.gnode && r->cur.gnode && r->prev.seq == r->cur.seq;
   struct callsite site;
-  callsite_resolve_call(w->ctx->cs, r->cur.seq, &site); /* Python too */
+  callsite_resolve_call(w->ctx->cs,
+                        same_launch && r->cur.origin > 0 ? r->cur.origin
+                                                         : r->cur.seq,
+                        &site); /* Python too */
   struct location loc = callsite_location(&site);
   struct finding *f;
   enum check_id check = race_checks[r->kind];
@@ -804,9 +1108,17 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
   const char *slib = NULL;
   uint32_t own = 0;
   const char *implicit_why = NULL; /* masked-race: what orders the pair */
+  bool coll = r->prev.op >= ACC_COLL_SEND || r->cur.op >= ACC_COLL_SEND;
   switch (r->kind) {
   case RK_STREAM:
     f = findings_add(out, check, &loc, "%s, and nothing orders them", pair);
+    if (coll)
+      fix = "make the stream that uses the buffer wait for the NCCL"
+            " operation (cudaEventRecord on its stream after it,"
+            " cudaStreamWaitEvent before the use); in PyTorch, work.wait()"
+            " on the work an async_op=True collective returned before"
+            " touching its tensors, and keep memory a collective uses alive"
+            " until then";
     break;
   case RK_HANDOFF:
     if (r->hostfn_call)
@@ -888,43 +1200,75 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
     finding_set_extra(f, "implicit", r->implicit);
 
   /* the later access in full, where the finding is */
-  finding_add_detail(f, &loc, "this access: %s on %s %s %s at %s (call %"
-                     PRId64 ")", c.what, cs, verb(&r->cur, false), mem,
-                     fmt_hex(b1, sizeof b1, (int64_t)r->cur.lo), r->cur.seq);
+  char t1[64];
+  finding_add_detail(f, &loc, "this access: %s on %s %s %s at %s%s", c.what,
+                     cs, verb(&r->cur, false), mem,
+                     fmt_hex(b1, sizeof b1, (int64_t)r->cur.lo),
+                     when_text(w, r->cur.seq, t1, sizeof t1));
   struct callsite psite;
   callsite_resolve_call(w->ctx->cs, r->prev.seq, &psite);
   struct location ploc = callsite_location(&psite);
-  finding_add_related(f, &ploc, "earlier access: %s on %s %s it (call %" PRId64
-                      ")", p.what, ps, verb(&r->prev, true), r->prev.seq);
+  finding_add_related(f, &ploc, "earlier access: %s on %s %s it%s", p.what, ps,
+                      verb(&r->prev, true),
+                      when_text(w, r->prev.seq, t1, sizeof t1));
+  for (int k = 0; k < 2; k++) {
+    const struct hb_access *a = k ? &r->prev : &r->cur;
+    if (!a->gnode)
+      continue;
+    struct callsite gsite;
+    struct location gloc;
+    if (!(same_launch && k)) {
+      callsite_resolve_call(w->ctx->cs, a->seq, &gsite);
+      gloc = callsite_location(&gsite);
+      finding_add_related(f, &gloc, "the graph launch%s",
+                          when_text(w, a->seq, t1, sizeof t1));
+    }
+    if (a->origin > 0) {
+      callsite_resolve_call(w->ctx->cs, a->origin, &gsite);
+      gloc = callsite_location(&gsite);
+      finding_add_related(f, &gloc, "graph node %u was added or captured here%s",
+                          a->gnode - 1, when_text(w, a->origin, t1, sizeof t1));
+    }
+  }
+  if (same_launch) {
+    finding_add_detail(f, NULL, "two nodes of one graph with no path of edges"
+                       " between them may run at the same time, in any order"
+                       " (CUDA Programming Guide, CUDA Graphs)");
+    finding_set_fix(f, "make one node depend on the other: pass it in the"
+                    " dependencies of cudaGraphAdd*Node, or"
+                    " cudaGraphAddDependencies; when the graph is captured,"
+                    " issue both on one stream, or join them with"
+                    " cudaEventRecord and cudaStreamWaitEvent inside the"
+                    " capture");
+  }
   if (r->alloc_seq >= 0 && r->alloc_kind == CL_MEMKIND_MAPPED) {
     /* where it was mapped, and the range it was mapped into */
     struct callsite asite;
     callsite_resolve_call(w->ctx->cs, r->alloc_seq, &asite);
     struct location aloc = callsite_location(&asite);
     finding_add_related(f, &aloc, "the memory: device memory mapped here"
-                        " (cuMemMap), %s at %s (call %" PRId64 ")",
+                        " (cuMemMap), %s at %s%s",
                         fmt_bytes(b2, sizeof b2, (int64_t)r->alloc_size),
                         fmt_hex(b1, sizeof b1, (int64_t)r->alloc_addr),
-                        r->alloc_seq);
+                        when_text(w, r->alloc_seq, t1, sizeof t1));
     if (r->res_seq >= 0) {
       callsite_resolve_call(w->ctx->cs, r->res_seq, &asite);
       aloc = callsite_location(&asite);
       finding_add_related(f, &aloc, "in the address range reserved here"
-                          " (cuMemAddressReserve), %s at %s (call %" PRId64
-                          ")", fmt_bytes(b2, sizeof b2, (int64_t)r->res_size),
+                          " (cuMemAddressReserve), %s at %s%s",
+                          fmt_bytes(b2, sizeof b2, (int64_t)r->res_size),
                           fmt_hex(b1, sizeof b1, (int64_t)r->res_addr),
-                          r->res_seq);
+                          when_text(w, r->res_seq, t1, sizeof t1));
     }
   } else if (r->alloc_seq >= 0) {
     struct callsite asite;
     callsite_resolve_call(w->ctx->cs, r->alloc_seq, &asite);
     struct location aloc = callsite_location(&asite);
-    finding_add_related(f, &aloc, "the memory: %s allocation of %s at %s"
-                        " (call %" PRId64 ")",
+    finding_add_related(f, &aloc, "the memory: %s allocation of %s at %s%s",
                         cl_memkind_name((enum cl_memkind)r->alloc_kind),
                         fmt_bytes(b2, sizeof b2, (int64_t)r->alloc_size),
                         fmt_hex(b1, sizeof b1, (int64_t)r->alloc_addr),
-                        r->alloc_seq);
+                        when_text(w, r->alloc_seq, t1, sizeof t1));
   }
   if (implicit_why)
     finding_add_detail(f, NULL, "%s", implicit_why);
@@ -933,17 +1277,19 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
     callsite_resolve_call(w->ctx->cs, r->hostfn_call, &hsite);
     struct location hloc = callsite_location(&hsite);
     finding_add_related(f, &hloc,
-                        "the host function enqueued here (call %" PRId64
-                        ") ran on thread %" PRId64 " once the first access"
-                        " was done; the second was issued after that thread"
-                        " told this one (a mutex, condition variable or"
-                        " queue cudalens does not record)",
-                        r->hostfn_call, r->hostfn_tid);
+                        "the host function enqueued here%s ran on thread %"
+                        PRId64 " once the first access was done; the second"
+                        " was issued after that thread told this one (a"
+                        " mutex, condition variable or queue cudalens does"
+                        " not record)",
+                        when_text(w, r->hostfn_call, t1, sizeof t1),
+                        r->hostfn_tid);
   }
   if (r->kind == RK_LIBRARY && slib)
-    finding_add_detail(f, NULL, "%s is a stream %s created for itself (call %"
-                       PRId64 "): the library's ordering, not the program's",
-                       stream_name(w, own), slib, w->stream_created[own]);
+    finding_add_detail(f, NULL, "%s is a stream %s created for itself%s: the"
+                       " library's ordering, not the program's",
+                       stream_name(w, own), slib,
+                       when_text(w, w->stream_created[own], t1, sizeof t1));
   finding_add_kernel(f, c.kernel);
   finding_add_kernel(f, p.kernel);
   free(p.what);
@@ -966,6 +1312,8 @@ void analysis_races(struct report_ctx *ctx, struct findings *out)
   u64map_init(&w.capture_events);
   u64map_init(&w.knames_idx);
   u64map_init(&w.race_idx);
+  u64map_init(&w.exec_lanes);
+  graphs_load(&w.graphs, ctx->db);
 
   walk(&w);
 
@@ -1003,6 +1351,8 @@ void analysis_races(struct report_ctx *ctx, struct findings *out)
       h = mix(h, b.address);
       h = mix(h, (uint64_t)a.py_line); /* Python callers share native sites */
       h = mix(h, (uint64_t)b.py_line);
+      h = mix(h, (uint64_t)r->prev.origin);
+      h = mix(h, (uint64_t)r->cur.origin);
       uint64_t j;
       if (u64map_get(&seen, h, &j)) {
         w.races[j].count += r->count;
@@ -1013,10 +1363,15 @@ void analysis_races(struct report_ctx *ctx, struct findings *out)
       u64map_put(&seen, h, i);
     }
   }
+  w.when = db_prepare(
+      ctx->db, "SELECT c.start_ns - coalesce((SELECT CAST(value AS INTEGER)"
+               " FROM meta WHERE key = 'start_ns'), (SELECT min(start_ns)"
+               " FROM calls)) FROM calls c WHERE c.seq = ?");
   for (size_t i = 0; i < w.nraces; i++)
     if (w.races[i].count)
       emit(&w, q, &w.races[i], out);
   db_finalize(q);
+  db_finalize(w.when);
   u64map_free(&seen);
 
   for (size_t i = 0; i < w.nstream_desc; i++)
@@ -1032,6 +1387,11 @@ void analysis_races(struct report_ctx *ctx, struct findings *out)
   u64map_free(&w.capture_events);
   u64map_free(&w.knames_idx);
   u64map_free(&w.race_idx);
+  u64map_free(&w.exec_lanes);
+  for (size_t i = 0; i < w.nlanes; i++)
+    free(w.lanes[i].v);
+  free(w.lanes);
+  graphs_free(&w.graphs);
   streams_free(&w.streams);
   hb_free(w.e);
 }

@@ -233,6 +233,32 @@ uint32_t hb_issue(struct hb_engine *e, uint32_t thread, uint32_t stream)
   return epoch;
 }
 
+uint32_t hb_lane_issue(struct hb_engine *e, uint32_t lane, uint32_t base,
+                       const uint32_t *preds, size_t npreds)
+{
+  struct hstream *l = &e->streams[lane];
+  for (unsigned m = 0; m < HB_MODELS; m++) {
+    vc_join(&l->c[m], &e->streams[base].c[m]);
+    for (size_t i = 0; i < npreds; i++)
+      if (preds[i] != lane)
+        vc_join(&l->c[m], &e->streams[preds[i]].c[m]);
+  }
+  uint32_t epoch = vc_get(&l->c[0], lane) + 1;
+  for (unsigned m = 0; m < HB_MODELS; m++) {
+    vc_reserve(&l->c[m], lane + 1);
+    l->c[m].v[lane] = epoch;
+  }
+  return epoch;
+}
+
+void hb_stream_join(struct hb_engine *e, uint32_t dst, uint32_t src)
+{
+  if (dst == src)
+    return;
+  for (unsigned m = 0; m < HB_MODELS; m++)
+    vc_join(&e->streams[dst].c[m], &e->streams[src].c[m]);
+}
+
 void hb_stream_wait_device(struct hb_engine *e, uint32_t stream,
                            int64_t device)
 {

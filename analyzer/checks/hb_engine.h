@@ -81,6 +81,9 @@ struct hb_access {
   int32_t param;    /* caller's tag (kernel parameter), -1 when none */
   int64_t kernel;   /* caller's tag (kernel name: strings.id), 0 when none */
   int32_t offset;   /* caller's tag (byte offset inside the parameter) */
+  int64_t origin;   /* caller's tag (graph node: the call that added it), 0 */
+  uint32_t gnode;   /* caller's tag (graph node: its index + 1), 0 */
+  uint32_t base;    /* caller's tag (graph node: the launch's stream) */
 };
 
 /* called for a pair of conflicting accesses (at least one writes) on
@@ -117,6 +120,18 @@ uint32_t hb_issue(struct hb_engine *e, uint32_t thread, uint32_t stream);
 void hb_stream_wait_device(struct hb_engine *e, uint32_t stream,
                            int64_t device);
 void hb_device_barrier(struct hb_engine *e, int64_t device, uint32_t stream);
+/* CUDA graph launches.  Each node of an executable graph runs on a lane, a
+ * stream of the engine of its own (hb_new_stream, no flags).  A launch on
+ * stream S: hb_stream_join(S, lane) for every lane (the launch is ordered
+ * behind the previous launches of the executable graph), hb_issue on S
+ * (the launch point), then for each node in an order of the edges
+ * hb_lane_issue(lane, S, the lanes of its predecessors), and at the end
+ * hb_stream_join(S, lane) for every lane: S's later work waits for every
+ * node. */
+uint32_t hb_lane_issue(struct hb_engine *e, uint32_t lane, uint32_t base,
+                       const uint32_t *preds, size_t npreds);
+/* DST's later work waits for SRC's work so far */
+void hb_stream_join(struct hb_engine *e, uint32_t dst, uint32_t src);
 /* the event EVENT (caller's key) now captures STREAM's work so far */
 void hb_event_record(struct hb_engine *e, uint64_t event, uint32_t stream);
 /* STREAM's later work waits for EVENT's latest record (none: no-op) */

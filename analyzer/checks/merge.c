@@ -90,6 +90,12 @@ static char *pid_label(const struct finding *f, const struct recording *r)
   return t.s;
 }
 
+char *merge_origin_label(const struct finding *f, const struct recording *r,
+                         size_t n)
+{
+  return recordings_all_ranked(r, n) ? rank_label(f, r) : pid_label(f, r);
+}
+
 void merge_findings(struct findings *out, struct recording *r, size_t n)
 {
   findings_init(out);

@@ -19,5 +19,9 @@
  * origin_label (ranks when every recording has a rank, else pids).  OUT
  * comes out sorted (findings_sort). */
 void merge_findings(struct findings *out, struct recording *r, size_t n);
+/* the label of a finding of F->origins among R[0..N): "ranks 0-3, 5" when
+ * every recording has a rank, else "processes 1234, 1240" (malloc'd) */
+char *merge_origin_label(const struct finding *f, const struct recording *r,
+                         size_t n);
 
 #endif

@@ -28,6 +28,20 @@ static void entry_free(struct supp_entry *e)
 {
   for (int k = 0; k < SUPP_FIELD_COUNT; k++)
     free(e->glob[k]);
+  for (size_t i = 0; i < e->nmore_at; i++)
+    free(e->more_at[i]);
+  free(e->more_at);
+}
+
+/* one more at= glob (malloc'd, taken) */
+static void add_at(struct supp_entry *e, char *glob)
+{
+  if (!e->glob[SUPP_AT]) {
+    e->glob[SUPP_AT] = glob;
+    return;
+  }
+  e->more_at = xrealloc(e->more_at, (e->nmore_at + 1) * sizeof *e->more_at);
+  e->more_at[e->nmore_at++] = glob;
 }
 
 void suppressions_free(struct suppressions *s)
@@ -93,14 +107,17 @@ static char *parse_entry(char *line, struct supp_entry *e)
     if (k == SUPP_FIELD_COUNT)
       return xasprintf("unknown field '%s' (use function, file, kernel,"
                        " module, fingerprint or at)", t);
-    if (e->glob[k])
+    if (e->glob[k] && k != SUPP_AT)
       return xasprintf("field '%s' given twice", t);
     if (!eq[1])
       return xasprintf("field '%s' has an empty glob", t);
     for (const char *g = eq + 1; *g; g++)
       if (*g == '\\' && !*++g)
         return xasprintf("field '%s' ends with a lone '\\'", t);
-    e->glob[k] = xstrdup(eq + 1);
+    if (k == SUPP_AT)
+      add_at(e, xstrdup(eq + 1));
+    else
+      e->glob[k] = xstrdup(eq + 1);
   }
   return NULL;
 }
@@ -183,14 +200,22 @@ int suppressions_disable(struct suppressions *s, const char *kinds,
   return rc;
 }
 
-/* a file or module path against GLOB: the basename when GLOB has no '/' */
-static bool path_matches(const char *glob, const char *path)
+/* TEXT (a path, or a place "path:line") against GLOB: all of it, or, when
+ * GLOB does not start with '/', any end of it that follows a '/' (a glob
+ * relative to a checkout matches the same file in every checkout; a glob
+ * without '/', the basename) */
+static bool path_matches(const char *glob, const char *text)
 {
-  if (!path)
+  if (!text)
     return false;
-  if (!strchr(glob, '/'))
-    path = path_base(path);
-  return fnmatch(glob, path, 0) == 0;
+  if (fnmatch(glob, text, 0) == 0)
+    return true;
+  if (glob[0] == '/')
+    return false;
+  for (const char *p = strchr(text, '/'); p; p = strchr(p + 1, '/'))
+    if (p[1] && fnmatch(glob, p + 1, 0) == 0)
+      return true;
+  return false;
 }
 
 static bool loc_matches(enum supp_field k, const char *glob,
@@ -205,11 +230,21 @@ static bool loc_matches(enum supp_field k, const char *glob,
     return path_matches(glob, l->module);
   case SUPP_AT: {
     char buf[4096];
-    return fnmatch(glob, location_text(buf, sizeof buf, l), 0) == 0;
+    return path_matches(glob, location_text(buf, sizeof buf, l));
   }
   default:
     return false;
   }
+}
+
+/* does one of F's places (its location, its related places) match G? */
+static bool some_place_matches(enum supp_field k, const char *g,
+                               const struct finding *f)
+{
+  bool hit = loc_matches(k, g, &f->loc);
+  for (size_t r = 0; !hit && r < f->nrelated; r++)
+    hit = !f->related[r].detail && loc_matches(k, g, &f->related[r].loc);
+  return hit;
 }
 
 bool supp_entry_matches(const struct supp_entry *e, const struct finding *f)
@@ -227,14 +262,14 @@ bool supp_entry_matches(const struct supp_entry *e, const struct finding *f)
     } else if (k == SUPP_FINGERPRINT) {
       hit = fnmatch(g, f->fingerprint, 0) == 0;
     } else {
-      hit = loc_matches((enum supp_field)k, g, &f->loc);
-      for (size_t r = 0; !hit && r < f->nrelated; r++)
-        hit = !f->related[r].detail &&
-              loc_matches((enum supp_field)k, g, &f->related[r].loc);
+      hit = some_place_matches((enum supp_field)k, g, f);
     }
     if (!hit)
       return false;
   }
+  for (size_t i = 0; i < e->nmore_at; i++)
+    if (!some_place_matches(SUPP_AT, e->more_at[i], f))
+      return false;
   return true;
 }
 
@@ -318,6 +353,8 @@ static void put_entry(FILE *f, const struct supp_entry *e)
   for (int k = 0; k < SUPP_FIELD_COUNT; k++)
     if (e->glob[k])
       fprintf(f, " %s=%s", field_names[k], e->glob[k]);
+  for (size_t i = 0; i < e->nmore_at; i++)
+    fprintf(f, " at=%s", e->more_at[i]);
   fputc('\n', f);
 }
 
@@ -329,33 +366,91 @@ static bool names_kernel(const struct finding *f, const char *name)
   return false;
 }
 
-void suppressions_generate(FILE *f, const struct findings *fs)
+/* PATH relative to BASE when it lies under it (a pointer into PATH) */
+static const char *under(const char *path, const char *base)
+{
+  size_t n = base ? strlen(base) : 0;
+  if (!path || !n || path[0] != '/')
+    return path;
+  if (n == 1 && base[0] == '/')
+    return path[1] ? path + 1 : path;
+  if (strncmp(path, base, n) == 0 && path[n] == '/' && path[n + 1])
+    return path + n + 1;
+  return path;
+}
+
+/* the place L as the text report shows it, its file relative to BASE */
+static const char *place_text(char *buf, size_t len, const struct location *l,
+                              const char *base)
+{
+  struct location rel = *l;
+  rel.file = (char *)under(l->file, base);
+  return location_text(buf, len, &rel);
+}
+
+/* the narrow entry: the kind and every place of the finding */
+static void narrow_entry(struct supp_entry *e, const struct finding *x,
+                         const char *base)
+{
+  char buf[4096];
+  const struct location *places[1 + 64];
+  size_t n = 0;
+  if (x->loc.file || x->loc.module)
+    places[n++] = &x->loc;
+  for (size_t r = 0; r < x->nrelated && n < sizeof places / sizeof *places;
+       r++) {
+    const struct location *l = &x->related[r].loc;
+    if (!x->related[r].detail && (l->file || l->module))
+      places[n++] = l;
+  }
+  for (size_t i = 0; i < n; i++) {
+    char *g = glob_quote(place_text(buf, sizeof buf, places[i], base));
+    bool again = false; /* the same place twice: once is enough */
+    if (e->glob[SUPP_AT] && strcmp(e->glob[SUPP_AT], g) == 0)
+      again = true;
+    for (size_t j = 0; !again && j < e->nmore_at; j++)
+      again = strcmp(e->more_at[j], g) == 0;
+    if (again)
+      free(g);
+    else
+      add_at(e, g);
+  }
+  if (!n) /* no place known: the fingerprint alone */
+    e->glob[SUPP_FINGERPRINT] = xstrdup(x->fingerprint);
+}
+
+void suppressions_generate(FILE *f, const struct findings *fs, bool broad,
+                           const char *base)
 {
   for (size_t i = 0; i < fs->n; i++) {
     const struct finding *x = &fs->v[i];
     struct supp_entry e = {.check = (int)x->check};
-    if (x->loc.function)
-      e.glob[SUPP_FUNCTION] = glob_quote(x->loc.function);
-    if (x->loc.file)
-      e.glob[SUPP_FILE] = glob_quote(x->loc.file);
-    else if (x->loc.module)
-      e.glob[SUPP_MODULE] = glob_quote(x->loc.module);
+    char here[4096], there[4096];
+    location_text(here, sizeof here, &x->loc);
+    if (!broad) {
+      narrow_entry(&e, x, base);
+    } else {
+      if (x->loc.function)
+        e.glob[SUPP_FUNCTION] = glob_quote(x->loc.function);
+      if (x->loc.file)
+        e.glob[SUPP_FILE] = glob_quote(under(x->loc.file, base));
+      else if (x->loc.module)
+        e.glob[SUPP_MODULE] = glob_quote(under(x->loc.module, base));
+    }
     /* made more precise while it matches another finding that it can tell
      * apart: by the fingerprint (which names the related places too), then
      * by the place as shown (the line, or the offset in the object), then
      * by its first kernel */
-    char here[4096], there[4096];
-    location_text(here, sizeof here, &x->loc);
     for (size_t j = 0; j < fs->n; j++) {
       const struct finding *y = &fs->v[j];
       if (j == i || !supp_entry_matches(&e, y))
         continue;
-      if (!e.glob[SUPP_FINGERPRINT] &&
+      if (broad && !e.glob[SUPP_FINGERPRINT] &&
           strcmp(y->fingerprint, x->fingerprint) != 0)
         e.glob[SUPP_FINGERPRINT] = xstrdup(x->fingerprint);
-      else if (!e.glob[SUPP_AT] &&
+      else if (broad && !e.glob[SUPP_AT] &&
                strcmp(location_text(there, sizeof there, &y->loc), here) != 0)
-        e.glob[SUPP_AT] = glob_quote(here);
+        add_at(&e, glob_quote(place_text(there, sizeof there, &x->loc, base)));
       else if (!e.glob[SUPP_KERNEL] && x->nkernels &&
                !names_kernel(y, x->kernels[0]))
         e.glob[SUPP_KERNEL] = glob_quote(x->kernels[0]);
@@ -364,7 +459,7 @@ void suppressions_generate(FILE *f, const struct findings *fs)
       j = (size_t)-1; /* again, from the first */
     }
     fputs("# ", f);
-    fput_escaped(f, here);
+    fput_escaped(f, place_text(here, sizeof here, &x->loc, base));
     fprintf(f, ": %s: [%s]\n", severity_name(x->severity), x->kind);
     size_t also = 0;
     for (size_t j = 0; j < fs->n; j++)

@@ -14,8 +14,11 @@
  * globs given, each in some place, whose kernels include one matching
  * kernel=, whose fingerprint matches fingerprint=, and one of whose places
  * as the text report shows it ("file:line", "object+0xoffset") matches
- * at=.  A file or module glob without '/' is matched against the
- * basename.  --disable=KIND
+ * each at= (at= may be given more than once: a finding of several places).
+ * A file, module or at glob that does not start with '/' also matches the
+ * end of a path that follows a '/' ("src/a.cu:12" matches
+ * "/home/me/proj/src/a.cu:12"; "a.cu", the basename), so that entries
+ * relative to a checkout match in every checkout.  --disable=KIND
  * suppresses every finding of a kind.  cudalens-report(1), SUPPRESSIONS. */
 #ifndef CL_REPORT_SUPPRESS_H
 #define CL_REPORT_SUPPRESS_H
@@ -39,7 +42,9 @@ enum supp_field {
 
 struct supp_entry {
   int check;                       /* check id; -1 for every kind ('*') */
-  char *glob[SUPP_FIELD_COUNT];    /* NULL: any */
+  char *glob[SUPP_FIELD_COUNT];    /* NULL: any (at: the first at=) */
+  char **more_at;                  /* at= given again: each must match */
+  size_t nmore_at;
   size_t source;                   /* index in suppressions.sources */
   int line;                        /* of the entry in its file */
 };
@@ -86,9 +91,15 @@ void suppressions_apply(const struct suppressions *s, struct findings *fs,
                         struct suppressed *out);
 void suppressed_free(struct suppressed *out);
 
-/* Write an entry for every finding of FS that suppresses it and no other
- * finding of FS (but findings with its fingerprint: the same kind at the
- * same places), each after a comment naming the finding. */
-void suppressions_generate(FILE *f, const struct findings *fs);
+/* Write an entry for every finding of FS, each after a comment naming the
+ * finding.  By default as narrow as the finding: its kind and every one of
+ * its places (at=, the fingerprint's places), with kernel= where that does
+ * not tell it from another finding of FS; a new finding, even of the same
+ * kind in the same function, matches none.  BROAD: its kind, function and
+ * file (or object), made narrower only where that would match another
+ * finding of FS.  Files under BASE (NULL: none) are written relative to
+ * it. */
+void suppressions_generate(FILE *f, const struct findings *fs, bool broad,
+                           const char *base);
 
 #endif

@@ -332,14 +332,14 @@ int db_open(struct cl_db *d, const char *path, char **err)
     d->version = sqlite3_column_int(st, 0);
   sqlite3_finalize(st);
   if (d->version > CL_SCHEMA_VERSION) {
-    *err = xasprintf("%s: was written by a newer cudalens (schema %d, this"
+    *err = xasprintf("%s: was written by a newer cudalens (recording format %d, this"
                      " report reads up to %d); upgrade cudalens-report",
                      path, d->version, CL_SCHEMA_VERSION);
     db_close(d);
     return -1;
   }
   if (d->version < 1) {
-    *err = xasprintf("%s: not a valid cudalens recording (schema version %d)",
+    *err = xasprintf("%s: not a valid cudalens recording (recording format %d)",
                      path, d->version);
     db_close(d);
     return -1;

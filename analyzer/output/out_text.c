@@ -7,7 +7,9 @@
  * summary: process, devices, streams, copies, kernels, synchronization.
  * A report of several recordings labels each finding with its processes
  * ("in ranks 0-7") and gives each recording's summary, headed by its
- * path. */
+ * path.  The last line is the tally, so that a log that ends with the
+ * report ends with it, as valgrind's ends with its ERROR SUMMARY:
+ * "cudalens: 2 errors, 0 warnings, 1 note in 1 process (3 suppressed)". */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -416,6 +418,25 @@ static void summary(FILE *f, const struct summary *s)
   syncs(f, s);
 }
 
+/* the findings shown by severity, the processes, and with suppressions
+ * how many they took out */
+static void tally(FILE *f, size_t n, const struct findings *fs,
+                  const struct suppressed *sup)
+{
+  size_t by[SEV_ERROR + 1] = {0};
+  for (size_t i = 0; i < fs->n; i++)
+    if ((int)fs->v[i].severity >= 0 && fs->v[i].severity <= SEV_ERROR)
+      by[fs->v[i].severity]++;
+  fprintf(f, "\ncudalens: %zu error%s, %zu warning%s, %zu note%s in %zu"
+             " process%s", by[SEV_ERROR], by[SEV_ERROR] == 1 ? "" : "s",
+          by[SEV_WARNING], by[SEV_WARNING] == 1 ? "" : "s",
+          by[SEV_NOTE], by[SEV_NOTE] == 1 ? "" : "s", n,
+          n == 1 ? "" : "es");
+  if (sup && sup->active)
+    fprintf(f, " (%zu suppressed)", sup->list.n);
+  fputc('\n', f);
+}
+
 void output_text(FILE *f, const struct recording *r, size_t n,
                  const struct findings *fs, const struct suppressed *sup)
 {
@@ -424,13 +445,14 @@ void output_text(FILE *f, const struct recording *r, size_t n,
   if (n == 1) {
     fputc('\n', f);
     summary(f, &r[0].sum);
-    return;
+  } else {
+    fprintf(f, "\nProcesses (%zu):\n", n);
+    for (size_t i = 0; i < n; i++) {
+      fputs("\n== ", f);
+      put(f, r[i].path);
+      fputs(" ==\n", f);
+      summary(f, &r[i].sum);
+    }
   }
-  fprintf(f, "\nProcesses (%zu):\n", n);
-  for (size_t i = 0; i < n; i++) {
-    fputs("\n== ", f);
-    put(f, r[i].path);
-    fputs(" ==\n", f);
-    summary(f, &r[i].sum);
-  }
+  tally(f, n, fs, sup);
 }

@@ -1,6 +1,7 @@
 /* demangle.c - cl_demangle(): __cxa_demangle for names that look mangled
  * ("_Z..."), a plain copy for the rest (C functions, extern "C" kernels);
- * cl_kernel_brief(): such a name shortened for a finding's first line. */
+ * cl_kernel_brief(): such a name shortened for a finding's first line;
+ * cl_kernel_argument(): how findings name one of its arguments. */
 #include "demangle.h"
 
 #include <stdlib.h>
@@ -108,4 +109,47 @@ char *cl_kernel_brief(const char *demangled)
     r = elide_templates(demangled + start, len - start, 0);
   }
   return r;
+}
+
+char *cl_kernel_argument(const char *demangled, int index)
+{
+  size_t len = demangled ? strlen(demangled) : 0;
+  size_t open = demangled ? params_start(demangled, len) : len;
+  if (index < 0)
+    return xstrdup("argument ?");
+  /* the INDEX-th parameter: between top-level commas of the list */
+  const char *type = NULL;
+  size_t tlen = 0;
+  if (open < len) {
+    int angle = 0, paren = 0, k = 0;
+    size_t from = open + 1;
+    for (size_t i = open + 1; i < len; i++) {
+      char c = demangled[i];
+      if (c == '<')
+        angle++;
+      else if (c == '>' && angle > 0)
+        angle--;
+      else if (c == '(' || c == '[')
+        paren++;
+      else if ((c == ')' || c == ']') && paren > 0)
+        paren--;
+      else if ((c == ',' || c == ')') && angle == 0 && paren == 0) {
+        if (k++ == index) {
+          while (demangled[from] == ' ')
+            from++;
+          type = demangled + from;
+          tlen = i - from;
+          break;
+        }
+        from = i + 1;
+        if (c == ')')
+          break;
+      }
+    }
+  }
+  /* "(...)" and "()" name no type */
+  if (type && (!tlen || (tlen == 3 && !strncmp(type, "...", 3))))
+    type = NULL;
+  return type ? xasprintf("argument %d, %.*s", index + 1, (int)tlen, type)
+              : xasprintf("argument %d", index + 1);
 }

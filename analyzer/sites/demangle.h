@@ -20,4 +20,10 @@ char *cl_demangle(const char *name);
  * keep the whole name.  NULL gives "(unnamed)". */
 char *cl_kernel_brief(const char *demangled);
 
+/* How findings name the kernel's parameter INDEX (from 0, as recorded):
+ * counted from 1, with its type when the demangled name DEMANGLED (may be
+ * NULL) has it: "argument 2, float const*", else "argument 2" (malloc'd).
+ * Every finding names arguments this way. */
+char *cl_kernel_argument(const char *demangled, int index);
+
 #endif

@@ -46,7 +46,13 @@
   X(CAPTURE_BEGIN, "capture-begin")                                            \
   X(CAPTURE_END, "capture-end")                                                \
   X(PREFETCH, "prefetch")                                                      \
-  X(ACCESS, "access")
+  X(GRAPH_NODE, "graph-node")                                                  \
+  X(GRAPH_EXEC, "graph-exec")                                                  \
+  X(GRAPH_EXEC_NODE, "graph-exec-node")                                        \
+  X(ACCESS, "access")                                                          \
+  X(COLLECTIVE, "collective")                                                  \
+  X(COMM_CREATE, "comm-create")                                                \
+  X(COMM_DESTROY, "comm-destroy")
 
 enum cl_op {
 #define CL_OP_ENUM(id, name) CL_OP_##id,
@@ -54,6 +60,11 @@ enum cl_op {
 #undef CL_OP_ENUM
   CL_OP_COUNT
 };
+
+/* NCCL's ncclInProgress (nccl.h), the result of a call on a non-blocking
+ * communicator whose work is under way: calls.result keeps it, and the
+ * call counts as made (its collectives or communicators row is written). */
+#define CL_NCCL_IN_PROGRESS 7
 
 /* Memory kinds of allocations and of the two sides of a copy (memory.kind,
  * transfers.src_kind, transfers.dst_kind).  MAPPED: device memory mapped
@@ -95,6 +106,33 @@ enum cl_dir {
   CL_DIR_COUNT
 };
 
+/* Node types of CUDA graphs (graph_nodes.type): CUDA's CUgraphNodeType
+ * values, and GRAPH_END, the point where a flattened child graph's nodes
+ * join again (cudalens' own). */
+#define CL_GNODE_LIST(X)                                                       \
+  X(KERNEL, 0, "kernel")                                                       \
+  X(MEMCPY, 1, "memcpy")                                                       \
+  X(MEMSET, 2, "memset")                                                       \
+  X(HOST, 3, "host")                                                           \
+  X(GRAPH, 4, "graph")                                                         \
+  X(EMPTY, 5, "empty")                                                         \
+  X(WAIT_EVENT, 6, "wait-event")                                               \
+  X(EVENT_RECORD, 7, "event-record")                                           \
+  X(SEMA_SIGNAL, 8, "semaphore-signal")                                        \
+  X(SEMA_WAIT, 9, "semaphore-wait")                                            \
+  X(MEM_ALLOC, 10, "mem-alloc")                                                \
+  X(MEM_FREE, 11, "mem-free")                                                  \
+  X(BATCH_MEM_OP, 12, "batch-mem-op")                                          \
+  X(CONDITIONAL, 13, "conditional")                                            \
+  X(GRAPH_END, 100, "graph-end")                                               \
+  X(UNKNOWN, 255, "unknown")
+
+enum cl_gnode {
+#define CL_GNODE_ENUM(id, value, name) CL_GNODE_##id = value,
+  CL_GNODE_LIST(CL_GNODE_ENUM)
+#undef CL_GNODE_ENUM
+};
+
 /* Stream handles with a fixed meaning (streams.handle, calls.stream). */
 #define CL_STREAM_LEGACY 0x1ULL     /* cudaStreamLegacy */
 #define CL_STREAM_PER_THREAD 0x2ULL /* cudaStreamPerThread */
@@ -107,5 +145,9 @@ const char *cl_memkind_name(enum cl_memkind k);
 const char *cl_sync_kind_name(enum cl_op op);
 int cl_sync_kind_op(const char *kind);
 const char *cl_dir_name(enum cl_dir d);
+/* a graph node type's name ("unknown" for values not listed), and back
+ * (CL_GNODE_UNKNOWN when unknown) */
+const char *cl_gnode_name(int type);
+int cl_gnode_of(const char *name);
 
 #endif

@@ -12,10 +12,15 @@ int cl_outpath_expand(const char *pattern, pid_t pid, char *out, size_t outsz,
                       char *err, size_t errsz)
     __attribute__((visibility("hidden")));
 
-/* The folder every process of a run writes into: the pattern's folder part
- * up to the last '/' before the first %p or %q{VAR} (which differ from
- * process to process), expanded.  out is "" when there is none to make (a
- * bare file name, "/x.db", or "%p/x.db").  0, or -1 with a message. */
+/* The folder the launcher makes before the program starts, so that every
+ * process of a run can write into it (the shim makes none): the pattern's
+ * folder part, expanded with this process's environment for %q{VAR}.  -1
+ * with a message for a pattern that cannot work: one ending in '/' (a
+ * folder, not a file), a folder named with %p (no process exists yet), or
+ * one named with a %q{VAR} whose VAR is not set here (set later, as
+ * torchrun sets RANK) when no folder matching it exists (the user's to
+ * make; then out is the folder before it).  out is "" when there is none to
+ * make (a bare file name, "/x.db").  0, or -1 with a message. */
 int cl_outpath_folder(const char *pattern, char *out, size_t outsz, char *err,
                       size_t errsz) __attribute__((visibility("hidden")));
 

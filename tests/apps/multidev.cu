@@ -1,6 +1,8 @@
 // multidev.cu - sample app: cudaGetDeviceCount, cudaSetDevice per device,
 // an allocation and a kernel on each, cudaDeviceEnablePeerAccess,
-// cudaMemcpyPeer.  With one device it does the single-device part.
+// cudaMemcpyPeer; then, on a stream of device 0, cudaMemcpyPeerAsync from
+// device 1 and (with peer access) a kernel of device 0 writing device 1's
+// memory.  With one device it does the single-device part.
 #include "common.h"
 #include <vector>
 
@@ -37,6 +39,13 @@ int main()
         int h[2];
         CHECK(cudaMemcpy(h, buf[0], sizeof h, cudaMemcpyDeviceToHost));
         std::printf("multidev: peer copy ok (peer access %s)\n", can ? "on" : "off");
+        cudaStream_t s;
+        CHECK(cudaStreamCreate(&s));
+        CHECK(cudaMemcpyPeerAsync(buf[0], 0, buf[1], 1, n * sizeof(int), s));
+        if (can)
+            iota<<<1, n, 0, s>>>(buf[1], 7, n); // device 0 writes device 1's memory
+        CHECK(cudaStreamSynchronize(s));
+        CHECK(cudaStreamDestroy(s));
     }
     for (int dev = 0; dev < count; dev++) {
         CHECK(cudaSetDevice(dev));

@@ -38,6 +38,9 @@ CAPTURE_TESTS = \
 	tests/capture/disable.test \
 	tests/capture/launcher.test \
 	tests/capture/launcher_failon.test \
+	tests/capture/launcher_unchecked.test \
+	tests/capture/newrace.test \
+	tests/capture/words.test \
 	tests/capture/forkfork.test \
 	tests/capture/optimized_launch.test \
 	tests/capture/api_name.test \
@@ -52,10 +55,12 @@ CAPTURE_TESTS = \
 	tests/capture/output_dirs.test \
 	tests/capture/cuptifind.test \
 	tests/capture/multiproc.test \
-	tests/capture/unload.test
+	tests/capture/unload.test \
+	tests/capture/own_dlsym.test
 TESTS += $(CAPTURE_TESTS)
 EXTRA_DIST += $(CAPTURE_TESTS) tests/capture/capture.sh tests/capture/ci.sh \
-	tests/capture/behave.cu tests/capture/hostile.cu tests/capture/unload.cpp \
+	tests/capture/behave.cu tests/capture/hostile.cu tests/capture/newrace.cu \
+	tests/capture/unload.cpp \
 	tests/capture/common.expect \
 	$(CAPTURE_APP_NAMES:%=tests/capture/%.expect) \
 	$(CAPTURE_APP_NAMES:%=tests/capture/%.sites) \
@@ -63,11 +68,20 @@ EXTRA_DIST += $(CAPTURE_TESTS) tests/capture/capture.sh tests/capture/ci.sh \
 	tests/gpu/run-gpu-suite.sh tests/gpu/torch_capture.py tests/gpu/torch.expect
 
 if HAVE_NVCC
-check_DATA += tests/capture/behave tests/capture/hostile tests/capture/unload
-CLEANFILES += tests/capture/behave tests/capture/hostile tests/capture/unload
+check_DATA += tests/capture/behave tests/capture/hostile tests/capture/newrace \
+	tests/capture/unload
+CLEANFILES += tests/capture/behave tests/capture/hostile tests/capture/newrace \
+	tests/capture/unload
 tests/capture/behave: $(srcdir)/tests/capture/behave.cu
 	@$(MKDIR_P) tests/capture
 	$(AM_V_GEN)$(NVCC) -g -lineinfo -arch=sm_90 --no-compress -cudart shared $< -o $@
+# compiled from its absolute path, as build systems such as CMake do: its
+# call sites are absolute paths
+tests/capture/newrace: $(srcdir)/tests/capture/newrace.cu $(srcdir)/tests/races/races.h
+	@$(MKDIR_P) tests/capture
+	$(AM_V_GEN)$(NVCC) -g -lineinfo -arch=sm_90 --no-compress -cudart shared \
+	  -I$(abs_srcdir)/tests/races -I$(abs_srcdir)/tests/apps \
+	  $(abs_srcdir)/tests/capture/newrace.cu -o $@
 tests/capture/hostile: $(srcdir)/tests/capture/hostile.cu
 	@$(MKDIR_P) tests/capture
 	$(AM_V_GEN)$(NVCC) -g -lineinfo -arch=sm_90 --no-compress -cudart shared $< -o $@ -lpthread

@@ -11,12 +11,15 @@ rm -rf "$out" && mkdir -p "$out" || exit 1
 n=0
 for sql in "$src"/tests/recordings/*.sql; do
   name=$(basename "$sql" .sql)
-  case $name in extreme) continue ;; notrec) bare=--bare ;; *) bare= ;; esac
+  case $name in extreme|graphs) continue ;; notrec) bare=--bare ;; *) bare= ;; esac
   "$build/tests/recordings/sql2db" $bare "$out/rec-$name.db" "$sql" || exit 1
   n=$((n + 1))
 done
 "$build/tests/recordings/sql2db" "$out/rec-extreme.db" \
   "$src/tests/recordings/small.sql" "$src/tests/recordings/extreme.sql" || exit 1
+n=$((n + 1))
+"$build/tests/recordings/sql2db" "$out/rec-graphs.db" \
+  "$src/tests/recordings/small.sql" "$src/tests/recordings/graphs.sql" || exit 1
 n=$((n + 1))
 echo "seeds.sh: $n hand-written recordings"
 

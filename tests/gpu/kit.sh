@@ -18,8 +18,13 @@
 #   static/races/, static/semantics/  the two catalogues again, linked with
 #             the static cudart (nvcc's default, what CMake projects get)
 #   apps-shared/, apps-static/  tests/apps built by tests/apps/build.sh
+#   nccl/     the NCCL programs of tests/nccl built against the real NCCL
+#             (NCCL_HOME: a folder with include/nccl.h and lib/libnccl.so.2,
+#             such as nvidia/nccl of the nvidia-nccl-cu13 wheel unpacked;
+#             left out without it), for tests/gpu/nccl.sh.  NCCL itself is
+#             not copied: the GPU machine has its own.
 # Environment: CUDA_HOME, NVCC, ARCH as in tests/apps/build.sh; JOBS
-# (parallel nvcc runs, default 2).
+# (parallel nvcc runs, default 2); NCCL_HOME.
 set -eu
 [ $# -eq 2 ] || { echo "usage: $0 BUILD_DIR KIT_DIR" >&2; exit 2; }
 build=$(cd "$1" && pwd)
@@ -73,6 +78,25 @@ done | T=$top K=$kit xargs -P "$JOBS" -n 2 sh -c '
   "$NVCC" -g -lineinfo $ARCH --no-compress -cudart static -I"$T/tests/races" \
     -I"$T/tests/apps" "$T/tests/$0/$1.cu" -o "$K/static/$0/$1" -lpthread $link ||
   echo "$0/$1: nvcc failed" >&2'
+
+# ---- the NCCL programs, against the real nccl.h ------------------------------
+rm -rf "$kit/nccl" "$kit/build/tests/nccl/lib" # the test double stays here
+if [ -n "${NCCL_HOME:-}" ] && [ -e "$NCCL_HOME/include/nccl.h" ]; then
+  mkdir -p "$kit/nccl"
+  nccl_flags="-g -lineinfo $ARCH --no-compress -cudart shared -I$NCCL_HOME/include \
+    -I$top/tests/races -I$top/tests/apps"
+  for src in "$top"/tests/nccl/*.cu "$top"/tests/nccl/nccl_plugin.cpp; do
+    name=$(basename "$src" .cu)
+    out=$kit/nccl/$name extra= lnccl="-L$NCCL_HOME/lib -Xlinker -l:libnccl.so.2"
+    case $name in
+      nccl_plugin.cpp) out=$kit/nccl/libnccl_plugin.so extra="-x cu -shared -Xcompiler -fPIC" ;;
+      no_nccl|dlopen_nccl) lnccl= ;; # NCCL comes by dlopen, or not at all
+    esac
+    # shellcheck disable=SC2086
+    "$NVCC" $nccl_flags $extra "$src" -o "$out" -ldl $lnccl ||
+      echo "nccl/$name: nvcc failed" >&2
+  done
+fi
 
 # ---- the sample apps ----------------------------------------------------------
 for mode in shared static; do

@@ -132,6 +132,9 @@ if "$PYTHON" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else
   torch_case reuse_race 1 1000
   TORCH_ARGS=record torch_case reuse_race 0 0
   TORCH_ARGS=wait torch_case reuse_race 0 0
+  # a CUDA-graph replay racing with the refill of its static input (issue 20)
+  torch_case graph_replay 1 1000
+  TORCH_ARGS=wait torch_case graph_replay 0 0
 else
   note "skip: PyTorch cases ($PYTHON cannot import torch with CUDA)"
 fi

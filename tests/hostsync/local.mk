@@ -1,11 +1,13 @@
 # tests/hostsync/local.mk - samples of host/device synchronization bugs
 # (host-read-before-sync, host-write-before-sync, pinned-free-before-sync)
 # and their correct twins, each checked by a .test against the markers in
-# its source, under the simulated runtime; and timeline.test, the demo
+# its source, under the simulated runtime; and timeline.test and
+# timeline_layout.test, the demo
 # app's findings drawn by --format=perfetto and --format=html.
 HOSTSYNC_NAMES = read_before_sync write_before_sync free_before_sync \
 	registered_read sync_first event_sync query_loop double_buffer callback_ok \
-	syscall_access fault_storm hostfn_read_early hostfn_handoff_ok \
+	syscall_access fault_storm graph_read_before_sync graph_read_after_sync capture_ok \
+	hostfn_read_early hostfn_handoff_ok \
 	hostfn_event_ok hostfn_no_wait \
 	small_managed_read small_managed_sync small_pinned_read small_pinned_ok \
 	step_storm \
@@ -29,14 +31,14 @@ HOSTSYNC_TESTS = tests/hostsync/read_before_sync.test \
 	tests/hostsync/managed_attach_host.test tests/hostsync/mapped_read.test \
 	tests/hostsync/mapped_sync.test tests/hostsync/managed_legacy.test \
 	tests/hostsync/managed_legacy_ok.test \
+	tests/hostsync/graph_read_before_sync.test \
+	tests/hostsync/graph_read_after_sync.test tests/hostsync/capture_ok.test \
 	tests/hostsync/hostfn_read_early.test tests/hostsync/hostfn_handoff_ok.test \
 	tests/hostsync/hostfn_event_ok.test tests/hostsync/hostfn_no_wait.test \
 	tests/hostsync/small_managed_read.test tests/hostsync/small_managed_sync.test \
 	tests/hostsync/small_pinned_read.test tests/hostsync/small_pinned_ok.test \
 	tests/hostsync/step_storm.test \
-	tests/hostsync/timeline.test
-# capture_ok.cu uses CUDA graphs, which the simulated runtime lacks: it runs
-# in the GPU script (tests/gpu/hostsync.sh) only
+	tests/hostsync/timeline.test tests/hostsync/timeline_layout.test
 EXTRA_DIST += tests/hostsync/common.h $(HOSTSYNC_NAMES:%=tests/hostsync/%.cu) \
 	tests/hostsync/capture_ok.cu tests/gpu/torch_host_storm.py tests/gpu/managed.sh \
 	tests/gpu/hostfn.sh tests/gpu/jax_numpy_train.py tests/gpu/cupy_hostfn.py \

@@ -1,9 +1,9 @@
-// graph_ok.cu - CORRECT (GPU only: the simulated runtime has no graphs): a
+// graph_ok.cu - CORRECT: a
 // graph captured from two streams (fork and join through events) is
 // launched on s1 twice; s2 reads the result after waiting for an event.
 // Captured work does not run at capture time; the analysis must not pair
 // it with anything.
-// rule: GRAPH_LAUNCH CAPTURE_BEGIN CAPTURE_END
+// rule: GRAPH_LAUNCH GRAPH_EDGES GRAPH_COMPLETION GRAPH_EXEC_ORDER CAPTURE_BEGIN CAPTURE_END
 #include "races.h"
 
 int main()

@@ -4,8 +4,7 @@
 # twins (no mark).  Built with $(NVCC) and the shared cudart like the sample
 # apps (tests/apps/local.mk); each NAME.test runs NAME under the shim and
 # the simulated CUDA (tests/sim) and checks `cudalens-report --format=json`
-# against the marks (tests/races/check.sh).  graph_ok needs CUDA graphs,
-# which the simulator lacks: it runs only in tests/gpu/races.sh.
+# against the marks (tests/races/check.sh).
 # Include from Makefile.am:  include tests/races/local.mk
 
 RACE_NAMES = \
@@ -16,9 +15,12 @@ RACE_NAMES = \
 	never_waited nonblocking_legacy nvtx_names pageable_h2d_nonblocking \
 	pageable_masked ptds_threads raw_event_ok raw_kernels struct_event_ok broadcast_ok \
 	struct_ptr sync_wrong_stream threads_event_ok threads_shared \
-	wait_wrong_stream war_kernels war_sync_ok waw_memset waw_query_ok
+	wait_wrong_stream war_kernels war_sync_ok waw_memset waw_query_ok \
+	graph_other_stream graph_other_stream_ok graph_replay_refill \
+	graph_replay_refill_ok graph_unordered_nodes graph_unordered_nodes_ok \
+	graph_ok graph_exec_update graph_exec_update_ok
 
-RACE_GPU_ONLY = graph_ok
+RACE_GPU_ONLY =
 # listed in full: automake cannot rewrite substitution references in TESTS
 RACE_TESTS = \
 	tests/races/blocking_legacy.test \
@@ -56,7 +58,16 @@ RACE_TESTS = \
 	tests/races/war_kernels.test \
 	tests/races/war_sync_ok.test \
 	tests/races/waw_memset.test \
-	tests/races/waw_query_ok.test
+	tests/races/waw_query_ok.test \
+	tests/races/graph_other_stream.test \
+	tests/races/graph_other_stream_ok.test \
+	tests/races/graph_replay_refill.test \
+	tests/races/graph_replay_refill_ok.test \
+	tests/races/graph_unordered_nodes.test \
+	tests/races/graph_unordered_nodes_ok.test \
+	tests/races/graph_ok.test \
+	tests/races/graph_exec_update.test \
+	tests/races/graph_exec_update_ok.test
 TESTS += $(RACE_TESTS)
 EXTRA_DIST += $(RACE_TESTS) tests/races/check.sh tests/races/races.h \
 	tests/races/walk.sql tests/races/walk.expected \
@@ -87,5 +98,5 @@ TESTS += tests/races/test_hb
 # make check): tests/gpu/races.sh BUILD_DIR, bench/race_cost.sh BUILD_DIR
 EXTRA_DIST += tests/gpu/races.sh tests/gpu/races_torch/seed_race.py \
 	tests/gpu/races_torch/seed_fixed.py tests/gpu/races_torch/train_prefetch.py \
-	tests/gpu/races_torch/reuse_race.py \
+	tests/gpu/races_torch/reuse_race.py tests/gpu/races_torch/graph_replay.py \
 	bench/race_synth.sql bench/race_cost.sh

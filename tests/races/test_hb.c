@@ -75,6 +75,62 @@ static void test_basic(void)
   hb_free(e);
 }
 
+/* a node access on LANE at EPOCH (hb_lane_issue) */
+static void node_acc(struct hb_engine *e, uint32_t lane, uint32_t epoch,
+                     uint64_t lo, int write, struct seen *s)
+{
+  struct hb_access a = {0};
+  a.seq = ++next_seq;
+  a.stack = -1;
+  a.stream = lane;
+  a.epoch = epoch;
+  a.lo = a.hi = lo;
+  a.point = 1;
+  a.write = (uint8_t)write;
+  a.definite = 1;
+  a.param = -1;
+  hb_access(e, 0x1000, &a, on_race, s);
+}
+
+/* graph launches: nodes on lanes joined at the launch's start and end */
+static void test_lanes(void)
+{
+  struct hb_engine *e = hb_new();
+  uint32_t t = hb_new_thread(e);
+  uint32_t s1 = hb_new_stream(e, 0, 0), s2 = hb_new_stream(e, 0, 0);
+  uint32_t l0 = hb_new_stream(e, 0, 0), l1 = hb_new_stream(e, 0, 0);
+  struct seen s = {0};
+  acc(e, t, s1, 0x2000, 0, 1, &s); /* before the launch on s1 */
+  hb_issue(e, t, s1);              /* the launch point */
+  /* two nodes without an edge, both writing 0x1000: a race between lanes;
+   * both after s1's earlier write to 0x2000 */
+  uint32_t e0 = hb_lane_issue(e, l0, s1, NULL, 0);
+  node_acc(e, l0, e0, 0x1000, 1, &s);
+  node_acc(e, l0, e0, 0x2000, 1, &s);
+  CHECK(s.n == 0);
+  uint32_t e1 = hb_lane_issue(e, l1, s1, NULL, 0);
+  node_acc(e, l1, e1, 0x1000, 1, &s);
+  CHECK(s.n == 1);
+  /* a third node after both (an edge from each): no race */
+  s.n = 0;
+  uint32_t preds[2] = {l0, l1};
+  uint32_t e2 = hb_lane_issue(e, l0, s1, preds, 2);
+  node_acc(e, l0, e2, 0x1000, 1, &s);
+  CHECK(s.n == 0);
+  /* s2 reads 0x1000 with nothing ordering it after the launch: race */
+  hb_stream_join(e, s1, l0);
+  hb_stream_join(e, s1, l1);
+  acc(e, t, s2, 0x1000, 0, 0, &s);
+  CHECK(s.n == 1);
+  /* after an event recorded on s1 after the launch: ordered */
+  s.n = 0;
+  hb_event_record(e, 7, s1);
+  hb_stream_wait_event(e, s2, 7);
+  acc(e, t, s2, 0x1000, 0, 0, &s);
+  CHECK(s.n == 0);
+  hb_free(e);
+}
+
 static void test_events(void)
 {
   struct hb_engine *e = hb_new();
@@ -298,6 +354,7 @@ static void test_host_function(void)
 int main(void)
 {
   test_basic();
+  test_lanes();
   test_events();
   test_host();
   test_models();

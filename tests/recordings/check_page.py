@@ -12,6 +12,16 @@ standard library only.
       labels, N findings listed, at least N highlighted (selected) shapes
       and the dashed arrow of the selected finding, lanes titled TEXT, ops
       of each KIND drawn, a highlighted op of each KIND
+  check_page.py layout DOM.html REPORT.json [--untimed]
+      the layout that measure.js read in Chromium (chromium.sh's
+      chromium_measure) as opened and after a click on each finding: every
+      text inside the svg, the operations' and findings' labels inside the
+      plot, lane names inside their column (at most a third of the
+      width), shown whole or cut (an ellipsis) with the full name on hover; no two finding badges and no
+      two tick labels overlapping; every kernel in the legend's kernel
+      colour, opaque, at least 2 px wide (untimed: 4 px, hatched; with
+      --untimed at least one is); after the click on finding N the panel
+      shows N's notes and fix as REPORT.json (--format=json) has them
   check_page.py png SHOT.png WIDTH HEIGHT [--red]
       Chromium's screenshot: a PNG of that size that is not blank (many
       colours, a share of non-white pixels), with --red some pixels of the
@@ -19,6 +29,7 @@ standard library only.
 
 Exit 0 when it holds, 1 with the reasons on stderr."""
 import html.parser
+import json
 import re
 import struct
 import sys
@@ -26,33 +37,61 @@ import zlib
 
 
 class Dom(html.parser.HTMLParser):
-    """the elements (tag, attributes) and the text of #errors"""
+    """the elements (tag, attributes), the text of #errors and the lane
+    names: as shown (their lines joined by a space) and on hover (the
+    <title> inside the lane's <text>)"""
 
     def __init__(self):
         super().__init__()
         self.elements = []
         self.errors_text = ""
         self.in_errors = 0
-        self.lane_texts = []
+        self.lanes = []      # [shown lines, title]
         self.in_lane = False
+        self.in_title = False
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         self.elements.append((tag, a))
         if a.get("id") == "errors":
             self.in_errors = 1
-        self.in_lane = tag == "text" and "lane" in a.get("class", "").split()
+        if tag == "text" and "lane" in a.get("class", "").split():
+            self.in_lane = True
+            self.lanes.append([[], ""])
+        elif self.in_lane and tag == "tspan":
+            self.lanes[-1][0].append("")
+        elif self.in_lane and tag == "title":
+            self.in_title = True
 
     def handle_endtag(self, tag):
         if self.in_errors and tag == "div":
             self.in_errors -= 1
-        self.in_lane = False
+        if tag == "title":
+            self.in_title = False
+        elif tag == "text":
+            self.in_lane = False
 
     def handle_data(self, data):
         if self.in_errors:
             self.errors_text += data
-        if self.in_lane:
-            self.lane_texts.append(data)
+        if self.in_lane and self.in_title:
+            self.lanes[-1][1] += data
+        elif self.in_lane:
+            if not self.lanes[-1][0]:
+                self.lanes[-1][0].append("")
+            self.lanes[-1][0][-1] += data
+
+    @property
+    def lane_texts(self):
+        """each lane's name as shown, or its full name where it is shown
+        cut (ending in an ellipsis) and the full name starts with what is
+        shown"""
+        out = []
+        for lines, title in self.lanes:
+            shown = " ".join(lines)
+            cut = shown.rstrip("\u2026")
+            out.append(title if shown != cut and title.startswith(cut) else shown)
+        return out
 
 
 def classes(a):
@@ -114,6 +153,131 @@ def check_dom(path, args, errors):
         elif opt not in ("--lanes", "--findings", "--selected", "--lane", "--op-kind",
                          "--selected-kind"):
             errors.append("unknown option %s" % opt)
+
+
+class Measure(html.parser.HTMLParser):
+    """the text of <pre id="cl-measure">"""
+
+    def __init__(self):
+        super().__init__()
+        self.inside = False
+        self.text = ""
+
+    def handle_starttag(self, tag, attrs):
+        self.inside = tag == "pre" and dict(attrs).get("id") == "cl-measure"
+
+    def handle_endtag(self, tag):
+        self.inside = False
+
+    def handle_data(self, data):
+        if self.inside:
+            self.text += data
+
+
+TOL = 0.5  # px: sub-pixel rounding of the boxes
+
+
+def inside(b, outer):
+    return (b[0] >= outer[0] - TOL and b[1] >= outer[1] - TOL and
+            b[2] <= outer[2] + TOL and b[3] <= outer[3] + TOL)
+
+
+def overlap(a, b):
+    return (a[0] < b[2] - TOL and b[0] < a[2] - TOL and
+            a[1] < b[3] - TOL and b[1] < a[3] - TOL)
+
+
+def check_layout(path, args, errors):
+    m = Measure()
+    m.feed(open(path, encoding="utf-8").read())
+    if not m.text:
+        errors.append("no <pre id=\"cl-measure\">: measure.js did not run")
+        return
+    data = json.loads(m.text)
+    report = json.load(open(args[0]))["findings"]
+    untimed = 0
+    if not data["legend_kernel"]:
+        errors.append("no kernel colour in the legend")
+    for v in data["views"]:
+        name, svg = v["name"], v["svg"]
+        where = "%s at %dpx" % (name, data["width"])
+        if not v["axis"]:
+            errors.append("%s: no time axis" % where)
+            continue
+        plot = [v["axis"][0], svg[1], svg[2], svg[3]]
+        if plot[0] - svg[0] > (svg[2] - svg[0]) / 3:
+            errors.append("%s: the lane names take %d of the drawing's %d px"
+                          % (where, plot[0] - svg[0], svg[2] - svg[0]))
+        for t in v["texts"]:
+            cls = t["cls"].split()
+            if not inside(t["box"], svg):
+                errors.append("%s: text %r (%s) at %s outside the svg %s"
+                              % (where, t["text"], t["cls"], t["box"], svg))
+            elif set(cls) & {"op-label", "missing-label", "badge-text"} and \
+                    not inside(t["box"], plot):
+                errors.append("%s: label %r at %s outside the plot %s"
+                              % (where, t["text"], t["box"], plot))
+        ticks = [t for t in v["texts"] if "tick" in t["cls"].split()]
+        for i, a in enumerate(ticks):
+            for b in ticks[i + 1:]:
+                if overlap(a["box"], b["box"]):
+                    errors.append("%s: tick labels %r and %r overlap" % (where, a["text"], b["text"]))
+        for ln in v["lanes"]:
+            title, text = ln["title"] or "", ln["shown"]
+            if ln["box"][2] > plot[0] + TOL:
+                errors.append("%s: lane name %r runs into the plot (%s, the plot begins at %s)"
+                              % (where, text, ln["box"], plot[0]))
+            cut = text.endswith("\u2026")
+            shown = " ".join(text.rstrip("\u2026").split())
+            if not title or not (shown == " ".join(title.split()) or
+                                 (cut and " ".join(title.split()).startswith(shown) and shown)):
+                errors.append("%s: lane shows %r, its full name on hover is %r"
+                              % (where, text, title))
+        bs = v["badges"]
+        for i, a in enumerate(bs):
+            for b in bs[i + 1:]:
+                if overlap(a["box"], b["box"]):
+                    errors.append("%s: the badges of findings %d and %d overlap (%s, %s)"
+                                  % (where, a["finding"] + 1, b["finding"] + 1, a["box"], b["box"]))
+        bad = {}
+        for k in v["kernels"]:
+            w = k["box"][2] - k["box"][0]
+            unt = "untimed" in k["cls"].split()
+            if k["fill"] != data["legend_kernel"] or k["opacity"] < 0.99:
+                bad.setdefault("drawn %s at opacity %s, the legend's kernel is %s"
+                               % (k["fill"], k["opacity"], data["legend_kernel"]), []).append(k)
+            if w < (4 if unt else 2) - TOL:
+                bad.setdefault("%s %.1f px wide" % ("untimed" if unt else "timed", w), []).append(k)
+            if unt:
+                untimed += 1
+                if not k["hatched"]:
+                    bad.setdefault("untimed, not hatched", []).append(k)
+        for why, ks in bad.items():
+            errors.append("%s: %d kernel(s) %s" % (where, len(ks), why))
+        mf = re.match(r"finding-([0-9]+)$", name)
+        if not mf:
+            continue
+        n = int(mf.group(1))
+        f = report[n - 1]
+        p = v["panel"]
+        if not p or p["id"] != name:
+            errors.append("%s: the panel does not show finding %d as active" % (where, n))
+            continue
+        if f.get("fix"):
+            if not p["fix"] or f["fix"] not in p["fix"]:
+                errors.append("%s: the panel shows the fix %r, the report %r" % (where, p["fix"], f["fix"]))
+            elif p["fix_box"][3] - p["fix_box"][1] < 5:
+                errors.append("%s: the fix is not visible (box %s)" % (where, p["fix_box"]))
+        elif p["fix"]:
+            errors.append("%s: a fix %r the report does not have" % (where, p["fix"]))
+        rel = [r["message"] for r in f.get("related", [])]
+        if len(rel) != len(p["notes"]) or not all(r in t for r, t in zip(rel, p["notes"])):
+            errors.append("%s: the panel's notes %r, the report's %r" % (where, p["notes"], rel))
+    if "--untimed" in args[1:] and not untimed:
+        errors.append("no untimed kernel drawn")
+    if len(data["views"]) != len(report) + 1:
+        errors.append("%d views measured, expected %d (opened and each finding)"
+                      % (len(data["views"]), len(report) + 1))
 
 
 def png_pixels(path):
@@ -189,13 +353,16 @@ def check_png(path, args, errors):
 
 def main(argv):
     errors = []
-    if len(argv) < 3 or argv[1] not in ("static", "dom", "png"):
+    if len(argv) < 3 or argv[1] not in ("static", "dom", "layout", "png") or \
+            (argv[1] == "layout" and len(argv) < 4):
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
     if argv[1] == "static":
         check_static(argv[2], errors)
     elif argv[1] == "dom":
         check_dom(argv[2], argv[3:], errors)
+    elif argv[1] == "layout":
+        check_layout(argv[2], argv[3:], errors)
     else:
         check_png(argv[2], argv[3:], errors)
     for m in errors:

@@ -45,6 +45,9 @@ RECORDING_TESTS = \
 	tests/recordings/html.rtest \
 	tests/recordings/sourceroot.rtest \
 	tests/recordings/suppress.rtest \
+	tests/recordings/graphs.rtest \
+	tests/recordings/overwrite.rtest \
+	tests/recordings/tally.rtest \
 	tests/recordings/scale.rtest
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
@@ -62,6 +65,7 @@ EXTRA_DIST += $(RECORDING_TESTS) \
 	tests/recordings/common.sh \
 	tests/recordings/small.sql \
 	tests/recordings/names.sql \
+	tests/recordings/graphs.sql \
 	tests/recordings/vmm.sql \
 	tests/recordings/small.expected.txt \
 	tests/recordings/small.expected.json \
@@ -89,6 +93,7 @@ EXTRA_DIST += $(RECORDING_TESTS) \
 	tests/recordings/validate_json.py \
 	tests/recordings/check_trace.py \
 	tests/recordings/check_page.py \
+	tests/recordings/measure.js \
 	tests/recordings/chromium.sh \
 	tests/recordings/walk.expected.perfetto \
 	tests/recordings/pyrun.expected.sarif \

@@ -23,7 +23,7 @@ tests_sim_libcupti_la_LIBADD = -ldl -lpthread
 EXTRA_tests_sim_libcupti_la_DEPENDENCIES = $(srcdir)/tests/sim/libcupti.map
 
 tests_sim_libcuda_la_SOURCES = tests/sim/sim_driver_device.c tests/sim/sim_driver_memory.c tests/sim/sim_driver_vmm.c \
-	tests/sim/sim_driver_stream.c tests/sim/sim_driver_module.c tests/sim/sim_fatbin.c \
+	tests/sim/sim_driver_stream.c tests/sim/sim_driver_graph.c tests/sim/sim_driver_module.c tests/sim/sim_fatbin.c \
 	tests/sim/sim_driver.h tests/sim/sim_internal.h
 tests_sim_libcuda_la_CFLAGS = $(SIM_CFLAGS) $(LIBELF_CFLAGS)
 tests_sim_libcuda_la_LDFLAGS = $(SIM_LDFLAGS) -version-info 1:0:0 \
@@ -32,7 +32,7 @@ tests_sim_libcuda_la_LIBADD = tests/sim/libcupti.la $(LIBELF_LIBS) -lpthread
 EXTRA_tests_sim_libcuda_la_DEPENDENCIES = $(srcdir)/tests/sim/libcuda.map
 
 tests_sim_libcudart_la_SOURCES = tests/sim/sim_cudart_device.c tests/sim/sim_cudart_memory.c \
-	tests/sim/sim_cudart_streams.c tests/sim/sim_cudart_launch.c tests/sim/sim_cudart.h \
+	tests/sim/sim_cudart_streams.c tests/sim/sim_cudart_graph.c tests/sim/sim_cudart_launch.c tests/sim/sim_cudart.h \
 	tests/sim/sim_internal.h
 tests_sim_libcudart_la_CFLAGS = $(SIM_CFLAGS)
 tests_sim_libcudart_la_LDFLAGS = $(SIM_LDFLAGS) -version-info 13:0:0 \

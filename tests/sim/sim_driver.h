@@ -10,6 +10,9 @@
 #include "sim_internal.h"
 
 struct sim_stream;
+struct sim_graph;
+struct sim_gnode;
+struct sim_capture;
 
 struct sim_ctx {                     /* a CUcontext */
     uint32_t magic;
@@ -31,6 +34,9 @@ struct sim_stream {                  /* a CUstream */
     int priority;
     int legacy, per_thread;
     uint64_t tail;                   /* simulated GPU time the last work ends */
+    struct sim_capture *cap;         /* the stream capture it is part of */
+    struct sim_gnode **deps;         /* ... and its capture dependencies */
+    size_t ndeps, capdeps;
     uint64_t hf_enq, hf_done;        /* host functions enqueued, finished
                                       * (under the host-function lock) */
     struct sim_stream *next;
@@ -44,7 +50,67 @@ struct sim_event {                   /* a CUevent */
     struct sim_stream *hf_stream;    /* recorded on it after hf_mark of its */
     uint64_t hf_mark;                /* host functions were enqueued */
     struct sim_ctx *ctx;
+    struct sim_capture *cap;         /* recorded in a capture: its nodes */
+    struct sim_gnode **deps;
+    size_t ndeps;
 };
+
+/* ---- graphs (sim_driver_graph.c) ---------------------------------------- */
+#define CLSIM_MAGIC_GRAPH 0x47525048u  /* GRPH */
+#define CLSIM_MAGIC_GNODE 0x474e4f44u  /* GNOD */
+#define CLSIM_MAGIC_GEXEC 0x47455843u  /* GEXC */
+#define CLSIM_MAX_KPARAMS 32
+
+struct sim_gnode {                   /* a CUgraphNode */
+    uint32_t magic;
+    CUgraphNodeType type;
+    struct sim_graph *graph;
+    CUDA_KERNEL_NODE_PARAMS k;       /* kernel: kernelParams point below */
+    void *kargv[CLSIM_MAX_KPARAMS];
+    unsigned char *kargbuf;
+    CUDA_MEMCPY3D m;
+    CUDA_MEMSET_NODE_PARAMS ms;
+    CUhostFn fn;
+    void *ud;
+    struct sim_graph *child;
+    CUevent event;
+    struct sim_gnode *orig;          /* an exec's copy: the graph's node */
+};
+
+struct sim_graph {                   /* a CUgraph */
+    uint32_t magic;
+    struct sim_gnode **nodes;
+    size_t n, cap;
+    struct sim_gnode **from, **to;   /* edges */
+    size_t ne, cape;
+};
+
+struct sim_capture {                 /* one stream capture */
+    struct sim_graph *graph;
+    uint64_t id;
+    int ended;
+};
+
+/* the node work captured on S adds to its capture (deps: S's, then the
+ * node); NULL when S is not capturing */
+struct sim_gnode *drv_capture_node(struct sim_stream *s, CUgraphNodeType type);
+/* a new node of graph G after DEPS (no callbacks) */
+struct sim_gnode *drv_graph_node(struct sim_graph *g, CUgraphNodeType type,
+                                 const CUgraphNode *deps, size_t ndeps);
+void drv_kernel_node_args(struct sim_gnode *n, struct clsim_func *fn, void **params);
+/* the work itself, without API callbacks (sim_driver_memory.c,
+ * sim_driver_module.c), for graph launches */
+CUresult drv_copy(void *dst, const void *src, size_t n, int want, CUstream h, int async);
+CUresult drv_memset(CUdeviceptr dst, unsigned value, size_t elsize, size_t n, CUstream h,
+                    int async);
+CUresult drv_kernel(struct clsim_func *fn, unsigned gx, unsigned gy, unsigned gz,
+                    unsigned bx, unsigned by, unsigned bz, unsigned sharedMem,
+                    struct sim_stream *s);
+struct clsim_func *drv_func_of(void *f);  /* a CUfunction or CUkernel */
+/* an event recorded on capturing stream S takes S's capture dependencies;
+ * a stream waiting for such an event joins the capture after them (1) */
+void drv_capture_record(struct sim_event *e, struct sim_stream *s);
+int drv_capture_wait(struct sim_stream *s, struct sim_event *e);
 
 extern pthread_mutex_t clsimdrv_lock;     /* guards every list below */
 extern struct sim_ctx *clsimdrv_ctxs;

@@ -348,6 +348,32 @@ static uint64_t duration(size_t bytes, int srck, int dstk)
 /* want: CUpti_ActivityMemcpyKind the API asserts (0: infer, unified) */
 static CUresult copy(void *dst, const void *src, size_t n, int want, CUstream h, int async)
 {
+    struct sim_stream *cs = drv_stream(h);
+    struct sim_gnode *node;
+    if (cs && cs->cap) {
+        /* captured into a graph, not run (sync copies may not be captured) */
+        if (!async)
+            return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+        if (!(node = drv_capture_node(cs, CU_GRAPH_NODE_TYPE_MEMCPY)))
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        int sdev, ddev;
+        int sk = kind_of(src, &sdev), dk = kind_of(dst, &ddev);
+        node->m.srcMemoryType = is_dev(sk) ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
+        node->m.dstMemoryType = is_dev(dk) ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
+        node->m.srcHost = src;
+        node->m.srcDevice = (CUdeviceptr)src;
+        node->m.dstHost = dst;
+        node->m.dstDevice = (CUdeviceptr)dst;
+        node->m.WidthInBytes = n;
+        node->m.Height = node->m.Depth = 1;
+        (void)want;
+        return CUDA_SUCCESS;
+    }
+    return drv_copy(dst, src, n, want, h, async);
+}
+
+CUresult drv_copy(void *dst, const void *src, size_t n, int want, CUstream h, int async)
+{
     struct sim_ctx *c = drv_ctx();
     struct sim_stream *s;
     int sk, dk, sdev = -1, ddev = -1, ck;
@@ -527,6 +553,27 @@ CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdevice
 
 static CUresult memset_(CUdeviceptr dst, unsigned value, size_t elsize, size_t n, CUstream h,
                         int async)
+{
+    struct sim_stream *cs = drv_stream(h);
+    if (cs && cs->cap) {
+        struct sim_gnode *node;
+        if (!async)
+            return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+        if (!(node = drv_capture_node(cs, CU_GRAPH_NODE_TYPE_MEMSET)))
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        node->ms.dst = dst;
+        node->ms.value = value;
+        node->ms.elementSize = (unsigned)elsize;
+        node->ms.width = n;
+        node->ms.height = 1;
+        node->ms.pitch = n * elsize;
+        return CUDA_SUCCESS;
+    }
+    return drv_memset(dst, value, elsize, n, h, async);
+}
+
+CUresult drv_memset(CUdeviceptr dst, unsigned value, size_t elsize, size_t n, CUstream h,
+                    int async)
 {
     struct sim_ctx *c = drv_ctx();
     struct sim_stream *s;

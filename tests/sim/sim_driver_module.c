@@ -194,7 +194,6 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
               blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra);
     struct sim_ctx *c = drv_ctx();
     struct sim_stream *s;
-    uint64_t st, en;
     if (!c)
         DRV_RETURN(CUDA_ERROR_INVALID_CONTEXT);
     if (!fn)
@@ -206,6 +205,32 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
         DRV_RETURN(CUDA_ERROR_INVALID_VALUE);
     if (fn->nparams > 0 && !kernelParams && !extra)
         DRV_RETURN(CUDA_ERROR_INVALID_VALUE);
+    if (s->cap) { /* captured into a graph, not run */
+        struct sim_gnode *node = drv_capture_node(s, CU_GRAPH_NODE_TYPE_KERNEL);
+        if (!node)
+            DRV_RETURN(CUDA_ERROR_OUT_OF_MEMORY);
+        node->k = (CUDA_KERNEL_NODE_PARAMS){ .func = f, .gridDimX = gridDimX,
+            .gridDimY = gridDimY, .gridDimZ = gridDimZ, .blockDimX = blockDimX,
+            .blockDimY = blockDimY, .blockDimZ = blockDimZ,
+            .sharedMemBytes = sharedMemBytes };
+        drv_kernel_node_args(node, fn, kernelParams);
+        DRV_RETURN(CUDA_SUCCESS);
+    }
+    DRV_RETURN(drv_kernel(fn, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
+                          sharedMemBytes, s));
+}
+
+struct clsim_func *drv_func_of(void *f)
+{
+    return func_check((CUfunction)f) ? func_check((CUfunction)f) : kernel_check((CUkernel)f);
+}
+
+CUresult drv_kernel(struct clsim_func *fn, unsigned gridDimX, unsigned gridDimY, unsigned gridDimZ,
+                    unsigned blockDimX, unsigned blockDimY, unsigned blockDimZ,
+                    unsigned sharedMemBytes, struct sim_stream *s)
+{
+    struct sim_ctx *c = s->ctx;
+    uint64_t st, en;
     drv_schedule(s, kernel_ns(), &st, &en);
     CUpti_ActivityKind kind = clsim_activity_wanted(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)
                                   ? CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL
@@ -236,5 +261,5 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
         r.launchType = CUPTI_ACTIVITY_LAUNCH_TYPE_REGULAR;
         clsim_activity_add(&r, sizeof r);
     }
-    DRV_RETURN(CUDA_SUCCESS);
+    return CUDA_SUCCESS;
 }

@@ -329,6 +329,11 @@ static CUresult event_record(CUevent h, CUstream hs)
     uint64_t st, en;
     if (!e || !s)
         return CUDA_ERROR_INVALID_HANDLE;
+    if (s->cap) { /* in a capture: marks the capture's nodes so far */
+        drv_capture_record(e, s);
+        return CUDA_SUCCESS;
+    }
+    e->cap = NULL;
     drv_schedule(s, 0, &st, &en);
     e->ts = en;
     e->recorded = 1;
@@ -416,6 +421,8 @@ CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
     struct sim_event *e = event_check(hEvent);
     if (!s || !e)
         DRV_RETURN(CUDA_ERROR_INVALID_HANDLE);
+    if (drv_capture_wait(s, e) || s->cap) /* joins the capture */
+        DRV_RETURN(CUDA_SUCCESS);
     if (e->recorded) {
         pthread_mutex_lock(&clsimdrv_lock);
         s->tail = max64(s->tail, e->ts);
@@ -550,6 +557,12 @@ CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
         DRV_RETURN(CUDA_ERROR_INVALID_HANDLE);
     if (!drv_p_.fn)
         DRV_RETURN(CUDA_ERROR_INVALID_VALUE);
+    if (s->cap) {
+        struct sim_gnode *n = drv_capture_node(s, CU_GRAPH_NODE_TYPE_HOST);
+        n->fn = drv_p_.fn;
+        n->ud = drv_p_.userData;
+        DRV_RETURN(CUDA_SUCCESS);
+    }
     DRV_RETURN(hostfn_enqueue(s, hStream, drv_p_.fn, NULL, drv_p_.userData));
 }
 

@@ -1,6 +1,7 @@
 /* test_kernel_brief.c - unit test of cl_kernel_brief() (analyzer/sites/
  * demangle.c): a demangled kernel name as a finding's first line shows it,
- * without return type and parameters, templates of templates elided. */
+ * without return type and parameters, templates of templates elided; and
+ * of cl_kernel_argument(): an argument counted from 1, with its type. */
 #include <stdlib.h>
 
 #include "demangle.h"
@@ -13,8 +14,29 @@ static void brief(const char *in, const char *want)
   free(got);
 }
 
+static void argument(const char *in, int index, const char *want)
+{
+  char *got = cl_kernel_argument(in, index);
+  CHECK_STR(got, want);
+  free(got);
+}
+
 int main(void)
 {
+  argument("sum_into(float*, float const*, int)", 0, "argument 1, float*");
+  argument("sum_into(float*, float const*, int)", 1, "argument 2, float const*");
+  argument("sum_into(float*, float const*, int)", 2, "argument 3, int");
+  argument("sum_into(float*, float const*, int)", 3, "argument 4");
+  argument("k(void (*)(int), std::pair<int, float>*, float (&) [4])", 1,
+           "argument 2, std::pair<int, float>*");
+  argument("k(void (*)(int), std::pair<int, float>*, float (&) [4])", 2,
+           "argument 3, float (&) [4]");
+  argument("k(void (*)(int), int)", 0, "argument 1, void (*)(int)");
+  argument("void ns::k<float, 2>(ns::S<float>, float*)", 1, "argument 2, float*");
+  argument("extern_c_kernel", 0, "argument 1");
+  argument(NULL, 1, "argument 2");
+  argument("k()", 0, "argument 1");
+  argument("k(int)", -1, "argument ?");
   brief(NULL, "(unnamed)");
   brief("saxpy", "saxpy");
   brief("scale(float*, float const*, float, int)", "scale");

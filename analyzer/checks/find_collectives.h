@@ -1,0 +1,29 @@
+/* find_collectives.h - collective-mismatch (checks.def): the NCCL
+ * collectives of each communicator compared rank by rank, across the
+ * recordings of one report.  Each recording's collectives are gathered
+ * while it is open (collectives_gather, with their call sites); the
+ * comparison runs once all are (collectives_compare). */
+#ifndef CL_REPORT_FIND_COLLECTIVES_H
+#define CL_REPORT_FIND_COLLECTIVES_H
+
+#include <stddef.h>
+
+#include "findings.h"
+#include "report.h"
+
+struct recording;
+struct coll_log;
+
+/* the successful collectives of CTX's recording (none before schema 4),
+ * in call order; free with collectives_free */
+struct coll_log *collectives_gather(struct report_ctx *ctx);
+void collectives_free(struct coll_log *l);
+
+/* Compare the communicators' sequences of R[0..N) (report order; their
+ * `colls`) and append a collective-mismatch finding to OUT for the first
+ * position where a communicator's ranks differ; with several recordings
+ * each finding gets its origins and label, as merged findings have.  OUT
+ * is sorted and fingerprinted again when something was added. */
+void collectives_compare(struct recording *r, size_t n, struct findings *out);
+
+#endif
