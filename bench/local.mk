@@ -1,7 +1,7 @@
 # bench/local.mk - the overhead benchmarks.  The CUDA ones are not built by
 # `make`: they need a GPU; bench/run.sh builds them with nvcc and runs them
 # (see bench/README.md).
-EXTRA_DIST += bench/README.md bench/run.sh bench/launch_bound.cu \
+EXTRA_DIST += bench/README.md bench/run.sh bench/paired_ci.awk bench/launch_bound.cu \
 	bench/copy_bound.cu bench/torch_small_ops.py bench/torch_train.py \
 	bench/cupti_floor.c bench/report_scale.sh bench/real_stacks.py
 

@@ -2,7 +2,8 @@
 # run.sh - measures what libcudalens.so costs: builds (or takes) the benchmark
 # programs of bench/, runs each natively and under the shim, interleaved
 # (native, shim, native, shim, ...), and prints the median times and the
-# median of the per-pair ratios shim/native.  With --torch, also
+# median of the per-pair ratios shim/native, with its 95% interval
+# (bench/paired_ci.awk; "inconclusive" when wider than +-2%: more --runs).  With --torch, also
 # torch_small_ops.py, and with --train torch_train.py's training loops,
 # natively, under the shim, under the floors (--floor) and under PyTorch's
 # CUDA sanitizer.  Needs a GPU; see bench/README.md.
@@ -24,6 +25,8 @@ Options:
   --train       also run torch_train.py: 40 training steps (after 5 warm-up
                 steps) of resnet18, resnet18 fed by a pinned DataLoader,
                 and a transformer (needs torch and torchvision)
+  --steps N     training steps of each --train run (default 40; 4 with
+                --quick): longer loops for ratios within 2%
   --no-cuda     skip the CUDA benchmarks (with --torch/--train: PyTorch only)
   --quick       a tenth of the work per run, for a smoke test
   --only LIST   run only these benchmarks (comma-separated names as
@@ -49,11 +52,13 @@ EOF
 
 die() { echo "run.sh: $*" >&2; exit 2; }
 
-runs=5 bindir='' arch=native torch=0 train=0 cuda=1 quick=0 keep=0 target='' floor='' with='' only=''
+steps_opt='' runs=5 bindir='' arch=native torch=0 train=0 cuda=1 quick=0 keep=0 target='' floor='' with='' only=''
 while [ $# -gt 0 ]; do
   case $1 in
   --runs) [ $# -ge 2 ] || die "--runs needs a number"; runs=$2; shift ;;
   --runs=*) runs=${1#--runs=} ;;
+  --steps) [ $# -ge 2 ] || die "--steps needs a number"; steps_opt=$2; shift ;;
+  --steps=*) steps_opt=${1#--steps=} ;;
   --bin) [ $# -ge 2 ] || die "--bin needs a directory"; bindir=$2; shift ;;
   --bin=*) bindir=${1#--bin=} ;;
   --arch) [ $# -ge 2 ] || die "--arch needs an architecture"; arch=$2; shift ;;
@@ -152,6 +157,11 @@ if [ "$quick" = 1 ]; then
 else
   launches=200000 rounds=20000 ops=20000 steps=40
 fi
+case $steps_opt in
+'') ;;
+*[!0-9]* | 0) die "--steps needs a positive number" ;;
+*) steps=$steps_opt ;;
+esac
 
 # ---- helpers --------------------------------------------------------------------
 # wanted NAME: NAME is to be run (--only)
@@ -243,6 +253,14 @@ ratios() {
   paste -d ' ' "$1" "$2" | awk -v c="$3" '{ if ($c > 0) print $(c + 2) / $c }'
 }
 
+# interval NAT OTHER LABEL: the median paired ratio of column 1 of file
+# OTHER over file NAT (the interleaved rounds, line by line) with its 95%
+# interval, marked inconclusive when wider than +-2% (bench/paired_ci.awk)
+interval() {
+  paste -d ' ' "$1" "$2" | awk '{ print $1, $3 }' |
+    awk -v label="  $3" -f "$here/paired_ci.awk"
+}
+
 # the output files of variant $2 of benchmark $1 (the shim's are the
 # benchmark's own name: its databases are named after it)
 out_of() { if [ "$2" = cudalens ]; then echo "$work/out/$1"; else echo "$work/out/$1.$2"; fi; }
@@ -275,7 +293,8 @@ print_variants() {
       pv_s=$(ratios "$pv_nat" "$(out_of "$1" "$(shim_of "$pv_v")").times" 1 | median)
       printf '  %s: %.3f s, ratio %.2f (%s above it: %+.2f)\n' "$(label_of "$pv_v")" \
         "$(awk '{ print $1 }' "$pv_t" | median)" "$pv_r" \
-        "$(label_of "$(shim_of "$pv_v")")" "$(echo "$pv_s $pv_r" | awk '{ print $1 - $2 }')" ;;
+        "$(label_of "$(shim_of "$pv_v")")" "$(echo "$pv_s $pv_r" | awk '{ print $1 - $2 }')"
+      interval "$pv_nat" "$pv_t" "$(label_of "$pv_v")/native" ;;
     *)
       printf '  %s: %.3f s, ratio %.2f\n' "$(label_of "$pv_v")" \
         "$(awk '{ print $1 }' "$pv_t" | median)" "$pv_r" ;;
@@ -342,6 +361,7 @@ if [ "$cuda" = 1 ]; then
         "$b" "$v" "$mn" "$mc" "$mr" "$runs"
       printf '  whole process: native %.3f s, cudalens %.3f s, ratio %.2f\n' \
         "$wn" "$wc" "$wr"
+      interval "$nat.times" "$cl.times" "cudalens/native"
       print_variants "$name"
       [ -z "$dbinfo" ] || echo "$dbinfo"
     done
@@ -390,6 +410,7 @@ torch_case() {
   fi
   line="$line ($runs runs each)"
   echo "$line"
+  interval "$nat.times" "$cl.times" "cudalens/native"
   print_variants "$name"
   [ -z "$dbinfo" ] || echo "$dbinfo"
 }

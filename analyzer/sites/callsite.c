@@ -2,7 +2,9 @@
  *
  * Frames are walked innermost to outermost.  A frame is skipped when its
  * module is a CUDA, vendor, framework or system library (by basename, see
- * vendor_prefixes), and, for code inside other objects (a statically linked
+ * the *_prefixes lists, or by its Python package, see vendor_packages):
+ * such a frame is never read from its file to choose, and a shown one is
+ * read from the symbol table alone, and, for code inside other objects (a statically linked
  * cudart lives in the program itself), when its function is unknown or
  * looks like CUDA's (cuda*, __cuda*, cudart::*, cu[A-Z]*).  nvcc's launch
  * stub (__device_stub_*) and the kernel's host function that calls it are
@@ -90,11 +92,25 @@ static bool has_prefix(const char *base, const char *const *prefixes)
   return false;
 }
 
-/* folders of Python packages whose native code is framework code */
-static const char *const vendor_dirs[] = {
-    "/site-packages/torch/", "/site-packages/nvidia/",
-    "/site-packages/triton/", "/dist-packages/torch/",
-    "/dist-packages/nvidia/", "/dist-packages/triton/", NULL};
+/* folders of Python packages whose native code is framework code: PyTorch,
+ * NVIDIA's wheels, Triton, JAX (jaxlib; the CUDA plugin's PJRT library
+ * under jax_plugins/, its kernels under jax_cuda12_plugin/ or
+ * jax_cuda13_plugin/), CuPy, TensorRT */
+static const char *const vendor_packages[] = {
+    "torch/", "nvidia/", "triton/", "jaxlib/", "jax_plugins/", "jax_cuda",
+    "cupy/", "cupy_backends/", "tensorrt/", "tensorrt_libs/", NULL};
+
+/* PATH is inside a Python package of vendor_packages */
+static bool in_vendor_package(const char *path)
+{
+  static const char *const roots[] = {"/site-packages/", "/dist-packages/",
+                                      NULL};
+  for (const char *const *r = roots; *r; r++)
+    for (const char *q = path; (q = strstr(q, *r)); q++)
+      if (has_prefix(q + strlen(*r), vendor_packages))
+        return true;
+  return false;
+}
 
 bool callsite_vendor_module(const char *path)
 {
@@ -105,9 +121,8 @@ bool callsite_vendor_module(const char *path)
       has_prefix(base, nvidia_library_prefixes) ||
       has_prefix(base, framework_prefixes))
     return true;
-  for (const char *const *p = vendor_dirs; *p; p++)
-    if (strstr(path, *p))
-      return true;
+  if (in_vendor_package(path))
+    return true;
   /* the Python interpreter (python3, python3.12) */
   if (strncmp(base, "python", 6) == 0 && !strchr(base, '/') &&
       !strstr(base, ".so"))
@@ -291,11 +306,16 @@ static struct stack *load_stack(struct callsites *cs, int64_t id)
   return s;
 }
 
-/* frame I of S, symbolized */
+/* frame I of S, symbolized: a vendor library's frame from its symbol
+ * table alone (it is never the user's line; its DWARF, when it has any,
+ * can be hundreds of megabytes) */
 static const struct sym_frame *frame_at(struct callsites *cs, struct stack *s,
                                         size_t i)
 {
-  return s->frames[i] = symbolize(cs->sym, s->frames[i]->address);
+  uint64_t a = s->frames[i]->address;
+  return s->frames[i] = callsite_vendor_module(s->frames[i]->module)
+                            ? symbolize_symbol(cs->sym, a)
+                            : symbolize(cs->sym, a);
 }
 
 const struct sym_frame *const *callsite_stack(struct callsites *cs,

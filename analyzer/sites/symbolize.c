@@ -2,7 +2,9 @@
  * libdwfl lookup of address-1 (return addresses point after the call) in
  * that module's file, opened lazily, one Dwfl per module, and checked
  * against the recorded build id.  A module whose file is gone or changed
- * gives frames with only module+offset. */
+ * gives frames with only module+offset.  symbolize_symbol() reads only the
+ * symbol table (no DWARF: no line tables, no debug info entries), for
+ * frames of libraries that are not the user's code. */
 #include "symbolize.h"
 
 #include <dwarf.h>
@@ -27,11 +29,11 @@ struct module {
   Dwfl_Module *mod;
 };
 
-/* a cached frame: the public part, and whether the object file was read
+/* a cached frame: the public part, and how far the object file was read
  * for it */
 struct frame {
   struct sym_frame f;
-  bool looked_up;
+  int level; /* 0 not looked up, 1 its symbol, 2 symbol and DWARF */
 };
 
 struct symbolizer {
@@ -200,7 +202,8 @@ static void outer_site(struct module *m, Dwarf_Addr a, struct sym_frame *f)
   free(scopes);
 }
 
-static void lookup(struct module *m, struct sym_frame *f)
+/* the symbol at the frame's call instruction, from the symbol table */
+static void lookup_symbol(struct module *m, struct sym_frame *f)
 {
   Dwarf_Addr a = f->address - 1;
   GElf_Off off;
@@ -209,6 +212,12 @@ static void lookup(struct module *m, struct sym_frame *f)
       dwfl_module_addrinfo(m->mod, a, &off, &sym, NULL, NULL, NULL);
   if (name && *name)
     f->function = cl_demangle(name);
+}
+
+/* file:line and the inline's call site, from the DWARF */
+static void lookup_lines(struct module *m, struct sym_frame *f)
+{
+  Dwarf_Addr a = f->address - 1;
   Dwfl_Line *line = dwfl_module_getsrc(m->mod, a);
   if (line) {
     int lineno = 0;
@@ -251,20 +260,35 @@ size_t symbolizer_lookups(const struct symbolizer *s)
   return s->lookups;
 }
 
-const struct sym_frame *symbolize(struct symbolizer *s, uint64_t addr)
+/* the frame of ADDR read from its object file up to LEVEL */
+static const struct sym_frame *look_up(struct symbolizer *s, uint64_t addr,
+                                       int level)
 {
   struct frame *fr = frame_of(s, addr);
-  if (fr->looked_up)
+  if (fr->level >= level)
     return &fr->f;
-  fr->looked_up = true;
-  s->lookups++;
+  if (!fr->level)
+    s->lookups++;
   struct module *m = fr->f.module ? find_module(s, addr) : NULL;
   if (m) {
     if (m->state == 0)
       open_module(m);
     fr->f.usable = m->state == 1;
-    if (fr->f.usable)
-      lookup(m, &fr->f);
+    if (fr->f.usable && !fr->level)
+      lookup_symbol(m, &fr->f);
+    if (fr->f.usable && level == 2)
+      lookup_lines(m, &fr->f);
   }
+  fr->level = level;
   return &fr->f;
+}
+
+const struct sym_frame *symbolize(struct symbolizer *s, uint64_t addr)
+{
+  return look_up(s, addr, 2);
+}
+
+const struct sym_frame *symbolize_symbol(struct symbolizer *s, uint64_t addr)
+{
+  return look_up(s, addr, 1);
 }

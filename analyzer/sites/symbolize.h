@@ -38,6 +38,10 @@ const struct sym_frame *symbolize(struct symbolizer *s, uint64_t addr);
  * of the same frame */
 const struct sym_frame *symbolize_module_only(struct symbolizer *s,
                                               uint64_t addr);
+/* the frame for ADDR with its function from the symbol table alone: the
+ * DWARF (line tables, debug info) is not read, file and outer_file stay
+ * NULL unless symbolize() filled them in before */
+const struct sym_frame *symbolize_symbol(struct symbolizer *s, uint64_t addr);
 /* how many addresses were looked up in their object files so far */
 size_t symbolizer_lookups(const struct symbolizer *s);
 

@@ -169,6 +169,7 @@ int main(void)
     CHECK(fr[1]->function && strcmp(fr[1]->function, "cudaFakeLaunch") == 0,
           "frame 1 is %s", fr[1]->function ? fr[1]->function : "(null)");
     CHECK(fr[0]->module && !fr[0]->usable, "vendor module is gone");
+    CHECK(fr[1]->file != NULL, "cudaFakeLaunch has no line");
   }
 
   /* 2: only cudart frames: no user frame */
@@ -250,6 +251,12 @@ int main(void)
             fr[0]->module);
       CHECK(fr[0]->function && strcmp(fr[0]->function, "cudaFakeLaunch") == 0,
             "framework frame is %s", fr[0]->function ? fr[0]->function : "(null)");
+      /* a framework's frame comes from the symbol table alone: the same
+       * code in the program itself has its line (stack 1) */
+      CHECK(!fr[0]->file && !fr[0]->outer_file,
+            "framework frame read from DWARF: %s:%d", fr[0]->file, fr[0]->line);
+      CHECK(fr[2]->file && fr[2]->line == line, "program frame: %s",
+            fr[2]->file ? fr[2]->file : "(null)");
     }
     callsites_free(cs);
     sqlite3_close(db);
@@ -263,6 +270,12 @@ int main(void)
   CHECK(callsite_vendor_module("/usr/lib/x86_64-linux-gnu/libc.so.6"), "libc");
   CHECK(callsite_vendor_module("/lib64/ld-linux-x86-64.so.2"), "ld-linux");
   CHECK(callsite_vendor_module("/v/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so"), "torch");
+  CHECK(callsite_vendor_module("/v/lib/python3.12/site-packages/jax_plugins/xla_cuda13/xla_cuda_plugin.so"), "jax plugin");
+  CHECK(callsite_vendor_module("/v/lib/python3.12/site-packages/jaxlib/libjax_common.so"), "jaxlib");
+  CHECK(callsite_vendor_module("/v/lib/python3.12/site-packages/jax_cuda12_plugin/_linalg.so"), "jax kernels");
+  CHECK(callsite_vendor_module("/usr/lib/python3/dist-packages/cupy_backends/cuda/api/runtime.so"), "cupy");
+  CHECK(!callsite_vendor_module("/v/lib/python3.12/site-packages/myjaxapp/ext.so"), "user package");
+  CHECK(!callsite_vendor_module("/home/u/jaxlib/build/libmine.so"), "jaxlib outside site-packages");
   CHECK(!callsite_vendor_module("/opt/app/libmylib.so"), "user lib");
   CHECK(!callsite_vendor_module("/opt/app/bin/app"), "user program");
   CHECK(callsite_vendor_function("cuLaunchKernel"), "cuLaunchKernel");

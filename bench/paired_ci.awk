@@ -1,0 +1,36 @@
+# paired_ci.awk - the median of paired ratios with a distribution-free 95%
+# interval.  Input: one pair a line, "BASE OTHER" (e.g. native and cudalens
+# times of one interleaved round); -v label=TEXT names the ratio.  Output:
+# one line "TEXT: median R, 95% interval LO-HI over N pairs", the interval
+# from the order statistics of the sign test (the median of the ratios lies
+# below x(k) with binomial(N, 1/2) probability P(B < k) <= 2.5%, likewise
+# above x(N+1-k)), and "inconclusive" when the interval reaches further than
+# 2% from the median on either side, or N is too small (< 6) for any 95%
+# interval: then run more pairs (--runs).
+$1 > 0 && $2 > 0 { r[++n] = $2 / $1 }
+END {
+  if (label == "") label = "paired ratio"
+  if (n == 0) { printf "%s: no pairs\n", label; exit }
+  # insertion sort: n is a few hundred at most
+  for (i = 2; i <= n; i++) {
+    v = r[i]
+    for (j = i - 1; j >= 1 && r[j] > v; j--) r[j + 1] = r[j]
+    r[j + 1] = v
+  }
+  med = n % 2 ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
+  # k: the largest with P(B <= k - 1) <= 0.025, B ~ binomial(n, 1/2)
+  lp = n * log(0.5); cdf = 0; k = 0
+  for (i = 0; i < n; i++) {
+    cdf += exp(lp)
+    if (cdf > 0.025) break
+    k = i + 1
+    lp += log(n - i) - log(i + 1)
+  }
+  if (k == 0) {
+    printf "%s: median %.3f over %d pairs, inconclusive: too few pairs for a 95%% interval (6 or more)\n", label, med, n
+    exit
+  }
+  lo = r[k]; hi = r[n + 1 - k]
+  wide = hi > med * 1.02 || lo < med * 0.98
+  printf "%s: median %.3f, 95%% interval %.3f-%.3f over %d pairs%s\n", label, med, lo, hi, n, wide ? ", inconclusive: wider than +-2% (run more pairs)" : ""
+}
