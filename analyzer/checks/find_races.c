@@ -254,11 +254,18 @@ static void on_race(void *ud, const struct hb_access *prev,
    * the same non-const parameter (and place inside it) is a race if the
    * kernel writes through it, and the common pattern of a read-only input
    * shared by concurrent launches (NVIDIA's simpleStreams) if it does not:
-   * without a definite write on either side it is a warning of its own. */
-  if (kind == RK_STREAM && !prev->definite && !cur->definite &&
-      prev->op == ACC_KERNEL && cur->op == ACC_KERNEL && prev->kernel &&
-      prev->kernel == cur->kernel && prev->param == cur->param &&
-      prev->offset == cur->offset)
+   * without a definite write on either side it is a warning of its own.
+   * So is a pair whose only writes are guesses about kernels without a C++
+   * signature (extern "C", Triton's and XLA's kernels), whose parameters'
+   * types are unknown: nothing says either writes (two nodes of an XLA
+   * command buffer that read one input have no edge, rightly). */
+  bool guessed_writes = (!prev->write || (prev->untyped && !prev->definite)) &&
+                        (!cur->write || (cur->untyped && !cur->definite));
+  if (kind == RK_STREAM && prev->op == ACC_KERNEL && cur->op == ACC_KERNEL &&
+      ((!prev->definite && !cur->definite && prev->kernel &&
+        prev->kernel == cur->kernel && prev->param == cur->param &&
+        prev->offset == cur->offset) ||
+       guessed_writes))
     kind = RK_SHARED_ARG;
   /* group by call sites; without stacks, by the operations */
   uint64_t h = mix(0, (uint64_t)kind);
@@ -436,6 +443,7 @@ static void do_kernel(struct walk *w, const struct replay_op *o, uint32_t t,
     struct hb_access a = {.seq = seq, .stack = stack, .stream = s,
                           .epoch = epoch, .lo = value, .hi = value,
                           .point = 1, .write = !ro, .definite = ro,
+                          .untyped = k->n < 0,
                           .op = ACC_KERNEL, .param = (int32_t)param,
                           .kernel = o->kname < 0 ? 0 : o->kname,
                           .offset = (int32_t)offset};
@@ -458,6 +466,7 @@ static void node_kernel(struct walk *w, const struct gnode *x, uint32_t i,
     acc.point = 1;
     acc.write = !ro;
     acc.definite = ro;
+    acc.untyped = k->n < 0;
     acc.op = ACC_KERNEL;
     acc.param = (int32_t)param;
     acc.kernel = x->name < 0 ? 0 : x->name;
@@ -1149,8 +1158,11 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
   case RK_SHARED_ARG:
     f = findings_add(out, check, &loc,
                      "%s on %s and %s on %s get the same pointer in a"
-                     " non-const parameter, and nothing orders them",
-                     c.brief, csb, p.brief, psb);
+                     " %s parameter, and nothing orders them",
+                     c.brief, csb, p.brief, psb,
+                     r->cur.untyped || r->prev.untyped
+                         ? "non-const or untyped (no C++ signature)"
+                         : "non-const");
     break;
   case RK_STAGED:
     f = findings_add(out, check, &loc,

@@ -8,7 +8,7 @@
 # Include from Makefile.am:  include tests/races/local.mk
 
 RACE_NAMES = \
-	blocking_legacy callback_ok const_reads_ok device_sync_ok \
+	blocking_legacy callback_ok const_reads_ok device_sync_ok untyped_shared \
 	event_rerecord_ok event_sync_ok event_too_early freeasync_in_use \
 	h2d_event_ok h2d_kernel host_buffer_reuse kernel_d2h mallocasync_ok \
 	mallocasync_use memset_nonblocking multidev_ok neighbours_ok \
@@ -27,6 +27,7 @@ RACE_TESTS = \
 	tests/races/callback_ok.test \
 	tests/races/const_reads_ok.test \
 	tests/races/device_sync_ok.test \
+	tests/races/untyped_shared.test \
 	tests/races/event_rerecord_ok.test \
 	tests/races/event_sync_ok.test \
 	tests/races/event_too_early.test \
