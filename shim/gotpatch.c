@@ -121,7 +121,7 @@ static void patch_relocs(const struct object *o, const ElfW(Rela) *rel,
     const struct cl_nccl_fn *fn = wrapped(o->strtab + off);
     if (!fn)
       continue;
-    void *real = __atomic_load_n(fn->real, __ATOMIC_ACQUIRE);
+    void *real = atomic_load_explicit(fn->real, memory_order_acquire);
     void **slot = (void **)(o->base + rel[i].r_offset);
     uintptr_t cur = (uintptr_t)__atomic_load_n(slot, __ATOMIC_ACQUIRE);
     /* bound to this NCCL, or still to the object's own PLT (lazy) */
