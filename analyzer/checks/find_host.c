@@ -131,6 +131,9 @@ static void emit(struct report_ctx *ctx, struct findings *out,
   free(stream);
 }
 
+/* the size under which a pinned allocation a kernel takes may be a flag */
+#define SMALL_PINNED_BYTES 4096
+
 void analysis_host(struct report_ctx *ctx, struct findings *out)
 {
   /* the allocation accessed is the latest one holding the address; the
@@ -143,7 +146,7 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
       " k.seq IS NOT NULL, s.value,"
       " (SELECT min(a.param) FROM kernel_args a WHERE a.seq = h.copy_seq"
       "  AND a.value >= m.address AND a.value < m.address + m.size),"
-      " m.kind, c.device, ap.name, h.seq"
+      " m.kind, c.device, ap.name, h.seq, m.size"
       " FROM host_accesses h LEFT JOIN transfers t ON t.seq = h.copy_seq"
       " LEFT JOIN calls c ON c.seq = h.copy_seq"
       " LEFT JOIN api ap ON ap.id = c.api"
@@ -187,6 +190,21 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
       p.param = sqlite3_column_int64(st, 11);
     const char *mk = (const char *)sqlite3_column_text(st, 12);
     snprintf(p.memkind, sizeof p.memkind, "%s", mk ? mk : "pinned");
+    /* A pinned allocation smaller than a page that a running kernel takes
+     * is the flag of a host-device protocol more often than a buffer (a
+     * kernel spinning on `volatile int *flag` until the host writes it:
+     * NVIDIA's p2pBandwidthLatencyTest and cudaGraphsPerfScaling, XLA's
+     * GpuSemaphore).  Host and device may share mapped pinned memory
+     * (CUDA Programming Guide, "Mapped Memory"; system-scope atomics,
+     * "Memory Fence Functions") and cudalens cannot see whether the
+     * accesses are volatile or atomic: a handoff it cannot see, so no
+     * error.  Copies and memsets into such memory, and frees, are still
+     * reported (libcudalens(7), HOST ACCESSES). */
+    if (p.check != CHECK_PINNED_FREE_BEFORE_SYNC && sqlite3_column_int(st, 9) &&
+        (!mk || !strcmp(mk, "pinned") || !strcmp(mk, "registered")) &&
+        sqlite3_column_type(st, 16) == SQLITE_INTEGER &&
+        sqlite3_column_int64(st, 16) < SMALL_PINNED_BYTES)
+      continue;
     size_t i;
     for (i = 0; i < n; i++)
       if (v[i].check == p.check && v[i].access_stack == p.access_stack &&

@@ -7,7 +7,7 @@
 HOSTSYNC_NAMES = read_before_sync write_before_sync free_before_sync \
 	registered_read sync_first event_sync query_loop double_buffer callback_ok \
 	syscall_access syscall_more fault_storm graph_read_before_sync graph_read_after_sync \
-	capture_ok hostfn_read_early hostfn_handoff_ok \
+	capture_ok hostfn_read_early hostfn_handoff_ok flag_kernel_ok \
 	hostfn_event_ok hostfn_no_wait \
 	small_managed_read small_managed_sync small_pinned_read small_pinned_ok \
 	step_storm \
@@ -39,6 +39,7 @@ HOSTSYNC_TESTS = tests/hostsync/read_before_sync.test \
 	tests/hostsync/small_managed_read.test tests/hostsync/small_managed_sync.test \
 	tests/hostsync/small_pinned_read.test tests/hostsync/small_pinned_ok.test \
 	tests/hostsync/step_storm.test \
+	tests/hostsync/flag_kernel_ok.test \
 	tests/hostsync/timeline.test tests/hostsync/timeline_layout.test
 EXTRA_DIST += tests/hostsync/common.h $(HOSTSYNC_NAMES:%=tests/hostsync/%.cu) \
 	tests/hostsync/capture_ok.cu tests/gpu/torch_host_storm.py tests/gpu/managed.sh \
