@@ -276,7 +276,8 @@ void collectives_compare(struct recording *r, size_t n, struct findings *out)
       s->v[s->n++] = c;
     }
   }
-  qsort(seqs, nseqs, sizeof *seqs, cmp_seq);
+  if (nseqs) /* qsort takes no NULL, even for nothing */
+    qsort(seqs, nseqs, sizeof *seqs, cmp_seq);
   size_t before = out->n;
   for (size_t i = 0; i < nseqs;) {
     size_t j = i + 1;
