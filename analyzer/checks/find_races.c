@@ -954,24 +954,32 @@ static void opinfo_load(struct walk *w, sqlite3_stmt *q, int64_t seq,
 /* A graph node's access: OUT (loaded for the launch call) describes the
  * node instead, naming the node, what it does and the call that added or
  * captured it; the launch stays in the text. */
+/* BUF: the API of call SEQ as the program called it (callsite_user_api);
+ * left as it is when the call is not recorded */
+static void call_user_api(struct walk *w, int64_t seq, char *buf, size_t len)
+{
+  struct cl_db *d = w->ctx->db;
+  sqlite3_stmt *q = db_prepare(d, "SELECT a.name, c.stack FROM calls c"
+                                  " JOIN api a ON a.id = c.api"
+                                  " WHERE c.seq = ?");
+  sqlite3_bind_int64(q, 1, seq);
+  if (q && db_step(d, q))
+    callsite_user_api(w->ctx->cs, db_null(q, 1) ? -1 : db_int(q, 1),
+                      db_text(q, 0), buf, len);
+  db_finalize(q);
+}
+
 static void opinfo_graph(struct walk *w, const struct hb_access *a,
                          struct opinfo *out)
 {
   struct cl_db *d = w->ctx->db;
   char addapi[128] = "", b1[32];
-  if (a->origin > 0) {
-    sqlite3_stmt *q = db_prepare(d, "SELECT a.name, c.stack FROM calls c"
-                                    " JOIN api a ON a.id = c.api"
-                                    " WHERE c.seq = ?");
-    sqlite3_bind_int64(q, 1, a->origin);
-    if (q && db_step(d, q))
-      callsite_user_api(w->ctx->cs, db_null(q, 1) ? -1 : db_int(q, 1),
-                        db_text(q, 0), addapi, sizeof addapi);
-    db_finalize(q);
-  }
+  if (a->origin > 0)
+    call_user_api(w, a->origin, addapi, sizeof addapi);
+  /* when and where it was added: the finding's note of the node */
   char *node = a->origin > 0
-                   ? xasprintf("graph node %u (added by %s, call %" PRId64 ")",
-                               a->gnode - 1, addapi, a->origin)
+                   ? xasprintf("graph node %u (added by %s)", a->gnode - 1,
+                               addapi)
                    : xasprintf("graph node %u", a->gnode - 1);
   char *what = NULL, *brief = NULL;
   switch (a->op) {
@@ -983,9 +991,10 @@ static void opinfo_graph(struct walk *w, const struct hb_access *a,
       dn = cl_demangle(db_text(q, 0));
     db_finalize(q);
     char *k = cl_kernel_brief(dn);
-    what = xasprintf("kernel %s (argument %d), %s", dn ? dn : "(unnamed)",
-                     (int)a->param, node);
-    brief = xasprintf("graph kernel %s (argument %d)", k, (int)a->param);
+    char *arg = cl_kernel_argument(dn, (int)a->param);
+    what = xasprintf("kernel %s (%s), %s", dn ? dn : "(unnamed)", arg, node);
+    brief = xasprintf("graph kernel %s (%s)", k, arg);
+    free(arg);
     free(k);
     free(out->kernel);
     out->kernel = dn;
@@ -1007,14 +1016,7 @@ static void opinfo_graph(struct walk *w, const struct hb_access *a,
     break;
   }
   char launch[128] = "cudaGraphLaunch";
-  sqlite3_stmt *lq = db_prepare(d, "SELECT a.name, c.stack FROM calls c"
-                                   " JOIN api a ON a.id = c.api"
-                                   " WHERE c.seq = ?");
-  sqlite3_bind_int64(lq, 1, a->seq);
-  if (lq && db_step(d, lq))
-    callsite_user_api(w->ctx->cs, db_null(lq, 1) ? -1 : db_int(lq, 1),
-                      db_text(lq, 0), launch, sizeof launch);
-  db_finalize(lq);
+  call_user_api(w, a->seq, launch, sizeof launch);
   char *full = xasprintf("%s, in the graph launched by %s", what, launch);
   free(what);
   free(node);
