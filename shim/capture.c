@@ -202,6 +202,37 @@ static int named(const struct cl_api *api, const char *rt, const char *drv)
          !strncmp(api->name, drv, strlen(drv));
 }
 
+/* the device whose memory a successful allocation is (as the memory row
+ * records it), -1 for host memory */
+static int32_t memory_device(const struct cl_args *a, int32_t current)
+{
+  switch (a->memkind) {
+  case CL_MEMKIND_DEVICE: case CL_MEMKIND_DEVICE_ASYNC:
+  case CL_MEMKIND_MAPPED: case CL_MEMKIND_ARRAY:
+    return a->has_device ? a->device : current;
+  default:
+    return -1;
+  }
+}
+
+/* The devices of a copy that names none (cudaMemcpy*, cuMemcpy*, and
+ * cuMemcpyPeer*, which names contexts): with unified addressing a copy
+ * between two devices' memory is a peer copy whatever its kind says
+ * (CUDA Runtime API, cudaMemcpy: "cudaMemcpyDefault ... the type of
+ * transfer is inferred from the pointer values"), so its source and
+ * destination devices are those of its memory; host memory's side is the
+ * calling device's */
+static void copy_devices(struct cl_args *a, int32_t current)
+{
+  int32_t src = a->src ? cl_allocmap_device(a->src) : -1;
+  int32_t dst = a->dst ? cl_allocmap_device(a->dst) : -1;
+  if (src < 0 && dst < 0)
+    return;
+  a->peer = src >= 0 ? src : current;
+  a->device = dst >= 0 ? dst : current;
+  a->has_device = 1;
+}
+
 static void guard_after(const struct cl_api *api, const struct cl_call *c,
                         const char *symbol)
 {
@@ -411,7 +442,10 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
     cl_memquery_resolve(&c->a);
     /* a reserved range is no memory: its mappings are */
     if (c->a.memkind != CL_MEMKIND_RESERVED)
-      cl_allocmap_add(c->a.dst, c->a.bytes, c->a.memkind, c->a.flags);
+      cl_allocmap_add(c->a.dst, c->a.bytes, c->a.memkind, c->a.flags,
+                      memory_device(&c->a, c->device));
+  } else if (ok && api->op == CL_OP_COPY && !c->a.has_device) {
+    copy_devices(&c->a, c->device);
   } else if (ok && api->op == CL_OP_FREE &&
              c->a.memkind == CL_MEMKIND_MAPPED) {
     cl_allocmap_remove_range(c->a.dst, c->a.bytes);

@@ -19,6 +19,7 @@ struct range {
   uint32_t flags;         /* managed: the attach flags (cudaMemAttach*) */
   uint64_t host;          /* a device alias (cudaHostGetDevicePointer) of the
                            * pinned allocation starting here; 0: none */
+  int32_t device;         /* the device whose memory it is; -1: host memory */
 };
 static pthread_rwlock_t map_lock = PTHREAD_RWLOCK_INITIALIZER;
 static struct range *map;
@@ -38,14 +39,15 @@ static size_t lower_bound(uint64_t start)
   return lo;
 }
 
-void cl_allocmap_add(uint64_t start, uint64_t size, int kind, uint32_t flags)
+void cl_allocmap_add(uint64_t start, uint64_t size, int kind, uint32_t flags,
+                     int32_t device)
 {
   if (!start || !size)
     return;
   pthread_rwlock_wrlock(&map_lock);
   size_t i = lower_bound(start);
   if (i < nmap && map[i].start == start) {
-    map[i] = (struct range){start, start + size, kind, flags, 0};
+    map[i] = (struct range){start, start + size, kind, flags, 0, device};
   } else {
     if (nmap == capmap) {
       size_t nc = capmap ? capmap * 2 : 256;
@@ -58,7 +60,7 @@ void cl_allocmap_add(uint64_t start, uint64_t size, int kind, uint32_t flags)
       capmap = nc;
     }
     memmove(&map[i + 1], &map[i], (nmap - i) * sizeof *map);
-    map[i] = (struct range){start, start + size, kind, flags, 0};
+    map[i] = (struct range){start, start + size, kind, flags, 0, device};
     nmap++;
   }
   if (start < atomic_load(&map_lo))
@@ -116,7 +118,7 @@ void cl_allocmap_alias(uint64_t device, uint64_t host)
   if (!found || device < host - start)
     return;
   uint64_t base = device - (host - start);
-  cl_allocmap_add(base, end - start, kind, 0);
+  cl_allocmap_add(base, end - start, kind, 0, -1);
   pthread_rwlock_wrlock(&map_lock);
   i = lower_bound(base);
   if (i < nmap && map[i].start == base)
@@ -175,6 +177,17 @@ int cl_allocmap_kind(uint64_t addr, uint64_t bytes)
     kind = CL_MEMKIND_UNKNOWN;
   pthread_rwlock_unlock(&map_lock);
   return kind;
+}
+
+int32_t cl_allocmap_device(uint64_t addr)
+{
+  int32_t device = -1;
+  pthread_rwlock_rdlock(&map_lock);
+  size_t i = lower_bound(addr + 1);
+  if (i > 0 && addr < map[i - 1].end)
+    device = map[i - 1].device;
+  pthread_rwlock_unlock(&map_lock);
+  return device;
 }
 
 int cl_allocmap_find(uint64_t addr, uint64_t *start, uint64_t *end)

@@ -390,12 +390,17 @@ static inline uint64_t cl_monotonic_ns(void)
 extern uint64_t cl_start_ns, cl_end_ns CL_HIDDEN;
 
 /* ---- kernel parameters and the allocation map (kparams.c) ------------------ */
-void cl_allocmap_add(uint64_t start, uint64_t size, int kind, uint32_t flags)
-    CL_HIDDEN;
+/* DEVICE: the device whose memory [start, start+size) is, -1 for host
+ * memory */
+void cl_allocmap_add(uint64_t start, uint64_t size, int kind, uint32_t flags,
+                     int32_t device) CL_HIDDEN;
 void cl_allocmap_remove(uint64_t start) CL_HIDDEN;
 /* The kind (enum cl_memkind) of the live allocation holding all of
  * [addr, addr+bytes), or CL_MEMKIND_UNKNOWN (pageable or not ours). */
 int cl_allocmap_kind(uint64_t addr, uint64_t bytes) CL_HIDDEN;
+/* The device whose memory the live allocation containing addr is; -1 for
+ * host memory or memory not ours. */
+int32_t cl_allocmap_device(uint64_t addr) CL_HIDDEN;
 /* The live allocation containing addr: 1 and its range, or 0. */
 int cl_allocmap_find(uint64_t addr, uint64_t *start, uint64_t *end) CL_HIDDEN;
 /* A device alias of pinned memory (cudaHostGetDevicePointer) that is not

@@ -1064,7 +1064,9 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
     break;
   case CL_OP_COPY:
   case CL_OP_MEMSET: {
-    int copy = op == CL_OP_COPY, peer = a->dir == CL_DIR_PEER && a->has_device;
+    /* a copy's devices: those of its memory where the call or the shim
+     * knew them (capture.c), else the calling device */
+    int copy = op == CL_OP_COPY, peer = copy && a->has_device;
     row = NEXT_ROW(db, transfers);
     CI(row, transfers, seq, c->seq);
     CT(row, transfers, op, copy ? "copy" : "memset");

@@ -1,8 +1,9 @@
 // multidev.cu - sample app: cudaGetDeviceCount, cudaSetDevice per device,
 // an allocation and a kernel on each, cudaDeviceEnablePeerAccess,
 // cudaMemcpyPeer; then, on a stream of device 0, cudaMemcpyPeerAsync from
-// device 1 and (with peer access) a kernel of device 0 writing device 1's
-// memory.  With one device it does the single-device part.
+// device 1, copies between the devices' memory by cudaMemcpyAsync (kinds
+// Default and DeviceToDevice: unified addressing makes them peer copies)
+// and (with peer access) a kernel of device 0 writing device 1's memory.  With one device it does the single-device part.
 #include "common.h"
 #include <vector>
 
@@ -42,6 +43,8 @@ int main()
         cudaStream_t s;
         CHECK(cudaStreamCreate(&s));
         CHECK(cudaMemcpyPeerAsync(buf[0], 0, buf[1], 1, n * sizeof(int), s));
+        CHECK(cudaMemcpyAsync(buf[0], buf[1], n * sizeof(int), cudaMemcpyDefault, s));
+        CHECK(cudaMemcpyAsync(buf[1], buf[0], n * sizeof(int), cudaMemcpyDeviceToDevice, s));
         if (can)
             iota<<<1, n, 0, s>>>(buf[1], 7, n); // device 0 writes device 1's memory
         CHECK(cudaStreamSynchronize(s));
