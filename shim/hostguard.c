@@ -499,7 +499,9 @@ void cl_hostguard_kernel(uint64_t seq, uint64_t stream, uint64_t tid,
   int n = 0;
   for (int i = 0; i < nkargs; i++) {
     uint64_t start, end;
-    if (kargs[i].device_only ||
+    /* a word that may be stale (an aggregate not fully initialized,
+     * kparams.c) guards nothing: the kernel may never touch its memory */
+    if (kargs[i].device_only || kargs[i].uninit ||
         !cl_allocmap_device_reach(kargs[i].value, &start, &end))
       continue;
     int ro = kargs[i].offset == 0 && kargs[i].param < 64 &&

@@ -5,7 +5,17 @@
  * the map of live allocations kept here: memory allocated, registered,
  * opened through IPC, and each mapping of physical memory into a reserved
  * range (cuMemMap; adjacent mappings are adjacent ranges, so a pointer
- * anywhere in mapped memory is found). */
+ * anywhere in mapped memory is found).
+ *
+ * A structure declared without an initializer keeps, in the members the
+ * program never sets, what the stack held (C++ [dcl.init]): PyTorch's
+ * TensorListMetadata (multi-tensor apply,
+ * the foreach ops and fused optimizers) fills its address slots only as
+ * far as a launch needs, and on the H100 its other words were stale
+ * pointers to tensors and pinned buffers the host had used before.  No
+ * kernel argument means an address in the host's stack, so a by-value
+ * aggregate that holds one was not fully initialized: its pointer-like
+ * words are marked (cl_karg.uninit) as words that may be stale. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -307,6 +317,11 @@ static struct layout *layout_lookup(void *func)
 }
 
 #define MAX_SCAN_BYTES 4096
+/* the launching thread's stack as seen from the scan: the frames below the
+ * scan's own (returned calls, whose locals stale words point to) and the
+ * live ones above it (thread stacks are 8 MiB by default) */
+#define STACK_BELOW ((uint64_t)1 << 20)
+#define STACK_ABOVE ((uint64_t)16 << 20)
 
 void cl_kparams_scan(void *func, void **params, struct cl_call *c)
 {
@@ -324,6 +339,9 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c)
    * fall in one allocation (a caching allocator's segment) */
   uint64_t hit_start = 1, hit_end = 0;
   int hit_device = 0;
+  uint64_t stack_lo = (uint64_t)(uintptr_t)__builtin_frame_address(0) - STACK_BELOW;
+  uint64_t uninit = 0; /* the aggregates that held a stack address */
+  unsigned first = c->nkargs;
   for (unsigned i = 0; i < l->n && !c->kargs_truncated; i++) {
     const unsigned char *p = params[i];
     unsigned size = l->size[i] > MAX_SCAN_BYTES ? MAX_SCAN_BYTES : l->size[i];
@@ -333,6 +351,13 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c)
     for (unsigned off = 0; off + 8 <= size; off += 8) {
       uint64_t v;
       memcpy(&v, p + off, 8);
+      if (size > 8 && v - stack_lo < STACK_BELOW + STACK_ABOVE && i < 64) {
+        size_t k = lower_bound(v + 1);
+        if (k == 0 || v >= map[k - 1].end) { /* not an allocation: the stack */
+          uninit |= (uint64_t)1 << i;
+          continue;
+        }
+      }
       if (v < lo || v >= hi)
         continue;
       if (v < hit_start || v >= hit_end) {
@@ -348,10 +373,12 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c)
         break;
       }
       c->kargs[c->nkargs++] =
-          (struct cl_karg){(uint16_t)i, (uint16_t)off, (uint8_t)hit_device, v};
+          (struct cl_karg){(uint16_t)i, (uint16_t)off, (uint8_t)hit_device, 0, v};
     }
   }
   pthread_rwlock_unlock(&map_lock);
+  for (unsigned k = first; uninit && k < c->nkargs; k++)
+    c->kargs[k].uninit = (uninit >> c->kargs[k].param) & 1;
 }
 
 void cl_kparams_atfork_prepare(void)

@@ -77,6 +77,10 @@ struct cl_args {
 struct cl_karg {
   uint16_t param, offset;
   uint8_t device_only; /* in device memory: the host cannot reach it */
+  uint8_t uninit;      /* its parameter, a by-value aggregate, also held an
+                        * address in the launching thread's stack: it was
+                        * not fully initialized, and this word may be stale
+                        * (kparams.c) */
   uint64_t value;
 };
 

@@ -58,6 +58,7 @@
   X(communicators, "INSERT OR REPLACE", "")                                    \
   X(collectives, "INSERT", "")                                                 \
   X(host_func_runs, "INSERT OR IGNORE", "")                                    \
+  X(uninit_params, "INSERT OR IGNORE", "")                                     \
   X(meta, "INSERT OR REPLACE", "")                                             \
   X(api, "INSERT", "")
 
@@ -1107,6 +1108,12 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
       CI(row, kernel_args, offset, c->kargs[i].offset);
       CI(row, kernel_args, value, c->kargs[i].value);
       ADD_ROW(db, kernel_args);
+      if (c->kargs[i].uninit &&
+          (i == 0 || c->kargs[i - 1].param != c->kargs[i].param)) {
+        I64(db, uninit_params, seq, c->seq);
+        I64(db, uninit_params, param, c->kargs[i].param);
+        run(db, db->insert.uninit_params);
+      }
     }
     if (c->kargs_truncated)
       cl_db_drop(db, "kernel-args-beyond-16", 1);

@@ -1,10 +1,10 @@
 /* find_races.c - the race kinds (stream-race, masked-race,
  * staged-copy-race, thread-handoff-race, shared-argument-race,
- * library-race; analyzer/checks/checks.def): walks the recording's calls in seq
- * order through the replay (replay.h), feeds the happens-before engine
- * (hb_engine.h) with what each call means, and turns the unordered pairs of
- * accesses it reports into findings, one per (kind, earlier call site,
- * later call site) with a count.
+ * library-race, stale-argument-race; analyzer/checks/checks.def): walks
+ * the recording's calls in seq order through the replay (replay.h), feeds
+ * the happens-before engine (hb_engine.h) with what each call means, and
+ * turns the unordered pairs of accesses it reports into findings, one per
+ * (kind, earlier call site, later call site) with a count.
  *
  * What orders what is the ordering table (include/cudalens/ops.def, read
  * through common/semantics.c), each rule with the sentence of the CUDA
@@ -24,7 +24,9 @@
  * Memory: copies and memsets touch their exact ranges; a kernel touches the
  * pointers in its arguments (kernel_args), read-only through a const
  * pointer parameter (mangle_const.h), else possibly written ("possible"
- * rather than "definite"); an NCCL collective (collectives, schema 4)
+ * rather than "definite"), and perhaps not at all when the word lies in a
+ * by-value structure the program did not fully initialize (uninit_params:
+ * a stale-argument-race); an NCCL collective (collectives, schema 4)
  * reads and writes the ranges the shim recorded from nccl.def's rule, on
  * its stream like any stream work. */
 #include <inttypes.h>
@@ -53,12 +55,14 @@ enum acc_op { ACC_KERNEL, ACC_COPY_SRC, ACC_COPY_DST, ACC_MEMSET, ACC_ALLOC,
 
 /* the kinds of finding this analysis makes (cudalens-report(1)) */
 enum race_kind {
-  RK_STREAM, RK_MASKED, RK_STAGED, RK_HANDOFF, RK_SHARED_ARG, RK_LIBRARY
+  RK_STREAM, RK_MASKED, RK_STAGED, RK_HANDOFF, RK_SHARED_ARG, RK_LIBRARY,
+  RK_STALE_ARG
 };
 /* their entries in the registry (checks.def) */
 static const enum check_id race_checks[] = {
     CHECK_STREAM_RACE, CHECK_MASKED_RACE, CHECK_STAGED_COPY_RACE,
-    CHECK_THREAD_HANDOFF_RACE, CHECK_SHARED_ARGUMENT_RACE, CHECK_LIBRARY_RACE};
+    CHECK_THREAD_HANDOFF_RACE, CHECK_SHARED_ARGUMENT_RACE, CHECK_LIBRARY_RACE,
+    CHECK_STALE_ARGUMENT_RACE};
 
 struct race {
   enum race_kind kind;
@@ -267,6 +271,11 @@ static void on_race(void *ud, const struct hb_access *prev,
         prev->offset == cur->offset) ||
        guessed_writes))
     kind = RK_SHARED_ARG;
+  /* a kernel's claim that may be a stale word (kparams.c in the shim): it
+   * may never touch the memory */
+  if ((kind == RK_STREAM || kind == RK_SHARED_ARG) &&
+      (prev->uninit || cur->uninit))
+    kind = RK_STALE_ARG;
   /* group by call sites; without stacks, by the operations */
   uint64_t h = mix(0, (uint64_t)kind);
   h = mix(h, implicit);
@@ -444,6 +453,7 @@ static void do_kernel(struct walk *w, const struct replay_op *o, uint32_t t,
                           .epoch = epoch, .lo = value, .hi = value,
                           .point = 1, .write = !ro, .definite = ro,
                           .untyped = k->n < 0,
+                          .uninit = o->args[i].uninit,
                           .op = ACC_KERNEL, .param = (int32_t)param,
                           .kernel = o->kname < 0 ? 0 : o->kname,
                           .offset = (int32_t)offset};
@@ -1157,6 +1167,18 @@ static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
           " library's maintainers with this finding, or update the library";
     break;
   }
+  case RK_STALE_ARG:
+    f = findings_add(out, check, &loc,
+                     "%s, and nothing orders them; but the kernel's argument"
+                     " is a structure passed by value that was not fully"
+                     " initialized, and the pointer may be a stale word of it",
+                     pair);
+    fix = "if the kernel uses this pointer, order the two as for a"
+          " stream-race (cudaEventRecord and cudaStreamWaitEvent; in"
+          " PyTorch, wait_stream / record_stream); if it does not, nothing"
+          " to change (initializing the whole structure, e.g. with {}, lets"
+          " cudalens tell)";
+    break;
   case RK_SHARED_ARG:
     f = findings_add(out, check, &loc,
                      "%s on %s and %s on %s get the same pointer in a"

@@ -458,9 +458,12 @@ static void check_entry(struct hb_engine *e, const struct shentry *x,
       check_pair(e, &x->reads[r], a, fn, ud);
 }
 
+/* A word that may be stale (uninit) is kept among the reads even when it
+ * may write: it must not take the place of the last write, whose races
+ * with later accesses are real. */
 static void update_entry(struct shentry *x, const struct hb_access *a)
 {
-  if (a->write) {
+  if (a->write && !a->uninit) {
     x->w = *a;
     x->has_write = true;
     x->nreads = 0;

@@ -78,6 +78,8 @@ struct hb_access {
   uint8_t definite; /* the read/write is known, not a guess */
   uint8_t untyped;  /* a kernel pointer whose parameter's type is unknown
                      * (no C++ signature): nothing says it is written */
+  uint8_t uninit;   /* a kernel pointer in a by-value structure that was not
+                     * fully initialized: it may be stale, unused */
   uint8_t op;       /* caller's tag (kind of operation) */
   uint8_t rule;     /* caller's tag (the copy rule, semantics.h) */
   int32_t param;    /* caller's tag (kernel parameter), -1 when none */

@@ -215,9 +215,11 @@ void graphs_load(struct graphs *g, struct cl_db *db)
       if (!x || x->nargs >= 256)
         continue;
       x->args = xrealloc(x->args, (x->nargs + 1) * sizeof *x->args);
+      /* (graph nodes' structures are not checked for stale words) */
       x->args[x->nargs++] = (struct replay_arg){
-          db_int(q, X(graph_args, param)), db_int(q, X(graph_args, offset)),
-          (uint64_t)db_int(q, X(graph_args, value))};
+          .param = db_int(q, X(graph_args, param)),
+          .offset = db_int(q, X(graph_args, offset)),
+          .value = (uint64_t)db_int(q, X(graph_args, value))};
     }
     db_finalize(q);
   }

@@ -394,7 +394,7 @@ struct bytes {
 
 /* the kernel_args rows, in their order (seq, param, offset): each row's
  * seq, param, offset and value as zigzag varints of the difference from
- * the previous row's */
+ * the previous row's, then 1 if its parameter is in uninit_params, else 0 */
 struct replay_args {
   struct bytes b;
 };
@@ -599,14 +599,34 @@ struct replay_args *replay_args_read(struct cl_db *db)
   static const int cols[] = {CL_COL_kernel_args_seq, CL_COL_kernel_args_param,
                              CL_COL_kernel_args_offset,
                              CL_COL_kernel_args_value};
+  /* the parameters that may hold stale words (schema 5), by seq * 64 +
+   * param (the recorder marks parameters 0 to 63) */
+  struct u64map uninit;
+  u64map_init(&uninit);
+  if (db_has_table(db, "uninit_params")) {
+    sqlite3_stmt *u = db_prepare_table(db, CL_TABLE_uninit_params, CL_ALL_COLS, "");
+    while (u && db_step(db, u)) {
+      int64_t seq = VINT(COL(u, CL_COL_uninit_params_seq));
+      int64_t param = VINT(COL(u, CL_COL_uninit_params_param));
+      if (param >= 0 && param < 64)
+        u64map_put(&uninit, (uint64_t)seq * 64 + (uint64_t)param, 1);
+    }
+    db_finalize(u);
+  }
   int64_t prev[4] = {0, 0, 0, 0};
-  while (st && db_step(db, st))
+  while (st && db_step(db, st)) {
     for (int i = 0; i < 4; i++) {
       int64_t x = VINT(COL(st, cols[i]));
       put_varint(&a->b, zigzag(x, prev[i]));
       prev[i] = x;
     }
+    uint64_t flag;
+    put_varint(&a->b, prev[1] >= 0 && prev[1] < 64 &&
+                          u64map_get(&uninit, (uint64_t)prev[0] * 64 +
+                                                  (uint64_t)prev[1], &flag));
+  }
   db_finalize(st);
+  u64map_free(&uninit);
   return a;
 }
 
@@ -680,6 +700,7 @@ static void next_arg(const struct replay_log *l, struct log_state *s)
   s->arg.param = unzigzag(get_varint(&p), s->arg.param);
   s->arg.offset = unzigzag(get_varint(&p), s->arg.offset);
   s->arg.value = (uint64_t)unzigzag(get_varint(&p), (int64_t)s->arg.value);
+  s->arg.uninit = get_varint(&p) != 0;
   s->args_pos = (size_t)(p - b->buf);
 }
 

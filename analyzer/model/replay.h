@@ -106,6 +106,8 @@ struct replay_op {
 struct replay_arg {
   int64_t param, offset;
   uint64_t value;
+  bool uninit; /* its parameter was not fully initialized (uninit_params):
+                * the word may be stale */
 };
 
 struct replay_log;

@@ -12,7 +12,7 @@
 
 #include "cudalens/tables.h"
 
-#define CL_SCHEMA_VERSION 4
+#define CL_SCHEMA_VERSION 5
 #define CL_FORMAT_NAME "cudalens"
 
 /* Operation classes: what a CUDA API call does to streams, memory and

@@ -12,6 +12,10 @@ MODEL is one of:
   cudagraph         a training step of a small MLP captured in a
                     torch.cuda.CUDAGraph and replayed
   compile           a small MLP trained through torch.compile
+  compile-graphs    the same with mode="reduce-overhead": Inductor records
+                    the compiled forward and backward into CUDA graphs
+                    (cudagraph trees) and replays them, with its own
+                    memory pool
 Prints one line, `MODEL: ok STEPS steps`, and exits 0; every model is a
 correct program (all its synchronization is PyTorch's own).
 
@@ -103,10 +107,10 @@ def cudagraph(steps):
     return sloss.item()
 
 
-def compiled(steps):
+def compiled(steps, mode=None):
     model = mlp()
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
-    step_model = torch.compile(model)
+    step_model = torch.compile(model, mode=mode)
     lossf = nn.CrossEntropyLoss()
     for _ in range(steps):
         x = torch.randn(64, 512, device="cuda")
@@ -125,6 +129,7 @@ MODELS = {
     "bf16": lambda n: resnet(n, autocast=True),
     "cudagraph": cudagraph,
     "compile": compiled,
+    "compile-graphs": lambda n: compiled(n, mode="reduce-overhead"),
 }
 
 if __name__ == "__main__":

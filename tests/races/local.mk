@@ -14,7 +14,7 @@ RACE_NAMES = \
 	mallocasync_use memset_nonblocking multidev_ok neighbours_ok \
 	never_waited nonblocking_legacy nvtx_names pageable_h2d_nonblocking \
 	pageable_masked ptds_threads raw_event_ok raw_kernels struct_event_ok broadcast_ok \
-	struct_ptr sync_wrong_stream threads_event_ok threads_shared \
+	struct_ptr stale_struct sync_wrong_stream threads_event_ok threads_shared \
 	wait_wrong_stream war_kernels war_sync_ok waw_memset waw_query_ok \
 	graph_other_stream graph_other_stream_ok graph_replay_refill \
 	graph_replay_refill_ok graph_unordered_nodes graph_unordered_nodes_ok \
@@ -51,6 +51,7 @@ RACE_TESTS = \
 	tests/races/raw_kernels.test \
 	tests/races/struct_event_ok.test \
 	tests/races/struct_ptr.test \
+	tests/races/stale_struct.test \
 	tests/races/sync_wrong_stream.test \
 	tests/races/threads_event_ok.test \
 	tests/races/threads_shared.test \

@@ -126,7 +126,8 @@ static void check_statements(sqlite3 *db)
   CHECK(CL_RANK(CL_ALL_COLS, transfers, async) == CL_COL_transfers_async);
   CHECK(cl_tables[CL_TABLE_mem_access].since == 4 &&
         cl_tables[CL_TABLE_alloc_handles].since == 4 &&
-        CL_SCHEMA_VERSION == 4);
+        cl_tables[CL_TABLE_uninit_params].since == 5 &&
+        CL_SCHEMA_VERSION == 5);
   CHECK(cl_tables[CL_TABLE_names].since == 3 &&
         cl_tables[CL_TABLE_thread_edges].since == 2 &&
         cl_tables[CL_TABLE_calls].since == 1);
