@@ -377,20 +377,12 @@ static void do_copy(struct walk *w, struct replay *r, uint32_t t, uint32_t s)
   const struct replay_op *o = &r->op;
   int64_t seq = o->seq, stack = o->stack;
   bool memset_op = o->is_memset;
-  bool async = o->async;
   uint64_t dst = o->dst, src = o->src;
   uint64_t bytes = o->bytes < 0 ? 0 : (uint64_t)o->bytes;
   struct call_act ca;
   replay_activity(r, &ca);
 
-  int dir = memset_op ? CL_DIR_UNKNOWN : replay_copy_direction(r, &ca);
-  /* the memory kind the rule looks at: the host side of a copy, the target
-   * of a memset */
-  int kind = memset_op ? memmodel_host_kind(w->mm, -1, dst)
-                       : memmodel_copy_host_kind(w->mm, dir, &ca, src, dst);
-  if (kind == CL_MEMKIND_COUNT)
-    kind = CL_MEMKIND_DEVICE; /* no host side */
-  const struct cl_copy_rule *rule = cl_copy_rule(memset_op, async, dir, kind);
+  const struct cl_copy_rule *rule = replay_copy_rule(r, &ca);
 
   if (rule->host_waits_before)
     hb_host_wait_stream(w->e, t, s, HB_EDGE_ALWAYS);

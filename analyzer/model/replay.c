@@ -751,6 +751,19 @@ int replay_copy_direction(const struct replay *r, const struct call_act *ca)
   return copy_direction(r->op.dir_recorded, ca, &r->mm, r->op.src, r->op.dst);
 }
 
+const struct cl_copy_rule *replay_copy_rule(const struct replay *r,
+                                            const struct call_act *ca)
+{
+  const struct replay_op *o = &r->op;
+  int dir = o->is_memset ? CL_DIR_UNKNOWN : replay_copy_direction(r, ca);
+  int kind = o->is_memset
+                 ? memmodel_host_kind(&r->mm, -1, o->dst)
+                 : memmodel_copy_host_kind(&r->mm, dir, ca, o->src, o->dst);
+  if (kind == CL_MEMKIND_COUNT)
+    kind = CL_MEMKIND_DEVICE; /* no host side */
+  return cl_copy_rule(o->is_memset, o->async, dir, kind);
+}
+
 const char *api_display(char *buf, size_t len, const char *name)
 {
   if (!name)

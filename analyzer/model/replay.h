@@ -166,6 +166,12 @@ void replay_activity(struct replay *r, struct call_act *ca);
 /* the current transfer's direction: the recorded one, else what the
  * activity record CA (replay_activity) and the memory model tell */
 int replay_copy_direction(const struct replay *r, const struct call_act *ca);
+/* the current copy's or memset's rule (ops.def section 2): from its mode,
+ * its direction (replay_copy_direction; a memset's: unknown) and the
+ * memory kind of its host side (a memset's target; device memory when it
+ * has none) */
+const struct cl_copy_rule *replay_copy_rule(const struct replay *r,
+                                            const struct call_act *ca);
 
 /* An API name without CUPTI's version suffix: "cudaMemcpyAsync_v3020" ->
  * "cudaMemcpyAsync" (into BUF). */

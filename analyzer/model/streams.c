@@ -157,6 +157,19 @@ bool stream_blocking(const struct stream *st)
   return st->flags < 0 || !(st->flags & 1);
 }
 
+enum cl_stream_class stream_class(const struct stream *st)
+{
+  switch (st->kind) {
+  case STREAM_LEGACY: return CL_SC_LEGACY;
+  case STREAM_PER_THREAD: return CL_SC_PER_THREAD;
+  case STREAM_CREATED:
+    if (st->flags >= 0)
+      return st->flags & 1 ? CL_SC_NONBLOCKING : CL_SC_BLOCKING;
+    return CL_SC_UNKNOWN;
+  default: return CL_SC_UNKNOWN;
+  }
+}
+
 const char *stream_kind_name(enum stream_kind k)
 {
   switch (k) {
