@@ -211,10 +211,12 @@ static void guard_after(const struct cl_api *api, const struct cl_call *c,
   switch (api->op) {
   case CL_OP_COPY:
     if (!async) {
-      /* a blocking copy waits for the legacy stream only where ops.def
-       * says the host knows it finished (not device-to-device) */
-      if (cl_copy_rule(0, 0, a->dir, sync_host_kind(a, 0))->after !=
-          CL_AFTER_NONE)
+      /* a blocking copy synchronizes its stream only where ops.def says
+       * the host knows it finished (cl_host_after: not device-to-device,
+       * not peer, which is asynchronous with respect to the host) */
+      if (cl_host_after(CL_OP_COPY, cl_copy_rule(0, 0, a->dir,
+                                                 sync_host_kind(a, 0))) ==
+          CL_HOST_STREAM)
         cl_hostguard_sync(CL_OP_COPY, c->device, stream, c->tid, 0, c->seq);
     } else if (a->dir == CL_DIR_DTOH ||
                (a->dir == CL_DIR_DEFAULT &&
@@ -232,8 +234,9 @@ static void guard_after(const struct cl_api *api, const struct cl_call *c,
   case CL_OP_MEMSET:
     if (async) /* the device writes the target: pinned or managed memory */
       cl_hostguard_copy(c->seq, stream, c->tid, c->device, 1, a->dst, a->bytes);
-    else if (cl_copy_rule(1, 0, CL_DIR_UNKNOWN, sync_host_kind(a, 1))->after !=
-             CL_AFTER_NONE)
+    else if (cl_host_after(CL_OP_MEMSET,
+                           cl_copy_rule(1, 0, CL_DIR_UNKNOWN,
+                                        sync_host_kind(a, 1))) == CL_HOST_STREAM)
       cl_hostguard_sync(CL_OP_COPY, c->device, stream, c->tid, 0, c->seq);
     break;
   case CL_OP_KERNEL:

@@ -113,7 +113,7 @@ static struct lift {
 
 /* streams created non-blocking (cudaStreamNonBlocking): the legacy default
  * stream does not wait for them, so its synchronization does not lift their
- * guards ([API] cudaStreamCreateWithFlags, ops.def NONBLOCKING_STREAM).
+ * guards ([API] cudaStreamCreateWithFlags, ops.def STREAM_LEGACY_NONBLOCKING).
  * Streams not seen created count as blocking (never a false report).
  * Written under the lock. */
 #define MAX_NONBLOCKING 1024
