@@ -157,8 +157,9 @@ static uint32_t hb_stream_of(struct walk *w, bool has_handle, int64_t handle,
     break;
   }
   default:
-    if (stream_blocking(st))
-      flags = HB_STREAM_BLOCKING; /* unknown flags: assume blocking */
+    /* the coverage rule answers for unknown flags as for blocking */
+    if (stream_class(st) != CL_SC_NONBLOCKING)
+      flags = HB_STREAM_BLOCKING;
     desc = stream_title(w->ctx->db, w->ctx->cs, &w->streams, i);
     break;
   }
