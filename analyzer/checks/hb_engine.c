@@ -149,6 +149,24 @@ static enum cl_cover covers(const struct hb_engine *e, enum cl_sync_kind kind,
              : CL_COVER_NONE;
 }
 
+/* DST (a clock per model) joins the clocks of the streams other than
+ * STREAM that a sync of KIND of STREAM covers, as edges of class EDGE */
+static void join_covered(struct hb_engine *e, enum cl_sync_kind kind,
+                         uint32_t stream, enum hb_edge edge,
+                         struct vc dst[HB_MODELS])
+{
+  if (!e->reach[kind][sclass(e->streams[stream].flags)])
+    return;
+  for (size_t i = 0; i < e->nstreams; i++) {
+    if (i == stream)
+      continue;
+    enum cl_cover c = covers(e, kind, stream, (uint32_t)i);
+    for (unsigned m = 0; c != CL_COVER_NONE && m < HB_MODELS; m++)
+      if (cover_in_model(m, c, edge))
+        vc_join(&dst[m], &e->streams[i].c[m]);
+  }
+}
+
 /* ---- engine ------------------------------------------------------------- */
 
 struct hb_engine *hb_new(void)
@@ -258,15 +276,7 @@ uint32_t hb_issue(struct hb_engine *e, uint32_t thread, uint32_t stream)
   /* what the operation waits for on other streams (ops.def section 3b,
    * ISSUE: the legacy stream waits for the blocking streams of its device,
    * and they wait for it) */
-  for (size_t i = 0; e->reach[CL_SYNC_ISSUE][sclass(s->flags)] &&
-                     i < e->nstreams; i++) {
-    if (i == stream)
-      continue;
-    enum cl_cover c = covers(e, CL_SYNC_ISSUE, stream, (uint32_t)i);
-    for (unsigned m = 0; c != CL_COVER_NONE && m < HB_MODELS; m++)
-      if (cover_in_model(m, c, HB_EDGE_ALWAYS))
-        vc_join(&s->c[m], &e->streams[i].c[m]);
-  }
+  join_covered(e, CL_SYNC_ISSUE, stream, HB_EDGE_ALWAYS, s->c);
   uint32_t epoch = vc_get(&s->c[0], stream) + 1;
   for (unsigned m = 0; m < HB_MODELS; m++) {
     vc_reserve(&s->c[m], stream + 1);
@@ -372,15 +382,7 @@ void hb_host_wait_stream(struct hb_engine *e, uint32_t thread,
   for (unsigned m = 0; m < HB_MODELS; m++)
     if (cover_in_model(m, self, edge))
       vc_join(&t->c[m], &s->c[m]);
-  for (size_t i = 0; e->reach[CL_SYNC_STREAM][sclass(s->flags)] &&
-                     i < e->nstreams; i++) {
-    if (i == stream)
-      continue;
-    enum cl_cover c = covers(e, CL_SYNC_STREAM, stream, (uint32_t)i);
-    for (unsigned m = 0; c != CL_COVER_NONE && m < HB_MODELS; m++)
-      if (cover_in_model(m, c, edge))
-        vc_join(&t->c[m], &e->streams[i].c[m]);
-  }
+  join_covered(e, CL_SYNC_STREAM, stream, edge, t->c);
 }
 
 void hb_host_wait_event(struct hb_engine *e, uint32_t thread, uint64_t event)
