@@ -29,7 +29,6 @@ libclreport_la_SOURCES = \
 	analyzer/model/timeline.c analyzer/model/timeline.h \
 	analyzer/sites/callsite.c analyzer/sites/callsite.h \
 	analyzer/sites/demangle.c analyzer/sites/demangle.h \
-	analyzer/sites/mangle_const.c analyzer/sites/mangle_const.h \
 	analyzer/sites/symbolize.c analyzer/sites/symbolize.h \
 	analyzer/checks/checks.c analyzer/checks/checks.h analyzer/checks/checks.def \
 	analyzer/checks/analyses.c analyzer/checks/analyses.h \

@@ -6,7 +6,7 @@
  * describe contexts and devices. */
 #include <string.h>
 
-#include "../analyzer/sites/mangle_const.h"
+#include "cudalens/mangle_const.h"
 #include "cudalens/semantics.h"
 #include "cupti.h"
 #include "selftime.h"

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../analyzer/sites/mangle_const.h"
+#include "cudalens/mangle_const.h"
 #include "shim.h"
 
 #define MAX_NODES 16384 /* per structure; more: the rest are not kept */

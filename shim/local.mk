@@ -13,7 +13,7 @@ libclshim_la_SOURCES = \
 	shim/threads.c shim/syscalls.c shim/selftime.c shim/manifest.c shim/dlreal.c \
 	shim/nccl.c \
 	common/format.c common/tables.c common/semantics.c common/outpath.c common/buildid.c \
-	analyzer/sites/mangle_const.c
+	common/mangle_const.c
 libclshim_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(SQLITE_CFLAGS)
 
 lib_LTLIBRARIES += libcudalens.la

@@ -23,7 +23,7 @@
  * itself, is a library-race.
  * Memory: copies and memsets touch their exact ranges; a kernel touches the
  * pointers in its arguments (kernel_args), read-only through a const
- * pointer parameter (mangle_const.h), else possibly written ("possible"
+ * pointer parameter (cudalens/mangle_const.h), else possibly written ("possible"
  * rather than "definite"); an NCCL collective (collectives, schema 4)
  * reads and writes the ranges the shim recorded from nccl.def's rule, on
  * its stream like any stream work. */
@@ -33,12 +33,12 @@
 
 #include "analyses.h"
 #include "cudalens/format.h"
+#include "cudalens/mangle_const.h"
 #include "cudalens/semantics.h"
 #include "demangle.h"
 #include "find_common.h"
 #include "graphs.h"
 #include "hb_engine.h"
-#include "mangle_const.h"
 #include "memmodel.h"
 #include "replay.h"
 #include "streams.h"
