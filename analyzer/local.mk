@@ -2,7 +2,8 @@
 # order of its pipeline:
 #   analyzer/model/   the recording read once (db, replay, activity) and
 #                     what it describes: memory, streams, summary, timeline
-#   analyzer/sites/   call sites: symbolization, demangling, the user's frame
+#   analyzer/sites/   call sites: symbolization, demangling, the user's frame,
+#                     the places (location.h) findings name
 #   analyzer/checks/  the finding registry (checks.def), the happens-before
 #                     engine and one file per analysis; suppressions, merging
 #   analyzer/output/  the renderings (text, json, sarif, github, perfetto, html)
@@ -29,6 +30,7 @@ libclreport_la_SOURCES = \
 	analyzer/model/timeline.c analyzer/model/timeline.h \
 	analyzer/sites/callsite.c analyzer/sites/callsite.h \
 	analyzer/sites/demangle.c analyzer/sites/demangle.h \
+	analyzer/sites/location.c analyzer/sites/location.h \
 	analyzer/sites/symbolize.c analyzer/sites/symbolize.h \
 	analyzer/checks/checks.c analyzer/checks/checks.h analyzer/checks/checks.def \
 	analyzer/checks/analyses.c analyzer/checks/analyses.h \

@@ -408,6 +408,18 @@ static void check_not_input(const char *opt, const char *file,
          file);
 }
 
+/* --stack=N: the callers of every place the findings name */
+struct fill_callers {
+  struct callsites *cs;
+  size_t depth;
+};
+
+static void fill_callers(struct location *l, void *arg)
+{
+  const struct fill_callers *fc = arg;
+  callsite_fill_callers(fc->cs, l, fc->depth);
+}
+
 /* open the recording at R->path, summarize it and find what is wrong */
 static void analyze(struct recording *r, const struct options *o)
 {
@@ -426,8 +438,10 @@ static void analyze(struct recording *r, const struct options *o)
   findings_init(&r->fs);
   analyses_finish(run, &r->fs);
   r->colls = collectives_gather(&ctx);
-  if (o->stack_depth > 1)
-    callsite_fill_callers(cs, &r->fs, o->stack_depth);
+  if (o->stack_depth > 1) {
+    struct fill_callers fc = {cs, o->stack_depth};
+    findings_each_location(&r->fs, fill_callers, &fc);
+  }
   if (timeline_format(o->format)) {
     r->tl = xcalloc(1, sizeof *r->tl);
     timeline_build(r->tl, &ctx);
