@@ -66,8 +66,6 @@ static int no_function(void)
   return -1;
 }
 
-#define CL_EXPORT __attribute__((visibility("default")))
-
 CL_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
   int s = before_exec();

@@ -15,8 +15,7 @@
 
 #include "cudalens/format.h"
 #include "cudalens/outpath.h"
-
-#define CL_HIDDEN __attribute__((visibility("hidden")))
+#include "cudalens/visibility.h"
 
 /* ---- configuration (config.c), read once from CUDALENS_* variables ------- */
 struct cl_config {
