@@ -350,6 +350,15 @@ void cl_modules_free(struct cl_module *mods, int n) CL_HIDDEN;
 uint32_t cl_pystack_capture(void) CL_HIDDEN;
 
 /* ---- CUDA in the process (cudaload.c, dlhook.c, shim_init.c) --------------- */
+struct dl_phdr_info;
+/* FN(info, ARG) for each loaded object (dl_iterate_phdr's order, until FN
+ * returns nonzero), unless no object was loaded since the last walk that
+ * passed the same SEEN (each caller keeps its own, zero at first); 0 when
+ * nothing was loaded (FN was not called), else 1.  Cheap enough to run
+ * after every dlopen(). */
+int cl_loaded_walk(_Atomic unsigned long long *seen,
+                   int (*fn)(struct dl_phdr_info *, void *), void *arg)
+    CL_HIDDEN;
 struct cl_cuda_found {
   char runtime[4096];    /* path of the loaded libcudart.so.N, "" when none */
   int runtime_major;     /* N, 0 when unknown */
