@@ -5,11 +5,11 @@ noinst_LTLIBRARIES += libclshim.la
 libclshim_la_SOURCES = \
 	shim/shim.h shim/cupti.h shim/writer_db.h shim/selftime.h \
 	shim/config.c shim/log.c \
-	shim/cupti_bind.c shim/cudaload.c shim/capture.c shim/decode.c shim/activity.c \
+	shim/cupti_bind.c shim/cudaload.c shim/capture.c shim/decode.c shim/cupti_activity.c \
 	shim/kparams.c shim/graphs.c shim/memquery.c shim/driver.c shim/devices.c \
 	shim/stack.c shim/unwind.c shim/cl_unwind.h shim/modules.c shim/pyframes.c \
 	shim/ring.c shim/strings.c shim/writer.c shim/writer_db.c shim/dbfd.c \
-	shim/outpath.c shim/exitwrap.c shim/signals.c shim/sigwrap.c shim/hostguard.c shim/hostfn.c \
+	shim/outfile.c shim/exitwrap.c shim/signals.c shim/sigwrap.c shim/hostguard.c shim/hostfn.c \
 	shim/threads.c shim/syscalls.c shim/selftime.c shim/manifest.c shim/dlreal.c \
 	shim/nccl.c \
 	common/format.c common/tables.c common/semantics.c common/outpath.c common/buildid.c \

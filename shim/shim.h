@@ -318,7 +318,7 @@ void cl_writer_atfork_prepare(void) CL_HIDDEN;
 void cl_writer_atfork_parent(void) CL_HIDDEN;
 void cl_writer_atfork_child(void) CL_HIDDEN;
 
-/* ---- output path (outpath.c) ---------------------------------------------- */
+/* ---- the output file (outfile.c) ------------------------------------------ */
 /* cl_outpath_expand: include/cudalens/outpath.h (common/outpath.c) */
 /* Put a file holding buf (len bytes) at path, or path.1.db, ... when it
  * exists as a file, complete or not at all (no symlink followed, nothing
@@ -377,7 +377,7 @@ int cl_shim_waiting(void) CL_HIDDEN;
  * started (or failed to start) it.  Never blocks. */
 int cl_cuda_maybe_loaded(void) CL_HIDDEN;
 
-/* ---- CUPTI binding (cupti_bind.c) and capture (capture.c, activity.c) ------ */
+/* ---- CUPTI binding (cupti_bind.c), capture (capture.c, cupti_activity.c) -- */
 int cl_cupti_bind(const struct cl_cuda_found *f, char *why, size_t whysz)
     CL_HIDDEN;
 int cl_capture_start(void) CL_HIDDEN;       /* subscribe; 0 on success */
