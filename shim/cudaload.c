@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cudaload.h"
 #include "shim.h"
 
 /* ---- the loaded objects, when some were loaded since the last walk ------- */

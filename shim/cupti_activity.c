@@ -6,6 +6,8 @@
 #include <stdlib.h>
 
 #include "cupti.h"
+#include "cupti_activity.h"
+#include "ring.h"
 
 #define BUFFER_SIZE (4u << 20)
 

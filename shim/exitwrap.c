@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "cupti.h"
+#include "cupti_activity.h"
+#include "writer.h"
 
 typedef int (*execve_fn)(const char *, char *const[], char *const[]);
 typedef int (*execv_fn)(const char *, char *const[]);

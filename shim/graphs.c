@@ -25,6 +25,11 @@
 #include <string.h>
 
 #include "cudalens/mangle_const.h"
+#include "driver.h"
+#include "graphs.h"
+#include "hostguard.h"
+#include "kparams.h"
+#include "ring.h"
 #include "shim.h"
 
 #define MAX_NODES 16384 /* per structure; more: the rest are not kept */

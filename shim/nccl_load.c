@@ -10,6 +10,10 @@
 #include <link.h>
 #include <string.h>
 
+#include "cudaload.h"
+#include "gotpatch.h"
+#include "nccl.h"
+#include "nccl_load.h"
 #include "shim.h"
 
 static _Atomic unsigned long long seen_adds;

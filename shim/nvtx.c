@@ -27,7 +27,12 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "capture.h"
+#include "nvtx.h"
+#include "ring.h"
 #include "shim.h"
+#include "threads.h"
+#include "writer.h"
 
 #define NVTX_ENV "NVTX_INJECTION64_PATH"
 

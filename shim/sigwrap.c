@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "shim.h"
+#include "sigwrap.h"
 
 /* what the shim does with one signal; changed under the table lock */
 struct slot {

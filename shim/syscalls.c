@@ -25,6 +25,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include "hostguard.h"
 #include "shim.h"
 
 /* (macros in <stdio.h> when optimizing) */

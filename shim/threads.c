@@ -16,7 +16,10 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "capture.h"
+#include "ring.h"
 #include "shim.h"
+#include "threads.h"
 
 /* what the creating thread hands to the new one; freed at the join (a
  * detached thread's is kept: a few bytes per thread) */

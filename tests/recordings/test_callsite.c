@@ -14,10 +14,10 @@
 #include <unistd.h>
 
 #include "callsite.h"
-#include "shim/shim.h" /* cl_modules_scan: the recorder's list of loaded objects */
 #include "cudalens/format.h"
 #include "demangle.h"
 #include "output.h"
+#include "shim/modules.h" /* cl_modules_scan: the recorder's list of loaded objects */
 
 static int failures;
 
