@@ -444,7 +444,7 @@ static void analyze(struct recording *r, const struct options *o)
   }
   if (timeline_format(o->format)) {
     r->tl = xcalloc(1, sizeof *r->tl);
-    timeline_build(r->tl, &ctx);
+    timeline_build(r->tl, &db, &act, &r->sum, cs);
   }
   if (o->source_root) {
     /* paths under the root relative to it, then their order and

@@ -149,7 +149,7 @@ static void scan_access(struct xpass *p)
 {
   struct cl_db *d = p->ctx->db;
   struct replay r;
-  replay_begin(&r, p->ctx);
+  replay_begin(&r, p->ctx->db, p->ctx->act);
   const struct memmodel *mm = &r.mm;
   /* an IPC open: its memory's device is known once the model has it */
   uint64_t ipc_addr = 0;

@@ -722,7 +722,7 @@ static void walk(struct walk *w)
   struct hostfn_runs hr;
   hostfn_runs_load(d, &hr);
   struct replay r;
-  replay_begin(&r, w->ctx);
+  replay_begin(&r, w->ctx->db, w->ctx->act);
   w->mm = &r.mm;
   while (replay_next(&r)) {
     const struct replay_op *o = &r.op;

@@ -171,7 +171,7 @@ static void clear_device(struct spass *p, int64_t dev)
 static void scan(struct spass *p)
 {
   struct replay r;
-  replay_begin(&r, p->ctx);
+  replay_begin(&r, p->ctx->db, p->ctx->act);
   r.no_args = true; /* kernel arguments: not read here */
   while (replay_next(&r)) {
     const struct replay_op *o = &r.op;

@@ -45,7 +45,7 @@ void analysis_syncs(struct report_ctx *ctx, struct findings *out)
   u64map_init(&by_tid);
 
   struct replay r;
-  replay_begin(&r, ctx);
+  replay_begin(&r, ctx->db, ctx->act);
   r.no_args = true; /* kernel arguments: not read here */
   while (replay_next(&r)) {
     const struct replay_op *o = &r.op;

@@ -140,7 +140,7 @@ static struct pending *pending_of(struct pass *p, int64_t tid)
 static void scan(struct pass *p)
 {
   struct replay r;
-  replay_begin(&r, p->ctx);
+  replay_begin(&r, p->ctx->db, p->ctx->act);
   r.no_args = true; /* kernel arguments: not read here */
   while (replay_next(&r)) {
     const struct replay_op *o = &r.op;
