@@ -9,11 +9,11 @@
 #   analyzer/output/  the renderings (text, json, sarif, github, perfetto, html)
 #   analyzer/         report_main.c (options, then the pipeline), report.h,
 #                     and small utilities
-# Sources include each other's headers by name (ANALYZER_CPPFLAGS).
+# Sources include each other's headers by their path under analyzer/
+# ("model/replay.h", "checks/findings.h"; "util.h" for those at the top), so
+# that an include says which layer it reaches into.
 
-ANALYZER_CPPFLAGS = -I$(top_srcdir)/analyzer -I$(top_srcdir)/analyzer/model \
-	-I$(top_srcdir)/analyzer/sites -I$(top_srcdir)/analyzer/checks \
-	-I$(top_srcdir)/analyzer/output
+ANALYZER_CPPFLAGS = -I$(top_srcdir)/analyzer
 
 # everything but main(), as a convenience library shared with the tests
 noinst_LTLIBRARIES += libclreport.la

@@ -18,19 +18,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "activity.h"
-#include "analyses.h"
-#include "callsite.h"
-#include "db.h"
-#include "findings.h"
-#include "find_collectives.h"
-#include "merge.h"
-#include "output.h"
-#include "reading.h"
+#include "checks/analyses.h"
+#include "checks/find_collectives.h"
+#include "checks/findings.h"
+#include "checks/merge.h"
+#include "checks/suppress.h"
+#include "model/activity.h"
+#include "model/db.h"
+#include "model/reading.h"
+#include "model/summary.h"
+#include "model/timeline.h"
+#include "output/output.h"
 #include "recordings.h"
-#include "summary.h"
-#include "suppress.h"
-#include "timeline.h"
+#include "sites/callsite.h"
 #include "util.h"
 
 enum format {

@@ -47,12 +47,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyses.h"
+#include "checks/analyses.h"
+#include "checks/find_common.h"
 #include "cudalens/format.h"
 #include "cudalens/semantics.h"
-#include "demangle.h"
-#include "find_common.h"
-#include "replay.h"
+#include "model/replay.h"
+#include "sites/demangle.h"
 #include "util.h"
 
 #define MAXDEV 64

@@ -31,17 +31,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyses.h"
+#include "checks/analyses.h"
+#include "checks/find_common.h"
+#include "checks/hb_engine.h"
 #include "cudalens/format.h"
 #include "cudalens/mangle_const.h"
 #include "cudalens/semantics.h"
-#include "demangle.h"
-#include "find_common.h"
-#include "graphs.h"
-#include "hb_engine.h"
-#include "memmodel.h"
-#include "replay.h"
-#include "streams.h"
+#include "model/graphs.h"
+#include "model/memmodel.h"
+#include "model/replay.h"
+#include "model/streams.h"
+#include "sites/demangle.h"
 #include "u64map.h"
 #include "util.h"
 

@@ -21,13 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyses.h"
+#include "checks/analyses.h"
+#include "checks/find_common.h"
 #include "cudalens/format.h"
 #include "cudalens/semantics.h"
-#include "demangle.h"
-#include "find_common.h"
-#include "replay.h"
-#include "streams.h"
+#include "model/replay.h"
+#include "model/streams.h"
+#include "sites/demangle.h"
 #include "util.h"
 
 #define MAX_LOST 16 /* streams remembered per finding */

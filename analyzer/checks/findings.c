@@ -1,6 +1,6 @@
 /* findings.c - the findings list of findings.h. */
 #define _GNU_SOURCE /* vasprintf */
-#include "findings.h"
+#include "checks/findings.h"
 
 #include <inttypes.h>
 #include <limits.h>

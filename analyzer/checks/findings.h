@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "checks.h"
-#include "location.h"
+#include "checks/checks.h"
+#include "sites/location.h"
 
 const char *severity_name(enum severity s);
 /* parse "error" / "warning" / "note"; -1 when unknown */

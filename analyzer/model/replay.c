@@ -10,14 +10,14 @@
  * the previous op's and those differences as zigzag varints, strings as
  * indexes into a table of the distinct strings.  Every replay, the first
  * included, decodes the log, so the analyses' passes cost no SQLite. */
-#include "replay.h"
+#include "model/replay.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "cudalens/format.h"
 #include "cudalens/semantics.h"
-#include "db.h"
+#include "model/db.h"
 #include "u64map.h"
 #include "util.h"
 

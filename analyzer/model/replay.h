@@ -19,9 +19,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "activity.h"
-#include "db.h"
-#include "memmodel.h"
+#include "model/activity.h"
+#include "model/db.h"
+#include "model/memmodel.h"
 
 struct replay_arg;
 

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "db.h"
+#include "model/db.h"
 
 struct callsites;
 

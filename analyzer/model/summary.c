@@ -3,14 +3,14 @@
  * order (joined with transfers and kernels, GPU time from the activity
  * index, host memory kinds from the activity or else the replayed memory
  * table); synchronization by a grouped query. */
-#include "summary.h"
+#include "model/summary.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "cudalens/semantics.h"
-#include "demangle.h"
-#include "replay.h"
+#include "model/replay.h"
+#include "sites/demangle.h"
 #include "strarray.h"
 #include "u64map.h"
 #include "util.h"

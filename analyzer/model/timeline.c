@@ -6,18 +6,18 @@
  * later of its call, the end of the work before it and the record it waits
  * for; a host access, which carries no time, at the end of the call
  * before it in the recording's order. */
-#include "timeline.h"
+#include "model/timeline.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "callsite.h"
 #include "cudalens/format.h"
 #include "cudalens/semantics.h"
-#include "demangle.h"
-#include "replay.h"
-#include "summary.h"
+#include "model/replay.h"
+#include "model/summary.h"
+#include "sites/callsite.h"
+#include "sites/demangle.h"
 #include "u64map.h"
 #include "util.h"
 

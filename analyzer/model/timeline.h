@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "activity.h"
-#include "db.h"
+#include "model/activity.h"
+#include "model/db.h"
 
 struct callsites;
 struct summary;

@@ -25,7 +25,7 @@
  * installed package than torch, nvidia or triton (torchvision, a trainer).  callsite_location() prefers it when the native site is
  * missing, has no file:line or is inside the Python installation (ctypes,
  * libffi, extension modules in site-packages). */
-#include "callsite.h"
+#include "sites/callsite.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "location.h"
-#include "symbolize.h"
+#include "sites/location.h"
+#include "sites/symbolize.h"
 
 struct callsite {
   const char *file;     /* source file, NULL without line info */

@@ -1,5 +1,5 @@
 /* location.c - the places of location.h: copied, freed, printed. */
-#include "location.h"
+#include "sites/location.h"
 
 #include <inttypes.h>
 #include <stdio.h>

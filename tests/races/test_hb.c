@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cudalens/mangle_const.h"
-#include "hb_engine.h"
 #include "../unit/unit.h"
+#include "checks/hb_engine.h"
+#include "cudalens/mangle_const.h"
 
 struct seen {
   int n;
