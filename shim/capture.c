@@ -6,10 +6,22 @@
  * describe contexts and devices. */
 #include <string.h>
 
-#include "../analyzer/sites/mangle_const.h"
+#include "capture.h"
+#include "cudalens/mangle_const.h"
 #include "cudalens/semantics.h"
 #include "cupti.h"
+#include "cupti_activity.h"
+#include "devices.h"
+#include "graphs.h"
+#include "hostfn.h"
+#include "hostguard.h"
+#include "kparams.h"
+#include "memquery.h"
+#include "pyframes.h"
+#include "ring.h"
 #include "selftime.h"
+#include "stack.h"
+#include "threads.h"
 
 static CUpti_SubscriberHandle subscriber;
 static _Atomic int subscribed;

@@ -48,9 +48,15 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "cudalens/semantics.h"
 #include "cl_unwind.h"
+#include "cudalens/semantics.h"
+#include "hostguard.h"
+#include "kparams.h"
+#include "pyframes.h"
+#include "ring.h"
 #include "shim.h"
+#include "sigwrap.h"
+#include "stack.h"
 
 #define MAX_GUARDS 512
 /* A guard is written only under guard_lock, and read without it by the

@@ -2,17 +2,17 @@
  * their resolved location, per-site groups, wall time, API names, and the
  * direction and host memory kind of a copy (the same rules as the summary's
  * copy table, so findings and summary agree). */
-#include "find_common.h"
+#include "checks/find_common.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "callsite.h"
 #include "cudalens/format.h"
 #include "cudalens/semantics.h"
-#include "replay.h"
+#include "model/replay.h"
+#include "sites/callsite.h"
 #include "util.h"
 
 void sites_init(struct sites *s, struct callsites *cs)

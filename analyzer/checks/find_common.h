@@ -10,11 +10,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "activity.h"
-#include "findings.h"
-#include "memmodel.h"
+#include "checks/findings.h"
+#include "model/activity.h"
+#include "model/memmodel.h"
+#include "model/streams.h"
 #include "report.h"
-#include "streams.h"
 #include "u64map.h"
 
 struct replay_op;

@@ -23,7 +23,7 @@
  * itself, is a library-race.
  * Memory: copies and memsets touch their exact ranges; a kernel touches the
  * pointers in its arguments (kernel_args), read-only through a const
- * pointer parameter (mangle_const.h), else possibly written ("possible"
+ * pointer parameter (cudalens/mangle_const.h), else possibly written ("possible"
  * rather than "definite"); an NCCL collective (collectives, schema 4)
  * reads and writes the ranges the shim recorded from nccl.def's rule, on
  * its stream like any stream work. */
@@ -31,17 +31,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyses.h"
+#include "checks/analyses.h"
+#include "checks/find_common.h"
+#include "checks/hb_engine.h"
 #include "cudalens/format.h"
+#include "cudalens/mangle_const.h"
 #include "cudalens/semantics.h"
-#include "demangle.h"
-#include "find_common.h"
-#include "graphs.h"
-#include "hb_engine.h"
-#include "mangle_const.h"
-#include "memmodel.h"
-#include "replay.h"
-#include "streams.h"
+#include "model/graphs.h"
+#include "model/memmodel.h"
+#include "model/replay.h"
+#include "model/streams.h"
+#include "sites/demangle.h"
 #include "u64map.h"
 #include "util.h"
 
@@ -715,7 +715,7 @@ static void walk(struct walk *w)
   struct hostfn_runs hr;
   hostfn_runs_load(d, &hr);
   struct replay r;
-  replay_begin(&r, w->ctx);
+  replay_begin(&r, w->ctx->db, w->ctx->act);
   w->mm = &r.mm;
   while (replay_next(&r)) {
     const struct replay_op *o = &r.op;

@@ -23,13 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyses.h"
+#include "checks/analyses.h"
+#include "checks/find_common.h"
 #include "cudalens/format.h"
 #include "cudalens/semantics.h"
-#include "demangle.h"
-#include "find_common.h"
-#include "replay.h"
-#include "streams.h"
+#include "model/replay.h"
+#include "model/streams.h"
+#include "sites/demangle.h"
 #include "util.h"
 
 #define MAX_LOST 16 /* streams remembered per finding */
@@ -184,7 +184,7 @@ static void synced(struct spass *p, enum cl_sync_kind kind, size_t i,
 static void scan(struct spass *p)
 {
   struct replay r;
-  replay_begin(&r, p->ctx);
+  replay_begin(&r, p->ctx->db, p->ctx->act);
   r.no_args = true; /* kernel arguments: not read here */
   while (replay_next(&r)) {
     const struct replay_op *o = &r.op;

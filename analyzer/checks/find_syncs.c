@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyses.h"
+#include "checks/analyses.h"
+#include "checks/find_common.h"
 #include "cudalens/format.h"
-#include "find_common.h"
-#include "replay.h"
+#include "model/replay.h"
 #include "util.h"
 
 #define EXCESS_SYNC_MIN 10
@@ -47,7 +47,7 @@ void analysis_syncs(struct report_ctx *ctx, struct findings *out)
   streams_load(&ss, ctx->db);
 
   struct replay r;
-  replay_begin(&r, ctx);
+  replay_begin(&r, ctx->db, ctx->act);
   r.no_args = true; /* kernel arguments: not read here */
   while (replay_next(&r)) {
     const struct replay_op *o = &r.op;

@@ -30,10 +30,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyses.h"
+#include "checks/analyses.h"
+#include "checks/find_common.h"
 #include "cudalens/format.h"
-#include "find_common.h"
-#include "replay.h"
+#include "model/replay.h"
 #include "util.h"
 
 #define SYNC_COPY_MIN 10
@@ -141,7 +141,7 @@ static struct pending *pending_of(struct pass *p, int64_t tid)
 static void scan(struct pass *p)
 {
   struct replay r;
-  replay_begin(&r, p->ctx);
+  replay_begin(&r, p->ctx->db, p->ctx->act);
   r.no_args = true; /* kernel arguments: not read here */
   while (replay_next(&r)) {
     const struct replay_op *o = &r.op;

@@ -2,7 +2,7 @@
  * happens-before engine (see hb_engine.h).  Clocks are arrays of uint32
  * indexed by stream id, grown on demand (missing entries are 0).  All
  * state is kept in arrays in creation order, so a run is deterministic. */
-#include "hb_engine.h"
+#include "checks/hb_engine.h"
 
 #include <stdlib.h>
 #include <string.h>

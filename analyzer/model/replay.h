@@ -7,7 +7,7 @@
  * include/cudalens/tables.def); analyses read struct replay_op.
  *
  *   struct replay r;
- *   replay_begin(&r, ctx);
+ *   replay_begin(&r, db, act);
  *   while (replay_next(&r)) { const struct replay_op *o = &r.op; ... }
  *   replay_end(&r);
  *
@@ -19,9 +19,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "activity.h"
-#include "memmodel.h"
-#include "report.h"
+#include "model/activity.h"
+#include "model/db.h"
+#include "model/memmodel.h"
 
 struct replay_arg;
 
@@ -126,7 +126,9 @@ struct replay {
   size_t act_hint;         /* where the last activity lookup ended */
 };
 
-void replay_begin(struct replay *r, struct report_ctx *ctx);
+/* a pass over the calls of DB, their GPU activity from ACT */
+void replay_begin(struct replay *r, struct cl_db *db,
+                  const struct activity *act);
 bool replay_next(struct replay *r);
 void replay_end(struct replay *r);
 /* the calls log kept with a struct cl_db (db_close frees it) */

@@ -1,13 +1,13 @@
 /* streams.c - stream instances and the lookup from a call's stream handle
  * to its instance. */
-#include "streams.h"
+#include "model/streams.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "callsite.h"
 #include "cudalens/format.h"
+#include "sites/callsite.h"
 #include "util.h"
 
 static void set_name(char **slot, const char *name)

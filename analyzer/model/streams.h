@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "cudalens/semantics.h"
-#include "db.h"
+#include "model/db.h"
 
 struct callsites;
 
