@@ -20,6 +20,12 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "hostguard.h"
+#include "manifest.h"
+#include "modules.h"
+#include "nccl.h"
+#include "outfile.h"
+#include "ring.h"
 #include "writer_db.h"
 
 /* The INSERT of each table the writer fills, one row of parameters in the

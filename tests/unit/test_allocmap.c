@@ -6,6 +6,7 @@
  * produces), and never device memory; mappings of one reserved range
  * (cuMemMap), adjacent ranges that an unmap ends together; the device
  * whose memory an address is (cl_allocmap_device: a copy's devices). */
+#include "shim/kparams.h"
 #include "shim/shim.h"
 #include "unit.h"
 
