@@ -9,17 +9,21 @@
  *
  * A structure declared without an initializer keeps, in the members the
  * program never sets, what the stack held (C++ [dcl.init]): PyTorch's
- * TensorListMetadata (multi-tensor apply,
- * the foreach ops and fused optimizers) fills its address slots only as
- * far as a launch needs, and on the H100 its other words were stale
- * pointers to tensors and pinned buffers the host had used before.  No
- * kernel argument means an address in the host's stack, so a by-value
- * aggregate that holds one was not fully initialized: its pointer-like
- * words are marked (cl_karg.uninit) as words that may be stale. */
+ * TensorListMetadata (multi-tensor apply: the foreach ops, fused
+ * optimizers, FSDP's all-gather copy-in) fills its address slots only as
+ * far as a launch needs, and on the H100 its other words pointed to
+ * tensors and pinned buffers the host had used before.  A stack's
+ * contents include return addresses, and no kernel argument means an
+ * address in host code (the device cannot run it; a device lambda may
+ * capture a host reference it never uses, so a stack address would not
+ * do): a by-value aggregate that holds one was not fully initialized, and
+ * its pointer-like words are marked (cl_karg.uninit) as words that may be
+ * stale. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "driver.h"
+#include "hostcode.h"
 #include "kparams.h"
 #include "selftime.h"
 #include "shim.h"
@@ -227,6 +231,7 @@ struct layout {
   void *func;
   unsigned gen;           /* module_gen when read */
   unsigned n;
+  int aggregate;          /* a parameter is wider than a pointer */
   uint16_t offset[MAX_PARAMS], size[MAX_PARAMS];
 };
 #define LAYOUTS 16384
@@ -296,6 +301,7 @@ static struct layout *layout_lookup(void *func)
     while (info && l->n < MAX_PARAMS && info(func, l->n, &off, &size) == 0) {
       l->offset[l->n] = (uint16_t)off;
       l->size[l->n] = (uint16_t)(size > 0xffff ? 0xffff : size);
+      l->aggregate |= size > 8;
       l->n++;
     }
     CL_LOG(CL_LOG_DEBUG, "kernel %p: %u parameters", func, l->n);
@@ -319,11 +325,10 @@ static struct layout *layout_lookup(void *func)
 }
 
 #define MAX_SCAN_BYTES 4096
-/* the launching thread's stack as seen from the scan: the frames below the
- * scan's own (returned calls, whose locals stale words point to) and the
- * live ones above it (thread stacks are 8 MiB by default) */
-#define STACK_BELOW ((uint64_t)1 << 20)
-#define STACK_ABOVE ((uint64_t)16 << 20)
+/* the user-space addresses of x86-64 and AArch64 (47 and 48 bits): where
+ * host code may be */
+#define USER_LO ((uint64_t)1 << 16)
+#define USER_HI ((uint64_t)1 << 48)
 
 void cl_kparams_scan(void *func, void **params, struct cl_call *c)
 {
@@ -336,13 +341,14 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c)
     return;
   uint64_t lo = atomic_load_explicit(&map_lo, memory_order_relaxed);
   uint64_t hi = atomic_load_explicit(&map_hi, memory_order_relaxed);
+  /* (taken before the map's lock: it may ask the loader) */
+  const struct cl_hostcode *code = l->aggregate ? cl_hostcode_now() : NULL;
   pthread_rwlock_rdlock(&map_lock);
   /* the range the last pointer fell in: the pointers of one launch mostly
    * fall in one allocation (a caching allocator's segment) */
   uint64_t hit_start = 1, hit_end = 0;
   int hit_device = 0;
-  uint64_t stack_lo = (uint64_t)(uintptr_t)__builtin_frame_address(0) - STACK_BELOW;
-  uint64_t uninit = 0; /* the aggregates that held a stack address */
+  uint64_t uninit = 0; /* the aggregates that held an address in host code */
   unsigned first = c->nkargs;
   for (unsigned i = 0; i < l->n && !c->kargs_truncated; i++) {
     const unsigned char *p = params[i];
@@ -353,19 +359,22 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c)
     for (unsigned off = 0; off + 8 <= size; off += 8) {
       uint64_t v;
       memcpy(&v, p + off, 8);
-      if (size > 8 && v - stack_lo < STACK_BELOW + STACK_ABOVE && i < 64) {
-        size_t k = lower_bound(v + 1);
-        if (k == 0 || v >= map[k - 1].end) { /* not an allocation: the stack */
+      /* not in an allocation: an address in host code? */
+#define HOST_CODE()                                                            \
+  (code && size > 8 && i < 64 && v - USER_LO < USER_HI - USER_LO &&            \
+   cl_hostcode_has(code, v))
+      if (v < lo || v >= hi) {
+        if (HOST_CODE())
           uninit |= (uint64_t)1 << i;
-          continue;
-        }
-      }
-      if (v < lo || v >= hi)
         continue;
+      }
       if (v < hit_start || v >= hit_end) {
         size_t k = lower_bound(v + 1); /* first range starting after v */
-        if (k == 0 || v >= map[k - 1].end)
+        if (k == 0 || v >= map[k - 1].end) {
+          if (HOST_CODE())
+            uninit |= (uint64_t)1 << i;
           continue;
+        }
         hit_start = map[k - 1].start, hit_end = map[k - 1].end;
         hit_device = map[k - 1].kind == CL_MEMKIND_DEVICE ||
                      map[k - 1].kind == CL_MEMKIND_MAPPED;
@@ -378,6 +387,7 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c)
           (struct cl_karg){(uint16_t)i, (uint16_t)off, (uint8_t)hit_device, 0, v};
     }
   }
+#undef HOST_CODE
   pthread_rwlock_unlock(&map_lock);
   for (unsigned k = first; uninit && k < c->nkargs; k++)
     c->kargs[k].uninit = (uninit >> c->kargs[k].param) & 1;

@@ -11,6 +11,7 @@
 #include "capture.h"
 #include "cudaload.h"
 #include "cupti_bind.h"
+#include "hostcode.h"
 #include "hostguard.h"
 #include "kparams.h"
 #include "nccl.h"
@@ -39,6 +40,7 @@ static void atfork_prepare(void)
   cl_ring_atfork_prepare();
   cl_strings_atfork_prepare();
   cl_kparams_atfork_prepare();
+  cl_hostcode_atfork_prepare();
   cl_hostguard_atfork_prepare();
   cl_sigwrap_atfork_prepare();
   cl_nvtx_atfork_prepare();
@@ -54,6 +56,7 @@ static void atfork_parent(void)
   cl_nvtx_atfork_parent();
   cl_sigwrap_atfork_parent();
   cl_hostguard_atfork_parent();
+  cl_hostcode_atfork_parent();
   cl_kparams_atfork_parent();
   cl_strings_atfork_parent();
   cl_ring_atfork_parent();
@@ -67,6 +70,7 @@ static void atfork_child(void)
   cl_nvtx_atfork_child();
   cl_sigwrap_atfork_child();
   cl_hostguard_atfork_child();
+  cl_hostcode_atfork_child();
   cl_kparams_atfork_child();
   cl_strings_atfork_child();
   cl_ring_atfork_child();

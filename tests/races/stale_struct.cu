@@ -2,13 +2,17 @@
 // as far as a launch needs, as PyTorch's multi-tensor metadata
 // (TensorListMetadata) does: its unset members keep what the host's stack
 // held.  Here those members are set on purpose to what such a stack holds:
-// a pointer to a buffer another stream is writing, and an address in the
-// stack itself.  The kernel touches only the slots it is told to (n), so
+// a pointer to a buffer another stream is writing, and a return address
+// (an address in host code, which no kernel argument means).  The kernel touches only the slots it is told to (n), so
 // the first launch does not race, but nothing in the launch says which
 // slots are live: a stale-argument-race warning, not a stream-race error.
 // The second launch's structure is fully set and uses the buffer: a race.
 // rule: STREAM_ORDER
+#include <cstdint>
+
 #include "races.h"
+
+static void host_code() {}
 
 struct Table {
     float *slot[4];
@@ -34,7 +38,7 @@ int main()
     stale.n = 1;
     stale.slot[0] = a;
     stale.slot[1] = b;                        // left over: not used (n is 1)
-    stale.slot[2] = (float *)&stale;          // left over: the host's stack
+    stale.slot[2] = (float *)(uintptr_t)&host_code; // left over: host code
     stale.slot[3] = nullptr;
     double_table<<<GRID, 0, s2>>>(stale, N); // expect: stale-argument-race
     Table full = {{a, b, nullptr, nullptr}, 2};

@@ -1,0 +1,20 @@
+/* hostcode.h - the host's executable code: which addresses are in the text
+ * of a loaded object (hostcode.c). */
+#ifndef CUDALENS_SHIM_HOSTCODE_H
+#define CUDALENS_SHIM_HOSTCODE_H
+
+#include "shim.h"
+
+struct cl_hostcode;
+/* The executable segments of the loaded objects, as of at most a
+ * millisecond ago (or of the last check when the loader lists nothing
+ * new): an immutable snapshot, valid for the life of the process, or NULL
+ * when none could be read. */
+const struct cl_hostcode *cl_hostcode_now(void) CL_HIDDEN;
+/* Is V an address in host code of snapshot CODE? */
+int cl_hostcode_has(const struct cl_hostcode *code, uint64_t v) CL_HIDDEN;
+void cl_hostcode_atfork_prepare(void) CL_HIDDEN;
+void cl_hostcode_atfork_parent(void) CL_HIDDEN;
+void cl_hostcode_atfork_child(void) CL_HIDDEN;
+
+#endif
