@@ -11,7 +11,7 @@ libclshim_la_SOURCES = \
 	shim/ring.c shim/strings.c shim/writer.c shim/writer_db.c shim/dbfd.c \
 	shim/outpath.c shim/exitwrap.c shim/signals.c shim/sigwrap.c shim/hostguard.c shim/hostfn.c \
 	shim/threads.c shim/syscalls.c shim/selftime.c shim/manifest.c shim/dlreal.c \
-	shim/nccl.c \
+	shim/nccl.c shim/mathlazy.c \
 	common/format.c common/tables.c common/semantics.c common/outpath.c common/buildid.c \
 	analyzer/sites/mangle_const.c
 libclshim_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(SQLITE_CFLAGS)
