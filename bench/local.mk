@@ -17,4 +17,4 @@ bench_gen_recording_LDADD = libclformat.la $(SQLITE_LIBS)
 noinst_PROGRAMS += bench/writer_rate
 bench_writer_rate_SOURCES = bench/writer_rate.c
 bench_writer_rate_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir) $(SQLITE_CFLAGS)
-bench_writer_rate_LDADD = libclshim.la $(SHIM_SQLITE_LIBS) -ldl -lpthread
+bench_writer_rate_LDADD = libclshim.la libclsqlite.la $(SHIM_SQLITE_LIBS) -ldl -lpthread

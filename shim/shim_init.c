@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "shim.h"
+#include "sqlite_api.h"
 
 static pthread_once_t config_once = PTHREAD_ONCE_INIT;
 static _Atomic int active, finished;
@@ -100,6 +101,13 @@ static void start(const struct cl_cuda_found *f)
 {
   char why[1024];
   if (cl_cupti_bind(f, why, sizeof why)) {
+    CL_LOG(CL_LOG_ERROR, "%s; this run is not recorded", why);
+    return;
+  }
+  /* SQLite's library, loaded here beside CUPTI's rather than by the writer
+   * thread, which must never wait for the loader's lock that a thread
+   * blocked on a full ring may hold */
+  if (cl_sqlite_load(why, sizeof why)) {
     CL_LOG(CL_LOG_ERROR, "%s; this run is not recorded", why);
     return;
   }

@@ -15,7 +15,7 @@ AM_TESTS_ENVIRONMENT = CL_TOP_BUILDDIR='$(abs_top_builddir)'; \
 EXTRA_DIST += tests/run-test.sh tests/lib.sh
 
 unit_cflags = $(AM_CFLAGS) -I$(top_srcdir) $(SQLITE_CFLAGS)
-unit_ldadd = libclshim.la $(SQLITE_LIBS) -ldl -lpthread
+unit_ldadd = libclshim.la libclsqlite.la $(SQLITE_LIBS) -ldl -lpthread
 
 check_PROGRAMS += tests/unit/test_outpath tests/unit/test_writer \
 	tests/unit/test_stack tests/unit/test_cuptifind tests/unit/test_allocmap
@@ -43,11 +43,6 @@ tests_unit_test_allocmap_CFLAGS = $(unit_cflags)
 tests_unit_test_allocmap_LDADD = $(unit_ldadd)
 
 # the tables of tables.def: schema, statements, schema 3 kept
-check_PROGRAMS += tests/unit/test_mathlazy
-tests_unit_test_mathlazy_SOURCES = tests/unit/test_mathlazy.c tests/unit/unit.h
-tests_unit_test_mathlazy_CFLAGS = $(unit_cflags) -fno-builtin
-tests_unit_test_mathlazy_LDADD = $(unit_ldadd)
-
 check_PROGRAMS += tests/unit/test_tables
 tests_unit_test_tables_SOURCES = tests/unit/test_tables.c tests/unit/unit.h tests/unit/unit_db.h
 tests_unit_test_tables_CFLAGS = $(unit_cflags)
@@ -61,7 +56,7 @@ tests_unit_test_kernel_brief_CPPFLAGS = $(AM_CPPFLAGS) $(ANALYZER_CPPFLAGS)
 tests_unit_test_kernel_brief_LDADD = libclreport.la
 
 TESTS += tests/unit/test_outpath tests/unit/test_writer tests/unit/test_writer_rows \
-	tests/unit/test_tables tests/unit/test_mathlazy \
+	tests/unit/test_tables \
 	tests/unit/test_stack \
 	tests/unit/test_cuptifind tests/unit/test_allocmap tests/unit/test_kernel_brief \
 	tests/unit/writer-drop.test
