@@ -2,17 +2,18 @@
 # order of its pipeline:
 #   analyzer/model/   the recording read once (db, replay, activity) and
 #                     what it describes: memory, streams, summary, timeline
-#   analyzer/sites/   call sites: symbolization, demangling, the user's frame
+#   analyzer/sites/   call sites: symbolization, demangling, the user's frame,
+#                     the places (location.h) findings name
 #   analyzer/checks/  the finding registry (checks.def), the happens-before
 #                     engine and one file per analysis; suppressions, merging
 #   analyzer/output/  the renderings (text, json, sarif, github, perfetto, html)
 #   analyzer/         report_main.c (options, then the pipeline), report.h,
 #                     and small utilities
-# Sources include each other's headers by name (ANALYZER_CPPFLAGS).
+# Sources include each other's headers by their path under analyzer/
+# ("model/replay.h", "checks/findings.h"; "util.h" for those at the top), so
+# that an include says which layer it reaches into.
 
-ANALYZER_CPPFLAGS = -I$(top_srcdir)/analyzer -I$(top_srcdir)/analyzer/model \
-	-I$(top_srcdir)/analyzer/sites -I$(top_srcdir)/analyzer/checks \
-	-I$(top_srcdir)/analyzer/output
+ANALYZER_CPPFLAGS = -I$(top_srcdir)/analyzer
 
 # everything but main(), as a convenience library shared with the tests
 noinst_LTLIBRARIES += libclreport.la
@@ -29,7 +30,7 @@ libclreport_la_SOURCES = \
 	analyzer/model/timeline.c analyzer/model/timeline.h \
 	analyzer/sites/callsite.c analyzer/sites/callsite.h \
 	analyzer/sites/demangle.c analyzer/sites/demangle.h \
-	analyzer/sites/mangle_const.c analyzer/sites/mangle_const.h \
+	analyzer/sites/location.c analyzer/sites/location.h \
 	analyzer/sites/symbolize.c analyzer/sites/symbolize.h \
 	analyzer/checks/checks.c analyzer/checks/checks.h analyzer/checks/checks.def \
 	analyzer/checks/analyses.c analyzer/checks/analyses.h \

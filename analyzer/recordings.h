@@ -7,8 +7,8 @@
 
 #include <stddef.h>
 
-#include "findings.h"
-#include "summary.h"
+#include "checks/findings.h"
+#include "model/summary.h"
 
 struct timeline;
 struct coll_log;

@@ -4,11 +4,11 @@
 #ifndef CL_REPORT_REPORT_H
 #define CL_REPORT_REPORT_H
 
-#include "activity.h"
-#include "callsite.h"
-#include "db.h"
-#include "findings.h"
-#include "summary.h"
+#include "checks/findings.h"
+#include "model/activity.h"
+#include "model/db.h"
+#include "model/summary.h"
+#include "sites/callsite.h"
 
 struct report_ctx {
   struct cl_db *db;

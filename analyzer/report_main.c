@@ -18,19 +18,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "activity.h"
-#include "analyses.h"
-#include "callsite.h"
-#include "db.h"
-#include "findings.h"
-#include "find_collectives.h"
-#include "merge.h"
-#include "output.h"
-#include "reading.h"
+#include "checks/analyses.h"
+#include "checks/find_collectives.h"
+#include "checks/findings.h"
+#include "checks/merge.h"
+#include "checks/suppress.h"
+#include "model/activity.h"
+#include "model/db.h"
+#include "model/reading.h"
+#include "model/summary.h"
+#include "model/timeline.h"
+#include "output/output.h"
 #include "recordings.h"
-#include "summary.h"
-#include "suppress.h"
-#include "timeline.h"
+#include "sites/callsite.h"
 #include "util.h"
 
 enum format {
@@ -408,6 +408,18 @@ static void check_not_input(const char *opt, const char *file,
          file);
 }
 
+/* --stack=N: the callers of every place the findings name */
+struct fill_callers {
+  struct callsites *cs;
+  size_t depth;
+};
+
+static void fill_callers(struct location *l, void *arg)
+{
+  const struct fill_callers *fc = arg;
+  callsite_fill_callers(fc->cs, l, fc->depth);
+}
+
 /* open the recording at R->path, summarize it and find what is wrong */
 static void analyze(struct recording *r, const struct options *o)
 {
@@ -426,11 +438,13 @@ static void analyze(struct recording *r, const struct options *o)
   findings_init(&r->fs);
   analyses_finish(run, &r->fs);
   r->colls = collectives_gather(&ctx);
-  if (o->stack_depth > 1)
-    callsite_fill_callers(cs, &r->fs, o->stack_depth);
+  if (o->stack_depth > 1) {
+    struct fill_callers fc = {cs, o->stack_depth};
+    findings_each_location(&r->fs, fill_callers, &fc);
+  }
   if (timeline_format(o->format)) {
     r->tl = xcalloc(1, sizeof *r->tl);
-    timeline_build(r->tl, &ctx);
+    timeline_build(r->tl, &db, &act, &r->sum, cs);
   }
   if (o->source_root) {
     /* paths under the root relative to it, then their order and

@@ -1,7 +1,7 @@
 /* outpath.c - the rule of the output pattern (CUDALENS_OUTPUT, `cudalens
  * run -o`): %p pid, %h host, %q{VAR} environment variable, %% percent; a
  * variable's value cannot lead out of the pattern's folder.  One copy,
- * shared by the shim (shim/outpath.c creates the file) and the launcher
+ * shared by the shim (shim/outfile.c creates the file) and the launcher
  * (launcher/launcher.c checks the pattern and makes its folder before the
  * program starts, refusing patterns whose folders cannot exist then). */
 #define _GNU_SOURCE

@@ -25,22 +25,13 @@ const struct cl_op_sem *cl_op_sem(enum cl_op op)
 bool cl_op_is_stream_work(enum cl_op op, bool has_stream)
 {
   const struct cl_op_sem *s = cl_op_sem(op);
-  return s->work == CL_WORK_STREAM || (s->work == CL_WORK_HANDLE && has_stream);
+  return s->work == CL_WORK_TASK || s->work == CL_WORK_MARK ||
+         (s->work == CL_WORK_HANDLE && has_stream);
 }
 
 bool cl_op_is_stream_task(enum cl_op op)
 {
-  switch (op) {
-  case CL_OP_KERNEL:
-  case CL_OP_COPY:
-  case CL_OP_MEMSET:
-  case CL_OP_HOST_FUNC:
-  case CL_OP_GRAPH_LAUNCH:
-  case CL_OP_PREFETCH:
-    return cl_op_sem(op)->work == CL_WORK_STREAM;
-  default:
-    return false;
-  }
+  return cl_op_sem(op)->work == CL_WORK_TASK;
 }
 
 bool cl_memkind_is_host(enum cl_memkind k)
@@ -125,6 +116,74 @@ const char *cl_order_doc(enum cl_order_rule_id id)
 #include "cudalens/ops.def"
   };
   return (unsigned)id < CL_ORDER_COUNT ? docs[id] : "";
+}
+
+enum cl_host cl_host_after(enum cl_op op, const struct cl_copy_rule *rule)
+{
+  enum cl_host h = cl_op_sem(op)->host;
+  if (h != CL_HOST_RULE)
+    return h;
+  return rule && rule->after == CL_AFTER_DONE ? CL_HOST_STREAM : CL_HOST_NONE;
+}
+
+/* section 3b, as data */
+#define SYNC_DEVICE CL_SYNC_DEVICE
+#define SYNC_STREAM CL_SYNC_STREAM
+#define SYNC_EVENT CL_SYNC_EVENT
+#define SYNC_ISSUE CL_SYNC_ISSUE
+#define SC_LEGACY CL_SC_LEGACY
+#define SC_PER_THREAD CL_SC_PER_THREAD
+#define SC_BLOCKING CL_SC_BLOCKING
+#define SC_NONBLOCKING CL_SC_NONBLOCKING
+#define SC_UNKNOWN CL_SC_UNKNOWN
+#define SC_ANY CL_SC_ANY
+#define SC_SAME (-1)
+
+static const struct cover_row {
+  enum cl_sync_kind sync;
+  int on, work;
+  struct cl_cover_rule rule;
+} cover_rows[] = {
+#define CL_SYNC_COVER(id, sync, on, work, cover, doc)                          \
+  {SYNC_##sync, SC_##on, SC_##work,                                            \
+   {CL_COVER_RULE_##id, #id, CL_COVER_##cover, doc}},
+#include "cudalens/ops.def"
+};
+
+const struct cl_cover_rule *cl_sync_rule(const struct cl_sync *sync,
+                                         const struct cl_prior *prior)
+{
+  const struct cover_row *last = NULL;
+  for (size_t i = 0; i < sizeof cover_rows / sizeof *cover_rows; i++) {
+    const struct cover_row *r = &cover_rows[i];
+    if (r->sync != sync->kind)
+      continue;
+    last = r;
+    if (r->on != CL_SC_ANY && r->on != (int)sync->on)
+      continue;
+    if (r->work == SC_SAME ? prior->same_stream
+                           : prior->same_device &&
+                                 (r->work == CL_SC_ANY ||
+                                  r->work == (int)prior->stream))
+      return &r->rule;
+  }
+  return &last->rule; /* the table ends each kind with a catch-all row */
+}
+
+enum cl_cover cl_sync_covers(const struct cl_sync *sync,
+                             const struct cl_prior *prior)
+{
+  return cl_sync_rule(sync, prior)->cover;
+}
+
+bool cl_sync_kind_of(enum cl_host host, enum cl_sync_kind *kind)
+{
+  switch (host) {
+  case CL_HOST_STREAM: *kind = CL_SYNC_STREAM; return true;
+  case CL_HOST_EVENT: *kind = CL_SYNC_EVENT; return true;
+  case CL_HOST_DEVICE: *kind = CL_SYNC_DEVICE; return true;
+  default: return false;
+  }
 }
 
 /* section 4 (ARRAY memory follows peer access like DEVICE memory) */

@@ -6,10 +6,22 @@
  * describe contexts and devices. */
 #include <string.h>
 
-#include "../analyzer/sites/mangle_const.h"
+#include "capture.h"
+#include "cudalens/mangle_const.h"
 #include "cudalens/semantics.h"
 #include "cupti.h"
+#include "cupti_activity.h"
+#include "devices.h"
+#include "graphs.h"
+#include "hostfn.h"
+#include "hostguard.h"
+#include "kparams.h"
+#include "memquery.h"
+#include "pyframes.h"
+#include "ring.h"
 #include "selftime.h"
+#include "stack.h"
+#include "threads.h"
 
 static CUpti_SubscriberHandle subscriber;
 static _Atomic int subscribed;
@@ -211,10 +223,12 @@ static void guard_after(const struct cl_api *api, const struct cl_call *c,
   switch (api->op) {
   case CL_OP_COPY:
     if (!async) {
-      /* a blocking copy waits for the legacy stream only where ops.def
-       * says the host knows it finished (not device-to-device) */
-      if (cl_copy_rule(0, 0, a->dir, sync_host_kind(a, 0))->after !=
-          CL_AFTER_NONE)
+      /* a blocking copy synchronizes its stream only where ops.def says
+       * the host knows it finished (cl_host_after: not device-to-device,
+       * not peer, which is asynchronous with respect to the host) */
+      if (cl_host_after(CL_OP_COPY, cl_copy_rule(0, 0, a->dir,
+                                                 sync_host_kind(a, 0))) ==
+          CL_HOST_STREAM)
         cl_hostguard_sync(CL_OP_COPY, c->device, stream, c->tid, 0, c->seq);
     } else if (a->dir == CL_DIR_DTOH ||
                (a->dir == CL_DIR_DEFAULT &&
@@ -232,8 +246,9 @@ static void guard_after(const struct cl_api *api, const struct cl_call *c,
   case CL_OP_MEMSET:
     if (async) /* the device writes the target: pinned or managed memory */
       cl_hostguard_copy(c->seq, stream, c->tid, c->device, 1, a->dst, a->bytes);
-    else if (cl_copy_rule(1, 0, CL_DIR_UNKNOWN, sync_host_kind(a, 1))->after !=
-             CL_AFTER_NONE)
+    else if (cl_host_after(CL_OP_MEMSET,
+                           cl_copy_rule(1, 0, CL_DIR_UNKNOWN,
+                                        sync_host_kind(a, 1))) == CL_HOST_STREAM)
       cl_hostguard_sync(CL_OP_COPY, c->device, stream, c->tid, 0, c->seq);
     break;
   case CL_OP_KERNEL:

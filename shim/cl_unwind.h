@@ -5,6 +5,8 @@
 #define CL_UNWIND_H
 #include <unwind.h>
 
+#include "cudalens/visibility.h"
+
 struct cl_unwind {
   _Unwind_Reason_Code (*backtrace)(_Unwind_Trace_Fn, void *);
   _Unwind_Ptr (*get_ip)(struct _Unwind_Context *);
@@ -12,9 +14,9 @@ struct cl_unwind {
   _Unwind_Word (*get_gr)(struct _Unwind_Context *, int);
 };
 /* all four set before backtrace is (release store) */
-extern struct cl_unwind cl_unwind __attribute__((visibility("hidden")));
+extern struct cl_unwind cl_unwind CL_HIDDEN;
 /* _Unwind_Backtrace, binding the unwinder on first use (not in a signal
  * handler: cl_stack_init binds it when the shim starts); NULL without it */
 _Unwind_Reason_Code (*cl_unwind_backtrace(void))(_Unwind_Trace_Fn, void *)
-    __attribute__((visibility("hidden")));
+    CL_HIDDEN;
 #endif

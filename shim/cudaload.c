@@ -2,7 +2,8 @@
  * the loaded objects for the driver (libcuda.so.1) and a shared CUDA runtime
  * (libcudart.so.N); a program with the static runtime shows the driver only
  * once the runtime loads it.  Cheap when nothing was loaded since the last
- * look, so that it can run after every dlopen(). */
+ * look, so that it can run after every dlopen(): that test is
+ * cl_loaded_walk's, which nccl_load.c's look at the same list shares. */
 #define _GNU_SOURCE
 #include <link.h>
 #include <limits.h>
@@ -10,14 +11,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cudaload.h"
 #include "shim.h"
 
-static _Atomic unsigned long long seen_adds;
-
-struct look {
-  struct cl_cuda_found *f;
+/* ---- the loaded objects, when some were loaded since the last walk ------- */
+struct walk {
+  _Atomic unsigned long long *seen;
   int first, unchanged;
+  int (*fn)(struct dl_phdr_info *, void *);
+  void *arg;
 };
+
+static int walk_one(struct dl_phdr_info *info, size_t size, void *arg)
+{
+  struct walk *w = arg;
+  if (w->first) {
+    w->first = 0;
+    /* dlpi_adds counts the loads of the process (glibc, since 2.4) */
+    if (size >= offsetof(struct dl_phdr_info, dlpi_subs) &&
+        info->dlpi_adds == atomic_load(w->seen)) {
+      w->unchanged = 1;
+      return 1; /* nothing loaded since the last walk */
+    }
+    atomic_store(w->seen, info->dlpi_adds);
+  }
+  return w->fn(info, w->arg);
+}
+
+int cl_loaded_walk(_Atomic unsigned long long *seen,
+                   int (*fn)(struct dl_phdr_info *, void *), void *arg)
+{
+  struct walk w = {seen, 1, 0, fn, arg};
+  dl_iterate_phdr(walk_one, &w);
+  return !w.unchanged;
+}
+
+/* ---- CUDA among them ----------------------------------------------------- */
+static _Atomic unsigned long long seen_adds; /* cl_cuda_scan's walks */
 
 static const char *base_of(const char *path)
 {
@@ -54,29 +84,20 @@ int cl_cuda_lib_kind(const char *path)
   return 0;
 }
 
-static int look_at(struct dl_phdr_info *info, size_t size, void *arg)
+static int look_at(struct dl_phdr_info *info, void *arg)
 {
-  struct look *l = arg;
-  if (l->first) {
-    l->first = 0;
-    if (size >= offsetof(struct dl_phdr_info, dlpi_subs) &&
-        info->dlpi_adds == atomic_load(&seen_adds)) {
-      l->unchanged = 1;
-      return 1; /* nothing loaded since the last look */
-    }
-    atomic_store(&seen_adds, info->dlpi_adds);
-  }
+  struct cl_cuda_found *f = arg;
   const char *name = info->dlpi_name;
   if (!name || !*name)
     return 0;
   switch (cl_cuda_lib_kind(name)) {
   case 1:
-    l->f->driver = 1;
+    f->driver = 1;
     break;
   case 2:
-    if (!l->f->runtime[0] && strlen(name) < sizeof l->f->runtime) {
-      strcpy(l->f->runtime, name);
-      l->f->runtime_major = cl_cuda_runtime_major(name);
+    if (!f->runtime[0] && strlen(name) < sizeof f->runtime) {
+      strcpy(f->runtime, name);
+      f->runtime_major = cl_cuda_runtime_major(name);
     }
     break;
   }
@@ -86,7 +107,5 @@ static int look_at(struct dl_phdr_info *info, size_t size, void *arg)
 int cl_cuda_scan(struct cl_cuda_found *f)
 {
   memset(f, 0, sizeof *f);
-  struct look l = {f, 1, 0};
-  dl_iterate_phdr(look_at, &l);
-  return !l.unchanged && (f->driver || f->runtime[0]);
+  return cl_loaded_walk(&seen_adds, look_at, f) && (f->driver || f->runtime[0]);
 }

@@ -17,7 +17,9 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "cudaload.h"
 #include "cupti.h"
+#include "cupti_bind.h"
 
 #define BUILD_MAJOR (CUDA_VERSION / 1000)
 

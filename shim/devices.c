@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "devices.h"
+#include "driver.h"
+#include "ring.h"
 #include "shim.h"
 
 void cl_device_describe(int ordinal)

@@ -24,7 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nccl.h"
+#include "nccl_load.h"
 #include "shim.h"
+#include "shim_init.h"
 
 /* the real functions (dlreal.c); read by the stubs (aligned pointer loads) */
 extern void *cl_real_dlopen CL_HIDDEN;

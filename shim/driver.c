@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 
+#include "driver.h"
 #include "shim.h"
 
 void *cl_driver_sym(const char *name)

@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "cupti.h"
+#include "cupti_activity.h"
+#include "writer.h"
 
 typedef int (*execve_fn)(const char *, char *const[], char *const[]);
 typedef int (*execv_fn)(const char *, char *const[]);
@@ -65,8 +67,6 @@ static int no_function(void)
   errno = ENOSYS;
   return -1;
 }
-
-#define CL_EXPORT __attribute__((visibility("default")))
 
 CL_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {

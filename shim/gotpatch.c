@@ -18,6 +18,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "gotpatch.h"
+#include "nccl.h"
 #include "shim.h"
 
 #if defined(__x86_64__)

@@ -24,7 +24,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../analyzer/sites/mangle_const.h"
+#include "cudalens/mangle_const.h"
+#include "driver.h"
+#include "graphs.h"
+#include "hostguard.h"
+#include "kparams.h"
+#include "ring.h"
 #include "shim.h"
 
 #define MAX_NODES 16384 /* per structure; more: the rest are not kept */

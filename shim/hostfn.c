@@ -33,7 +33,11 @@
 #include <errno.h>
 #include <string.h>
 
+#include "hostfn.h"
+#include "hostguard.h"
+#include "ring.h"
 #include "shim.h"
+#include "threads.h"
 
 #define SLOTS 4096
 

@@ -48,9 +48,15 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "cudalens/semantics.h"
 #include "cl_unwind.h"
+#include "cudalens/semantics.h"
+#include "hostguard.h"
+#include "kparams.h"
+#include "pyframes.h"
+#include "ring.h"
 #include "shim.h"
+#include "sigwrap.h"
+#include "stack.h"
 
 #define MAX_GUARDS 512
 /* A guard is written only under guard_lock, and read without it by the
@@ -113,17 +119,18 @@ static struct lift {
 
 /* streams created non-blocking (cudaStreamNonBlocking): the legacy default
  * stream does not wait for them, so its synchronization does not lift their
- * guards ([API] cudaStreamCreateWithFlags, ops.def NONBLOCKING_STREAM).
+ * guards ([API] cudaStreamCreateWithFlags, ops.def STREAM_LEGACY_NONBLOCKING).
  * Streams not seen created count as blocking (never a false report).
  * Written under the lock. */
 #define MAX_NONBLOCKING 1024
 static uint64_t nonblocking[MAX_NONBLOCKING];
+static int nonblocking_top; /* slots at and above are unused */
 
 static int is_nonblocking(uint64_t stream)
 {
   if (stream == 0 || stream == CL_STREAM_PER_THREAD)
     return 0;
-  for (int i = 0; i < MAX_NONBLOCKING; i++)
+  for (int i = 0; i < nonblocking_top; i++)
     if (nonblocking[i] == stream)
       return 1;
   return 0;
@@ -532,16 +539,37 @@ void cl_hostguard_stream(uint64_t stream, int created, int nonblocking_flag)
   for (int i = 0; created && nonblocking_flag && i < MAX_NONBLOCKING; i++)
     if (!nonblocking[i]) {
       nonblocking[i] = stream;
+      if (i >= nonblocking_top)
+        nonblocking_top = i + 1;
       break;
     }
   unlock();
 }
 
-/* the legacy default stream's synchronization covers g: same device, and
- * not a non-blocking stream */
-static int legacy_covers(const struct guard *g, int32_t device)
+/* STREAM's class for the coverage rule (ops.def section 3b): 0 is the
+ * legacy default stream; a stream not known non-blocking may be blocking
+ * (UNKNOWN: the rule takes it as blocking, never a false report) */
+static enum cl_stream_class stream_class(uint64_t stream)
 {
-  return g->device == device && !is_nonblocking(g->stream);
+  if (stream == 0)
+    return CL_SC_LEGACY;
+  if (stream == CL_STREAM_PER_THREAD)
+    return CL_SC_PER_THREAD;
+  return is_nonblocking(stream) ? CL_SC_NONBLOCKING : CL_SC_UNKNOWN;
+}
+
+/* Does a synchronization of KIND of STREAM (of thread TID, for the
+ * per-thread stream) cover g's work?  The one rule, cl_sync_covers: its
+ * own stream's work, and through the legacy default stream the work of
+ * the other streams of the device that are not non-blocking.  SAME_DEVICE:
+ * g is of the device synchronized. */
+static int sync_covers_guard(const struct guard *g, enum cl_sync_kind kind,
+                             uint64_t stream, uint64_t tid, int same_device)
+{
+  struct cl_sync s = {kind, stream_class(stream)};
+  struct cl_prior p = {stream_class(g->stream), same_stream(g, stream, tid),
+                       same_device};
+  return cl_sync_covers(&s, &p) != CL_COVER_NONE;
 }
 
 /* What the host knows once a call of class OP returned, from the ordering
@@ -560,16 +588,6 @@ static enum cl_host host_knows(enum cl_op op)
   return sem->host == CL_HOST_RULE ? CL_HOST_STREAM : sem->host;
 }
 
-/* the work of STREAM (0: the legacy default stream, which waits for the
- * blocking streams too: lift them all, streams not seen created included,
- * rather than risk a false report; non-blocking streams it does not wait
- * for) covers g */
-static int stream_covers(const struct guard *g, int32_t device,
-                         uint64_t stream, uint64_t tid)
-{
-  return stream == 0 ? legacy_covers(g, device) : same_stream(g, stream, tid);
-}
-
 /* Stream waits (cudaStreamWaitEvent: "makes all future work submitted to
  * stream wait for all work captured in event", ops.def
  * STREAM_WAIT_EVENT): STREAM's work enqueued after seq AT waits for FROM's
@@ -581,15 +599,16 @@ static struct wait {
 } waits[MAX_WAITS];
 static unsigned waits_head;
 
-/* g's work is done once the work STREAM had before seq LIMIT is: g's is
- * that stream's, or that of a stream it waited for before LIMIT (through
- * DEPTH waits at most) */
+/* g's work is done once the work STREAM had before seq LIMIT is (what an
+ * event recorded there at LIMIT would capture, the rule's EVENT rows): g's
+ * is that stream's, or that of a stream it waited for before LIMIT
+ * (through DEPTH waits at most) */
 static int covers_upto(const struct guard *g, int32_t device, uint64_t stream,
                        uint64_t tid, uint64_t limit, int depth)
 {
   if (g->copy_seq < limit &&
-      (same_stream(g, stream, tid) ||
-       (stream == 0 && device >= 0 && legacy_covers(g, device))))
+      sync_covers_guard(g, CL_SYNC_EVENT, stream, tid,
+                        device >= 0 && g->device == device))
     return 1;
   for (unsigned i = 0; depth > 0 && i < MAX_WAITS && i < waits_head; i++) {
     const struct wait *w = &waits[i];
@@ -664,9 +683,13 @@ void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
        * synchronized */
       covered = covers_upto(g, device, stream, tid, seq, 3);
     } else if (host == CL_HOST_DEVICE) {
-      covered = device < 0 || g->device == device;
+      covered = sync_covers_guard(g, CL_SYNC_DEVICE, stream, tid,
+                                  device < 0 || g->device == device);
     } else if (host == CL_HOST_STREAM) {
-      covered = stream_covers(g, device, stream, tid) ||
+      /* the legacy default stream's: blocking streams too, streams not
+       * seen created included, rather than risk a false report */
+      covered = sync_covers_guard(g, CL_SYNC_STREAM, stream, tid,
+                                  g->device == device) ||
                 covers_upto(g, device, stream, tid, UINT64_MAX, 3);
     } else if (host == CL_HOST_EVENT) {
       /* the work its stream had when the event was recorded */

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver.h"
+#include "kparams.h"
 #include "selftime.h"
 #include "shim.h"
 

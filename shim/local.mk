@@ -2,24 +2,33 @@
 # and libcudalens-sqlite.so, the SQLite it loads when a process starts to
 # record (shim/sqlite_api.h).  Everything but the life cycle lives in a
 # convenience library that the unit tests link too, with libclsqlite.la.
+# Each module's header follows its .c.
 noinst_LTLIBRARIES += libclshim.la
 libclshim_la_SOURCES = \
-	shim/shim.h shim/cupti.h shim/writer_db.h shim/selftime.h shim/sqlite_api.h \
-	shim/config.c shim/log.c \
-	shim/cupti_bind.c shim/cudaload.c shim/capture.c shim/decode.c shim/activity.c \
-	shim/kparams.c shim/graphs.c shim/memquery.c shim/driver.c shim/devices.c \
-	shim/stack.c shim/unwind.c shim/cl_unwind.h shim/modules.c shim/pyframes.c \
-	shim/ring.c shim/strings.c shim/writer.c shim/writer_db.c shim/dbfd.c \
-	shim/outpath.c shim/exitwrap.c shim/signals.c shim/sigwrap.c shim/hostguard.c shim/hostfn.c \
-	shim/threads.c shim/syscalls.c shim/selftime.c shim/manifest.c shim/dlreal.c \
-	shim/nccl.c \
-	common/format.c common/tables.c common/semantics.c common/outpath.c common/buildid.c \
-	analyzer/sites/mangle_const.c
+	shim/shim.h shim/cupti.h shim/cl_unwind.h shim/config.c shim/log.c \
+	shim/cupti_bind.c shim/cupti_bind.h shim/cudaload.c shim/cudaload.h \
+	shim/capture.c shim/capture.h shim/decode.c shim/cupti_activity.c \
+	shim/cupti_activity.h shim/kparams.c shim/kparams.h shim/graphs.c \
+	shim/graphs.h shim/memquery.c shim/memquery.h shim/driver.c \
+	shim/driver.h shim/devices.c shim/devices.h shim/stack.c shim/stack.h \
+	shim/unwind.c shim/modules.c shim/modules.h shim/pyframes.c \
+	shim/pyframes.h shim/ring.c shim/ring.h shim/strings.c shim/writer.c \
+	shim/writer.h shim/writer_db.c shim/writer_db.h shim/dbfd.c \
+	shim/outfile.c shim/outfile.h shim/exitwrap.c shim/signals.c \
+	shim/signals.h shim/sigwrap.c shim/sigwrap.h shim/hostguard.c \
+	shim/hostguard.h shim/hostfn.c shim/hostfn.h shim/threads.c \
+	shim/threads.h shim/syscalls.c shim/selftime.c shim/selftime.h \
+	shim/manifest.c shim/manifest.h shim/dlreal.c shim/nccl.c shim/nccl.h \
+	shim/sqlite_api.h \
+	common/format.c common/tables.c common/semantics.c common/outpath.c \
+	common/buildid.c common/mangle_const.c
 libclshim_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(SQLITE_CFLAGS)
 
 lib_LTLIBRARIES += libcudalens.la
-libcudalens_la_SOURCES = shim/shim_init.c shim/dlhook.c shim/nvtx.c \
-	shim/nccl_load.c shim/gotpatch.c shim/sqlite_load.c
+libcudalens_la_SOURCES = \
+	shim/shim_init.c shim/shim_init.h shim/dlhook.c shim/nvtx.c \
+	shim/nvtx.h shim/nccl_load.c shim/nccl_load.h shim/gotpatch.c \
+	shim/gotpatch.h shim/sqlite_load.c
 libcudalens_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(SQLITE_CFLAGS)
 libcudalens_la_LDFLAGS = -module -avoid-version -shared -no-undefined
 libcudalens_la_LIBADD = libclshim.la -ldl -lpthread

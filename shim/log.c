@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "manifest.h"
 #include "shim.h"
 
 static struct stat stderr_at_start;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "manifest.h"
 #include "shim.h"
 
 static void append(const char *line, size_t n)

@@ -9,6 +9,8 @@
 #include <cuda.h>
 #include <string.h>
 
+#include "driver.h"
+#include "memquery.h"
 #include "shim.h"
 
 typedef CUresult (*props_fn)(CUmemAllocationProp *, CUmemGenericAllocationHandle);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cudalens/buildid.h"
+#include "modules.h"
 #include "shim.h"
 
 struct scan {

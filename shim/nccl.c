@@ -26,7 +26,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "nccl.h"
+#include "pyframes.h"
+#include "ring.h"
 #include "shim.h"
+#include "stack.h"
+#include "threads.h"
 
 typedef int ncclResult_t;
 typedef void *ncclComm_t;

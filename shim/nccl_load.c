@@ -10,6 +10,10 @@
 #include <link.h>
 #include <string.h>
 
+#include "cudaload.h"
+#include "gotpatch.h"
+#include "nccl.h"
+#include "nccl_load.h"
 #include "shim.h"
 
 static _Atomic unsigned long long seen_adds;
@@ -19,7 +23,6 @@ static uintptr_t nccl_start, nccl_end; /* under lock */
 static char nccl_path[4096];
 
 struct look {
-  int first, unchanged;
   char path[4096];
   uintptr_t start, end;
 };
@@ -31,18 +34,9 @@ static int is_nccl(const char *path)
   return !strncmp(b, "libnccl.so", 10);
 }
 
-static int look_at(struct dl_phdr_info *info, size_t size, void *arg)
+static int look_at(struct dl_phdr_info *info, void *arg)
 {
   struct look *l = arg;
-  if (l->first) {
-    l->first = 0;
-    if (size >= offsetof(struct dl_phdr_info, dlpi_subs) &&
-        info->dlpi_adds == atomic_load(&seen_adds)) {
-      l->unchanged = 1;
-      return 1;
-    }
-    atomic_store(&seen_adds, info->dlpi_adds);
-  }
   const char *name = info->dlpi_name;
   if (l->path[0] || !name || !*name || !is_nccl(name) ||
       strlen(name) >= sizeof l->path)
@@ -86,9 +80,7 @@ static void look(void)
 {
   struct look l;
   memset(&l, 0, sizeof l);
-  l.first = 1;
-  dl_iterate_phdr(look_at, &l);
-  if (l.unchanged)
+  if (!cl_loaded_walk(&seen_adds, look_at, &l))
     return;
   if (!nccl_start && l.path[0]) {
     if (bind_real(l.path))

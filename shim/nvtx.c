@@ -27,7 +27,12 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "capture.h"
+#include "nvtx.h"
+#include "ring.h"
 #include "shim.h"
+#include "threads.h"
+#include "writer.h"
 
 #define NVTX_ENV "NVTX_INJECTION64_PATH"
 
@@ -85,7 +90,7 @@ static const char *self_path(void)
   return p;
 }
 
-__attribute__((visibility("default"))) char *getenv(const char *name)
+CL_EXPORT char *getenv(const char *name)
 {
   char *v = real_getenv(name);
   if (v || strcmp(name, NVTX_ENV) != 0)
@@ -263,7 +268,7 @@ static int attach(const struct nvtx_callbacks *cb, int module, unsigned slot,
   return 1;
 }
 
-__attribute__((visibility("default"))) int
+CL_EXPORT int
 InitializeInjectionNvtx2(const void *(*get_export_table)(uint32_t id))
 {
   const struct nvtx_callbacks *cb =

@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pyframes.h"
 #include "shim.h"
 
 #define PY_MAX_FRAMES 32   /* nn.Module nesting puts the user's frame 10-20 deep */

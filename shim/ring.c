@@ -17,7 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ring.h"
 #include "shim.h"
+#include "writer.h"
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cl_ring *rings;

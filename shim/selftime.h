@@ -39,10 +39,11 @@ enum cl_phase {
 #include <stdatomic.h>
 #include <stdint.h>
 #include <x86intrin.h>
-extern _Atomic uint64_t cl_phase_cycles[CL_PH_COUNT]
-    __attribute__((visibility("hidden")));
-extern _Atomic uint64_t cl_phase_count[CL_PH_COUNT]
-    __attribute__((visibility("hidden")));
+
+#include "cudalens/visibility.h"
+
+extern _Atomic uint64_t cl_phase_cycles[CL_PH_COUNT] CL_HIDDEN;
+extern _Atomic uint64_t cl_phase_count[CL_PH_COUNT] CL_HIDDEN;
 #define CL_PHASE_BEGIN(v) uint64_t v = __rdtsc()
 #define CL_PHASE_ADD(ph, n)                                                    \
   atomic_fetch_add_explicit(&cl_phase_count[ph], (n), memory_order_relaxed)

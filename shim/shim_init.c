@@ -8,8 +8,22 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "capture.h"
+#include "cudaload.h"
+#include "cupti_bind.h"
+#include "hostguard.h"
+#include "kparams.h"
+#include "nccl.h"
+#include "nccl_load.h"
+#include "nvtx.h"
+#include "ring.h"
 #include "shim.h"
+#include "shim_init.h"
+#include "signals.h"
+#include "sigwrap.h"
 #include "sqlite_api.h"
+#include "stack.h"
+#include "writer.h"
 
 static pthread_once_t config_once = PTHREAD_ONCE_INIT;
 static _Atomic int active, finished;

@@ -9,6 +9,9 @@
 #include <unistd.h>
 
 #include "shim.h"
+#include "signals.h"
+#include "sigwrap.h"
+#include "writer.h"
 
 static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
                             SIGTERM, SIGINT, SIGQUIT};

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "shim.h"
+#include "sigwrap.h"
 
 /* what the shim does with one signal; changed under the table lock */
 struct slot {
@@ -134,8 +135,7 @@ void cl_sigwrap_atfork_child(void) { table_unlock(&fork_mask); }
 
 /* ---- installing ------------------------------------------------------------ */
 static void dispatch(int sig, siginfo_t *si, void *uc);
-void cl_sig_entry(int sig, siginfo_t *si, void *uc)
-    __attribute__((visibility("hidden")));
+void cl_sig_entry(int sig, siginfo_t *si, void *uc) CL_HIDDEN;
 static void (*action(void))(int, siginfo_t *, void *);
 
 /* Make dispatch() the kernel's action for sig, applying what the program
@@ -332,7 +332,7 @@ static void reset_view(int sig)
  * it takes three arguments; NULL when nothing more is to run.  after: the
  * signal mask of this handler's frame, which the caller puts in place
  * (NULL: changed here, for real). */
-__attribute__((visibility("hidden"))) void *
+CL_HIDDEN void *
 cl_sig_decide(int sig, siginfo_t *si, void *uc, sigset_t *after, int *info)
 {
   int saved = errno;
@@ -416,16 +416,15 @@ __attribute__((unused)) static void dispatch(int sig, siginfo_t *si, void *uc)
  * through the CFI below: the frame's CFA is the saved stack pointer + 8. */
 #define STACKS 32
 #define STACK_SHIFT 16 /* 64 KiB each */
-__attribute__((visibility("hidden"))) char *cl_sig_stacks;
-__attribute__((visibility("hidden"))) _Atomic unsigned cl_sig_busy;
+CL_HIDDEN char *cl_sig_stacks;
+CL_HIDDEN _Atomic unsigned cl_sig_busy;
 /* every signal but the synchronous ones (a fault of the shim's own code
  * must not be blocked: the kernel would kill) and SIGKILL, SIGSTOP */
-__attribute__((visibility("hidden"))) const unsigned long cl_sig_block =
+CL_HIDDEN const unsigned long cl_sig_block =
     ~((1ul << (SIGSEGV - 1)) | (1ul << (SIGBUS - 1)) | (1ul << (SIGFPE - 1)) |
       (1ul << (SIGILL - 1)) | (1ul << (SIGTRAP - 1)) | (1ul << (SIGKILL - 1)) |
       (1ul << (SIGSTOP - 1)));
-void cl_sig_entry(int sig, siginfo_t *si, void *uc)
-    __attribute__((visibility("hidden")));
+void cl_sig_entry(int sig, siginfo_t *si, void *uc) CL_HIDDEN;
 /* frame on the shim's stack (rsp): 0 the mask (a sigset_t), 136 uc, 144
  * si, 152 sig, 160 the stack's number, 168 the kernel's stack pointer */
 __asm__(".text\n"
@@ -678,8 +677,6 @@ static int sigignore_of(int sig)
   return cl_sigaction(sig, &sa, NULL);
 }
 
-#define EXPORT __attribute__((visibility("default")))
-
 /* the signal masks, SIGSEGV kept unblocked (see the top) */
 static int mask_of(mask_fn real, int how, const sigset_t *set, sigset_t *old)
 {
@@ -722,57 +719,57 @@ static int procmask_of(int how, const sigset_t *set, sigset_t *old)
 }
 
 /* ---- the wrappers the shim exports on purpose ------------------------------ */
-EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+CL_EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 {
   return mask_of(real_mask, how, set, old);
 }
-EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+CL_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 {
   return mask_of(procmask_of, how, set, old);
 }
-EXPORT int sigpending(sigset_t *set)
+CL_EXPORT int sigpending(sigset_t *set)
 {
   int r = CL_REAL(sigpending)(set);
   if (!r && segv_held)
     sigaddset(set, SIGSEGV);
   return r;
 }
-EXPORT int sigaction(int sig, const struct sigaction *act,
+CL_EXPORT int sigaction(int sig, const struct sigaction *act,
                      struct sigaction *old)
 {
   return cl_sigaction(sig, act, old);
 }
-EXPORT int __sigaction(int sig, const struct sigaction *act,
+CL_EXPORT int __sigaction(int sig, const struct sigaction *act,
                        struct sigaction *old)
 {
   return cl_sigaction(sig, act, old);
 }
-EXPORT sighandler_t signal(int sig, sighandler_t h)
+CL_EXPORT sighandler_t signal(int sig, sighandler_t h)
 {
   return bsd_signal_of(sig, h);
 }
-EXPORT sighandler_t bsd_signal(int sig, sighandler_t h)
+CL_EXPORT sighandler_t bsd_signal(int sig, sighandler_t h)
 {
   return bsd_signal_of(sig, h);
 }
-EXPORT sighandler_t ssignal(int sig, sighandler_t h)
+CL_EXPORT sighandler_t ssignal(int sig, sighandler_t h)
 {
   return bsd_signal_of(sig, h);
 }
-EXPORT sighandler_t sysv_signal(int sig, sighandler_t h)
+CL_EXPORT sighandler_t sysv_signal(int sig, sighandler_t h)
 {
   return sysv_signal_of(sig, h);
 }
-EXPORT sighandler_t __sysv_signal(int sig, sighandler_t h)
+CL_EXPORT sighandler_t __sysv_signal(int sig, sighandler_t h)
 {
   return sysv_signal_of(sig, h);
 }
-EXPORT int siginterrupt(int sig, int flag)
+CL_EXPORT int siginterrupt(int sig, int flag)
 {
   return siginterrupt_of(sig, flag);
 }
-EXPORT sighandler_t sigset(int sig, sighandler_t h)
+CL_EXPORT sighandler_t sigset(int sig, sighandler_t h)
 {
   return sigset_of(sig, h);
 }
-EXPORT int sigignore(int sig) { return sigignore_of(sig); }
+CL_EXPORT int sigignore(int sig) { return sigignore_of(sig); }

@@ -10,6 +10,8 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
+#include "cudalens/visibility.h"
+
 /* every SQLite function the shim calls, without the sqlite3_ prefix; one
  * not listed here does not link (libclshim has no SQLite of its own) */
 #define CL_SQLITE_FUNCTIONS(X)                                                 \
@@ -27,12 +29,14 @@ struct cl_sqlite_api {
 /* the table libcudalens-sqlite.so exports, by this name */
 #define CL_SQLITE_TABLE "cl_sqlite_api"
 
-#ifndef CL_SQLITE_LIB
 /* the table in use: NULL until cl_sqlite_load() succeeded */
-extern const struct cl_sqlite_api *cl_sqlite __attribute__((visibility("hidden")));
+extern const struct cl_sqlite_api *cl_sqlite CL_HIDDEN;
 /* loads libcudalens-sqlite.so (once): 0, or -1 with why in WHY */
-int cl_sqlite_load(char *why, size_t n) __attribute__((visibility("hidden")));
+int cl_sqlite_load(char *why, size_t n) CL_HIDDEN;
 
+/* the shim's calls go through the table (not in sqlite_lib.c, which fills
+ * it with SQLite's own functions) */
+#ifndef CL_SQLITE_LIB
 #define sqlite3_bind_blob (cl_sqlite->bind_blob)
 #define sqlite3_bind_int64 (cl_sqlite->bind_int64)
 #define sqlite3_bind_null (cl_sqlite->bind_null)

@@ -9,12 +9,7 @@
 #define CL_SQLITE_LIB 1
 #include "sqlite_api.h"
 
-#ifdef CL_SQLITE_LINKED
-extern const struct cl_sqlite_api *cl_sqlite __attribute__((visibility("hidden")));
-int cl_sqlite_load(char *why, size_t n) __attribute__((visibility("hidden")));
-#endif
-
-__attribute__((visibility("default"))) const struct cl_sqlite_api cl_sqlite_api = {
+CL_EXPORT const struct cl_sqlite_api cl_sqlite_api = {
     .size = sizeof(struct cl_sqlite_api),
 #define CL_SQLITE_INIT(f) .f = sqlite3_##f,
     CL_SQLITE_FUNCTIONS(CL_SQLITE_INIT)
@@ -22,9 +17,9 @@ __attribute__((visibility("default"))) const struct cl_sqlite_api cl_sqlite_api 
 };
 
 #ifdef CL_SQLITE_LINKED
-const struct cl_sqlite_api *cl_sqlite __attribute__((visibility("hidden")));
+const struct cl_sqlite_api *cl_sqlite;
 
-__attribute__((visibility("hidden"))) int cl_sqlite_load(char *why, size_t n)
+int cl_sqlite_load(char *why, size_t n)
 {
   (void)why;
   (void)n;

@@ -15,6 +15,7 @@
 #include "cl_unwind.h"
 #include "selftime.h"
 #include "shim.h"
+#include "stack.h"
 
 static uintptr_t self_start, self_end;
 /* [lo, hi) ranges skipped (CUPTI) and where the walk stops (libc) */

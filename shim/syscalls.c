@@ -25,6 +25,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include "hostguard.h"
 #include "shim.h"
 
 /* (macros in <stdio.h> when optimizing) */
@@ -146,51 +147,49 @@ static struct iovec mmsg_span(const struct mmsghdr *v, unsigned n)
   return (struct iovec){(void *)(uintptr_t)lo, (size_t)(hi - lo)};
 }
 
-#define EXPORT __attribute__((visibility("default")))
-
 /* ---- the kernel fills the buffer ------------------------------------------- */
-EXPORT ssize_t read(int fd, void *buf, size_t n)
+CL_EXPORT ssize_t read(int fd, void *buf, size_t n)
 {
   ONE_BUFFER(1, buf, n, 1, CL_REAL(read)(fd, buf, n));
 }
-EXPORT ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen)
+CL_EXPORT ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen)
 {
   ONE_BUFFER(1, buf, n, 1, CL_REAL(__read_chk)(fd, buf, n, buflen));
 }
-EXPORT ssize_t pread(int fd, void *buf, size_t n, off_t off)
+CL_EXPORT ssize_t pread(int fd, void *buf, size_t n, off_t off)
 {
   ONE_BUFFER(1, buf, n, 1, CL_REAL(pread)(fd, buf, n, off));
 }
-EXPORT ssize_t pread64(int fd, void *buf, size_t n, off64_t off)
+CL_EXPORT ssize_t pread64(int fd, void *buf, size_t n, off64_t off)
 {
   ONE_BUFFER(1, buf, n, 1, CL_REAL(pread64)(fd, buf, n, off));
 }
-EXPORT ssize_t __pread_chk(int fd, void *buf, size_t n, off_t off,
+CL_EXPORT ssize_t __pread_chk(int fd, void *buf, size_t n, off_t off,
                            size_t buflen)
 {
   ONE_BUFFER(1, buf, n, 1, CL_REAL(__pread_chk)(fd, buf, n, off, buflen));
 }
-EXPORT ssize_t __pread64_chk(int fd, void *buf, size_t n, off64_t off,
+CL_EXPORT ssize_t __pread64_chk(int fd, void *buf, size_t n, off64_t off,
                              size_t buflen)
 {
   ONE_BUFFER(1, buf, n, 1, CL_REAL(__pread64_chk)(fd, buf, n, off, buflen));
 }
-EXPORT ssize_t recv(int fd, void *buf, size_t n, int flags)
+CL_EXPORT ssize_t recv(int fd, void *buf, size_t n, int flags)
 {
   ONE_BUFFER(1, buf, n, 1, CL_REAL(recv)(fd, buf, n, flags));
 }
-EXPORT ssize_t __recv_chk(int fd, void *buf, size_t n, size_t buflen,
+CL_EXPORT ssize_t __recv_chk(int fd, void *buf, size_t n, size_t buflen,
                           int flags)
 {
   ONE_BUFFER(1, buf, n, 1, CL_REAL(__recv_chk)(fd, buf, n, buflen, flags));
 }
-EXPORT ssize_t recvfrom(int fd, void *__restrict buf, size_t n, int flags,
+CL_EXPORT ssize_t recvfrom(int fd, void *__restrict buf, size_t n, int flags,
                         __SOCKADDR_ARG from, socklen_t *__restrict fromlen)
 {
   ONE_BUFFER(1, buf, n, 1,
              CL_REAL(recvfrom)(fd, buf, n, flags, from, fromlen));
 }
-EXPORT ssize_t __recvfrom_chk(int fd, void *__restrict buf, size_t n,
+CL_EXPORT ssize_t __recvfrom_chk(int fd, void *__restrict buf, size_t n,
                               size_t buflen, int flags, __SOCKADDR_ARG from,
                               socklen_t *__restrict fromlen)
 {
@@ -198,47 +197,47 @@ EXPORT ssize_t __recvfrom_chk(int fd, void *__restrict buf, size_t n,
              CL_REAL(__recvfrom_chk)(fd, buf, n, buflen, flags, from,
                                      fromlen));
 }
-EXPORT size_t fread(void *__restrict buf, size_t size, size_t n,
+CL_EXPORT size_t fread(void *__restrict buf, size_t size, size_t n,
                     FILE *__restrict fp)
 {
   ONE_BUFFER(1, buf, n, size, CL_REAL(fread)(buf, size, n, fp));
 }
-EXPORT size_t fread_unlocked(void *__restrict buf, size_t size, size_t n,
+CL_EXPORT size_t fread_unlocked(void *__restrict buf, size_t size, size_t n,
                              FILE *__restrict fp)
 {
   ONE_BUFFER(1, buf, n, size, CL_REAL(fread_unlocked)(buf, size, n, fp));
 }
-EXPORT size_t __fread_chk(void *__restrict buf, size_t buflen, size_t size,
+CL_EXPORT size_t __fread_chk(void *__restrict buf, size_t buflen, size_t size,
                           size_t n, FILE *__restrict fp)
 {
   ONE_BUFFER(1, buf, n, size, CL_REAL(__fread_chk)(buf, buflen, size, n, fp));
 }
-EXPORT size_t __fread_unlocked_chk(void *__restrict buf, size_t buflen,
+CL_EXPORT size_t __fread_unlocked_chk(void *__restrict buf, size_t buflen,
                                    size_t size, size_t n, FILE *__restrict fp)
 {
   ONE_BUFFER(1, buf, n, size,
              CL_REAL(__fread_unlocked_chk)(buf, buflen, size, n, fp));
 }
-EXPORT ssize_t readv(int fd, const struct iovec *iov, int iovcnt)
+CL_EXPORT ssize_t readv(int fd, const struct iovec *iov, int iovcnt)
 {
   IOVEC(1, iov, iovcnt, CL_REAL(readv)(fd, iov, iovcnt));
 }
-EXPORT ssize_t preadv(int fd, const struct iovec *iov, int iovcnt, off_t off)
+CL_EXPORT ssize_t preadv(int fd, const struct iovec *iov, int iovcnt, off_t off)
 {
   IOVEC(1, iov, iovcnt, CL_REAL(preadv)(fd, iov, iovcnt, off));
 }
-EXPORT ssize_t preadv64(int fd, const struct iovec *iov, int iovcnt,
+CL_EXPORT ssize_t preadv64(int fd, const struct iovec *iov, int iovcnt,
                         off64_t off)
 {
   IOVEC(1, iov, iovcnt, CL_REAL(preadv64)(fd, iov, iovcnt, off));
 }
-EXPORT ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
+CL_EXPORT ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 {
   IOVEC(1, msg ? msg->msg_iov : NULL, msg ? (int)msg->msg_iovlen : 0,
         CL_REAL(recvmsg)(fd, msg, flags));
 }
 
-EXPORT int recvmmsg(int fd, struct mmsghdr *v, unsigned n, int flags,
+CL_EXPORT int recvmmsg(int fd, struct mmsghdr *v, unsigned n, int flags,
                     struct timespec *timeout)
 {
   if (!armed() || !v || !n)
@@ -251,64 +250,64 @@ EXPORT int recvmmsg(int fd, struct mmsghdr *v, unsigned n, int flags,
   settle(token, &span, 1, r > 0 ? (int64_t)span.iov_len : 0);
   return r;
 }
-EXPORT ssize_t getrandom(void *buf, size_t n, unsigned flags)
+CL_EXPORT ssize_t getrandom(void *buf, size_t n, unsigned flags)
 {
   ONE_BUFFER(1, buf, n, 1, CL_REAL(getrandom)(buf, n, flags));
 }
-EXPORT ssize_t readlink(const char *__restrict path, char *__restrict buf,
+CL_EXPORT ssize_t readlink(const char *__restrict path, char *__restrict buf,
                         size_t n)
 {
   ONE_BUFFER(1, buf, n, 1, CL_REAL(readlink)(path, buf, n));
 }
-EXPORT ssize_t readlinkat(int dirfd, const char *__restrict path,
+CL_EXPORT ssize_t readlinkat(int dirfd, const char *__restrict path,
                           char *__restrict buf, size_t n)
 {
   ONE_BUFFER(1, buf, n, 1, CL_REAL(readlinkat)(dirfd, path, buf, n));
 }
-EXPORT ssize_t getdents64(int fd, void *buf, size_t n)
+CL_EXPORT ssize_t getdents64(int fd, void *buf, size_t n)
 {
   ONE_BUFFER(1, buf, n, 1, CL_REAL(getdents64)(fd, buf, n));
 }
-EXPORT int stat(const char *__restrict path, struct stat *__restrict st)
+CL_EXPORT int stat(const char *__restrict path, struct stat *__restrict st)
 {
   STRUCT_OUT(st, sizeof *st, CL_REAL(stat)(path, st));
 }
-EXPORT int lstat(const char *__restrict path, struct stat *__restrict st)
+CL_EXPORT int lstat(const char *__restrict path, struct stat *__restrict st)
 {
   STRUCT_OUT(st, sizeof *st, CL_REAL(lstat)(path, st));
 }
-EXPORT int fstat(int fd, struct stat *st)
+CL_EXPORT int fstat(int fd, struct stat *st)
 {
   STRUCT_OUT(st, sizeof *st, CL_REAL(fstat)(fd, st));
 }
-EXPORT int fstatat(int dirfd, const char *__restrict path,
+CL_EXPORT int fstatat(int dirfd, const char *__restrict path,
                    struct stat *__restrict st, int flags)
 {
   STRUCT_OUT(st, sizeof *st, CL_REAL(fstatat)(dirfd, path, st, flags));
 }
-EXPORT int stat64(const char *__restrict path, struct stat64 *__restrict st)
+CL_EXPORT int stat64(const char *__restrict path, struct stat64 *__restrict st)
 {
   STRUCT_OUT(st, sizeof *st, CL_REAL(stat64)(path, st));
 }
-EXPORT int lstat64(const char *__restrict path, struct stat64 *__restrict st)
+CL_EXPORT int lstat64(const char *__restrict path, struct stat64 *__restrict st)
 {
   STRUCT_OUT(st, sizeof *st, CL_REAL(lstat64)(path, st));
 }
-EXPORT int fstat64(int fd, struct stat64 *st)
+CL_EXPORT int fstat64(int fd, struct stat64 *st)
 {
   STRUCT_OUT(st, sizeof *st, CL_REAL(fstat64)(fd, st));
 }
-EXPORT int fstatat64(int dirfd, const char *__restrict path,
+CL_EXPORT int fstatat64(int dirfd, const char *__restrict path,
                      struct stat64 *__restrict st, int flags)
 {
   STRUCT_OUT(st, sizeof *st, CL_REAL(fstatat64)(dirfd, path, st, flags));
 }
-EXPORT int statx(int dirfd, const char *__restrict path, int flags,
+CL_EXPORT int statx(int dirfd, const char *__restrict path, int flags,
                  unsigned mask, struct statx *__restrict st)
 {
   STRUCT_OUT(st, sizeof *st, CL_REAL(statx)(dirfd, path, flags, mask, st));
 }
-EXPORT int poll(struct pollfd *fds, nfds_t n, int timeout)
+CL_EXPORT int poll(struct pollfd *fds, nfds_t n, int timeout)
 {
   if (!armed() || !fds || !n)
     return CL_REAL(poll)(fds, n, timeout);
@@ -319,58 +318,58 @@ EXPORT int poll(struct pollfd *fds, nfds_t n, int timeout)
   settle(token, &iov, 1, r >= 0 ? (int64_t)iov.iov_len : 0);
   return r;
 }
-EXPORT int epoll_wait(int fd, struct epoll_event *ev, int n, int timeout)
+CL_EXPORT int epoll_wait(int fd, struct epoll_event *ev, int n, int timeout)
 {
   ONE_BUFFER(1, ev, n > 0 ? (size_t)n : 0, sizeof *ev,
              CL_REAL(epoll_wait)(fd, ev, n, timeout));
 }
 
 /* ---- the kernel reads the buffer ------------------------------------------- */
-EXPORT ssize_t write(int fd, const void *buf, size_t n)
+CL_EXPORT ssize_t write(int fd, const void *buf, size_t n)
 {
   ONE_BUFFER(0, buf, n, 1, CL_REAL(write)(fd, buf, n));
 }
-EXPORT ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
+CL_EXPORT ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 {
   ONE_BUFFER(0, buf, n, 1, CL_REAL(pwrite)(fd, buf, n, off));
 }
-EXPORT ssize_t pwrite64(int fd, const void *buf, size_t n, off64_t off)
+CL_EXPORT ssize_t pwrite64(int fd, const void *buf, size_t n, off64_t off)
 {
   ONE_BUFFER(0, buf, n, 1, CL_REAL(pwrite64)(fd, buf, n, off));
 }
-EXPORT ssize_t send(int fd, const void *buf, size_t n, int flags)
+CL_EXPORT ssize_t send(int fd, const void *buf, size_t n, int flags)
 {
   ONE_BUFFER(0, buf, n, 1, CL_REAL(send)(fd, buf, n, flags));
 }
-EXPORT ssize_t sendto(int fd, const void *buf, size_t n, int flags,
+CL_EXPORT ssize_t sendto(int fd, const void *buf, size_t n, int flags,
                       __CONST_SOCKADDR_ARG to, socklen_t tolen)
 {
   ONE_BUFFER(0, buf, n, 1, CL_REAL(sendto)(fd, buf, n, flags, to, tolen));
 }
-EXPORT size_t fwrite(const void *__restrict buf, size_t size, size_t n,
+CL_EXPORT size_t fwrite(const void *__restrict buf, size_t size, size_t n,
                      FILE *__restrict fp)
 {
   ONE_BUFFER(0, buf, n, size, CL_REAL(fwrite)(buf, size, n, fp));
 }
-EXPORT size_t fwrite_unlocked(const void *__restrict buf, size_t size,
+CL_EXPORT size_t fwrite_unlocked(const void *__restrict buf, size_t size,
                               size_t n, FILE *__restrict fp)
 {
   ONE_BUFFER(0, buf, n, size, CL_REAL(fwrite_unlocked)(buf, size, n, fp));
 }
-EXPORT ssize_t writev(int fd, const struct iovec *iov, int iovcnt)
+CL_EXPORT ssize_t writev(int fd, const struct iovec *iov, int iovcnt)
 {
   IOVEC(0, iov, iovcnt, CL_REAL(writev)(fd, iov, iovcnt));
 }
-EXPORT ssize_t pwritev(int fd, const struct iovec *iov, int iovcnt, off_t off)
+CL_EXPORT ssize_t pwritev(int fd, const struct iovec *iov, int iovcnt, off_t off)
 {
   IOVEC(0, iov, iovcnt, CL_REAL(pwritev)(fd, iov, iovcnt, off));
 }
-EXPORT ssize_t pwritev64(int fd, const struct iovec *iov, int iovcnt,
+CL_EXPORT ssize_t pwritev64(int fd, const struct iovec *iov, int iovcnt,
                          off64_t off)
 {
   IOVEC(0, iov, iovcnt, CL_REAL(pwritev64)(fd, iov, iovcnt, off));
 }
-EXPORT int sendmmsg(int fd, struct mmsghdr *v, unsigned n, int flags)
+CL_EXPORT int sendmmsg(int fd, struct mmsghdr *v, unsigned n, int flags)
 {
   if (!armed() || !v || !n)
     return CL_REAL(sendmmsg)(fd, v, n, flags);
@@ -380,7 +379,7 @@ EXPORT int sendmmsg(int fd, struct mmsghdr *v, unsigned n, int flags)
   settle(token, &span, 1, r > 0 ? (int64_t)span.iov_len : 0);
   return r;
 }
-EXPORT ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
+CL_EXPORT ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 {
   IOVEC(0, msg ? msg->msg_iov : NULL, msg ? (int)msg->msg_iovlen : 0,
         CL_REAL(sendmsg)(fd, msg, flags));

@@ -16,7 +16,10 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "capture.h"
+#include "ring.h"
 #include "shim.h"
+#include "threads.h"
 
 /* what the creating thread hands to the new one; freed at the join (a
  * detached thread's is kept: a few bytes per thread) */
@@ -70,7 +73,7 @@ static void *trampoline(void *p)
   return s->fn(s->arg);
 }
 
-__attribute__((visibility("default"))) int
+CL_EXPORT int
 pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *),
                void *arg)
 {
@@ -104,8 +107,7 @@ pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *),
   return rc;
 }
 
-__attribute__((visibility("default"))) int pthread_join(pthread_t t,
-                                                        void **ret)
+CL_EXPORT int pthread_join(pthread_t t, void **ret)
 {
   static join_fn real;
   if (!real)
@@ -134,7 +136,7 @@ __attribute__((visibility("default"))) int pthread_join(pthread_t t,
 
 /* a detached thread is never joined: forget it (its spawn stays
  * allocated, the thread may still write into it) */
-__attribute__((visibility("default"))) int pthread_detach(pthread_t t)
+CL_EXPORT int pthread_detach(pthread_t t)
 {
   static int (*real)(pthread_t);
   if (!real)

@@ -18,7 +18,10 @@
 #include <unistd.h>
 
 #include "config.h" /* HAVE_SEM_CLOCKWAIT */
+#include "hostfn.h"
+#include "ring.h"
 #include "shim.h"
+#include "writer.h"
 #include "writer_db.h"
 
 /* how long the end of the process waits for a writer that does nothing */

@@ -19,6 +19,12 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "hostguard.h"
+#include "manifest.h"
+#include "modules.h"
+#include "nccl.h"
+#include "outfile.h"
+#include "ring.h"
 #include "sqlite_api.h"
 #include "writer_db.h"
 

@@ -48,6 +48,12 @@ tests_unit_test_tables_CFLAGS = $(unit_cflags)
 tests_unit_test_tables_LDADD = libclformat.la $(SQLITE_LIBS) -lpthread
 EXTRA_DIST += tests/unit/schema-3.sql
 
+# the coverage rule of ops.def (section 3b) and the stream-task column
+check_PROGRAMS += tests/unit/test_coverage
+tests_unit_test_coverage_SOURCES = tests/unit/test_coverage.c tests/unit/unit.h
+tests_unit_test_coverage_CFLAGS = $(unit_cflags)
+tests_unit_test_coverage_LDADD = libclformat.la $(SQLITE_LIBS) -lpthread
+
 # cl_kernel_brief, from the analyzer's library
 check_PROGRAMS += tests/unit/test_kernel_brief
 tests_unit_test_kernel_brief_SOURCES = tests/unit/test_kernel_brief.c tests/unit/unit.h
@@ -55,7 +61,7 @@ tests_unit_test_kernel_brief_CPPFLAGS = $(AM_CPPFLAGS) $(ANALYZER_CPPFLAGS)
 tests_unit_test_kernel_brief_LDADD = libclreport.la
 
 TESTS += tests/unit/test_outpath tests/unit/test_writer tests/unit/test_writer_rows \
-	tests/unit/test_tables \
+	tests/unit/test_tables tests/unit/test_coverage \
 	tests/unit/test_stack \
 	tests/unit/test_cuptifind tests/unit/test_allocmap tests/unit/test_kernel_brief \
 	tests/unit/writer-drop.test

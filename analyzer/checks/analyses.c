@@ -7,14 +7,14 @@
  * after the first's, the order of one thread running them all.  The
  * analyses share the calls log and the activity, which they only read.
  * Where there can be no second connection, one thread runs them all. */
-#include "analyses.h"
+#include "checks/analyses.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "callsite.h"
-#include "db.h"
+#include "model/db.h"
+#include "sites/callsite.h"
 #include "util.h"
 
 const struct analysis cl_analyses[] = {

@@ -5,7 +5,7 @@
 #ifndef CL_REPORT_ANALYSES_H
 #define CL_REPORT_ANALYSES_H
 
-#include "findings.h"
+#include "checks/findings.h"
 #include "report.h"
 
 typedef void (*analysis_fn)(struct report_ctx *ctx, struct findings *out);

@@ -1,12 +1,12 @@
 /* checks.c - the registry of finding kinds (checks.def) as a table. */
-#include "checks.h"
+#include "checks/checks.h"
 
 #include <string.h>
 
 static const struct check_info table[CHECK_COUNT] = {
 #define CHECK(id, kind, sev, title, ref, help)                                 \
   [CHECK_##id] = {kind, sev, title, ref, help},
-#include "checks.def"
+#include "checks/checks.def"
 #undef CHECK
 };
 

@@ -8,7 +8,7 @@ enum severity { SEV_NOTE = 0, SEV_WARNING = 1, SEV_ERROR = 2 };
 
 enum check_id {
 #define CHECK(id, kind, sev, title, ref, help) CHECK_##id,
-#include "checks.def"
+#include "checks/checks.def"
 #undef CHECK
   CHECK_COUNT
 };

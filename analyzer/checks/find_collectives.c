@@ -12,14 +12,14 @@
  * call, when the others have none), with a note for each rank.  A
  * communicator whose id is unknown (created before the shim saw NCCL),
  * point-to-point calls and ranks without a recording are left out. */
-#include "find_collectives.h"
+#include "checks/find_collectives.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks/merge.h"
 #include "cudalens/format.h"
-#include "merge.h"
 #include "recordings.h"
 #include "u64map.h"
 #include "util.h"

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "findings.h"
+#include "checks/findings.h"
 #include "report.h"
 
 struct recording;

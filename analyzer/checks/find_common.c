@@ -2,17 +2,17 @@
  * their resolved location, per-site groups, wall time, API names, and the
  * direction and host memory kind of a copy (the same rules as the summary's
  * copy table, so findings and summary agree). */
-#include "find_common.h"
+#include "checks/find_common.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "callsite.h"
 #include "cudalens/format.h"
 #include "cudalens/semantics.h"
-#include "replay.h"
+#include "model/replay.h"
+#include "sites/callsite.h"
 #include "util.h"
 
 void sites_init(struct sites *s, struct callsites *cs)
@@ -165,25 +165,27 @@ double gbps(int64_t bytes, int64_t ns)
   return bytes > 0 && ns > 0 ? (double)bytes / (double)ns : 0.0;
 }
 
-static bool legacy_handle(int64_t h)
+bool sync_covers(struct streams *ss, const struct replay_op *o, size_t copy)
 {
-  return h == 0 || h == (int64_t)CL_STREAM_LEGACY;
-}
-
-bool sync_covers(int sync_op, bool has_sync_stream, int64_t sync_stream,
-                 bool has_copy_stream, int64_t copy_stream)
-{
-  if (sync_op < 0 || sync_op == CL_OP_QUERY_STREAM || sync_op == CL_OP_QUERY_EVENT)
+  int op = o->sync_op;
+  if (op < 0 || op == CL_OP_QUERY_STREAM || op == CL_OP_QUERY_EVENT)
     return false;
-  const struct cl_op_sem *sem = cl_op_sem((enum cl_op)sync_op);
-  if (sem->host == CL_HOST_DEVICE)
-    return true;
-  if (sem->host != CL_HOST_STREAM)
-    return false;
-  int64_t a = has_sync_stream ? sync_stream : 0;
-  int64_t b = has_copy_stream ? copy_stream : 0;
-  if (legacy_handle(a) && legacy_handle(b))
-    return true;
-  return a == b;
+  struct cl_sync s;
+  if (!cl_sync_kind_of(cl_op_sem((enum cl_op)op)->host, &s.kind) ||
+      s.kind == CL_SYNC_EVENT)
+    return false; /* an event's stream is not known here */
+  int64_t dev = o->device;
+  size_t i = copy;
+  s.on = CL_SC_ANY;
+  if (s.kind == CL_SYNC_STREAM) {
+    i = streams_lookup(ss, o->has_sync_stream, o->sync_stream, o->device,
+                       o->seq, o->api);
+    s.on = stream_class(&ss->v[i]);
+    dev = ss->v[i].device;
+  }
+  const struct stream *c = &ss->v[copy];
+  struct cl_prior p = {stream_class(c), s.kind == CL_SYNC_STREAM && i == copy,
+                       dev < 0 || c->device < 0 || c->device == dev};
+  return cl_sync_covers(&s, &p) != CL_COVER_NONE;
 }
 

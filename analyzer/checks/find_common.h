@@ -10,12 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "activity.h"
-#include "findings.h"
-#include "memmodel.h"
+#include "checks/findings.h"
+#include "model/activity.h"
+#include "model/memmodel.h"
+#include "model/streams.h"
 #include "report.h"
-#include "streams.h"
 #include "u64map.h"
+
+struct replay_op;
 
 /* Call sites, one per distinct user location: calls with different stacks
  * that resolve to the same file:line (or module+offset) share a site; calls
@@ -82,15 +84,14 @@ int64_t first_kernel_seq(struct report_ctx *ctx);
  * stream" (into BUF). */
 const char *stream_brief(char *buf, size_t len, const char *name);
 
-/* Does the blocking synchronization SYNC_OP (enum cl_op; of stream
- * SYNC_STREAM when it has one) wait for work issued to stream COPY_STREAM
- * (raw calls.stream; has_* false when NULL, meaning the legacy default
- * stream)?  From the ordering table (ops.def): an operation after which the
- * host knows a device is done covers everything; a stream synchronization
- * its stream, the legacy default stream named as 0 or cudaStreamLegacy
- * alike.  Queries, which do not wait, never do. */
-bool sync_covers(int sync_op, bool has_sync_stream, int64_t sync_stream,
-                 bool has_copy_stream, int64_t copy_stream);
+/* Does the blocking synchronization that is the current op O (its
+ * sync_op, and sync stream) wait for work issued earlier to stream
+ * instance COPY of SS (streams_lookup)?  By the one coverage rule (ops.def
+ * section 3b, cl_sync_covers): a device synchronization covers its
+ * device's streams, a stream synchronization its stream and, for the
+ * legacy default stream, the device's streams that synchronize with it.
+ * Queries, which do not wait, never do. */
+bool sync_covers(struct streams *ss, const struct replay_op *o, size_t copy);
 
 /* bytes per nanosecond as GB/s (decimal); 0 when unknown */
 double gbps(int64_t bytes, int64_t ns);

@@ -47,12 +47,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyses.h"
+#include "checks/analyses.h"
+#include "checks/find_common.h"
 #include "cudalens/format.h"
 #include "cudalens/semantics.h"
-#include "demangle.h"
-#include "find_common.h"
-#include "replay.h"
+#include "model/replay.h"
+#include "sites/demangle.h"
 #include "util.h"
 
 #define MAXDEV 64
@@ -149,7 +149,7 @@ static void scan_access(struct xpass *p)
 {
   struct cl_db *d = p->ctx->db;
   struct replay r;
-  replay_begin(&r, p->ctx);
+  replay_begin(&r, p->ctx->db, p->ctx->act);
   const struct memmodel *mm = &r.mm;
   /* an IPC open: its memory's device is known once the model has it */
   uint64_t ipc_addr = 0;

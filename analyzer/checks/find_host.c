@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyses.h"
+#include "checks/analyses.h"
+#include "checks/find_common.h"
 #include "cudalens/format.h"
-#include "demangle.h"
-#include "find_common.h"
-#include "streams.h"
+#include "model/streams.h"
+#include "sites/demangle.h"
 #include "util.h"
 
 struct pair {

@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyses.h"
+#include "checks/analyses.h"
+#include "checks/find_common.h"
 #include "cudalens/format.h"
-#include "find_common.h"
-#include "replay.h"
+#include "model/replay.h"
 #include "util.h"
 
 #define REPEATED_PINNING_MIN 10
@@ -35,7 +35,7 @@ void analysis_pinning(struct report_ctx *ctx, struct findings *out)
   /* group.count: pins, count2: releases, dev_a: site of the first
    * release, timed: 1 when the site pinned again after a release */
   struct replay r;
-  replay_begin(&r, ctx);
+  replay_begin(&r, ctx->db, ctx->act);
   r.no_args = true; /* kernel arguments: not read here */
   while (replay_next(&r)) {
     const struct replay_op *o = &r.op;

@@ -23,7 +23,7 @@
  * itself, is a library-race.
  * Memory: copies and memsets touch their exact ranges; a kernel touches the
  * pointers in its arguments (kernel_args), read-only through a const
- * pointer parameter (mangle_const.h), else possibly written ("possible"
+ * pointer parameter (cudalens/mangle_const.h), else possibly written ("possible"
  * rather than "definite"); an NCCL collective (collectives, schema 4)
  * reads and writes the ranges the shim recorded from nccl.def's rule, on
  * its stream like any stream work. */
@@ -31,17 +31,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyses.h"
+#include "checks/analyses.h"
+#include "checks/find_common.h"
+#include "checks/hb_engine.h"
 #include "cudalens/format.h"
+#include "cudalens/mangle_const.h"
 #include "cudalens/semantics.h"
-#include "demangle.h"
-#include "find_common.h"
-#include "graphs.h"
-#include "hb_engine.h"
-#include "mangle_const.h"
-#include "memmodel.h"
-#include "replay.h"
-#include "streams.h"
+#include "model/graphs.h"
+#include "model/memmodel.h"
+#include "model/replay.h"
+#include "model/streams.h"
+#include "sites/demangle.h"
 #include "u64map.h"
 #include "util.h"
 
@@ -157,8 +157,9 @@ static uint32_t hb_stream_of(struct walk *w, bool has_handle, int64_t handle,
     break;
   }
   default:
-    if (stream_blocking(st))
-      flags = HB_STREAM_BLOCKING; /* unknown flags: assume blocking */
+    /* the coverage rule answers for unknown flags as for blocking */
+    if (stream_class(st) != CL_SC_NONBLOCKING)
+      flags = HB_STREAM_BLOCKING;
     desc = stream_title(w->ctx->db, w->ctx->cs, &w->streams, i);
     break;
   }
@@ -377,20 +378,12 @@ static void do_copy(struct walk *w, struct replay *r, uint32_t t, uint32_t s)
   const struct replay_op *o = &r->op;
   int64_t seq = o->seq, stack = o->stack;
   bool memset_op = o->is_memset;
-  bool async = o->async;
   uint64_t dst = o->dst, src = o->src;
   uint64_t bytes = o->bytes < 0 ? 0 : (uint64_t)o->bytes;
   struct call_act ca;
   replay_activity(r, &ca);
 
-  int dir = memset_op ? CL_DIR_UNKNOWN : replay_copy_direction(r, &ca);
-  /* the memory kind the rule looks at: the host side of a copy, the target
-   * of a memset */
-  int kind = memset_op ? memmodel_host_kind(w->mm, -1, dst)
-                       : memmodel_copy_host_kind(w->mm, dir, &ca, src, dst);
-  if (kind == CL_MEMKIND_COUNT)
-    kind = CL_MEMKIND_DEVICE; /* no host side */
-  const struct cl_copy_rule *rule = cl_copy_rule(memset_op, async, dir, kind);
+  const struct cl_copy_rule *rule = replay_copy_rule(r, &ca);
 
   if (rule->host_waits_before)
     hb_host_wait_stream(w->e, t, s, HB_EDGE_ALWAYS);
@@ -722,7 +715,7 @@ static void walk(struct walk *w)
   struct hostfn_runs hr;
   hostfn_runs_load(d, &hr);
   struct replay r;
-  replay_begin(&r, w->ctx);
+  replay_begin(&r, w->ctx->db, w->ctx->act);
   w->mm = &r.mm;
   while (replay_next(&r)) {
     const struct replay_op *o = &r.op;

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyses.h"
+#include "checks/analyses.h"
+#include "checks/find_common.h"
 #include "cudalens/format.h"
-#include "find_common.h"
-#include "replay.h"
+#include "model/replay.h"
 #include "util.h"
 
 #define EXCESS_SYNC_MIN 10
@@ -26,8 +26,8 @@
 
 /* the last call of a thread, as far as pairing needs it */
 struct last {
-  bool async_copy, has_stream;
-  int64_t stream;
+  bool async_copy;
+  size_t stream; /* the async copy's stream instance */
 };
 
 void analysis_syncs(struct report_ctx *ctx, struct findings *out)
@@ -43,9 +43,11 @@ void analysis_syncs(struct report_ctx *ctx, struct findings *out)
   sites_init(&sites, ctx->cs);
   groups_init(&gs);
   u64map_init(&by_tid);
+  struct streams ss;
+  streams_load(&ss, ctx->db);
 
   struct replay r;
-  replay_begin(&r, ctx);
+  replay_begin(&r, ctx->db, ctx->act);
   r.no_args = true; /* kernel arguments: not read here */
   while (replay_next(&r)) {
     const struct replay_op *o = &r.op;
@@ -58,14 +60,14 @@ void analysis_syncs(struct report_ctx *ctx, struct findings *out)
     }
     struct last prev = lasts[li];
     lasts[li].async_copy = o->transfer && !o->is_memset && o->async;
-    lasts[li].has_stream = o->has_stream;
-    lasts[li].stream = o->stream;
+    if (lasts[li].async_copy)
+      lasts[li].stream = streams_lookup(&ss, o->has_stream, o->stream,
+                                        o->device, o->seq, o->api);
 
     const char *kind = o->sync_kind;
     if (!kind || strstr(kind, "query"))
       continue;
-    if (prev.async_copy && sync_covers(o->sync_op, o->has_sync_stream, o->sync_stream,
-                                       prev.has_stream, prev.stream))
+    if (prev.async_copy && sync_covers(&ss, o, prev.stream))
       continue; /* a blocking copy: sync-copy */
     int64_t ns = sat_sub(o->end_ns, o->start_ns);
     size_t site = sites_of(&sites, o->stack, o->pystack);
@@ -113,4 +115,5 @@ void analysis_syncs(struct report_ctx *ctx, struct findings *out)
   u64map_free(&by_tid);
   groups_free(&gs);
   sites_free(&sites);
+  streams_free(&ss);
 }

@@ -30,10 +30,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyses.h"
+#include "checks/analyses.h"
+#include "checks/find_common.h"
 #include "cudalens/format.h"
-#include "find_common.h"
-#include "replay.h"
+#include "model/replay.h"
 #include "util.h"
 
 #define SYNC_COPY_MIN 10
@@ -47,8 +47,8 @@
 /* an async copy whose thread has made no later call yet */
 struct pending {
   bool used;
-  int64_t seq, host_ns, bytes, stream;
-  bool has_stream;
+  int64_t seq, host_ns, bytes;
+  size_t stream; /* the copy's stream instance */
   size_t site;
   int dir, host_kind;
   struct call_act ca;
@@ -59,6 +59,7 @@ struct pass {
   struct report_ctx *ctx;
   struct sites sites;
   struct groups pageable, synccopy, syncmemset;
+  struct streams ss;
   struct pending *pend;
   size_t npend, cappend;
   struct u64map by_tid; /* tid -> index in pend */
@@ -140,7 +141,7 @@ static struct pending *pending_of(struct pass *p, int64_t tid)
 static void scan(struct pass *p)
 {
   struct replay r;
-  replay_begin(&r, p->ctx);
+  replay_begin(&r, p->ctx->db, p->ctx->act);
   r.no_args = true; /* kernel arguments: not read here */
   while (replay_next(&r)) {
     const struct replay_op *o = &r.op;
@@ -155,8 +156,7 @@ static void scan(struct pass *p)
     char api[96];
     callsite_user_api(p->ctx->cs, o->stack, o->api, api, sizeof api);
     if (x->used) {
-      bool synced = sync_covers(o->sync_op, o->has_sync_stream,
-                                o->sync_stream, x->has_stream, x->stream);
+      bool synced = sync_covers(&p->ss, o, x->stream);
       if (synced)
         synced = x->site == sites_of(&p->sites, o->stack, o->pystack);
       settle(p, x, synced, host_ns, api);
@@ -193,8 +193,8 @@ static void scan(struct pass *p)
     x->seq = seq;
     x->host_ns = host_ns;
     x->bytes = bytes;
-    x->has_stream = o->has_stream;
-    x->stream = o->stream;
+    x->stream = streams_lookup(&p->ss, o->has_stream, o->stream, o->device,
+                               seq, o->api);
     x->site = site;
     x->dir = dir;
     x->host_kind = memmodel_copy_host_kind(&r.mm, dir, &ca, src, dst);
@@ -361,6 +361,7 @@ void analysis_transfers(struct report_ctx *ctx, struct findings *out)
   groups_init(&p.synccopy);
   groups_init(&p.syncmemset);
   u64map_init(&p.by_tid);
+  streams_load(&p.ss, ctx->db);
   scan(&p);
   p.wall_ns = process_wall_ns(ctx);
   p.first_kernel = first_kernel_seq(ctx);
@@ -373,4 +374,5 @@ void analysis_transfers(struct report_ctx *ctx, struct findings *out)
   groups_free(&p.synccopy);
   groups_free(&p.syncmemset);
   sites_free(&p.sites);
+  streams_free(&p.ss);
 }

@@ -1,6 +1,6 @@
 /* findings.c - the findings list of findings.h. */
 #define _GNU_SOURCE /* vasprintf */
-#include "findings.h"
+#include "checks/findings.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -25,36 +25,6 @@ int severity_parse(const char *s)
     if (strcmp(s, sev_names[i]) == 0)
       return i;
   return -1;
-}
-
-void location_copy(struct location *dst, const struct location *src)
-{
-  memset(dst, 0, sizeof *dst);
-  if (!src)
-    return;
-  *dst = *src;
-  dst->file = xstrdup(src->file);
-  dst->function = xstrdup(src->function);
-  dst->module = xstrdup(src->module);
-  dst->callers = NULL;
-  dst->ncallers = 0;
-  if (src->ncallers) {
-    dst->callers = xcalloc(src->ncallers, sizeof *dst->callers);
-    for (size_t i = 0; i < src->ncallers; i++)
-      location_copy(&dst->callers[i], &src->callers[i]);
-    dst->ncallers = src->ncallers;
-  }
-}
-
-void location_free(struct location *loc)
-{
-  free(loc->file);
-  free(loc->function);
-  free(loc->module);
-  for (size_t i = 0; i < loc->ncallers; i++)
-    location_free(&loc->callers[i]);
-  free(loc->callers);
-  memset(loc, 0, sizeof *loc);
 }
 
 void findings_init(struct findings *fs)
@@ -350,7 +320,7 @@ static void relative(char **path, const char *root)
   *path = r;
 }
 
-static void location_relative(struct location *l, const char *root)
+static void location_relative(struct location *l, void *root)
 {
   relative(&l->file, root);
   relative(&l->module, root);
@@ -358,14 +328,20 @@ static void location_relative(struct location *l, const char *root)
     location_relative(&l->callers[i], root);
 }
 
-void findings_relative_to(struct findings *fs, const char *root)
+void findings_each_location(struct findings *fs,
+                            void (*fn)(struct location *, void *), void *arg)
 {
   for (size_t i = 0; i < fs->n; i++) {
     struct finding *f = &fs->v[i];
-    location_relative(&f->loc, root);
+    fn(&f->loc, arg);
     for (size_t r = 0; r < f->nrelated; r++)
-      location_relative(&f->related[r].loc, root);
+      fn(&f->related[r].loc, arg);
   }
+}
+
+void findings_relative_to(struct findings *fs, const char *root)
+{
+  findings_each_location(fs, location_relative, (void *)root);
 }
 
 /* 64-bit FNV-1a */
@@ -425,17 +401,4 @@ int findings_max_severity(const struct findings *fs)
     if ((int)fs->v[i].severity > m)
       m = (int)fs->v[i].severity;
   return m;
-}
-
-const char *location_text(char *buf, size_t len, const struct location *loc)
-{
-  if (loc->file && loc->line > 0)
-    snprintf(buf, len, "%s:%d", loc->file, loc->line);
-  else if (loc->file)
-    snprintf(buf, len, "%s", loc->file);
-  else if (loc->module)
-    snprintf(buf, len, "%s+0x%" PRIx64, path_base(loc->module), loc->offset);
-  else
-    snprintf(buf, len, "<unknown>");
-  return buf;
 }

@@ -9,30 +9,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "checks.h"
+#include "checks/checks.h"
+#include "sites/location.h"
 
 const char *severity_name(enum severity s);
 /* parse "error" / "warning" / "note"; -1 when unknown */
 int severity_parse(const char *s);
-
-/* a place in the user's program; every field may be NULL / 0 */
-struct location {
-  char *file;
-  int line;
-  char *function;
-  char *module;     /* path of the object, for locations without a file */
-  uint64_t offset;  /* address - load bias inside module */
-  /* where the place came from (callsite_location): frame STACK_FRAME of
-   * the recording's stack STACK_ID (has_stack), or frame PY_FRAME of the
-   * Python stack PYSTACK_ID (from_python); for --stack */
-  int has_stack, from_python;
-  int64_t stack_id, pystack_id;
-  int stack_frame, py_frame;
-  /* --stack=N: the frames that called it, innermost first (up to N - 1;
-   * callsite_fill_callers); their own callers are empty */
-  struct location *callers;
-  size_t ncallers;
-};
 
 /* a note of a finding: a related place ("the memory was allocated
  * here"), or a detail of the finding itself (finding_add_detail), which
@@ -153,6 +135,10 @@ char *source_root_normalize(const char *root);
  * that lie under ROOT (normalized) relative to it: "ROOT/src/a.cu" becomes
  * "src/a.cu".  Sort and fingerprint again afterwards. */
 void findings_relative_to(struct findings *fs, const char *root);
+/* FN(location, ARG) for the location of every finding, then for those of
+ * its related notes, in order */
+void findings_each_location(struct findings *fs,
+                            void (*fn)(struct location *, void *), void *arg);
 /* Give every finding its fingerprint: 16 hex digits of the 64-bit FNV-1a
  * hash of its kind and of the user's places it names (its location, then
  * its related locations but not its details, in order): for each, the file (its basename when
@@ -164,13 +150,5 @@ void findings_relative_to(struct findings *fs, const char *root);
 void findings_fingerprint(struct findings *fs);
 /* highest severity present, or -1 when the list is empty */
 int findings_max_severity(const struct findings *fs);
-
-void location_copy(struct location *dst, const struct location *src);
-void location_free(struct location *loc);
-
-/* A location as reports print it: "file:line", "file", "module+0xoffset"
- * or "<unknown>" (every output, and suppressions' at= field, share it);
- * BUF of at least 64 bytes, may return a pointer into LOC */
-const char *location_text(char *buf, size_t len, const struct location *loc);
 
 #endif

@@ -2,11 +2,12 @@
  * happens-before engine (see hb_engine.h).  Clocks are arrays of uint32
  * indexed by stream id, grown on demand (missing entries are 0).  All
  * state is kept in arrays in creation order, so a run is deterministic. */
-#include "hb_engine.h"
+#include "checks/hb_engine.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "cudalens/semantics.h"
 #include "u64map.h"
 #include "util.h"
 
@@ -63,6 +64,12 @@ struct hb_engine {
   struct u64map bucket_index; /* caller's key -> buckets index */
   struct vc (*barriers)[HB_MODELS]; /* per device: hb_device_barrier */
   size_t nbarriers;
+  /* the coverage rule (ops.def section 3b, cl_sync_covers) for another
+   * stream of the same device, by sync kind, class synchronized and class
+   * of the other stream, read once; REACH: does a sync of that kind and
+   * class cover any other stream at all */
+  uint8_t cover[CL_SYNC_ISSUE + 1][CL_SC_ANY][CL_SC_ANY];
+  bool reach[CL_SYNC_ISSUE + 1][CL_SC_ANY];
 };
 
 /* ---- vector clocks ------------------------------------------------------ */
@@ -104,6 +111,62 @@ static bool in_model(unsigned m, enum hb_edge edge)
   return (m & (unsigned)edge) == 0;
 }
 
+/* The class of an engine stream for the coverage rule: graph lanes and
+ * host pseudo-streams (no flag) synchronize with nothing implicitly, as
+ * non-blocking streams; find_races.c gives the per-thread stream and
+ * streams of unknown flags HB_STREAM_BLOCKING, for which the rule answers
+ * as for blocking streams. */
+static enum cl_stream_class sclass(unsigned flags)
+{
+  if (flags & HB_STREAM_LEGACY)
+    return CL_SC_LEGACY;
+  if (flags & HB_STREAM_BLOCKING)
+    return CL_SC_BLOCKING;
+  return CL_SC_NONBLOCKING;
+}
+
+/* does an edge that covers by C, of class EDGE, exist in model M? */
+static bool cover_in_model(unsigned m, enum cl_cover c, enum hb_edge edge)
+{
+  if (c == CL_COVER_LEGACY)
+    return in_model(m, edge) && in_model(m, HB_EDGE_LEGACY);
+  return c == CL_COVER_DIRECT && in_model(m, edge);
+}
+
+/* how a sync of KIND (STREAM or ISSUE) of stream S covers stream B's work
+ * (B may be S) */
+static enum cl_cover covers(const struct hb_engine *e, enum cl_sync_kind kind,
+                            uint32_t s, uint32_t b)
+{
+  const struct hstream *x = &e->streams[s], *y = &e->streams[b];
+  if (s == b) {
+    struct cl_sync sync = {kind, sclass(x->flags)};
+    struct cl_prior p = {sclass(y->flags), s == b, true};
+    return cl_sync_covers(&sync, &p);
+  }
+  return x->device == y->device
+             ? (enum cl_cover)e->cover[kind][sclass(x->flags)][sclass(y->flags)]
+             : CL_COVER_NONE;
+}
+
+/* DST (a clock per model) joins the clocks of the streams other than
+ * STREAM that a sync of KIND of STREAM covers, as edges of class EDGE */
+static void join_covered(struct hb_engine *e, enum cl_sync_kind kind,
+                         uint32_t stream, enum hb_edge edge,
+                         struct vc dst[HB_MODELS])
+{
+  if (!e->reach[kind][sclass(e->streams[stream].flags)])
+    return;
+  for (size_t i = 0; i < e->nstreams; i++) {
+    if (i == stream)
+      continue;
+    enum cl_cover c = covers(e, kind, stream, (uint32_t)i);
+    for (unsigned m = 0; c != CL_COVER_NONE && m < HB_MODELS; m++)
+      if (cover_in_model(m, c, edge))
+        vc_join(&dst[m], &e->streams[i].c[m]);
+  }
+}
+
 /* ---- engine ------------------------------------------------------------- */
 
 struct hb_engine *hb_new(void)
@@ -111,6 +174,14 @@ struct hb_engine *hb_new(void)
   struct hb_engine *e = xcalloc(1, sizeof *e);
   u64map_init(&e->event_index);
   u64map_init(&e->bucket_index);
+  for (int k = 0; k <= CL_SYNC_ISSUE; k++)
+    for (int on = 0; on < CL_SC_ANY; on++)
+      for (int w = 0; w < CL_SC_ANY; w++) {
+        struct cl_sync sync = {(enum cl_sync_kind)k, (enum cl_stream_class)on};
+        struct cl_prior p = {(enum cl_stream_class)w, false, true};
+        e->cover[k][on][w] = (uint8_t)cl_sync_covers(&sync, &p);
+        e->reach[k][on] |= e->cover[k][on][w] != CL_COVER_NONE;
+      }
   return e;
 }
 
@@ -202,29 +273,10 @@ uint32_t hb_issue(struct hb_engine *e, uint32_t thread, uint32_t stream)
   if (s->device >= 0 && (size_t)s->device < e->nbarriers)
     for (unsigned m = 0; m < HB_MODELS; m++)
       vc_join(&s->c[m], &e->barriers[s->device][m]);
-  if (s->flags & HB_STREAM_LEGACY) {
-    /* the legacy stream waits for the blocking streams of its device */
-    for (size_t i = 0; i < e->nstreams; i++) {
-      const struct hstream *b = &e->streams[i];
-      if (i == stream || b->device != s->device ||
-          !(b->flags & HB_STREAM_BLOCKING) || (b->flags & HB_STREAM_LEGACY))
-        continue;
-      for (unsigned m = 0; m < HB_MODELS; m++)
-        if (in_model(m, HB_EDGE_LEGACY))
-          vc_join(&s->c[m], &b->c[m]);
-    }
-  } else if (s->flags & HB_STREAM_BLOCKING) {
-    /* ... and blocking streams wait for the legacy stream */
-    for (size_t i = 0; i < e->nstreams; i++) {
-      const struct hstream *l = &e->streams[i];
-      if (i == stream || l->device != s->device ||
-          !(l->flags & HB_STREAM_LEGACY))
-        continue;
-      for (unsigned m = 0; m < HB_MODELS; m++)
-        if (in_model(m, HB_EDGE_LEGACY))
-          vc_join(&s->c[m], &l->c[m]);
-    }
-  }
+  /* what the operation waits for on other streams (ops.def section 3b,
+   * ISSUE: the legacy stream waits for the blocking streams of its device,
+   * and they wait for it) */
+  join_covered(e, CL_SYNC_ISSUE, stream, HB_EDGE_ALWAYS, s->c);
   uint32_t epoch = vc_get(&s->c[0], stream) + 1;
   for (unsigned m = 0; m < HB_MODELS; m++) {
     vc_reserve(&s->c[m], stream + 1);
@@ -323,22 +375,14 @@ void hb_event_reset(struct hb_engine *e, uint64_t event)
 void hb_host_wait_stream(struct hb_engine *e, uint32_t thread,
                          uint32_t stream, enum hb_edge edge)
 {
+  /* what a stream synchronization covers: ops.def section 3b, STREAM */
   struct hthread *t = &e->threads[thread];
   const struct hstream *s = &e->streams[stream];
+  enum cl_cover self = covers(e, CL_SYNC_STREAM, stream, stream);
   for (unsigned m = 0; m < HB_MODELS; m++)
-    if (in_model(m, edge))
+    if (cover_in_model(m, self, edge))
       vc_join(&t->c[m], &s->c[m]);
-  if (!(s->flags & HB_STREAM_LEGACY))
-    return;
-  for (size_t i = 0; i < e->nstreams; i++) {
-    const struct hstream *b = &e->streams[i];
-    if (i == stream || b->device != s->device ||
-        !(b->flags & HB_STREAM_BLOCKING))
-      continue;
-    for (unsigned m = 0; m < HB_MODELS; m++)
-      if (in_model(m, edge) && in_model(m, HB_EDGE_LEGACY))
-        vc_join(&t->c[m], &b->c[m]);
-  }
+  join_covered(e, CL_SYNC_STREAM, stream, edge, t->c);
 }
 
 void hb_host_wait_event(struct hb_engine *e, uint32_t thread, uint64_t event)
@@ -353,14 +397,19 @@ void hb_host_wait_event(struct hb_engine *e, uint32_t thread, uint64_t event)
 void hb_host_wait_device(struct hb_engine *e, uint32_t thread, int64_t device,
                          enum hb_edge edge)
 {
+  /* ops.def section 3b, DEVICE: every stream of the device (an unknown
+   * device on either side counts as the same); host pseudo-streams are not
+   * device work */
+  struct cl_sync sync = {CL_SYNC_DEVICE, CL_SC_ANY};
   for (size_t i = 0; i < e->nstreams; i++) {
     const struct hstream *s = &e->streams[i];
     if (s->flags & HB_STREAM_HOST)
       continue;
-    if (device >= 0 && s->device >= 0 && s->device != device)
-      continue;
-    for (unsigned m = 0; m < HB_MODELS; m++)
-      if (in_model(m, edge))
+    struct cl_prior p = {sclass(s->flags), false,
+                         device < 0 || s->device < 0 || s->device == device};
+    enum cl_cover c = cl_sync_covers(&sync, &p);
+    for (unsigned m = 0; c != CL_COVER_NONE && m < HB_MODELS; m++)
+      if (cover_in_model(m, c, edge))
         vc_join(&e->threads[thread].c[m], &s->c[m]);
   }
 }

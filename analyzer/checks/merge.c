@@ -1,5 +1,5 @@
 /* merge.c - merging the findings of several recordings (merge.h). */
-#include "merge.h"
+#include "checks/merge.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

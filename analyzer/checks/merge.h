@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "findings.h"
+#include "checks/findings.h"
 #include "recordings.h"
 
 /* Merge the findings of R[0..N) (in report order, recordings_order) into

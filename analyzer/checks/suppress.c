@@ -2,7 +2,7 @@
  * against them (suppress.h); --gen-suppressions writes entries in the
  * format read here. */
 #define _GNU_SOURCE /* getline */
-#include "suppress.h"
+#include "checks/suppress.h"
 
 #include <errno.h>
 #include <fnmatch.h>

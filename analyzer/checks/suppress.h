@@ -27,8 +27,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "checks.h"
-#include "findings.h"
+#include "checks/checks.h"
+#include "checks/findings.h"
 
 enum supp_field {
   SUPP_FUNCTION,

@@ -1,6 +1,6 @@
 /* activity.c - loads the activity table sorted by correlation (then start
  * time, then row order) and finds a call's records by binary search. */
-#include "activity.h"
+#include "model/activity.h"
 
 #include <stdlib.h>
 #include <string.h>

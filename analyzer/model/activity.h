@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "db.h"
+#include "model/db.h"
 
 enum act_kind { ACT_OTHER, ACT_KERNEL, ACT_MEMCPY, ACT_MEMSET, ACT_P2P };
 

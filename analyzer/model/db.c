@@ -13,7 +13,7 @@
  * would block), and nothing of its schema but its tables is used (see
  * harden()).
  */
-#include "db.h"
+#include "model/db.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "cudalens/format.h"
-#include "replay.h"
+#include "model/replay.h"
 #include "tempdir.h"
 #include "util.h"
 

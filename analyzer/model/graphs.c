@@ -3,13 +3,13 @@
  * between nodes it does not have and cycles are ignored; a structure keeps
  * at most as many nodes as it has rows and MAX_NODES (the recorder keeps
  * 16384), and all of them together at most MAX_ALL_NODES. */
-#include "graphs.h"
+#include "model/graphs.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "cudalens/format.h"
-#include "db.h"
+#include "model/db.h"
 #include "util.h"
 
 #define MAX_NODES (1u << 16)

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "replay.h"
+#include "model/replay.h"
 #include "u64map.h"
 
 struct cl_db;

@@ -6,13 +6,13 @@
  * gives the mappings then in its range, a pool's descriptors give the
  * pool.  Also what the memory kinds say about a copy (which side is on the
  * device, its direction). */
-#include "memmodel.h"
+#include "model/memmodel.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "activity.h"
 #include "cudalens/format.h"
+#include "model/activity.h"
 #include "util.h"
 
 void memmodel_load(struct memmodel *m, struct cl_db *d)

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "db.h"
+#include "model/db.h"
 
 struct alloc {
   uint64_t address, size;

@@ -5,12 +5,12 @@
  * sees the same recording (db_open_twin).  When there can be no second
  * connection, or it fails (an error it hit, which the first connection then
  * meets and reports as it always did), everything is read on the first. */
-#include "reading.h"
+#include "model/reading.h"
 
 #include <pthread.h>
 #include <string.h>
 
-#include "replay.h"
+#include "model/replay.h"
 
 struct second {
   struct cl_db db;            /* the twin connection */

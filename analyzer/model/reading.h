@@ -4,8 +4,8 @@
 #ifndef CL_REPORT_READING_H
 #define CL_REPORT_READING_H
 
-#include "activity.h"
-#include "db.h"
+#include "model/activity.h"
+#include "model/db.h"
 
 /* DB's activity into *ACT (activity_free frees it), its calls log kept
  * with DB */

@@ -10,14 +10,14 @@
  * the previous op's and those differences as zigzag varints, strings as
  * indexes into a table of the distinct strings.  Every replay, the first
  * included, decodes the log, so the analyses' passes cost no SQLite. */
-#include "replay.h"
+#include "model/replay.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "cudalens/format.h"
 #include "cudalens/semantics.h"
-#include "db.h"
+#include "model/db.h"
 #include "u64map.h"
 #include "util.h"
 
@@ -684,20 +684,21 @@ static void next_arg(const struct replay_log *l, struct log_state *s)
 }
 
 /* ---- replaying ------------------------------------------------------------ */
-void replay_begin(struct replay *r, struct report_ctx *ctx)
+void replay_begin(struct replay *r, struct cl_db *db,
+                  const struct activity *act)
 {
   memset(r, 0, sizeof *r);
-  r->db = ctx->db;
-  r->act = ctx->act;
-  replay_read_calls(ctx->db);
-  if (!ctx->db->calls_log->args)
-    replay_set_args(ctx->db, NULL);
-  r->log = ctx->db->calls_log;
+  r->db = db;
+  r->act = act;
+  replay_read_calls(db);
+  if (!db->calls_log->args)
+    replay_set_args(db, NULL);
+  r->log = db->calls_log;
   struct log_state *s = xcalloc(1, sizeof *s);
   r->state = s;
   next_arg(r->log, s);
   fields_to_op(r->log, s->prev, &r->op);
-  memmodel_load(&r->mm, ctx->db);
+  memmodel_load(&r->mm, db);
 }
 
 bool replay_next(struct replay *r)
@@ -749,6 +750,19 @@ void replay_activity(struct replay *r, struct call_act *ca)
 int replay_copy_direction(const struct replay *r, const struct call_act *ca)
 {
   return copy_direction(r->op.dir_recorded, ca, &r->mm, r->op.src, r->op.dst);
+}
+
+const struct cl_copy_rule *replay_copy_rule(const struct replay *r,
+                                            const struct call_act *ca)
+{
+  const struct replay_op *o = &r->op;
+  int dir = o->is_memset ? CL_DIR_UNKNOWN : replay_copy_direction(r, ca);
+  int kind = o->is_memset
+                 ? memmodel_host_kind(&r->mm, -1, o->dst)
+                 : memmodel_copy_host_kind(&r->mm, dir, ca, o->src, o->dst);
+  if (kind == CL_MEMKIND_COUNT)
+    kind = CL_MEMKIND_DEVICE; /* no host side */
+  return cl_copy_rule(o->is_memset, o->async, dir, kind);
 }
 
 const char *api_display(char *buf, size_t len, const char *name)

@@ -7,7 +7,7 @@
  * include/cudalens/tables.def); analyses read struct replay_op.
  *
  *   struct replay r;
- *   replay_begin(&r, ctx);
+ *   replay_begin(&r, db, act);
  *   while (replay_next(&r)) { const struct replay_op *o = &r.op; ... }
  *   replay_end(&r);
  *
@@ -19,9 +19,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "activity.h"
-#include "memmodel.h"
-#include "report.h"
+#include "model/activity.h"
+#include "model/db.h"
+#include "model/memmodel.h"
 
 struct replay_arg;
 
@@ -126,7 +126,9 @@ struct replay {
   size_t act_hint;         /* where the last activity lookup ended */
 };
 
-void replay_begin(struct replay *r, struct report_ctx *ctx);
+/* a pass over the calls of DB, their GPU activity from ACT */
+void replay_begin(struct replay *r, struct cl_db *db,
+                  const struct activity *act);
 bool replay_next(struct replay *r);
 void replay_end(struct replay *r);
 /* the calls log kept with a struct cl_db (db_close frees it) */
@@ -166,6 +168,12 @@ void replay_activity(struct replay *r, struct call_act *ca);
 /* the current transfer's direction: the recorded one, else what the
  * activity record CA (replay_activity) and the memory model tell */
 int replay_copy_direction(const struct replay *r, const struct call_act *ca);
+/* the current copy's or memset's rule (ops.def section 2): from its mode,
+ * its direction (replay_copy_direction; a memset's: unknown) and the
+ * memory kind of its host side (a memset's target; device memory when it
+ * has none) */
+const struct cl_copy_rule *replay_copy_rule(const struct replay *r,
+                                            const struct call_act *ca);
 
 /* An API name without CUPTI's version suffix: "cudaMemcpyAsync_v3020" ->
  * "cudaMemcpyAsync" (into BUF). */

@@ -1,13 +1,13 @@
 /* streams.c - stream instances and the lookup from a call's stream handle
  * to its instance. */
-#include "streams.h"
+#include "model/streams.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "callsite.h"
 #include "cudalens/format.h"
+#include "sites/callsite.h"
 #include "util.h"
 
 static void set_name(char **slot, const char *name)
@@ -155,6 +155,19 @@ size_t streams_lookup(struct streams *s, bool has_handle, int64_t handle,
 bool stream_blocking(const struct stream *st)
 {
   return st->flags < 0 || !(st->flags & 1);
+}
+
+enum cl_stream_class stream_class(const struct stream *st)
+{
+  switch (st->kind) {
+  case STREAM_LEGACY: return CL_SC_LEGACY;
+  case STREAM_PER_THREAD: return CL_SC_PER_THREAD;
+  case STREAM_CREATED:
+    if (st->flags >= 0)
+      return st->flags & 1 ? CL_SC_NONBLOCKING : CL_SC_BLOCKING;
+    return CL_SC_UNKNOWN;
+  default: return CL_SC_UNKNOWN;
+  }
 }
 
 const char *stream_kind_name(enum stream_kind k)

@@ -10,7 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "db.h"
+#include "cudalens/semantics.h"
+#include "model/db.h"
 
 struct callsites;
 
@@ -57,6 +58,10 @@ size_t streams_lookup(struct streams *s, bool has_handle, int64_t handle,
                       int64_t device, int64_t seq, const char *api_name);
 /* non-blocking: flags has cudaStreamNonBlocking (1) */
 bool stream_blocking(const struct stream *st);
+/* its class for the coverage rule (ops.def section 3b, cl_sync_covers):
+ * legacy, per-thread, blocking, non-blocking, or unknown (not created in
+ * the recording, or flags not recorded) */
+enum cl_stream_class stream_class(const struct stream *st);
 const char *stream_kind_name(enum stream_kind k);
 /* The number a person calls stream I by: its place in creation order among
  * the streams the recording saw created (1, 2, ...), the same in every

@@ -3,14 +3,14 @@
  * order (joined with transfers and kernels, GPU time from the activity
  * index, host memory kinds from the activity or else the replayed memory
  * table); synchronization by a grouped query. */
-#include "summary.h"
+#include "model/summary.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "cudalens/semantics.h"
-#include "demangle.h"
-#include "replay.h"
+#include "model/replay.h"
+#include "sites/demangle.h"
 #include "strarray.h"
 #include "u64map.h"
 #include "util.h"
@@ -182,7 +182,8 @@ static void count_kernel(struct pass *p, size_t stream, int64_t name,
   s->kstats[i].gpu_ns = sat_add(s->kstats[i].gpu_ns, ca->gpu_ns);
 }
 
-static void calls_pass(struct summary *s, struct report_ctx *ctx)
+static void calls_pass(struct summary *s, struct cl_db *d,
+                       const struct activity *act)
 {
   struct pass p = {.s = s};
   u64map_init(&p.kidx);
@@ -190,7 +191,7 @@ static void calls_pass(struct summary *s, struct report_ctx *ctx)
   s->sstats = xcalloc(scap, sizeof *s->sstats);
 
   struct replay r;
-  replay_begin(&r, ctx);
+  replay_begin(&r, d, act);
   r.no_args = true; /* kernel arguments: not read here */
   while (replay_next(&r)) {
     const struct replay_op *o = &r.op;
@@ -301,8 +302,7 @@ void summary_build(struct summary *s, struct cl_db *d,
   load_process(&s->proc, d);
   load_devices(s, d);
   streams_load(&s->streams, d);
-  struct report_ctx ctx = {.db = d, .act = act};
-  calls_pass(s, &ctx);
+  calls_pass(s, d, act);
   rank_kernels(s, d);
   load_syncs(s, d);
   s->order = streams_order(&s->streams);

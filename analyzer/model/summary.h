@@ -8,11 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "activity.h"
 #include "cudalens/format.h"
-#include "db.h"
-#include "memmodel.h"
-#include "streams.h"
+#include "model/activity.h"
+#include "model/db.h"
+#include "model/memmodel.h"
+#include "model/streams.h"
 
 struct drop {
   char *reason;

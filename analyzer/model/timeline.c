@@ -6,7 +6,7 @@
  * later of its call, the end of the work before it and the record it waits
  * for; a host access, which carries no time, at the end of the call
  * before it in the recording's order. */
-#include "timeline.h"
+#include "model/timeline.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -14,8 +14,10 @@
 
 #include "cudalens/format.h"
 #include "cudalens/semantics.h"
-#include "demangle.h"
-#include "replay.h"
+#include "model/replay.h"
+#include "model/summary.h"
+#include "sites/callsite.h"
+#include "sites/demangle.h"
 #include "u64map.h"
 #include "util.h"
 
@@ -24,7 +26,10 @@ const char *const tl_kind_names[TL_KIND_COUNT] = {
 
 struct build {
   struct timeline *tl;
-  struct report_ctx *ctx;
+  struct cl_db *db;
+  const struct activity *act;
+  struct summary *sum;  /* its streams may grow (streams_lookup) */
+  struct callsites *cs;
   size_t cap_lanes, cap_ops, cap_flows;
   struct u64map lane_of;    /* stream index, or tid | 1 << 63 -> lane */
   int64_t *lane_end;        /* per lane: the end of its latest op */
@@ -50,11 +55,11 @@ static size_t stream_lane(struct build *b, size_t stream, int64_t call_device)
   uint64_t i;
   if (u64map_get(&b->lane_of, stream, &i))
     return (size_t)i;
-  const struct stream *st = &b->ctx->sum->streams.v[stream];
+  const struct stream *st = &b->sum->streams.v[stream];
   int64_t dev = st->device >= 0 ? st->device : call_device >= 0 ? call_device : 0;
   return add_lane(b, stream,
                   (struct tl_lane){.device = dev, .stream = stream,
-                                   .title = stream_title(b->ctx->db, b->ctx->cs, &b->ctx->sum->streams,
+                                   .title = stream_title(b->db, b->cs, &b->sum->streams,
                                                          stream)});
 }
 
@@ -63,7 +68,7 @@ static size_t host_lane(struct build *b, int64_t tid)
   uint64_t i;
   if (u64map_get(&b->lane_of, HOST_KEY(tid), &i))
     return (size_t)i;
-  char *title = thread_title(b->ctx->db, tid);
+  char *title = thread_title(b->db, tid);
   return add_lane(b, HOST_KEY(tid),
                   (struct tl_lane){.host = true, .device = -1, .tid = tid,
                                    .title = title});
@@ -105,7 +110,7 @@ static void stream_op(struct build *b, struct replay *r)
   case CL_OP_STREAM_WAIT_EVENT: kind = TL_WAIT; break;
   default: return;
   }
-  size_t si = streams_lookup(&b->ctx->sum->streams, o->has_stream, o->stream,
+  size_t si = streams_lookup(&b->sum->streams, o->has_stream, o->stream,
                              o->device, o->seq, o->api);
   size_t lane = stream_lane(b, si, o->device);
   char api[128], by[32], hx[32];
@@ -173,7 +178,7 @@ static int cmp_lane(const void *pa, const void *pb)
 static void order_lanes(struct build *b)
 {
   struct timeline *tl = b->tl;
-  const struct summary *s = b->ctx->sum;
+  const struct summary *s = b->sum;
   size_t *rank = xcalloc(s->streams.n + 1, sizeof *rank);
   for (size_t i = 0; i < s->streams.n; i++)
     rank[s->order[i]] = i;
@@ -203,9 +208,9 @@ static void host_accesses(struct build *b, const int64_t *call_seq,
                           const int64_t *call_end, size_t ncalls)
 {
   sqlite3_stmt *st = db_prepare(
-      b->ctx->db, "SELECT seq, tid, kind, address FROM host_accesses ORDER BY seq");
+      b->db, "SELECT seq, tid, kind, address FROM host_accesses ORDER BY seq");
   size_t c = 0;
-  while (db_step(b->ctx->db, st)) {
+  while (db_step(b->db, st)) {
     int64_t seq = db_int(st, 0);
     while (c < ncalls && call_seq[c] < seq)
       c++;
@@ -222,17 +227,19 @@ static void host_accesses(struct build *b, const int64_t *call_seq,
   db_finalize(st);
 }
 
-void timeline_build(struct timeline *tl, struct report_ctx *ctx)
+void timeline_build(struct timeline *tl, struct cl_db *db,
+                    const struct activity *act, struct summary *sum,
+                    struct callsites *cs)
 {
   memset(tl, 0, sizeof *tl);
-  struct build b = {.tl = tl, .ctx = ctx};
+  struct build b = {.tl = tl, .db = db, .act = act, .sum = sum, .cs = cs};
   u64map_init(&b.lane_of);
   u64map_init(&b.last_record);
   int64_t *call_seq = NULL, *call_end = NULL;
   size_t ncalls = 0, cap_seq = 0, cap_end = 0;
 
   struct replay r;
-  replay_begin(&r, ctx);
+  replay_begin(&r, db, act);
   r.no_args = true; /* kernel arguments: not read here */
   while (replay_next(&r)) {
     const struct replay_op *o = &r.op;

@@ -14,7 +14,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report.h"
+#include "model/activity.h"
+#include "model/db.h"
+
+struct callsites;
+struct summary;
 
 struct tl_lane {
   bool host;          /* a host thread (else a stream) */
@@ -62,7 +66,11 @@ struct timeline {
   size_t nflows;
 };
 
-void timeline_build(struct timeline *tl, struct report_ctx *ctx);
+/* from the calls of DB and their GPU activity (ACT), on the streams of
+ * SUM (a stream it lacks is added to it); CS names the lanes */
+void timeline_build(struct timeline *tl, struct cl_db *db,
+                    const struct activity *act, struct summary *sum,
+                    struct callsites *cs);
 void timeline_free(struct timeline *tl);
 /* the op a finding's row SEQ (struct finding's ops) means: the stream work
  * or record/wait of that call when there is one, else its host call or

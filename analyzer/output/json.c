@@ -1,5 +1,5 @@
 /* json.c - the streaming JSON writer of json.h. */
-#include "json.h"
+#include "output/json.h"
 
 #include <math.h>
 #include <string.h>

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output.h"
+#include "output/output.h"
 #include "util.h"
 
 /* S with GitHub's escapes; PROPERTY: also ':' and ',' */

@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
-#include "output.h"
+#include "output/json.h"
+#include "output/output.h"
 #include "util.h"
 
 static const char page_head[] =

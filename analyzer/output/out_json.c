@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
-#include "output.h"
+#include "output/json.h"
+#include "output/output.h"
 #include "util.h"
 
 static void kv_opt_int(struct json *j, const char *key, int64_t v)

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
-#include "output.h"
+#include "output/json.h"
+#include "output/output.h"
 #include "util.h"
 
 /* the ids of the trace: pid and tid of a lane.  Slices of one thread

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
-#include "output.h"
+#include "output/json.h"
+#include "output/output.h"
 #include "util.h"
 
 /* the severity as a SARIF level: error, warning, note */

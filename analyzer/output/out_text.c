@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output.h"
+#include "output/output.h"
 #include "util.h"
 
 /* STR with control characters and bytes that are not UTF-8 shown as \xNN */

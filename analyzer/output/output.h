@@ -8,11 +8,11 @@
 
 #include <stdio.h>
 
-#include "findings.h"
+#include "checks/findings.h"
+#include "checks/suppress.h"
+#include "model/summary.h"
+#include "model/timeline.h"
 #include "recordings.h"
-#include "summary.h"
-#include "suppress.h"
-#include "timeline.h"
 
 /* R[0..N): the recordings in report order; with more than one, FS are
  * merged (merge.c) and the report takes its merged form.  FS: the findings

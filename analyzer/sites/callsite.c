@@ -25,7 +25,7 @@
  * installed package than torch, nvidia or triton (torchvision, a trainer).  callsite_location() prefers it when the native site is
  * missing, has no file:line or is inside the Python installation (ctypes,
  * libffi, extension modules in site-packages). */
-#include "callsite.h"
+#include "sites/callsite.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -599,8 +599,8 @@ struct location callsite_location(const struct callsite *c)
   return l;
 }
 
-static void fill_callers(struct callsites *cs, struct location *l,
-                         size_t depth)
+void callsite_fill_callers(struct callsites *cs, struct location *l,
+                           size_t depth)
 {
   if (depth < 2 || l->ncallers)
     return;
@@ -632,17 +632,6 @@ static void fill_callers(struct callsites *cs, struct location *l,
   }
   l->callers = v;
   l->ncallers = n;
-}
-
-void callsite_fill_callers(struct callsites *cs, struct findings *fs,
-                           size_t depth)
-{
-  for (size_t i = 0; i < fs->n; i++) {
-    struct finding *f = &fs->v[i];
-    fill_callers(cs, &f->loc, depth);
-    for (size_t r = 0; r < f->nrelated; r++)
-      fill_callers(cs, &f->related[r].loc, depth);
-  }
 }
 
 /* cuda_runtime.h's inline templates that call an entry point of another

@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "findings.h"
-#include "symbolize.h"
+#include "sites/location.h"
+#include "sites/symbolize.h"
 
 struct callsite {
   const char *file;     /* source file, NULL without line info */
@@ -68,18 +68,18 @@ int callsite_resolve_ids(struct callsites *cs, int64_t stack_id,
 const struct sym_frame *const *callsite_stack(struct callsites *cs,
                                               int64_t stack_id, size_t *n);
 
-/* A findings location for a call site (borrowed strings: findings_add and
+/* A location for a call site (borrowed strings: findings_add and
  * finding_add_related copy them).  The Python site is preferred when there
  * is one and the native site is missing, has no file:line, or lies in a
  * Python installation (callsite_python_module): then the call came from
  * Python code through an extension module, ctypes or libffi. */
 struct location callsite_location(const struct callsite *c);
 
-/* --stack=N: give every location of FS (and of its related notes) the up
- * to DEPTH - 1 frames that called it (location.callers), from the stack
- * its place was chosen from: the native frames outside it, or the Python
- * frames outside it for a place in Python code. */
-void callsite_fill_callers(struct callsites *cs, struct findings *fs,
+/* --stack=N: give location L the up to DEPTH - 1 frames that called it
+ * (location.callers), from the stack its place was chosen from: the native
+ * frames outside it, or the Python frames outside it for a place in Python
+ * code.  A location that has its callers already keeps them. */
+void callsite_fill_callers(struct callsites *cs, struct location *l,
                            size_t depth);
 
 /* The name of the CUDA function the program called for a recorded call of

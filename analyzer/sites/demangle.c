@@ -2,7 +2,7 @@
  * ("_Z..."), a plain copy for the rest (C functions, extern "C" kernels);
  * cl_kernel_brief(): such a name shortened for a finding's first line;
  * cl_kernel_argument(): how findings name one of its arguments. */
-#include "demangle.h"
+#include "sites/demangle.h"
 
 #include <stdlib.h>
 #include <string.h>

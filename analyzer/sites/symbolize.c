@@ -5,7 +5,7 @@
  * gives frames with only module+offset.  symbolize_symbol() reads only the
  * symbol table (no DWARF: no line tables, no debug info entries), for
  * frames of libraries that are not the user's code. */
-#include "symbolize.h"
+#include "sites/symbolize.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -15,7 +15,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "demangle.h"
+#include "sites/demangle.h"
 #include "u64map.h"
 #include "util.h"
 

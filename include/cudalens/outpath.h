@@ -6,11 +6,12 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "cudalens/visibility.h"
+
 /* Expands %p %h %q{VAR} %% of pattern into out; 0, or -1 with a one-line
  * message in err (unknown escape, bad %q, too long, empty). */
 int cl_outpath_expand(const char *pattern, pid_t pid, char *out, size_t outsz,
-                      char *err, size_t errsz)
-    __attribute__((visibility("hidden")));
+                      char *err, size_t errsz) CL_HIDDEN;
 
 /* The folder the launcher makes before the program starts, so that every
  * process of a run can write into it (the shim makes none): the pattern's
@@ -22,11 +23,10 @@ int cl_outpath_expand(const char *pattern, pid_t pid, char *out, size_t outsz,
  * make; then out is the folder before it).  out is "" when there is none to
  * make (a bare file name, "/x.db").  0, or -1 with a message. */
 int cl_outpath_folder(const char *pattern, char *out, size_t outsz, char *err,
-                      size_t errsz) __attribute__((visibility("hidden")));
+                      size_t errsz) CL_HIDDEN;
 
 /* mkdir -p: makes dir and its missing parents (mode 0777 less the umask).
  * 0, or -1 with a message naming the folder that could not be made. */
-int cl_make_folders(const char *dir, char *err, size_t errsz)
-    __attribute__((visibility("hidden")));
+int cl_make_folders(const char *dir, char *err, size_t errsz) CL_HIDDEN;
 
 #endif

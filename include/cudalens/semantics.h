@@ -1,7 +1,8 @@
 /* semantics.h - CUDA's ordering rules, read from the one table
  * include/cudalens/ops.def: whether an operation is stream work, what the
- * host knows when a call returns, and how each copy and memset orders with
- * the host.  Shared by the recorder's host check and the analyzer. */
+ * host knows when a call returns, how each copy and memset orders with
+ * the host, and what a synchronization covers.  Shared by the recorder's
+ * host check and the analyzer. */
 #ifndef CUDALENS_SEMANTICS_H
 #define CUDALENS_SEMANTICS_H
 
@@ -9,7 +10,7 @@
 
 #include "cudalens/format.h"
 
-enum cl_work { CL_WORK_NONE, CL_WORK_STREAM, CL_WORK_HANDLE };
+enum cl_work { CL_WORK_NONE, CL_WORK_TASK, CL_WORK_MARK, CL_WORK_HANDLE };
 enum cl_host { CL_HOST_NONE, CL_HOST_STREAM, CL_HOST_EVENT, CL_HOST_DEVICE,
                CL_HOST_RULE };
 enum cl_edge { CL_EDGE_DOC, CL_EDGE_UNPROMISED };
@@ -27,11 +28,11 @@ const struct cl_op_sem *cl_op_sem(enum cl_op op);
 /* is a call of class OP stream work?  HAS_STREAM: the call named a stream */
 bool cl_op_is_stream_work(enum cl_op op, bool has_stream);
 
-/* Stream work that takes time on its stream and uses its device: kernels,
- * copies, memsets, host functions, graph launches, prefetches; not the
- * markers (event records and waits, capture begin and end) nor
- * stream-ordered allocation.  What serializes with other streams and what
- * makes a device "used". */
+/* Stream work that takes time on its stream and uses its device (ops.def
+ * work TASK: kernels, copies, memsets, host functions, graph launches,
+ * prefetches); not the markers (MARK: event records and waits, capture
+ * begin and end, collectives) nor stream-ordered allocation.  What
+ * serializes with other streams and what makes a device "used". */
 bool cl_op_is_stream_task(enum cl_op op);
 
 /* memory classes of section 2 */
@@ -73,6 +74,58 @@ enum cl_order_rule_id {
 };
 /* the documentation sentence of an ordering rule of section 3 */
 const char *cl_order_doc(enum cl_order_rule_id id);
+
+/* what the calling host thread knows once a successful call of class OP
+ * returned: section 1's host, where a copy or memset (RULE) knows its
+ * stream (STREAM) when RULE's `after` is DONE, else nothing (RULE is
+ * NULL for other classes) */
+enum cl_host cl_host_after(enum cl_op op, const struct cl_copy_rule *rule);
+
+/* section 3b: what a synchronization covers */
+enum cl_stream_class { CL_SC_LEGACY, CL_SC_PER_THREAD, CL_SC_BLOCKING,
+                       CL_SC_NONBLOCKING, CL_SC_UNKNOWN, CL_SC_ANY };
+/* how: not at all, directly, or only through the legacy default stream's
+ * implicit synchronization (the happens-before engine's HB_EDGE_LEGACY) */
+enum cl_cover { CL_COVER_NONE, CL_COVER_DIRECT, CL_COVER_LEGACY };
+enum cl_sync_kind { CL_SYNC_DEVICE, CL_SYNC_STREAM, CL_SYNC_EVENT,
+                    CL_SYNC_ISSUE };
+
+/* a synchronization: of a device, of stream ON's work so far, of what an
+ * event recorded on stream ON captured, or an operation issued to ON */
+struct cl_sync {
+  enum cl_sync_kind kind;
+  enum cl_stream_class on;  /* not read for DEVICE */
+};
+/* earlier work, as seen from a synchronization: its stream's class, whether
+ * that is the stream synchronized (SAME_STREAM), and whether it is a stream
+ * of the same device (DEVICE: of the device synchronized; the caller says
+ * what an unknown device means) */
+struct cl_prior {
+  enum cl_stream_class stream;
+  bool same_stream, same_device;
+};
+
+enum cl_sync_cover_id {
+#define CL_SYNC_COVER(id, sync, on, work, cover, doc) CL_COVER_RULE_##id,
+#include "cudalens/ops.def"
+  CL_COVER_RULE_COUNT
+};
+struct cl_cover_rule {
+  enum cl_sync_cover_id id;
+  const char *name;         /* "STREAM_LEGACY_BLOCKING" */
+  enum cl_cover cover;
+  const char *doc;
+};
+/* the row of section 3b that decides whether SYNC covers PRIOR (the table
+ * ends each kind with a catch-all row) */
+const struct cl_cover_rule *cl_sync_rule(const struct cl_sync *sync,
+                                         const struct cl_prior *prior);
+/* ... and its answer */
+enum cl_cover cl_sync_covers(const struct cl_sync *sync,
+                             const struct cl_prior *prior);
+/* the sync kind of what the host knows (STREAM, EVENT, DEVICE); false for
+ * NONE and RULE */
+bool cl_sync_kind_of(enum cl_host host, enum cl_sync_kind *kind);
 
 /* section 4: what lets another device reach memory of kind K (the rule's
  * right, e.g. "peer access to it", and its documentation), NULL for memory

@@ -15,7 +15,7 @@
 #include <sqlite3.h>
 #include <stdio.h>
 
-#include "callsite.h"
+#include "sites/callsite.h"
 
 int main(int argc, char **argv)
 {

@@ -91,7 +91,7 @@ command -v nvidia-smi >/dev/null 2>&1 &&
   nvidia-smi --query-gpu=index,name --format=csv,noheader | sed 's/^/   GPU /' | tee -a "$summary"
 
 # ---- 1. the CUDA sample apps ----------------------------------------------
-apps="pageable_async sync_copy sync_memset repeated_pinning excess_sync cross_device stray_context default_stream"
+apps="pageable_async sync_copy sync_memset repeated_pinning excess_sync cross_device stray_context default_stream sync_copy_legacy"
 # programs without a twin: pageable_async_both (both copies of a pageable
 # round trip reported, each at its line)
 singles="pageable_async_both"

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "shim/pyframes.h"
 #include "shim/shim.h"
 
 #define PROBE_EXPORT __attribute__((visibility("default")))

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "callsite.h"
 #include "cudalens/format.h"
+#include "sites/callsite.h"
 
 static int failures;
 

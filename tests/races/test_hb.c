@@ -2,13 +2,13 @@
  * sequences: the happens-before engine (analyzer/checks/hb_engine.h: streams,
  * events, host syncs, the legacy default stream, the models that leave out
  * implicit edges, threads, the shadow memory's point/range rules) and the
- * const-parameter parser (analyzer/sites/mangle_const.h). */
+ * const-parameter parser (cudalens/mangle_const.h). */
 #include <stdio.h>
 #include <string.h>
 
-#include "hb_engine.h"
-#include "mangle_const.h"
 #include "../unit/unit.h"
+#include "checks/hb_engine.h"
+#include "cudalens/mangle_const.h"
 
 struct seen {
   int n;

@@ -13,11 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "callsite.h"
-#include "shim/shim.h" /* cl_modules_scan: the recorder's list of loaded objects */
 #include "cudalens/format.h"
-#include "demangle.h"
-#include "output.h"
+#include "output/output.h"
+#include "shim/modules.h" /* cl_modules_scan: the recorder's list of loaded objects */
+#include "sites/callsite.h"
+#include "sites/demangle.h"
 
 static int failures;
 

@@ -10,7 +10,7 @@
 # GPU.
 
 TR_BUGGY = pageable_async sync_copy sync_memset repeated_pinning \
-	excess_sync cross_device stray_context default_stream
+	excess_sync cross_device stray_context default_stream sync_copy_legacy
 TR_APP_NAMES = $(TR_BUGGY) $(TR_BUGGY:%=%_ok) pageable_async_both
 # listed in full: automake cannot expand substitution references in TESTS
 TR_TESTS = \
@@ -18,6 +18,8 @@ TR_TESTS = \
 	tests/transfers/pageable_async_ok.test \
 	tests/transfers/sync_copy.test \
 	tests/transfers/sync_copy_ok.test \
+	tests/transfers/sync_copy_legacy.test \
+	tests/transfers/sync_copy_legacy_ok.test \
 	tests/transfers/sync_memset.test \
 	tests/transfers/sync_memset_ok.test \
 	tests/transfers/repeated_pinning.test \

@@ -5,6 +5,7 @@
  * system without unified addressing: not something the simulated runtime
  * produces), and never device memory; mappings of one reserved range
  * (cuMemMap), adjacent ranges that an unmap ends together. */
+#include "shim/kparams.h"
 #include "shim/shim.h"
 #include "unit.h"
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "shim/cudaload.h"
 #include "shim/cupti.h"
 #include "unit.h"
 

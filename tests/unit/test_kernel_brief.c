@@ -4,7 +4,7 @@
  * of cl_kernel_argument(): an argument counted from 1, with its type. */
 #include <stdlib.h>
 
-#include "demangle.h"
+#include "sites/demangle.h"
 #include "unit.h"
 
 static void brief(const char *in, const char *want)

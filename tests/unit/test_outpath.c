@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "shim/outfile.h"
 #include "shim/shim.h"
 #include "unit.h"
 

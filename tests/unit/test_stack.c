@@ -11,6 +11,7 @@
 #include <execinfo.h>
 
 #include "shim/shim.h"
+#include "shim/stack.h"
 #include "unit.h"
 
 static int mismatches;

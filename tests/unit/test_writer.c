@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "shim/cupti.h"
+#include "shim/ring.h"
+#include "shim/writer.h"
 #include "unit.h"
 #include "unit_db.h"
 

@@ -1,4 +1,4 @@
-/* outpath.c - puts the recording's file in place (its name is the
+/* outfile.c - puts the recording's file in place (its name is the
  * CUDALENS_OUTPUT pattern as common/outpath.c expands it), readable by its
  * owner only (it holds the command line), never following a symlink and
  * never overwriting: when the name is taken it tries NAME.1.db, NAME.2.db,
@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "outfile.h"
 #include "shim.h"
 #include "writer_db.h"
 

@@ -4,8 +4,8 @@
  * through a const pointer parameter as a read, and every other pointer
  * (non-const pointers, pointers inside structs passed by value) as a
  * possible write. */
-#ifndef CL_REPORT_MANGLE_CONST_H
-#define CL_REPORT_MANGLE_CONST_H
+#ifndef CUDALENS_MANGLE_CONST_H
+#define CUDALENS_MANGLE_CONST_H
 
 #include <stddef.h>
 

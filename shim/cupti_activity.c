@@ -1,4 +1,4 @@
-/* activity.c - CUPTI activity records: GPU start/end times of kernels, copies
+/* cupti_activity.c - CUPTI activity records: GPU start/end times of kernels, copies
  * and memsets, the memory kind (pageable, pinned, ...) of each side of a
  * copy, and CUPTI's own drop counts.  CUPTI fills buffers we hand it; each
  * completed buffer is turned into activity records on the thread that CUPTI
@@ -6,6 +6,8 @@
 #include <stdlib.h>
 
 #include "cupti.h"
+#include "cupti_activity.h"
+#include "ring.h"
 
 #define BUFFER_SIZE (4u << 20)
 

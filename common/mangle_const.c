@@ -8,7 +8,7 @@
  * as writing through every pointer.  Substitution candidates are numbered
  * as libiberty's demangler numbers them (a nested name's last component is
  * not one; template arguments' types are). */
-#include "mangle_const.h"
+#include "cudalens/mangle_const.h"
 
 #include <ctype.h>
 #include <string.h>

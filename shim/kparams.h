@@ -1,0 +1,39 @@
+/* kparams.h - kernel parameters and the allocation map (kparams.c). */
+#ifndef CUDALENS_SHIM_KPARAMS_H
+#define CUDALENS_SHIM_KPARAMS_H
+
+#include "shim.h"
+
+void cl_allocmap_add(uint64_t start, uint64_t size, int kind, uint32_t flags)
+    CL_HIDDEN;
+void cl_allocmap_remove(uint64_t start) CL_HIDDEN;
+/* Ends the mappings (cuMemUnmap) that start in [start, start + size). */
+void cl_allocmap_remove_range(uint64_t start, uint64_t size) CL_HIDDEN;
+/* The kind (enum cl_memkind) of the live allocation holding all of
+ * [addr, addr+bytes), or CL_MEMKIND_UNKNOWN (pageable or not ours). */
+int cl_allocmap_kind(uint64_t addr, uint64_t bytes) CL_HIDDEN;
+/* The live allocation containing addr: 1 and its range, or 0. */
+int cl_allocmap_find(uint64_t addr, uint64_t *start, uint64_t *end) CL_HIDDEN;
+/* A device alias of pinned memory (cudaHostGetDevicePointer) that is not
+ * the host pointer: kernel arguments through it are recorded, and reach
+ * the host allocation. */
+void cl_allocmap_alias(uint64_t device, uint64_t host) CL_HIDDEN;
+/* cudaStreamAttachMemAsync: the managed allocation holding addr is now
+ * attached as flags says (cudaMemAttachGlobal, Host or Single) */
+void cl_allocmap_attach(uint64_t addr, uint32_t flags) CL_HIDDEN;
+/* What the device reaches through kernel argument v and the host may race
+ * with: the live managed allocation holding v (not attached to the host),
+ * or pinned or registered memory (not read-only), through a device alias
+ * too: 1 and the allocation's host range, else 0. */
+int cl_allocmap_device_reach(uint64_t v, uint64_t *start, uint64_t *end)
+    CL_HIDDEN;
+/* Scan a launch's parameters for words pointing into live allocations. */
+void cl_kparams_scan(void *func, void **params, struct cl_call *c) CL_HIDDEN;
+/* a module is being unloaded: its CUfunction handles may be reused, so the
+ * parameter layouts read so far are read again at their next launch */
+void cl_kparams_module_unloading(void) CL_HIDDEN;
+void cl_kparams_atfork_prepare(void) CL_HIDDEN;
+void cl_kparams_atfork_parent(void) CL_HIDDEN;
+void cl_kparams_atfork_child(void) CL_HIDDEN;
+
+#endif

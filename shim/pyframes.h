@@ -1,0 +1,12 @@
+/* pyframes.h - the Python call stack of a call (pyframes.c). */
+#ifndef CUDALENS_SHIM_PYFRAMES_H
+#define CUDALENS_SHIM_PYFRAMES_H
+
+#include "shim.h"
+
+/* The interned Python stack of the calling thread ("file:line:function"
+ * lines, innermost first, at most 8), or 0 when it runs no Python code.
+ * Safe without the GIL; never calls into Python code. */
+uint32_t cl_pystack_capture(void) CL_HIDDEN;
+
+#endif

@@ -1,0 +1,12 @@
+/* threads.h - host threads (threads.c): the program's pthread_create and
+ * pthread_join, recorded as the edges between its threads. */
+#ifndef CUDALENS_SHIM_THREADS_H
+#define CUDALENS_SHIM_THREADS_H
+
+#include "shim.h"
+
+/* Write this thread's pending create edge, if any; called before the
+ * thread's first record. */
+void cl_threads_before_record(void) CL_HIDDEN;
+
+#endif
