@@ -18,7 +18,8 @@
 
 const struct cl_sqlite_api *cl_sqlite;
 /* DIR/libcudalens-sqlite.so for the DIR of this library's path, made
- * absolute with the working directory the shim started in */
+ * absolute with the working directory the shim started in (the program
+ * may have changed it since) */
 static int sibling(char *out, size_t n)
 {
   Dl_info info;
@@ -29,8 +30,10 @@ static int sibling(char *out, size_t n)
   int r;
   if (self[0] == '/')
     r = snprintf(out, n, "%.*s/%s", dir, self, CL_SQLITE_NAME);
-  else if (slash)
+  else if (slash && cl_cfg.cwd[0])
     r = snprintf(out, n, "%s/%.*s/%s", cl_cfg.cwd, dir, self, CL_SQLITE_NAME);
+  else if (slash) /* the working directory was not known at start */
+    r = snprintf(out, n, "%.*s/%s", dir, self, CL_SQLITE_NAME);
   else
     r = snprintf(out, n, "%s", CL_SQLITE_NAME); /* found by the search */
   return r > 0 && (size_t)r < n ? 0 : -1;
