@@ -40,7 +40,7 @@ tests_recordings_test_callsite_san_SOURCES = $(tests_recordings_test_callsite_SO
 tests_recordings_test_callsite_san_CPPFLAGS = $(tests_recordings_test_callsite_CPPFLAGS)
 tests_recordings_test_callsite_san_CFLAGS = $(AM_CFLAGS) $(SAN_COMPILE_FLAGS)
 tests_recordings_test_callsite_san_LDFLAGS = $(SAN_LINK_FLAGS)
-tests_recordings_test_callsite_san_LDADD = libclreport_san.la libclshim.la \
+tests_recordings_test_callsite_san_LDADD = libclreport_san.la libclshim.la libclsqlite.la \
 	$(SQLITE_LIBS) -ldl -lpthread
 
 tests_fuzz_fuzz_report_san_SOURCES = $(tests_fuzz_fuzz_report_SOURCES)

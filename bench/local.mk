@@ -3,7 +3,7 @@
 # (see bench/README.md).
 EXTRA_DIST += bench/README.md bench/run.sh bench/paired_ci.awk bench/launch_bound.cu \
 	bench/copy_bound.cu bench/torch_small_ops.py bench/torch_train.py \
-	bench/cupti_floor.c bench/report_scale.sh bench/real_stacks.py
+	bench/cupti_floor.c bench/report_scale.sh bench/real_stacks.py bench/startup.sh
 
 # the generator of large synthetic recordings (bench/report_scale.sh, and
 # tests/recordings/scale.rtest with a small one)
@@ -17,4 +17,4 @@ bench_gen_recording_LDADD = libclformat.la $(SQLITE_LIBS)
 noinst_PROGRAMS += bench/writer_rate
 bench_writer_rate_SOURCES = bench/writer_rate.c
 bench_writer_rate_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir) $(SQLITE_CFLAGS)
-bench_writer_rate_LDADD = libclshim.la $(SHIM_SQLITE_LIBS) -ldl -lpthread
+bench_writer_rate_LDADD = libclshim.la libclsqlite.la $(SHIM_SQLITE_LIBS) -ldl -lpthread

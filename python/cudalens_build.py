@@ -4,8 +4,8 @@ directory (the files git knows, or the unpacked sdist), configured
 (./autogen.sh first when there is no configure), built with make and
 installed with `make install DESTDIR=...`; the wheel then holds the Python
 package python/cudalens with bin/ (cudalens, cudalens-report) and lib/
-(libcudalens.so) beside it, where the launcher finds the shim, and the man
-pages as data (PREFIX/share/man).  The binaries are stripped (objcopy);
+(libcudalens.so, libcudalens-sqlite.so) beside it, where the launcher finds
+the shim, and the man pages as data (PREFIX/share/man).  The binaries are stripped (objcopy);
 their debug info goes apart, to $CUDALENS_DEBUG_DIR when set (NAME.debug,
 which each binary names in its .gnu_debuglink), else nowhere.
 
@@ -363,6 +363,8 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
         debug = os.environ.get("CUDALENS_DEBUG_DIR")
         binaries = [os.path.join(root, "bin", p) for p in PROGRAMS]
         binaries.append(os.path.join(root, "lib", "libcudalens.so"))
+        # SQLite, which the shim loads from its own directory when it records
+        binaries.append(os.path.join(root, "lib", "libcudalens-sqlite.so"))
         for b in binaries:
             _strip(b, debug and os.path.abspath(debug))
         for b in binaries:

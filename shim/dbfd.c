@@ -10,12 +10,12 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sqlite_api.h"
 #include "writer_db.h"
 
 #define MAX_FDS 16

@@ -22,6 +22,7 @@
 #include "shim_init.h"
 #include "signals.h"
 #include "sigwrap.h"
+#include "sqlite_api.h"
 #include "stack.h"
 #include "writer.h"
 
@@ -118,6 +119,13 @@ static void start(const struct cl_cuda_found *f)
 {
   char why[1024];
   if (cl_cupti_bind(f, why, sizeof why)) {
+    CL_LOG(CL_LOG_ERROR, "%s; this run is not recorded", why);
+    return;
+  }
+  /* SQLite's library, loaded here beside CUPTI's rather than by the writer
+   * thread, which must never wait for the loader's lock that a thread
+   * blocked on a full ring may hold */
+  if (cl_sqlite_load(why, sizeof why)) {
     CL_LOG(CL_LOG_ERROR, "%s; this run is not recorded", why);
     return;
   }

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <sqlite3.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +25,7 @@
 #include "nccl.h"
 #include "outfile.h"
 #include "ring.h"
+#include "sqlite_api.h"
 #include "writer_db.h"
 
 /* The INSERT of each table the writer fills, one row of parameters in the
@@ -761,6 +761,10 @@ static int create_file(struct cl_db *db, const char *expanded)
 struct cl_db *cl_db_open(void)
 {
   char expanded[4096], err[512];
+  if (cl_sqlite_load(err, sizeof err)) { /* loaded already when recording */
+    CL_LOG(CL_LOG_ERROR, "%s; this run is not recorded", err);
+    return NULL;
+  }
   if (cl_dbfd_install())
     CL_LOG(CL_LOG_WARN, "cannot move the recording's descriptors away from "
                         "the program's");

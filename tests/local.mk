@@ -9,13 +9,12 @@ TEST_LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/run-test.sh
 CL_SAN_SUFFIX =
 AM_TESTS_ENVIRONMENT = CL_TOP_BUILDDIR='$(abs_top_builddir)'; \
 	CL_TOP_SRCDIR='$(abs_top_srcdir)'; CL_SAN_SUFFIX='$(CL_SAN_SUFFIX)'; \
-	CL_SHIM_SQLITE_LDFLAGS='$(SHIM_SQLITE_LDFLAGS)'; \
-	export CL_TOP_BUILDDIR CL_TOP_SRCDIR CL_SAN_SUFFIX CL_SHIM_SQLITE_LDFLAGS; \
+	export CL_TOP_BUILDDIR CL_TOP_SRCDIR CL_SAN_SUFFIX; \
 	unset CUDALENS_SUPPRESSIONS;
 EXTRA_DIST += tests/run-test.sh tests/lib.sh
 
 unit_cflags = $(AM_CFLAGS) -I$(top_srcdir) $(SQLITE_CFLAGS)
-unit_ldadd = libclshim.la $(SQLITE_LIBS) -ldl -lpthread
+unit_ldadd = libclshim.la libclsqlite.la $(SQLITE_LIBS) -ldl -lpthread
 
 check_PROGRAMS += tests/unit/test_outpath tests/unit/test_writer \
 	tests/unit/test_stack tests/unit/test_cuptifind tests/unit/test_allocmap

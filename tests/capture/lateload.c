@@ -10,6 +10,8 @@
  *                            with cl_register (no dlsym), then runs it
  *   lateload nvtx            names this thread "early" through NVTX, then
  *                            as name (the name is given before CUDA loads)
+ *   lateload chdir DIR       chdir(DIR), then as name (the working
+ *                            directory changes before CUDA loads)
  *   lateload none            dlopen of libm only: no CUDA at all
  *   lateload open FILE       dlopen(FILE) only
  *
@@ -88,11 +90,17 @@ int main(int argc, char **argv)
       return 1;
   } else if (!strcmp(mode, "name") || !strcmp(mode, "path")) {
     load((void *)file);
+  } else if (!strcmp(mode, "chdir")) {
+    if (argc < 3 || chdir(argv[2])) {
+      printf("chdir: failed\n");
+      return 1;
+    }
+    load((void *)"libcudart.so.13");
   } else if (!strcmp(mode, "nvtx")) {
     nvtxNameOsThreadA((uint32_t)syscall(SYS_gettid), "early");
     load((void *)file);
   } else {
-    fprintf(stderr, "usage: lateload name|path FILE|thread|nvtx|plugin FILE|none|open FILE\n");
+    fprintf(stderr, "usage: lateload name|path FILE|chdir DIR|thread|nvtx|plugin FILE|none|open FILE\n");
     return 2;
   }
   if (!rt) {

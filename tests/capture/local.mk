@@ -60,6 +60,7 @@ CAPTURE_TESTS = \
 	tests/capture/diskfull.test \
 	tests/capture/stderr.test \
 	tests/capture/startup.test \
+	tests/capture/sqlite_lib.test \
 	tests/capture/unload.test \
 	tests/capture/own_dlsym.test
 TESTS += $(CAPTURE_TESTS)

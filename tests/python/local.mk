@@ -14,7 +14,7 @@ tests_python_libpyprobe_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 tests_python_libpyprobe_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 tests_python_libpyprobe_la_LDFLAGS = -shared -module -avoid-version \
 	-no-undefined -rpath $(abs_builddir)/tests/python
-tests_python_libpyprobe_la_LIBADD = libclshim.la $(SQLITE_LIBS) -ldl -lpthread
+tests_python_libpyprobe_la_LIBADD = libclshim.la libclsqlite.la $(SQLITE_LIBS) -ldl -lpthread
 
 check_PROGRAMS += tests/python/test_pysite tests/python/pysites
 tests_python_test_pysite_SOURCES = tests/python/test_pysite.c
