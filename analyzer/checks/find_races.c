@@ -82,6 +82,7 @@ struct race {
 
 struct kname {
   int n;               /* parameters classified, -1 unknown */
+  bool untyped;        /* no C++ signature (extern "C", Triton, XLA) */
   enum param_class cls[MAX_PARAMS];
 };
 
@@ -108,6 +109,10 @@ struct walk {
   size_t nlanes, caplanes;
   /* kernel names */
   struct u64map knames_idx;  /* strings.id -> index */
+  /* where the recording has words that may be stale (uninit_params): per
+   * kernel name, its launches, and per (name, parameter, offset) the
+   * launches with a pointer there (fields_count) */
+  struct u64map launches, fields;
   struct kname *knames;
   size_t nknames, capknames;
   /* races */
@@ -211,11 +216,67 @@ static const struct kname *kname_of(struct walk *w, int64_t name_id,
   GROW(w->knames, w->capknames, w->nknames + 1);
   struct kname *k = &w->knames[w->nknames];
   k->n = mangled ? mangle_param_classes(mangled, k->cls, MAX_PARAMS) : -1;
+  /* a C++ name whose parameters were not all classified keeps its types */
+  k->untyped = !mangled || strncmp(mangled, "_Z", 2) != 0;
   if (k->n > MAX_PARAMS)
     k->n = MAX_PARAMS;
   if (name_id >= 0)
     u64map_put(&w->knames_idx, (uint64_t)name_id, w->nknames);
   return &w->knames[w->nknames++];
+}
+
+/* ---- words that may be stale ---------------------------------------------- *
+ * The recorder marks a by-value structure that also held host code (a
+ * return address left on the stack: the structure was not fully
+ * initialized).  That does not make every pointer in it stale: PyTorch's
+ * ReduceOp sets its source and destination but leaves the offset tables of
+ * the dimensions a tensor lacks as the stack held them.  A place in the
+ * structure that held a pointer into an allocation at every launch of the
+ * kernel is a field the program sets; one that did only at some launches
+ * (an address slot of a table filled as far as each launch needs, such as
+ * PyTorch's TensorListMetadata) may be stale. */
+static uint64_t field_key(int64_t name, int64_t param, int64_t offset)
+{
+  return (uint64_t)name << 22 | (uint64_t)(param & 63) << 16 |
+         (uint64_t)(offset & 0xffff);
+}
+
+/* counts the launches of each kernel name and the places of its pointers,
+ * when some word may be stale */
+static void fields_count(struct walk *w)
+{
+  if (!replay_has_uninit(w->ctx->db))
+    return;
+  struct replay r;
+  replay_begin(&r, w->ctx->db, w->ctx->act);
+  while (replay_next(&r)) {
+    const struct replay_op *o = &r.op;
+    if (o->op != CL_OP_KERNEL || o->kname < 0 || o->result != 0)
+      continue;
+    uint64_t n = 0;
+    u64map_get(&w->launches, (uint64_t)o->kname, &n);
+    u64map_put(&w->launches, (uint64_t)o->kname, n + 1);
+    for (size_t i = 0; i < o->nargs; i++) {
+      /* one count per launch and place (a place holds one word) */
+      uint64_t key = field_key(o->kname, o->args[i].param, o->args[i].offset);
+      uint64_t c = 0;
+      u64map_get(&w->fields, key, &c);
+      u64map_put(&w->fields, key, c + 1);
+    }
+  }
+  replay_end(&r);
+}
+
+/* did this place hold a pointer at every launch of kernel NAME? */
+static bool always_a_pointer(const struct walk *w, int64_t name, int64_t param,
+                             int64_t offset)
+{
+  uint64_t n = 0, c = 0;
+  if (name < 0 || param < 0 || param > 63 || offset < 0 || offset > 0xffff ||
+      !u64map_get(&w->launches, (uint64_t)name, &n))
+    return false;
+  u64map_get(&w->fields, field_key(name, param, offset), &c);
+  return c == n;
 }
 
 /* ---- races ---------------------------------------------------------------- */
@@ -445,8 +506,9 @@ static void do_kernel(struct walk *w, const struct replay_op *o, uint32_t t,
     struct hb_access a = {.seq = seq, .stack = stack, .stream = s,
                           .epoch = epoch, .lo = value, .hi = value,
                           .point = 1, .write = !ro, .definite = ro,
-                          .untyped = k->n < 0,
-                          .uninit = o->args[i].uninit,
+                          .untyped = k->untyped,
+                          .uninit = o->args[i].uninit &&
+                                    !always_a_pointer(w, o->kname, param, offset),
                           .op = ACC_KERNEL, .param = (int32_t)param,
                           .kernel = o->kname < 0 ? 0 : o->kname,
                           .offset = (int32_t)offset};
@@ -469,7 +531,7 @@ static void node_kernel(struct walk *w, const struct gnode *x, uint32_t i,
     acc.point = 1;
     acc.write = !ro;
     acc.definite = ro;
-    acc.untyped = k->n < 0;
+    acc.untyped = k->untyped;
     acc.op = ACC_KERNEL;
     acc.param = (int32_t)param;
     acc.kernel = x->name < 0 ? 0 : x->name;
@@ -1340,10 +1402,13 @@ void analysis_races(struct report_ctx *ctx, struct findings *out)
   u64map_init(&w.threads);
   u64map_init(&w.capture_events);
   u64map_init(&w.knames_idx);
+  u64map_init(&w.launches);
+  u64map_init(&w.fields);
   u64map_init(&w.race_idx);
   u64map_init(&w.exec_lanes);
   graphs_load(&w.graphs, ctx->db);
 
+  fields_count(&w);
   walk(&w);
 
   sqlite3_stmt *q = db_prepare(
@@ -1415,6 +1480,8 @@ void analysis_races(struct report_ctx *ctx, struct findings *out)
   u64map_free(&w.threads);
   u64map_free(&w.capture_events);
   u64map_free(&w.knames_idx);
+  u64map_free(&w.launches);
+  u64map_free(&w.fields);
   u64map_free(&w.race_idx);
   u64map_free(&w.exec_lanes);
   for (size_t i = 0; i < w.nlanes; i++)

@@ -397,6 +397,7 @@ struct bytes {
  * the previous row's, then 1 if its parameter is in uninit_params, else 0 */
 struct replay_args {
   struct bytes b;
+  size_t nuninit; /* rows whose parameter is in uninit_params */
 };
 
 struct replay_log {
@@ -621,9 +622,11 @@ struct replay_args *replay_args_read(struct cl_db *db)
       prev[i] = x;
     }
     uint64_t flag;
-    put_varint(&a->b, prev[1] >= 0 && prev[1] < 64 &&
-                          u64map_get(&uninit, (uint64_t)prev[0] * 64 +
-                                                  (uint64_t)prev[1], &flag));
+    bool u = prev[1] >= 0 && prev[1] < 64 &&
+             u64map_get(&uninit, (uint64_t)prev[0] * 64 + (uint64_t)prev[1],
+                        &flag);
+    put_varint(&a->b, u);
+    a->nuninit += u;
   }
   db_finalize(st);
   u64map_free(&uninit);
@@ -681,6 +684,14 @@ void replay_log_free(struct replay_log *l)
   u64map_free(&l->str_by_hash);
   free(l->facts.task_devices);
   free(l);
+}
+
+bool replay_has_uninit(struct cl_db *db)
+{
+  replay_read_calls(db);
+  if (!db->calls_log->args)
+    replay_set_args(db, NULL);
+  return db->calls_log->args->nuninit > 0;
 }
 
 const struct calls_facts *replay_calls_facts(struct cl_db *db)

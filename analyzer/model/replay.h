@@ -146,6 +146,9 @@ void replay_read_calls(struct cl_db *db);
 struct replay_args *replay_args_read(struct cl_db *db);
 void replay_set_args(struct cl_db *db, struct replay_args *args);
 void replay_args_free(struct replay_args *a);
+/* does some kernel argument word lie in a structure that was not fully
+ * initialized (uninit_params)? */
+bool replay_has_uninit(struct cl_db *db);
 
 /* What SQL aggregates over the calls table say, gathered as the calls log
  * is read (so that the analyses scan the table once). */
