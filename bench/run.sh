@@ -33,6 +33,9 @@ Options:
                 printed: launch_bound, copy_bound, torch_small_ops,
                 train_resnet18, train_resnet18-loader, train_transformer)
   --keep        keep the databases the shim wrote (their folder is printed)
+  --no-sanitizer
+                leave out the runs under PyTorch's CUDA sanitizer (7-17x
+                slower: more pairs of the others in the same time)
   --with VAR=VALUE
                 also run each benchmark under the shim, and under each
                 floor, with VAR=VALUE in the environment (e.g.
@@ -52,7 +55,7 @@ EOF
 
 die() { echo "run.sh: $*" >&2; exit 2; }
 
-steps_opt='' runs=5 bindir='' arch=native torch=0 train=0 cuda=1 quick=0 keep=0 target='' floor='' with='' only=''
+steps_opt='' runs=5 bindir='' arch=native torch=0 train=0 cuda=1 quick=0 keep=0 target='' floor='' with='' only='' sanitizer=1
 while [ $# -gt 0 ]; do
   case $1 in
   --runs) [ $# -ge 2 ] || die "--runs needs a number"; runs=$2; shift ;;
@@ -70,6 +73,7 @@ while [ $# -gt 0 ]; do
   --only) [ $# -ge 2 ] || die "--only needs a list"; only=$2; shift ;;
   --only=*) only=${1#--only=} ;;
   --keep) keep=1 ;;
+  --no-sanitizer) sanitizer=0 ;;
   --floor) [ $# -ge 2 ] || die "--floor needs the library"; floor="$floor $2"; shift ;;
   --floor=*) floor="$floor ${1#--floor=}" ;;
   --with) [ $# -ge 2 ] || die "--with needs VAR=VALUE"; with=$2; shift ;;
@@ -389,7 +393,7 @@ torch_case() {
     run_one native "$nat" "$py" "$@" || { ok=0; break; }
     run_variants "$name" "$([ $r -eq "$runs" ] && echo 1 || echo 0)" \
       "$py" "$@" || { ok=0; break; }
-    if [ "$csan" = csan ]; then
+    if [ "$csan" = csan ] && [ "$sanitizer" = 1 ]; then
       run_one csan "$cs" "$py" "$@" || { ok=0; break; }
     fi
     r=$((r + 1))
@@ -403,7 +407,7 @@ torch_case() {
     "$(awk '{ print $1 }' "$nat.times" | median)" \
     "$(awk '{ print $1 }' "$cl.times" | median)" \
     "$(ratios "$nat.times" "$cl.times" 1 | median)")
-  if [ "$csan" = csan ]; then
+  if [ "$csan" = csan ] && [ "$sanitizer" = 1 ]; then
     line=$line$(printf ', TORCH_CUDA_SANITIZER=1 %.3f s (ratio %.2f)' \
       "$(awk '{ print $1 }' "$cs.times" | median)" \
       "$(ratios "$nat.times" "$cs.times" 1 | median)")

@@ -2,11 +2,17 @@
 // as far as a launch needs, as PyTorch's multi-tensor metadata
 // (TensorListMetadata) does: its unset members keep what the host's stack
 // held.  Here those members are set on purpose to what such a stack holds:
-// a pointer to a buffer another stream is writing, and a return address
-// (an address in host code, which no kernel argument means).  The kernel touches only the slots it is told to (n), so
-// the first launch does not race, but nothing in the launch says which
-// slots are live: a stale-argument-race warning, not a stream-race error.
-// The second launch's structure is fully set and uses the buffer: a race.
+// a return address (an address in host code, which no kernel argument
+// means) and, in a slot the launch does not use, a pointer to a buffer
+// another stream is writing.  The kernel touches only the slots it is told
+// to (n), so the first launch does not race, and that slot held a pointer
+// at only one of the kernel's launches: a stale-argument-race warning, not
+// a stream-race error.  The second launch's structure is fully set and
+// uses the buffer in its second slot: a race.  The third's is not fully
+// set either, but uses the buffer (on a third stream) in its first slot,
+// which held a pointer at every launch: a field the program sets
+// (PyTorch's ReduceOp sets its pointers and leaves other members as the
+// stack held them): a race.
 // rule: STREAM_ORDER
 #include <cstdint>
 
@@ -30,6 +36,7 @@ __global__ void double_table(Table t, int n)
 int main()
 {
     cudaStream_t s1 = nonblocking_stream(), s2 = nonblocking_stream();
+    cudaStream_t s3 = nonblocking_stream();
     float *a = dalloc(), *b = dalloc();
     CHECK(cudaMemset(a, 0, N * sizeof(float)));
     CHECK(cudaDeviceSynchronize());
@@ -37,12 +44,19 @@ int main()
     Table stale;
     stale.n = 1;
     stale.slot[0] = a;
-    stale.slot[1] = b;                        // left over: not used (n is 1)
+    stale.slot[1] = nullptr;
     stale.slot[2] = (float *)(uintptr_t)&host_code; // left over: host code
-    stale.slot[3] = nullptr;
+    stale.slot[3] = b;                        // left over: not used (n is 1)
     double_table<<<GRID, 0, s2>>>(stale, N); // expect: stale-argument-race
     Table full = {{a, b, nullptr, nullptr}, 2};
     double_table<<<GRID, 0, s2>>>(full, N); // expect: stream-race
+    Table partial;
+    partial.n = 1;
+    partial.slot[0] = b;
+    partial.slot[1] = nullptr;
+    partial.slot[2] = (float *)(uintptr_t)&host_code; // left over: host code
+    partial.slot[3] = nullptr;
+    double_table<<<GRID, 0, s3>>>(partial, N); // expect: stream-race
     CHECK(cudaDeviceSynchronize());
     CHECK(cudaFree(a));
     CHECK(cudaFree(b));
