@@ -24,6 +24,7 @@ libclreport_la_SOURCES = \
 	analyzer/model/memmodel.c analyzer/model/memmodel.h \
 	analyzer/model/reading.c analyzer/model/reading.h \
 	analyzer/recordings.c analyzer/recordings.h \
+	analyzer/reduced.c analyzer/reduced.h \
 	analyzer/model/replay.c analyzer/model/replay.h \
 	analyzer/model/streams.c analyzer/model/streams.h \
 	analyzer/model/summary.c analyzer/model/summary.h \

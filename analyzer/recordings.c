@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "reduced.h"
 #include "util.h"
 
 struct paths {
@@ -25,6 +26,21 @@ static int ends_with_db(const char *name)
 {
   size_t n = strlen(name);
   return n > 3 && name[0] != '.' && strcmp(name + n - 3, ".db") == 0;
+}
+
+/* a reduced result (reduced.h) in a folder whose recording is not there:
+ * it stands for it (the reduced results of a job gathered in one place) */
+static int lone_reduced(const char *dir, size_t len, const char *name)
+{
+  if (name[0] == '.' || !reduced_named(name))
+    return 0;
+  char *path = xasprintf("%.*s/%s", (int)len, dir, name);
+  char *rec = reduced_recording(path);
+  struct stat st;
+  int lone = stat(rec, &st) != 0;
+  free(rec);
+  free(path);
+  return lone;
 }
 
 /* A stub: an empty file with nothing in its WAL (-wal) either, which a
@@ -45,7 +61,7 @@ static int is_stub(const char *path, const struct stat *st)
 /* DIR's recordings, as DIR/NAME ("DIR/" and "DIR" give the same names);
  * stubs are skipped with a note (issue 24: one stub made the report of a
  * whole multi-process run fail) */
-static void add_folder(struct paths *p, const char *dir)
+static void add_folder(struct paths *p, const char *dir, int reduced_too)
 {
   DIR *d = opendir(dir);
   if (!d)
@@ -57,7 +73,8 @@ static void add_folder(struct paths *p, const char *dir)
   struct dirent *e;
   errno = 0;
   while ((e = readdir(d))) {
-    if (!ends_with_db(e->d_name))
+    if (!ends_with_db(e->d_name) &&
+        !(reduced_too && lone_reduced(dir, len, e->d_name)))
       continue;
     char *path = xasprintf("%.*s%s%s", (int)len, dir,
                            dir[len - 1] == '/' ? "" : "/", e->d_name);
@@ -88,13 +105,14 @@ static int cmp_path(const void *a, const void *b)
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-char **recordings_expand(char *const *args, size_t nargs, size_t *n)
+char **recordings_expand(char *const *args, size_t nargs, int reduced_too,
+                         size_t *n)
 {
   struct paths p = {0};
   for (size_t i = 0; i < nargs; i++) {
     struct stat st;
     if (stat(args[i], &st) == 0 && S_ISDIR(st.st_mode))
-      add_folder(&p, args[i]);
+      add_folder(&p, args[i], reduced_too);
     else
       add(&p, xstrdup(args[i]));
   }
@@ -112,6 +130,14 @@ char **recordings_expand(char *const *args, size_t nargs, size_t *n)
           fatal("%s: named twice", p.v[i]);
         fatal("%s and %s are the same recording", p.v[k], p.v[i]);
       }
+    /* a reduced result stands for its recording: not both */
+    if (reduced_named(p.v[i])) {
+      char *rec = reduced_recording(p.v[i]);
+      for (size_t k = 0; k < p.n; k++)
+        if (strcmp(p.v[k], rec) == 0)
+          fatal("%s and %s are the same recording", p.v[k], p.v[i]);
+      free(rec);
+    }
   }
   free(sts);
   free(ok);

@@ -19,6 +19,9 @@ struct recording {
   struct findings fs;    /* its own findings (emptied by merge_findings) */
   struct timeline *tl;   /* for --format=perfetto/html, else NULL */
   struct coll_log *colls; /* its NCCL collectives (find_collectives.h) */
+  /* read from its reduced result (reduced.h): SUM holds only the rank and
+   * pid, and these the summary as the text and JSON reports print it */
+  char *text_summary, *json_summary;
 };
 
 /* The paths ARGS[0..NARGS) name, sorted as text: a folder stands for the
@@ -26,8 +29,11 @@ struct recording {
  * dot; not recursively), joined as FOLDER/NAME.  Exits 2 with one line for
  * a folder that cannot be read or has no recording, and for a file named
  * twice (the same file under two names included).  Other paths are left to
- * db_open, which names what is wrong with them.  *N gets the count. */
-char **recordings_expand(char *const *args, size_t nargs, size_t *n);
+ * db_open, which names what is wrong with them.  With REDUCED_TOO, a
+ * folder also stands for its reduced results (X.cldr, reduced.h) whose
+ * recording (X.db) is not in it.  *N gets the count. */
+char **recordings_expand(char *const *args, size_t nargs, int reduced_too,
+                         size_t *n);
 void recordings_expand_free(char **paths, size_t n);
 
 /* Report order: by rank when every recording has one, else recordings with

@@ -30,6 +30,7 @@
 #include "model/timeline.h"
 #include "output/output.h"
 #include "recordings.h"
+#include "reduced.h"
 #include "sites/callsite.h"
 #include "util.h"
 
@@ -51,6 +52,7 @@ struct options {
   bool broad;               /* --broad: function-wide entries */
   const char *gen_supp_file; /* its FILE; NULL: standard error */
   size_t stack_depth;       /* --stack=N: frames per place (default 1) */
+  bool reduce;              /* --reduce: write reduced results, no report */
 };
 
 static const char usage_text[] =
@@ -62,6 +64,7 @@ static const char usage_text[] =
     "                       [--gen-suppressions[=FILE] [--broad]] [-o FILE]\n"
     "                       RECORDING.db...\n"
     "       cudalens-report [OPTIONS] FOLDER\n"
+    "       cudalens-report --reduce [--stack=N] [-o FILE] RECORDING.db...\n"
     "       cudalens-report --explain=KIND | --list-checks\n"
     "       cudalens-report --version | --help\n"
     "\n"
@@ -69,7 +72,9 @@ static const char usage_text[] =
     "synchronization) and report findings with the user's call sites.\n"
     "Several recordings (or a FOLDER: its *.db files) are the processes of\n"
     "one run: one report, the same findings merged and labelled with their\n"
-    "processes (or ranks), then each process's summary.\n"
+    "processes (or ranks), then each process's summary.  A recording's\n"
+    "reduced result (X.cldr beside X.db, from --reduce) is read instead of\n"
+    "it when it is current: the same report, without reading the calls.\n"
     "\n"
     "  -f, --format=FORMAT   text (default), json, sarif (SARIF 2.1.0),\n"
     "                        github (GitHub Actions annotations; these two:\n"
@@ -104,6 +109,9 @@ static const char usage_text[] =
     "                        in the finding's function and file (they also\n"
     "                        hide new findings of that kind there)\n"
     "  -o, --output=FILE     write the report to FILE instead of stdout\n"
+    "      --reduce          write each recording's reduced result (its\n"
+    "                        findings, summary and NCCL collectives) beside\n"
+    "                        it as X.cldr (or to -o FILE, for one), no report\n"
     "      --explain=KIND    what a kind of finding means, its severity and\n"
     "                        the CUDA documentation it rests on, and exit\n"
     "      --list-checks     every kind of finding with its severity, and exit\n"
@@ -165,6 +173,7 @@ static void parse_options(int argc, char **argv, struct options *o)
       {"gen-suppressions", optional_argument, NULL, 'G'},
       {"broad", no_argument, NULL, 'B'},
       {"stack", required_argument, NULL, 'K'},
+      {"reduce", no_argument, NULL, 'r'},
       {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
   o->fail_on = -1;
@@ -246,6 +255,9 @@ static void parse_options(int argc, char **argv, struct options *o)
     case 'B':
       o->broad = true;
       break;
+    case 'r':
+      o->reduce = true;
+      break;
     case 'h':
       fputs(usage_text, stdout);
       exit(ferror(stdout) || fflush(stdout) ? 2 : 0);
@@ -288,6 +300,12 @@ static void parse_options(int argc, char **argv, struct options *o)
   }
   if (o->broad && !o->gen_supp)
     fail("--broad is a form of --gen-suppressions (try --help)");
+  /* a reduced result is what every report shares: findings before
+   * --source-root, suppressions and --fail-on, which the report applies */
+  if (o->reduce && (o->format != FORMAT_TEXT || o->gen_supp ||
+                    o->source_root || o->fail_on >= 0 || o->supp.nsources))
+    fail("--reduce takes only --stack and -o (the report applies the other "
+         "options)");
   if (optind >= argc)
     fail("no recording given (usage: cudalens-report [OPTIONS] RECORDING.db;"
          " try --help)");
@@ -446,16 +464,79 @@ static void analyze(struct recording *r, const struct options *o)
     r->tl = xcalloc(1, sizeof *r->tl);
     timeline_build(r->tl, &db, &act, &r->sum, cs);
   }
+  callsites_free(cs);
+  activity_free(&act);
+  db_close(&db);
+}
+
+/* --source-root: paths under the root relative to it, then their order
+ * and fingerprints again */
+static void relative_to_root(struct recording *r, const struct options *o)
+{
   if (o->source_root) {
-    /* paths under the root relative to it, then their order and
-     * fingerprints again */
     findings_relative_to(&r->fs, o->source_root);
     findings_sort(&r->fs);
     findings_fingerprint(&r->fs);
   }
-  callsites_free(cs);
-  activity_free(&act);
-  db_close(&db);
+}
+
+/* R's findings and summary: from its reduced result when it names one
+ * (X.cldr) or has a current one beside it, else from the recording */
+static void load(struct recording *r, const struct options *o)
+{
+  char *err = NULL;
+  if (reduced_named(r->path)) {
+    if (timeline_format(o->format))
+      fail("%s: --format=%s draws the recording itself, not its reduced "
+           "result", r->path, o->format == FORMAT_HTML ? "html" : "perfetto");
+    char *file = r->path;
+    r->path = reduced_recording(file); /* the report names the recording */
+    if (reduced_read(file, NULL, o->stack_depth, r, &err) < 0)
+      fail("%s", err);
+    free(file);
+  } else if (!timeline_format(o->format)) {
+    char *file = reduced_path(r->path);
+    if (access(file, F_OK) == 0 &&
+        reduced_read(file, r->path, o->stack_depth, r, &err) < 0) {
+      fputs("cudalens-report: note: ", stderr);
+      fput_escaped(stderr, err);
+      fputs("; reading the recording\n", stderr);
+      free(err);
+      err = NULL;
+      analyze(r, o);
+    } else if (!r->text_summary) {
+      analyze(r, o);
+    }
+    free(file);
+  } else {
+    analyze(r, o);
+  }
+  relative_to_root(r, o);
+}
+
+/* --reduce: each recording's reduced result, beside it or -o FILE */
+static int reduce_all(const struct options *o, char **paths, size_t n)
+{
+  if (o->output && n != 1)
+    fail("--reduce -o FILE: one recording (got %zu); without -o each goes "
+         "beside its recording", n);
+  for (size_t i = 0; i < n; i++) {
+    if (reduced_named(paths[i]))
+      fail("%s: already a reduced result", paths[i]);
+    struct recording r;
+    memset(&r, 0, sizeof r);
+    r.path = paths[i];
+    analyze(&r, o);
+    char *out = o->output ? xstrdup(o->output) : reduced_path(paths[i]);
+    char *err = NULL;
+    if (reduced_write(out, &r, o->stack_depth, &err) < 0)
+      fail("%s", err);
+    free(out);
+    findings_free(&r.fs);
+    summary_free(&r.sum);
+    collectives_free(r.colls);
+  }
+  return 0;
 }
 
 int main(int argc, char **argv)
@@ -464,7 +545,14 @@ int main(int argc, char **argv)
   parse_options(argc, argv, &o);
 
   size_t n;
-  char **paths = recordings_expand(o.args, o.nargs, &n);
+  char **paths = recordings_expand(o.args, o.nargs, !o.reduce, &n);
+  if (o.reduce) {
+    check_not_input("-o ", o.output, paths, n, &o);
+    int status = reduce_all(&o, paths, n);
+    recordings_expand_free(paths, n);
+    suppressions_free(&o.supp);
+    return status;
+  }
   if (n > 1 && timeline_format(o.format))
     fail("--format=%s draws one recording at a time (got %zu)",
          o.format == FORMAT_HTML ? "html" : "perfetto", n);
@@ -479,8 +567,8 @@ int main(int argc, char **argv)
          o.gen_supp_file);
   struct recording *rec = xcalloc(n, sizeof *rec);
   for (size_t i = 0; i < n; i++) {
-    rec[i].path = paths[i];
-    analyze(&rec[i], &o);
+    rec[i].path = xstrdup(paths[i]);
+    load(&rec[i], &o);
   }
   recordings_order(rec, n);
 
@@ -524,6 +612,9 @@ int main(int argc, char **argv)
       timeline_free(rec[i].tl);
     collectives_free(rec[i].colls);
     free(rec[i].tl);
+    free(rec[i].text_summary);
+    free(rec[i].json_summary);
+    free(rec[i].path);
   }
   free(rec);
   recordings_expand_free(paths, n);

@@ -2,7 +2,8 @@
  * PyTorch training run, for timing cudalens-report at scale (see
  * bench/report_scale.sh and bench/README.md).  No GPU needed.
  *
- *   gen_recording [--layers L] [--seed S] [--no-plant] OUT.db EVENTS
+ *   gen_recording [--layers L] [--seed S] [--no-plant]
+ *                 [--rank R --nranks N [--mismatch STEP]] OUT.db EVENTS
  *
  * The recording has the schema the shim writes (CL_SCHEMA_SQL, user_version
  * CL_SCHEMA_VERSION, the activity index built at close) and what a training
@@ -30,7 +31,15 @@
  * its wait for the optimizer (stream-race: EMA reads the weights the
  * optimizer writes), at step 5 the copy stream skips its wait for the
  * backward before prefetching the next batch (stream-race: the copy
- * overwrites the input the backward still reads). */
+ * overwrites the input the backward still reads).
+ *
+ * With --rank R --nranks N the recording is rank R of a data-parallel job
+ * of N ranks (meta rank R, pid 4242 + R): after each backward the
+ * gradients are all-reduced (ncclAllReduce on the compute stream, a
+ * collectives row of communicator id 0xc011, in ddp.py).  With --mismatch
+ * STEP this rank's all-reduce of that step has one element more than the
+ * others' (collective-mismatch).  N recordings of ranks 0..N-1 make a job
+ * for bench/report_scale.sh --ranks. */
 #define _GNU_SOURCE
 #include <link.h>
 #include <sqlite3.h>
@@ -47,7 +56,8 @@
 enum api {
   A_MALLOC, A_FREE, A_MALLOC_HOST, A_STREAM_CREATE, A_EVENT_CREATE,
   A_LAUNCH, A_MEMCPY_ASYNC, A_MEMSET_ASYNC, A_EVENT_RECORD, A_STREAM_WAIT,
-  A_STREAM_SYNC, A_EVENT_QUERY, A_DEVICE_SYNC, A_SET_DEVICE, A_COUNT
+  A_STREAM_SYNC, A_EVENT_QUERY, A_DEVICE_SYNC, A_SET_DEVICE, A_ALLREDUCE,
+  A_COUNT
 };
 static const struct { const char *name; int cbid; const char *op; } apis[] = {
     {"cudaMalloc_v3020", 20, "alloc"},
@@ -64,6 +74,7 @@ static const struct { const char *name; int cbid; const char *op; } apis[] = {
     {"cudaEventQuery_v3020", 136, "query-event"},
     {"cudaDeviceSynchronize_v3020", 165, "sync-device"},
     {"cudaSetDevice_v3020", 9, "set-device"},
+    {"ncclAllReduce", 0, "collective"},
 };
 
 /* ---- output ------------------------------------------------------------- */
@@ -124,6 +135,7 @@ static const int64_t EV_BATCH = 0x55550b000100, EV_STEP = 0x55550b000200,
 static int64_t seq, corr, now_ns, target;
 static uint64_t rng = 88172645463325252ULL;
 static int layers = 64, plant = 1;
+static long rank = -1, nranks = 0, mismatch = -1; /* --rank, --nranks, --mismatch */
 
 static uint64_t rnd(void)
 {
@@ -199,7 +211,7 @@ static void write_modules(void)
  * [this program,] libtorch_python, python, libc. */
 enum site { K_FWD, K_FWD2, K_BWD, K_BWD2, K_OPT, K_EMA, K_ZERO, K_COPY_IN,
             K_ITEM, K_SYNC, K_RECORD, K_WAIT, K_QUERY, K_ALLOC, K_FREE,
-            K_SETUP, K_SITES };
+            K_SETUP, K_ALLREDUCE, K_SITES };
 static unsigned char *stack_written;
 
 static void site_anchor(void) {}
@@ -240,7 +252,8 @@ static int64_t pystack_of(enum site k, int layer)
       "optim.py:%d:step", "ema.py:%d:update", "optim.py:%d:zero_grad",
       "data.py:%d:to_device", "train.py:%d:log_loss", "train.py:%d:log_loss",
       "train.py:%d:prefetch", "train.py:%d:prefetch", "data.py:%d:ready",
-      "model.py:%d:grow", "model.py:%d:shrink", "train.py:%d:setup"};
+      "model.py:%d:grow", "model.py:%d:shrink", "train.py:%d:setup",
+      "ddp.py:%d:sync_grads"};
   if (!where[k])
     return 0;
   int64_t id = 100000 + (int64_t)k * 1000 + layer;
@@ -488,6 +501,24 @@ static void prefetch(long n)
   record(TID_MAIN, S_COPY, EV_BATCH, K_RECORD);
 }
 
+/* DDP: the gradients of step N all-reduced on the compute stream */
+static void allreduce(long n)
+{
+  int64_t s = call(A_ALLREDUCE, TID_MAIN, 1, S_COMPUTE, K_ALLREDUCE, 0);
+  if (s < 0)
+    return;
+  char sql[512];
+  snprintf(sql, sizeof sql,
+           "INSERT INTO collectives(seq, comm, comm_id, kind, rank, nranks,"
+           " send, recv, count, datatype, redop, stream)"
+           " VALUES(%lld, 94000000100000, %d, 'all-reduce', %ld, %ld, %llu,"
+           " %llu, %lld, 7, 0, 0)",
+           (long long)s, 0xc011, rank, nranks,
+           (unsigned long long)grad[0], (unsigned long long)grad[0],
+           (long long)layers * W_BYTES / 4 + (n == mismatch ? 1 : 0));
+  exec(sql);
+}
+
 static void training_step(long n)
 {
   wait_event(TID_MAIN, S_COMPUTE, EV_BATCH, K_WAIT);
@@ -508,6 +539,8 @@ static void training_step(long n)
     launch(TID_AUTOGRAD, S_COMPUTE, K_BWD2, l, 0, l ? act[l - 1] : input,
            gact[l + 1], grad[l]);
   }
+  if (rank >= 0)
+    allreduce(n);
   record(TID_MAIN, S_COMPUTE, EV_STEP, K_RECORD);
   prefetch(n);
   /* optimizer, after the EMA of the last step is done reading */
@@ -561,7 +594,7 @@ static void write_fixed(int argc, char **argv)
   for (int i = 0; i < A_COUNT; i++) {
     I64(st, api, id, i);
     TXT(st, api, name, apis[i].name);
-    TXT(st, api, domain, "runtime");
+    TXT(st, api, domain, i == A_ALLREDUCE ? "nccl" : "runtime");
     I64(st, api, cbid, apis[i].cbid);
     TXT(st, api, op, apis[i].op);
     step(st);
@@ -573,13 +606,18 @@ static void write_fixed(int argc, char **argv)
     snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), "%s\"%s\"",
              i ? "," : "", argv[i]);
   strcat(cmd, "]");
+  char pid[32], rk[32];
+  snprintf(pid, sizeof pid, "%ld", 4242 + (rank >= 0 ? rank : 0));
+  snprintf(rk, sizeof rk, "%ld", rank);
   const char *kv[][2] = {
       {"format", CL_FORMAT_NAME}, {"cudalens_version", "0.1.0"},
-      {"pid", "4242"}, {"ppid", "4200"}, {"hostname", "bench"},
+      {"pid", pid}, {"rank", rank >= 0 ? rk : NULL}, {"ppid", "4200"}, {"hostname", "bench"},
       {"exe", "/usr/bin/python3.12"}, {"cmdline", cmd},
       {"start_ns", "1000000"}, {"capture", "cupti"}, {"stack_depth", "16"},
       {"gpu_activity", "1"}, {"end", "exit"}, {"clean_exit", "1"}};
   for (size_t i = 0; i < sizeof kv / sizeof *kv; i++) {
+    if (!kv[i][1])
+      continue;
     TXT(st, meta, key, kv[i][0]);
     TXT(st, meta, value, kv[i][1]);
     step(st);
@@ -665,7 +703,8 @@ static void setup(void)
 
 static void usage(void)
 {
-  fputs("usage: gen_recording [--layers L] [--seed S] [--no-plant] OUT.db"
+  fputs("usage: gen_recording [--layers L] [--seed S] [--no-plant]\n"
+        "                     [--rank R --nranks N [--mismatch STEP]] OUT.db"
         " EVENTS\n", stderr);
   exit(2);
 }
@@ -680,10 +719,17 @@ int main(int argc, char **argv)
       rng = strtoull(argv[++i], NULL, 0) | 1;
     else if (!strcmp(argv[i], "--no-plant"))
       plant = 0;
+    else if (!strcmp(argv[i], "--rank") && i + 1 < argc)
+      rank = atol(argv[++i]);
+    else if (!strcmp(argv[i], "--nranks") && i + 1 < argc)
+      nranks = atol(argv[++i]);
+    else if (!strcmp(argv[i], "--mismatch") && i + 1 < argc)
+      mismatch = atol(argv[++i]);
     else
       usage();
   }
-  if (argc - i != 2 || layers < 1 || layers > 400)
+  if (argc - i != 2 || layers < 1 || layers > 400 ||
+      (rank >= 0) != (nranks > 0) || (rank >= 0 && rank >= nranks))
     usage();
   const char *out = argv[i];
   target = strtoll(argv[i + 1], NULL, 0);

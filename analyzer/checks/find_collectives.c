@@ -24,20 +24,6 @@
 #include "u64map.h"
 #include "util.h"
 
-struct coll {
-  int64_t seq, comm_id, count, datatype, root, redop;
-  int32_t rank, nranks;
-  char *kind;
-  size_t site;  /* index into the log's sites */
-};
-
-struct coll_log {
-  struct coll *v;
-  size_t n, cap;
-  struct location *sites;
-  size_t nsites, capsites;
-};
-
 static void kind_text(char *buf, size_t len, int64_t datatype)
 {
   static const char *const names[] = {

@@ -12,7 +12,23 @@
 #include "report.h"
 
 struct recording;
-struct coll_log;
+
+/* one successful collective of a rank (a reduced result carries them:
+ * reduced.h) */
+struct coll {
+  int64_t seq, comm_id, count, datatype, root, redop;
+  int32_t rank, nranks;
+  char *kind;
+  size_t site;  /* index into the log's sites */
+};
+
+/* a recording's collectives in call order, and their call sites */
+struct coll_log {
+  struct coll *v;
+  size_t n, cap;
+  struct location *sites;
+  size_t nsites, capsites;
+};
 
 /* the successful collectives of CTX's recording (none before schema 4),
  * in call order; free with collectives_free */

@@ -171,3 +171,16 @@ void json_kv_bool(struct json *j, const char *key, bool v)
   json_key(j, key);
   json_bool(j, v);
 }
+
+void json_splice(struct json *j, const char *fragment, int from)
+{
+  if (!j->first[j->depth])
+    fputc(',', j->f);
+  for (const char *p = fragment; *p; p++) {
+    fputc(*p, j->f);
+    if (*p == '\n')
+      for (int i = from; i < j->depth; i++)
+        fputs("  ", j->f);
+  }
+  j->first[j->depth] = false;
+}

@@ -37,6 +37,11 @@ void json_kv_string(struct json *j, const char *key, const char *s);
 void json_kv_int(struct json *j, const char *key, int64_t v);
 void json_kv_bool(struct json *j, const char *key, bool v);
 
+/* FRAGMENT, members written by a writer at depth FROM whose object had no
+ * member yet, as the next members of the object J is writing (its lines
+ * indented to J's depth) */
+void json_splice(struct json *j, const char *fragment, int from);
+
 /* write S as a JSON string literal (with quotes) to F */
 void json_write_escaped(FILE *f, const char *s);
 

@@ -378,6 +378,15 @@ static void summary(struct json *j, const struct summary *s)
   json_end_object(j);
 }
 
+void output_json_summary(FILE *f, const struct summary *s)
+{
+  struct json j;
+  json_init(&j, f);
+  j.depth = 1;
+  j.first[1] = true;
+  summary(&j, s);
+}
+
 void output_json(FILE *f, const struct recording *r, size_t n,
                  const struct findings *fs, const struct suppressed *sup)
 {
@@ -385,7 +394,9 @@ void output_json(FILE *f, const struct recording *r, size_t n,
   json_init(&j, f);
   json_begin_object(&j);
   json_kv_string(&j, "schema", "cudalens-report/1");
-  if (n == 1) {
+  if (n == 1 && r[0].json_summary) {
+    json_splice(&j, r[0].json_summary, 1);
+  } else if (n == 1) {
     summary(&j, &r[0].sum);
   } else {
     json_key(&j, "processes");
@@ -393,7 +404,10 @@ void output_json(FILE *f, const struct recording *r, size_t n,
     for (size_t i = 0; i < n; i++) {
       json_begin_object(&j);
       json_kv_string(&j, "recording", r[i].path);
-      summary(&j, &r[i].sum);
+      if (r[i].json_summary)
+        json_splice(&j, r[i].json_summary, 1);
+      else
+        summary(&j, &r[i].sum);
       json_end_object(&j);
     }
     json_end_array(&j);

@@ -418,6 +418,11 @@ static void summary(FILE *f, const struct summary *s)
   syncs(f, s);
 }
 
+void output_text_summary(FILE *f, const struct summary *s)
+{
+  summary(f, s);
+}
+
 /* the findings shown by severity, the processes, and with suppressions
  * how many they took out */
 static void tally(FILE *f, size_t n, const struct findings *fs,
@@ -444,14 +449,20 @@ void output_text(FILE *f, const struct recording *r, size_t n,
   suppressed(f, sup);
   if (n == 1) {
     fputc('\n', f);
-    summary(f, &r[0].sum);
+    if (r[0].text_summary)
+      fputs(r[0].text_summary, f);
+    else
+      summary(f, &r[0].sum);
   } else {
     fprintf(f, "\nProcesses (%zu):\n", n);
     for (size_t i = 0; i < n; i++) {
       fputs("\n== ", f);
       put(f, r[i].path);
       fputs(" ==\n", f);
-      summary(f, &r[i].sum);
+      if (r[i].text_summary)
+        fputs(r[i].text_summary, f);
+      else
+        summary(f, &r[i].sum);
     }
   }
   tally(f, n, fs, sup);

@@ -34,6 +34,14 @@ void output_perfetto(FILE *f, const struct summary *s, const struct findings *fs
 void output_html(FILE *f, const struct summary *s, const struct findings *fs,
                  const struct timeline *tl);
 
+/* one process's summary as output_text prints it; as output_json prints
+ * it, the member "summary" of an object at depth 1 (output_json splices
+ * it in at its depth: json_splice).  A reduced result keeps them
+ * (reduced.h); a recording with text_summary and json_summary set is
+ * printed with them. */
+void output_text_summary(FILE *f, const struct summary *s);
+void output_json_summary(FILE *f, const struct summary *s);
+
 struct json;
 /* a finding's count, cost_ns, fix and extra numbers (flags as booleans), as
  * members of the JSON object being written (JSON findings, SARIF
