@@ -9,9 +9,29 @@
 # times.  No GPU needed.  REPORT= picks another cudalens-report (an older
 # build, to compare); KEEP=1 keeps the recordings (in TMPDIR) for reruns.
 #
-#   bench/report_scale.sh BUILD_DIR [EVENTS...]
+#
+# --reduce: times `cudalens-report --reduce` (a recording reduced to its
+# findings, where it was written: cudalens-report(1), REDUCED RESULTS)
+# instead of the report, with the size of the reduced result.
+#
+# --ranks N [CALLS]: a job of N ranks (gen_recording --rank, an all-reduce
+# a step, rank 1 with a mismatched one at step 4) of CALLS calls each
+# (default 20000) in one folder; times the report of the N recordings
+# (every call of every rank read), the reduction of each (sequential
+# here; on a cluster each rank's runs where its recording is), the same
+# report reading the reduced results beside the recordings, and the report
+# of a folder holding only the N reduced results (the merge); the three
+# reports must be the same bytes (text and JSON), else it fails.
+#
+#   bench/report_scale.sh [--reduce] BUILD_DIR [EVENTS...]
+#   bench/report_scale.sh --ranks BUILD_DIR N [CALLS]
 set -eu
-[ $# -ge 1 ] || { echo "usage: $0 BUILD_DIR [EVENTS...]" >&2; exit 2; }
+mode=report
+case ${1:-} in
+--reduce) mode=reduce; shift ;;
+--ranks) mode=ranks; shift ;;
+esac
+[ $# -ge 1 ] || { echo "usage: $0 [--reduce] BUILD_DIR [EVENTS...] | --ranks BUILD_DIR N [CALLS]" >&2; exit 2; }
 build=$(cd "$1" && pwd)
 shift
 [ $# -ge 1 ] || set -- 1000000 3000000 10000000
@@ -21,14 +41,74 @@ make -C "$build" bench/gen_recording >/dev/null
 work=${TMPDIR:-/tmp}/cl-reportscale
 mkdir -p "$work"
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
+
+# timed LABEL CMD...: one table row of CMD's wall, CPU and peak RSS
+timed() {
+  label=$1
+  shift
+  /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" || [ $? -eq 1 ]
+  read -r wall user sys rss <"$work/time"
+  cpu=$(echo "$user $sys" | awk '{ printf "%.2f", $1 + $2 }')
+  printf '| %s | %s | %s | %s |\n' "$label" "$wall" "$cpu" $((rss / 1024)) >&3
+}
+
+if [ "$mode" = ranks ]; then
+  n=${1:?N}
+  calls=${2:-20000}
+  job=$work/job-$n-$calls
+  lone=$work/lone-$n-$calls
+  if [ ! -s "$job/rank$((n - 1)).db" ]; then
+    rm -rf "$job" && mkdir -p "$job"
+    r=0
+    while [ "$r" -lt "$n" ]; do
+      mis=
+      [ "$r" -ne 1 ] || mis="--mismatch 4"
+      # shellcheck disable=SC2086
+      "$build/bench/gen_recording" --seed $((r + 1)) --rank "$r" --nranks "$n" \
+        $mis "$job/rank$r.db" "$calls" >/dev/null
+      r=$((r + 1))
+    done
+  fi
+  rm -f "$job"/*.cldr
+  rm -rf "$lone" && mkdir -p "$lone"
+  exec 3>&1
+  printf '| %s ranks of %s calls | wall (s) | CPU (s) | peak RSS (MB) |\n' "$n" "$calls"
+  printf '|---|---:|---:|---:|\n'
+  timed "report of the $n recordings" "$report" "$job" >"$work/full.txt"
+  "$report" --format=json "$job" >"$work/full.json" || [ $? -eq 1 ]
+  timed "reduce each recording (one after the other)" "$report" --reduce "$job"
+  one=$(ls "$job"/*.cldr | head -1)
+  timed "reduce one recording" "$report" --reduce "${one%.cldr}.db"
+  timed "report reading the reduced results beside them" "$report" "$job" >"$work/beside.txt"
+  cp "$job"/*.cldr "$lone"/
+  timed "merge of the $n reduced results alone" "$report" "$lone" >"$work/lone.txt"
+  "$report" --format=json "$job" >"$work/beside.json" || [ $? -eq 1 ]
+  kb=$(du -sk "$lone" | cut -f1)
+  echo "reduced results: $((kb / 1024)) MB for $n ranks ($((kb / n)) kB each)"
+  cmp -s "$work/full.txt" "$work/beside.txt" ||
+    { echo "$0: the report with reduced results differs" >&2; exit 1; }
+  cmp -s "$work/full.json" "$work/beside.json" ||
+    { echo "$0: the JSON report with reduced results differs" >&2; exit 1; }
+  sed "s|$lone/|$job/|" "$work/lone.txt" | cmp -s "$work/full.txt" - ||
+    { echo "$0: the merge of the reduced results alone differs" >&2; exit 1; }
+  grep -q 'collective-mismatch' "$work/lone.txt" ||
+    { echo "$0: no collective-mismatch in the merge" >&2; exit 1; }
+  echo "the three reports are the same bytes (text and JSON); collective-mismatch found"
+  exit 0
+fi
 printf '| events | DB size (MB) | wall (s) | CPU (s) | peak RSS (MB) |\n'
 printf '|---:|---:|---:|---:|---:|\n'
 fit=
 for n in "$@"; do
   db=$work/rec-$n.db
   [ -s "$db" ] || "$build/bench/gen_recording" "$db" "$n" >/dev/null
-  /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$report" "$db" >/dev/null ||
-    [ $? -eq 1 ]
+  if [ "$mode" = reduce ]; then
+    /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$report" --reduce "$db"
+    echo "reduced result of $n calls: $(wc -c <"${db%.db}.cldr") bytes" >&2
+  else
+    /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$report" "$db" >/dev/null ||
+      [ $? -eq 1 ]
+  fi
   read -r wall user sys rss <"$work/time"
   cpu=$(echo "$user $sys" | awk '{ printf "%.2f", $1 + $2 }')
   mb=$(( $(wc -c <"$db") / 1000000 ))

@@ -50,7 +50,8 @@ RECORDING_TESTS = \
 	tests/recordings/graphs.rtest \
 	tests/recordings/overwrite.rtest \
 	tests/recordings/tally.rtest \
-	tests/recordings/scale.rtest
+	tests/recordings/scale.rtest \
+	tests/recordings/reduced.rtest
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
 RTEST_LOG_COMPILER = env \
