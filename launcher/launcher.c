@@ -6,6 +6,10 @@
  * databases the shim wrote, and which processes it did not record in full.
  * The shim reports both by appending lines to the file named by
  * CUDALENS_MANIFEST, a temporary file made here (shim/manifest.c).  With
+ * --reduce (or CUDALENS_REDUCE=1) it then runs `cudalens-report --reduce`
+ * on them: each recording's reduced result written beside it, where the
+ * process ran, once the process is gone (issue 25: in a job of many ranks
+ * each launcher, under srun or mpirun, reduces its own).  With
  * --fail-on it then runs cudalens-report on all of them (one report,
  * merged when there are several) and turns its verdict, and what was not
  * recorded, into the exit status.  See cudalens(1).
@@ -124,6 +128,8 @@ int cl_parse_run(int argc, char **argv, struct cl_run_opts *o)
       o->output = a + 9;
     } else if (strncmp(a, "-o", 2) == 0) {
       o->output = a + 2;
+    } else if (strcmp(a, "--reduce") == 0) {
+      o->reduce = true;
     } else if (strcmp(a, "--fail-on") == 0 ||
                strncmp(a, "--fail-on=", 10) == 0) {
       if (!a[9] && i + 1 >= argc) {
@@ -264,7 +270,8 @@ const char *cl_display_path(const char *path, size_t len, const char *cwd,
 /* ---- the program ----------------------------------------------------------- */
 
 static const char usage_text[] =
-    "Usage: cudalens [run] [-o PATTERN] [--fail-on=SEV] [--] CMD [ARGS...]\n"
+    "Usage: cudalens [run] [-o PATTERN] [--reduce] [--fail-on=SEV] [--] CMD\n"
+    "                [ARGS...]\n"
     "       cudalens --version | --help\n"
     "\n"
     "Runs CMD with libcudalens.so preloaded, which records the program's CUDA\n"
@@ -277,6 +284,10 @@ static const char usage_text[] =
     "                        %% a percent sign; default cudalens-%p.db.  The\n"
     "                        pattern is checked and its missing folders made\n"
     "                        before CMD starts\n"
+    "      --reduce          afterwards reduce each database written to its\n"
+    "                        findings (cudalens-report --reduce: X.cldr beside\n"
+    "                        X.db), so that a report of many ranks need not\n"
+    "                        read their calls (also CUDALENS_REDUCE=1)\n"
     "      --fail-on=SEV     SEV is error, warning or note: afterwards run\n"
     "                        cudalens-report on all the databases written (one\n"
     "                        report, findings merged), print it on stderr, and\n"
@@ -536,19 +547,19 @@ static int list_recordings(const char *manifest, bool known,
 /* Runs `cudalens-report --fail-on=SEV DB...` with its output on stderr and
  * the environment the launcher was started with; returns cl_report_verdict.
  * WHAT names the recordings in a message. */
-static int check_recording(const char *report, const char *sev, char **dbs,
-                           int ndbs, const char *what,
-                           const char *orig_preload)
+/* Runs `cudalens-report OPT DB...` with its output on stderr and the
+ * environment the launcher was started with; its waitpid status, or -1
+ * when it could not be started. */
+static int spawn_report(const char *report, const char *opt, char **dbs,
+                        int ndbs, const char *orig_preload)
 {
-  char opt[64];
-  snprintf(opt, sizeof opt, "--fail-on=%s", sev);
   char **argv = calloc((size_t)ndbs + 3, sizeof *argv);
   if (!argv) {
     fprintf(stderr, "cudalens: out of memory\n");
-    return 2;
+    return -1;
   }
   argv[0] = (char *)report;
-  argv[1] = opt;
+  argv[1] = (char *)opt;
   for (int i = 0; i < ndbs; i++)
     argv[i + 2] = dbs[i];
   fflush(stderr);
@@ -556,7 +567,7 @@ static int check_recording(const char *report, const char *sev, char **dbs,
   if (pid < 0) {
     fprintf(stderr, "cudalens: fork: %s\n", strerror(errno));
     free(argv);
-    return 2;
+    return -1;
   }
   if (pid == 0) {
     if (orig_preload)
@@ -583,12 +594,80 @@ static int check_recording(const char *report, const char *sev, char **dbs,
     }
   }
   child_pid = 0;
+  return status;
+}
+
+static int check_recording(const char *report, const char *sev, char **dbs,
+                           int ndbs, const char *what,
+                           const char *orig_preload)
+{
+  char opt[64];
+  snprintf(opt, sizeof opt, "--fail-on=%s", sev);
+  int status = spawn_report(report, opt, dbs, ndbs, orig_preload);
+  if (status < 0)
+    return 2;
   int verdict = cl_report_verdict(status);
   if (verdict == 2)
     fprintf(stderr, "cudalens: --fail-on: no report for %s (%s %d)\n", what,
             WIFSIGNALED(status) ? "signal" : "exit status",
             WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
   return verdict;
+}
+
+/* the databases the manifest names, as shown to the user (malloc'd, *N of
+ * them); NULL with *N -1 when out of memory */
+static char **manifest_dbs(const char *manifest, int *n)
+{
+  char cwdbuf[PATH_MAX];
+  const char *cwd = getcwd(cwdbuf, sizeof cwdbuf);
+  const char *p = manifest ? manifest : "", *line, *d, *x;
+  size_t len, dn, xl;
+  long pid;
+  char **dbs = NULL;
+  *n = 0;
+  while (cl_manifest_next(&p, &line, &len)) {
+    if (cl_manifest_problem(line, len, &pid, &x, &xl, &x, &xl))
+      continue;
+    d = cl_display_path(line, len, cwd, &dn);
+    char **grown = realloc(dbs, ((size_t)*n + 1) * sizeof *dbs);
+    if (grown)
+      dbs = grown;
+    char *db = grown ? strndup(d, dn) : NULL;
+    if (!db) {
+      for (int i = 0; i < *n; i++)
+        free(dbs[i]);
+      free(dbs);
+      *n = -1;
+      return NULL;
+    }
+    dbs[(*n)++] = db;
+  }
+  return dbs;
+}
+
+/* --reduce: `cudalens-report --reduce` on the databases written; a line
+ * when it fails (the program's exit status stays as it is) */
+static void reduce_recordings(const char *report, const char *manifest,
+                              const char *orig_preload)
+{
+  int n;
+  char **dbs = manifest_dbs(manifest, &n);
+  if (n < 0) {
+    fprintf(stderr, "cudalens: --reduce: out of memory\n");
+    return;
+  }
+  if (n > 0) {
+    int status = spawn_report(report, "--reduce", dbs, n, orig_preload);
+    if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      fprintf(stderr, "cudalens: reduced %d recording%s (beside %s)\n", n,
+              n == 1 ? "" : "s", n == 1 ? "it" : "them");
+    else
+      fprintf(stderr, "cudalens: --reduce: the recordings were not all "
+                      "reduced (a report reads them instead)\n");
+  }
+  for (int i = 0; i < n; i++)
+    free(dbs[i]);
+  free(dbs);
 }
 
 /* --fail-on: one report of all the recordings the manifest names (their
@@ -680,7 +759,10 @@ static int run(int argc, char **argv)
     return 0;
   }
 
-  char *report = o.fail_on ? find_report() : NULL;
+  const char *env_reduce = getenv("CUDALENS_REDUCE");
+  if (env_reduce && strcmp(env_reduce, "1") == 0)
+    o.reduce = true;
+  char *report = o.fail_on || o.reduce ? find_report() : NULL;
   char *shim = find_shim();
   const char *env_output = getenv("CUDALENS_OUTPUT");
   if (o.output)
@@ -799,11 +881,16 @@ static int run(int argc, char **argv)
     unlink(manifest);
     close(mfd);
   }
-  if (report && mfd < 0) {
+  if (o.reduce && mfd < 0)
+    fprintf(stderr, "cudalens: --reduce: which databases were written is "
+                    "unknown (no manifest)\n");
+  else if (o.reduce)
+    reduce_recordings(report, written, orig_preload);
+  if (o.fail_on && mfd < 0) {
     fprintf(stderr, "cudalens: --fail-on: which databases were written is "
                     "unknown (no manifest)\n");
     code = cl_fail_on_status(code, 1, 0);
-  } else if (report) {
+  } else if (o.fail_on) {
     code = check_recordings(report, o.fail_on, written, &problems, code,
                             orig_preload);
   }

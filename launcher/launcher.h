@@ -12,6 +12,7 @@ struct cl_run_opts {
   const char *fail_on; /* --fail-on=SEVERITY (error, warning, note), or NULL */
   char **cmd;         /* the command and its arguments (NULL-terminated) */
   bool help;          /* `cudalens run --help` */
+  bool reduce;        /* --reduce: each recording reduced after the run */
   char error[256];    /* why parsing failed */
 };
 
