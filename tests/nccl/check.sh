@@ -5,7 +5,8 @@
 #     of NAME.cu (tests/races/check.sh)
 #   nccl_ranks_check NAME: two processes (RANK=0 and 1, sharing a unique id
 #     through a file), one report of both; its collective-mismatch findings
-#     against the marks of NAME.cu, every one labelled "ranks 0-1"
+#     against the marks of NAME.cu, every one labelled "ranks 0-1"; and the
+#     same report, byte for byte, from the ranks' reduced results
 # On a GPU machine (tests/gpu/nccl.sh) CL_NCCL_LIBDIR names the real NCCL
 # and RACES_REAL=1 runs without the simulator.
 RACES_SRC=$CL_TOP_SRCDIR/tests/nccl
@@ -79,6 +80,16 @@ nccl_ranks_check() {
     grep -A8 "\[collective-mismatch\]" "$CL_TMP/$name.txt" | grep -q "^  in ranks 0-1$" ||
       { cat "$CL_TMP/$name.txt" >&2; fail "$name: not labelled 'in ranks 0-1'"; }
   fi
+  # the same report from the ranks' reduced results (cudalens-report
+  # --reduce): the same bytes, so the same collective-mismatch findings
+  "$CL_REPORT" --reduce "$CL_TMP/$name.d" 2>"$CL_TMP/$name.rerr" ||
+    { cat "$CL_TMP/$name.rerr" >&2; fail "$name: cudalens-report --reduce failed"; }
+  [ "$(ls "$CL_TMP/$name.d"/*.cldr | wc -l)" -eq 2 ] || fail "$name: not two reduced results"
+  "$CL_REPORT" --format=json "$CL_TMP/$name.d" >"$CL_TMP/$name.rjson" 2>"$CL_TMP/$name.rerr"
+  "$CL_REPORT" "$CL_TMP/$name.d" >"$CL_TMP/$name.rtxt" 2>>"$CL_TMP/$name.rerr"
+  [ ! -s "$CL_TMP/$name.rerr" ] || { cat "$CL_TMP/$name.rerr" >&2; fail "$name: a reduced result was not used"; }
+  cmp -s "$CL_TMP/$name.json" "$CL_TMP/$name.rjson" && cmp -s "$CL_TMP/$name.txt" "$CL_TMP/$name.rtxt" ||
+    { diff "$CL_TMP/$name.txt" "$CL_TMP/$name.rtxt" >&2; fail "$name: the report from reduced results differs"; }
   # no other error
   python3 - "$CL_TMP/$name.json" <<'PY' || fail "$name: other errors"
 import json, sys
