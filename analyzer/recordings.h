@@ -22,6 +22,7 @@ struct recording {
   /* read from its reduced result (reduced.h): SUM holds only the rank and
    * pid, and these the summary as the text and JSON reports print it */
   char *text_summary, *json_summary;
+  char *reduced;         /* that reduced result's path, else NULL */
 };
 
 /* The paths ARGS[0..NARGS) name, sorted as text: a folder stands for the

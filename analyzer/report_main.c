@@ -493,7 +493,7 @@ static void load(struct recording *r, const struct options *o)
     r->path = reduced_recording(file); /* the report names the recording */
     if (reduced_read(file, NULL, o->stack_depth, r, &err) < 0)
       fail("%s", err);
-    free(file);
+    r->reduced = file;
   } else if (!timeline_format(o->format)) {
     char *file = reduced_path(r->path);
     if (access(file, F_OK) == 0 &&
@@ -507,11 +507,38 @@ static void load(struct recording *r, const struct options *o)
     } else if (!r->text_summary) {
       analyze(r, o);
     }
-    free(file);
+    if (r->text_summary)
+      r->reduced = file;
+    else
+      free(file);
   } else {
     analyze(r, o);
   }
+  /* a reduced rank's collectives: their sums until a comparison needs
+   * them (reload_collectives) */
+  if (r->reduced)
+    collectives_fold(r->colls);
   relative_to_root(r, o);
+}
+
+/* the collectives of R's reduced result, read again (collectives_compare) */
+static int reload_collectives(struct recording *r, void *arg)
+{
+  const struct options *o = arg;
+  if (!r->reduced)
+    return -1;
+  struct recording again;
+  memset(&again, 0, sizeof again);
+  char *err = NULL;
+  if (reduced_read(r->reduced, NULL, o->stack_depth, &again, &err) < 0)
+    fail("%s", err);
+  collectives_free(r->colls);
+  r->colls = again.colls;
+  findings_free(&again.fs);
+  summary_free(&again.sum);
+  free(again.text_summary);
+  free(again.json_summary);
+  return 0;
 }
 
 /* --reduce: each recording's reduced result, beside it or -o FILE */
@@ -581,7 +608,7 @@ int main(int argc, char **argv)
   }
   /* what the ranks did differently: across the recordings */
   size_t nfound = fs.n;
-  collectives_compare(rec, n, &fs);
+  collectives_compare(rec, n, &fs, reload_collectives, &o);
   if (o.source_root && fs.n != nfound) {
     findings_relative_to(&fs, o.source_root);
     findings_sort(&fs);
@@ -615,6 +642,7 @@ int main(int argc, char **argv)
     free(rec[i].text_summary);
     free(rec[i].json_summary);
     free(rec[i].path);
+    free(rec[i].reduced);
   }
   free(rec);
   recordings_expand_free(paths, n);

@@ -23,13 +23,24 @@
 # of a folder holding only the N reduced results (the merge); the three
 # reports must be the same bytes (text and JSON), else it fails.
 #
+# --clone N CALLS: the merge of N ranks of CALLS calls each (default
+# 1000000), whose recordings would take hours to write here: one rank's
+# recording (with its all-reduce a step) is written and reduced (timed),
+# and its reduced result is copied as ranks 0..N-1 (its rank and the rank
+# of each of its collectives changed), then the merge of the N reduced
+# results is timed: the ranks' collectives agree (the merge compares
+# their sums); then again with rank 1's last all-reduce one element longer
+# (the ranks' collectives are read again and compared call by call).
+#
 #   bench/report_scale.sh [--reduce] BUILD_DIR [EVENTS...]
 #   bench/report_scale.sh --ranks BUILD_DIR N [CALLS]
+#   bench/report_scale.sh --clone BUILD_DIR N [CALLS]
 set -eu
 mode=report
 case ${1:-} in
 --reduce) mode=reduce; shift ;;
 --ranks) mode=ranks; shift ;;
+--clone) mode=clone; shift ;;
 esac
 [ $# -ge 1 ] || { echo "usage: $0 [--reduce] BUILD_DIR [EVENTS...] | --ranks BUILD_DIR N [CALLS]" >&2; exit 2; }
 build=$(cd "$1" && pwd)
@@ -51,6 +62,44 @@ timed() {
   cpu=$(echo "$user $sys" | awk '{ printf "%.2f", $1 + $2 }')
   printf '| %s | %s | %s | %s |\n' "$label" "$wall" "$cpu" $((rss / 1024)) >&3
 }
+
+if [ "$mode" = clone ]; then
+  n=${1:?N}
+  calls=${2:-1000000}
+  db=$work/clone-$calls.db
+  lone=$work/clone-$n-$calls
+  [ -s "$db" ] || "$build/bench/gen_recording" --rank 0 --nranks "$n" "$db" "$calls" >/dev/null
+  exec 3>&1
+  printf '| %s ranks of %s calls | wall (s) | CPU (s) | peak RSS (MB) |\n' "$n" "$calls"
+  printf '|---|---:|---:|---:|\n'
+  timed "reduce one recording of $calls calls ($(($(wc -c <"$db") / 1000000)) MB)" \
+    "$report" --reduce "$db"
+  rm -rf "$lone" && mkdir -p "$lone"
+  ncoll=$(grep -c '^coll ' "${db%.db}.cldr")
+  # clone R [MISMATCH]: the reduced result as rank R
+  clone() {
+    awk -v r="$1" -v last="${2:-0}" '
+      $1 == "process" { $2 = r }
+      $1 == "coll" { $4 = r; c++; if (c == last) $7 = $7 + 1 }
+      { print }' "${db%.db}.cldr" >"$lone/rank$1.cldr"
+  }
+  r=0
+  while [ "$r" -lt "$n" ]; do
+    clone "$r"
+    r=$((r + 1))
+  done
+  timed "merge of the $n reduced results" "$report" "$lone" >"$work/clone.txt"
+  ! grep -q "collective-mismatch" "$work/clone.txt" ||
+    { echo "$0: a collective-mismatch among equal ranks" >&2; exit 1; }
+  clone 1 "$ncoll"
+  timed "merge, rank 1's last all-reduce longer" "$report" "$lone" >"$work/clone.txt"
+  kb=$(du -sk "$lone" | cut -f1)
+  echo "reduced results: $((kb / 1024)) MB for $n ranks ($((kb / n)) kB each, $ncoll all-reduces each)"
+  grep -q "collective-mismatch\] NCCL collective $ncoll of a communicator of $n ranks" "$work/clone.txt" ||
+    { echo "$0: the merge did not find the planted collective-mismatch" >&2; exit 1; }
+  echo "the merge found the planted collective-mismatch"
+  exit 0
+fi
 
 if [ "$mode" = ranks ]; then
   n=${1:?N}

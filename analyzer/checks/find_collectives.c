@@ -83,17 +83,83 @@ struct coll_log *collectives_gather(struct report_ctx *ctx)
   return l;
 }
 
-void collectives_free(struct coll_log *l)
+static void free_calls(struct coll_log *l)
 {
-  if (!l)
-    return;
   for (size_t i = 0; i < l->n; i++)
     free(l->v[i].kind);
   for (size_t i = 0; i < l->nsites; i++)
     location_free(&l->sites[i]);
   free(l->v);
   free(l->sites);
+  l->v = NULL;
+  l->sites = NULL;
+  l->n = l->cap = l->nsites = l->capsites = 0;
+}
+
+void collectives_free(struct coll_log *l)
+{
+  if (!l)
+    return;
+  free_calls(l);
+  free(l->sums);
   free(l);
+}
+
+/* ---- sums ------------------------------------------------------------------ */
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ b[i]) * 0x100000001b3ULL;
+  return h;
+}
+
+/* what same() compares: kind, count, datatype, root, and the reduction
+ * when it is one of NCCL's own (-1 for any other: equal sums mean equal
+ * sequences; different sums are compared call by call) */
+static uint64_t hash_coll(uint64_t h, const struct coll *c)
+{
+  int64_t v[4] = {c->count, c->datatype, c->root,
+                  c->redop >= 0 && c->redop < 5 ? c->redop : -1};
+  h = fnv(h, c->kind, strlen(c->kind) + 1);
+  return fnv(h, v, sizeof v);
+}
+
+/* L's sums, computed from its collectives when it has not been folded */
+static void summarize(struct coll_log *l)
+{
+  if (l->folded)
+    return;
+  free(l->sums);
+  l->sums = NULL;
+  l->nsums = 0;
+  size_t cap = 0, last = 0;
+  for (size_t i = 0; i < l->n; i++) {
+    const struct coll *c = &l->v[i];
+    size_t k = last;
+    if (k >= l->nsums || l->sums[k].comm_id != c->comm_id ||
+        l->sums[k].rank != c->rank)
+      for (k = 0; k < l->nsums; k++)
+        if (l->sums[k].comm_id == c->comm_id && l->sums[k].rank == c->rank)
+          break;
+    if (k == l->nsums) {
+      GROW(l->sums, cap, l->nsums + 1);
+      l->sums[k] = (struct coll_sum){c->comm_id, c->rank, 0,
+                                     0xcbf29ce484222325ULL};
+      l->nsums++;
+    }
+    l->sums[k].n++;
+    l->sums[k].hash = hash_coll(l->sums[k].hash, c);
+    last = k;
+  }
+}
+
+void collectives_fold(struct coll_log *l)
+{
+  summarize(l);
+  free_calls(l);
+  l->folded = 1;
 }
 
 /* ---- comparing ------------------------------------------------------------- */
@@ -236,7 +302,18 @@ static void compare_comm(struct recording *r, size_t nrec, struct rank_seq *s,
   }
 }
 
-void collectives_compare(struct recording *r, size_t n, struct findings *out)
+/* is ID among IDS[0..N)? */
+static bool among(int64_t id, const int64_t *ids, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (ids[i] == id)
+      return true;
+  return false;
+}
+
+/* the communicators IDS[0..NIDS) of R[0..N), call by call */
+static void compare_calls(struct recording *r, size_t n, struct findings *out,
+                          const int64_t *ids, size_t nids)
 {
   struct rank_seq *seqs = NULL;
   size_t nseqs = 0, cap = 0;
@@ -244,6 +321,8 @@ void collectives_compare(struct recording *r, size_t n, struct findings *out)
     const struct coll_log *l = r[k].colls;
     for (size_t i = 0; l && i < l->n; i++) {
       const struct coll *c = &l->v[i];
+      if (!among(c->comm_id, ids, nids))
+        continue;
       struct rank_seq *s = NULL;
       for (size_t j = nseqs; j-- > 0 && !s;)
         if (seqs[j].comm_id == c->comm_id && seqs[j].rank == c->rank &&
@@ -287,4 +366,75 @@ void collectives_compare(struct recording *r, size_t n, struct findings *out)
     findings_sort(out);
     findings_fingerprint(out);
   }
+}
+
+/* one rank's sum of a communicator, and its recording */
+struct sum_ref {
+  const struct coll_sum *s;
+  size_t rec;
+};
+
+static int cmp_sum_ref(const void *pa, const void *pb)
+{
+  const struct sum_ref *a = pa, *b = pb;
+  if (a->s->comm_id != b->s->comm_id)
+    return a->s->comm_id < b->s->comm_id ? -1 : 1;
+  if (a->s->rank != b->s->rank)
+    return a->s->rank < b->s->rank ? -1 : 1;
+  return a->rec < b->rec ? -1 : a->rec > b->rec;
+}
+
+void collectives_compare(struct recording *r, size_t n, struct findings *out,
+                         int (*reload)(struct recording *, void *),
+                         void *arg)
+{
+  /* the communicators whose ranks' sums differ */
+  struct sum_ref *refs = NULL;
+  size_t nrefs = 0, cap = 0;
+  for (size_t k = 0; k < n; k++) {
+    struct coll_log *l = r[k].colls;
+    if (!l)
+      continue;
+    summarize(l);
+    for (size_t i = 0; i < l->nsums; i++) {
+      GROW(refs, cap, nrefs + 1);
+      refs[nrefs++] = (struct sum_ref){&l->sums[i], k};
+    }
+  }
+  if (nrefs)
+    qsort(refs, nrefs, sizeof *refs, cmp_sum_ref);
+  int64_t *ids = NULL;
+  size_t nids = 0, capids = 0;
+  for (size_t i = 0; i < nrefs;) {
+    size_t j = i + 1;
+    bool differ = false;
+    for (; j < nrefs && refs[j].s->comm_id == refs[i].s->comm_id; j++)
+      if (refs[j].s->rank != refs[j - 1].s->rank && /* a rank's first */
+          (refs[j].s->n != refs[i].s->n || refs[j].s->hash != refs[i].s->hash))
+        differ = true;
+    if (differ) {
+      GROW(ids, capids, nids + 1);
+      ids[nids++] = refs[i].s->comm_id;
+    }
+    i = j;
+  }
+  free(refs);
+  if (!nids)
+    return;
+  /* those, call by call: the folded logs that have them read again */
+  bool *again = xcalloc(n, sizeof *again);
+  for (size_t k = 0; k < n; k++) {
+    struct coll_log *l = r[k].colls;
+    bool has = false;
+    for (size_t i = 0; l && l->folded && i < l->nsums && !has; i++)
+      has = among(l->sums[i].comm_id, ids, nids);
+    if (has && reload && reload(&r[k], arg) == 0)
+      again[k] = true;
+  }
+  compare_calls(r, n, out, ids, nids);
+  for (size_t k = 0; k < n; k++)
+    if (again[k])
+      collectives_fold(r[k].colls);
+  free(again);
+  free(ids);
 }
