@@ -67,6 +67,15 @@ static int stamp_of(const char *recording, struct stamp *s)
   return 0;
 }
 
+/* FNV-1a, 64 bits: the checksum of the end line */
+static uint64_t fnv(uint64_t h, const char *p, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ (unsigned char)p[i]) * 0x100000001b3ULL;
+  return h;
+}
+#define FNV_START 0xcbf29ce484222325ULL
+
 /* ---- writing ----------------------------------------------------------- */
 
 static void put_str(FILE *f, const char *s)
@@ -154,13 +163,11 @@ int reduced_write(const char *out, const struct recording *r, size_t stack,
     *err = xasprintf("%s: %s", r->path, strerror(errno));
     return -1;
   }
-  char *tmp = xasprintf("%s.tmp%ld", out, (long)getpid());
-  FILE *f = fopen(tmp, "w");
-  if (!f) {
-    *err = xasprintf("%s: %s", out, strerror(errno));
-    free(tmp);
-    return -1;
-  }
+  char *body = NULL;
+  size_t blen = 0;
+  FILE *f = open_memstream(&body, &blen);
+  if (!f)
+    fail_oom();
   fprintf(f, REDUCED_FORMAT " %d\nreport", REDUCED_VERSION);
   put_str(f, PACKAGE_VERSION);
   fprintf(f, "\nstack %zu\nsource %lld %lld %lld %lld\nprocess %" PRId64,
@@ -188,7 +195,18 @@ int reduced_write(const char *out, const struct recording *r, size_t stack,
     fprintf(f, " %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 " %zu\n",
             c->count, c->datatype, c->root, c->redop, c->site);
   }
-  fputs("end\n", f);
+  if (fclose(f) != 0)
+    fail_oom();
+  char *tmp = xasprintf("%s.tmp%ld", out, (long)getpid());
+  if (!(f = fopen(tmp, "w"))) {
+    *err = xasprintf("%s: %s", out, strerror(errno));
+    free(tmp);
+    free(body);
+    return -1;
+  }
+  fwrite(body, 1, blen, f);
+  fprintf(f, "end %016" PRIx64 "\n", fnv(FNV_START, body, blen));
+  free(body);
   int bad = ferror(f);
   if (fflush(f) != 0 || fsync(fileno(f)) != 0)
     bad = 1;
@@ -216,6 +234,7 @@ struct reader {
   char *p;      /* the next field */
   long lineno;
   const char *why; /* the first problem (a static string) */
+  uint64_t sum, sum_before; /* checksum of the lines read, before this one */
 };
 
 /* the next line; its tag (first field), NULL at the end of the file */
@@ -228,6 +247,8 @@ static const char *next_line(struct reader *rd)
     rd->why = "a truncated line";
     return NULL;
   }
+  rd->sum_before = rd->sum;
+  rd->sum = fnv(rd->sum, rd->line, (size_t)n);
   rd->line[n - 1] = '\0';
   rd->lineno++;
   rd->p = rd->line;
@@ -431,7 +452,11 @@ static void get_body(struct reader *rd, struct recording *r)
     if (ended) {
       rd->why = "lines after the end";
     } else if (!strcmp(tag, "end")) {
+      char *sum = field(rd), want[17];
       line_done(rd);
+      snprintf(want, sizeof want, "%016" PRIx64, rd->sum_before);
+      if (!rd->why && sum && strcmp(sum, want) != 0)
+        rd->why = "its checksum does not match (the file was changed)";
       ended = true;
     } else if (!strcmp(tag, "text") && !text) {
       r->text_summary = get_str(rd);
@@ -537,7 +562,7 @@ int reduced_read(const char *path, const char *recording, size_t stack,
     return -1;
   }
   *err = NULL;
-  struct reader rd = {.f = f};
+  struct reader rd = {.f = f, .sum = FNV_START};
   struct recording got;
   memset(&got, 0, sizeof got);
   got.sum.proc.rank = -1;

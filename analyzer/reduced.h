@@ -25,7 +25,9 @@
  *       PYSTACK_ID STACK_FRAME PY_FRAME NCALLERS    then NCALLERS loc lines
  *   site + loc fields               a collective's call site
  *   coll SEQ COMM RANK NRANKS KIND COUNT DATATYPE ROOT REDOP SITE
- *   end                             (a file without it is truncated)
+ *   end CHECKSUM                    FNV-1a (64 bits, 16 hex digits) of
+ *                                   every byte before this line; a file
+ *                                   without it is truncated
  * A string STR is "-" for none, else '=' and its bytes, those under 0x21,
  * 0x7f and '%' written %HH. */
 #ifndef CL_REPORT_REDUCED_H
