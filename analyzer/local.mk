@@ -8,7 +8,8 @@
 #                     engine and one file per analysis; suppressions, merging
 #   analyzer/output/  the renderings (text, json, sarif, github, perfetto, html)
 #   analyzer/         report_main.c (options, then the pipeline), report.h,
-#                     and small utilities
+#                     the recordings named (recordings.c) and their reduced
+#                     results (reduced.c), and small utilities
 # Sources include each other's headers by their path under analyzer/
 # ("model/replay.h", "checks/findings.h"; "util.h" for those at the top), so
 # that an include says which layer it reaches into.
