@@ -427,11 +427,19 @@ static volatile pid_t child_pid;
 static const int forwarded[] = {SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM};
 static const int ignored[] = {SIGINT, SIGQUIT};
 
+/* the cudalens-report --reduce processes running side by side (--reduce),
+ * which get them too */
+#define MAX_REDUCERS 64
+static volatile pid_t reducers[MAX_REDUCERS];
+
 static void forward(int sig)
 {
   int e = errno;
   if (child_pid > 0)
     kill(child_pid, sig);
+  for (int i = 0; i < MAX_REDUCERS; i++)
+    if (reducers[i] > 0)
+      kill(reducers[i], sig);
   errno = e;
 }
 
@@ -550,8 +558,8 @@ static int list_recordings(const char *manifest, bool known,
 /* Runs `cudalens-report OPT DB...` with its output on stderr and the
  * environment the launcher was started with; its waitpid status, or -1
  * when it could not be started. */
-static int spawn_report(const char *report, const char *opt, char **dbs,
-                        int ndbs, const char *orig_preload)
+static pid_t start_report(const char *report, const char *opt, char **dbs,
+                          int ndbs, const char *orig_preload)
 {
   char **argv = calloc((size_t)ndbs + 3, sizeof *argv);
   if (!argv) {
@@ -584,7 +592,12 @@ static int spawn_report(const char *report, const char *opt, char **dbs,
     _exit(2);
   }
   free(argv);
-  child_pid = pid;
+  return pid;
+}
+
+/* PID's waitpid status (2 << 8 when it cannot be had) */
+static int wait_report(pid_t pid)
+{
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) {
@@ -593,6 +606,17 @@ static int spawn_report(const char *report, const char *opt, char **dbs,
       break;
     }
   }
+  return status;
+}
+
+static int spawn_report(const char *report, const char *opt, char **dbs,
+                        int ndbs, const char *orig_preload)
+{
+  pid_t pid = start_report(report, opt, dbs, ndbs, orig_preload);
+  if (pid < 0)
+    return -1;
+  child_pid = pid;
+  int status = wait_report(pid);
   child_pid = 0;
   return status;
 }
@@ -645,8 +669,10 @@ static char **manifest_dbs(const char *manifest, int *n)
   return dbs;
 }
 
-/* --reduce: `cudalens-report --reduce` on the databases written; a line
- * when it fails (the program's exit status stays as it is) */
+/* --reduce: `cudalens-report --reduce` on the databases written, as many
+ * side by side as there are processors (the ranks of a node, under
+ * torchrun), each on a share of them; a line when one fails (the
+ * program's exit status stays as it is) */
 static void reduce_recordings(const char *report, const char *manifest,
                               const char *orig_preload)
 {
@@ -657,8 +683,28 @@ static void reduce_recordings(const char *report, const char *manifest,
     return;
   }
   if (n > 0) {
-    int status = spawn_report(report, "--reduce", dbs, n, orig_preload);
-    if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int k = cpus < 1 ? 1 : cpus > MAX_REDUCERS ? MAX_REDUCERS : (int)cpus;
+    if (k > n)
+      k = n;
+    bool ok = true;
+    for (int i = 0; i < k; i++) {
+      int from = (int)((long)n * i / k), to = (int)((long)n * (i + 1) / k);
+      pid_t pid = start_report(report, "--reduce", dbs + from, to - from,
+                               orig_preload);
+      if (pid < 0)
+        ok = false;
+      reducers[i] = pid;
+    }
+    for (int i = 0; i < k; i++) {
+      if (reducers[i] <= 0)
+        continue;
+      int status = wait_report(reducers[i]);
+      reducers[i] = 0;
+      if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        ok = false;
+    }
+    if (ok)
       fprintf(stderr, "cudalens: reduced %d recording%s (beside %s)\n", n,
               n == 1 ? "" : "s", n == 1 ? "it" : "them");
     else
