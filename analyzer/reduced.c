@@ -235,7 +235,31 @@ struct reader {
   long lineno;
   const char *why; /* the first problem (a static string) */
   uint64_t sum, sum_before; /* checksum of the lines read, before this one */
+  /* reduced_read_window: only the collectives of COMM at places [LO, HI)
+   * are kept; PLACES counts each rank's (RANKS[i]) */
+  bool window;
+  int64_t comm;
+  size_t lo, hi;
+  int32_t *ranks;
+  size_t *places, nranks, cap_ranks;
 };
+
+/* the place of a collective of rank RANK of the window's communicator */
+static size_t window_place(struct reader *rd, int32_t rank)
+{
+  size_t i = 0;
+  while (i < rd->nranks && rd->ranks[i] != rank)
+    i++;
+  if (i == rd->nranks) {
+    size_t cap = rd->cap_ranks;
+    GROW(rd->ranks, cap, i + 1);
+    GROW(rd->places, rd->cap_ranks, i + 1);
+    rd->ranks[i] = rank;
+    rd->places[i] = 0;
+    rd->nranks++;
+  }
+  return rd->places[i]++;
+}
 
 /* the next line; its tag (first field), NULL at the end of the file */
 static const char *next_line(struct reader *rd)
@@ -536,6 +560,15 @@ static void get_body(struct reader *rd, struct recording *r)
         rd->why = "a collective without its kind or call site";
       if (!c->kind)
         c->kind = xstrdup("");
+      if (rd->window) { /* one of the window, or none */
+        size_t place = c->comm_id == rd->comm ? window_place(rd, c->rank) : 0;
+        if (c->comm_id != rd->comm || place < rd->lo || place >= rd->hi) {
+          free(c->kind);
+          l->n--;
+        } else {
+          c->pos = place;
+        }
+      }
     } else {
       rd->why = "an unknown line";
     }
@@ -544,8 +577,46 @@ static void get_body(struct reader *rd, struct recording *r)
     rd->why = "the file is incomplete (no end, or no summary)";
 }
 
+static int read_file(const char *path, const char *recording, size_t stack,
+                     struct recording *r, struct reader *win, char **err);
+
 int reduced_read(const char *path, const char *recording, size_t stack,
                  struct recording *r, char **err)
+{
+  return read_file(path, recording, stack, r, NULL, err);
+}
+
+int reduced_read_window(const char *path, size_t stack, int64_t comm_id,
+                        size_t lo, size_t hi, struct coll_log *l, char **err)
+{
+  struct reader win = {.window = true, .comm = comm_id, .lo = lo, .hi = hi};
+  struct recording got;
+  memset(&got, 0, sizeof got);
+  int rc = read_file(path, NULL, stack, &got, &win, err);
+  free(win.ranks);
+  free(win.places);
+  if (rc < 0)
+    return -1;
+  collectives_drop_calls(l);
+  l->v = got.colls->v;
+  l->n = got.colls->n;
+  l->cap = got.colls->cap;
+  l->sites = got.colls->sites;
+  l->nsites = got.colls->nsites;
+  l->capsites = got.colls->capsites;
+  got.colls->v = NULL;
+  got.colls->sites = NULL;
+  got.colls->n = got.colls->nsites = 0;
+  collectives_free(got.colls);
+  findings_free(&got.fs);
+  summary_free(&got.sum);
+  free(got.text_summary);
+  free(got.json_summary);
+  return 0;
+}
+
+static int read_file(const char *path, const char *recording, size_t stack,
+                     struct recording *r, struct reader *win, char **err)
 {
   unsigned mode = 0;
   int fd = open_regular_file(path, &mode);
@@ -563,6 +634,12 @@ int reduced_read(const char *path, const char *recording, size_t stack,
   }
   *err = NULL;
   struct reader rd = {.f = f, .sum = FNV_START};
+  if (win) {
+    rd.window = true;
+    rd.comm = win->comm;
+    rd.lo = win->lo;
+    rd.hi = win->hi;
+  }
   struct recording got;
   memset(&got, 0, sizeof got);
   got.sum.proc.rank = -1;
@@ -629,6 +706,13 @@ int reduced_read(const char *path, const char *recording, size_t stack,
     *err = xasprintf("%s: line %ld: %s", path, rd.lineno, rd.why);
 
 out:
+  if (win) { /* its counts, for the caller to free */
+    win->ranks = rd.ranks;
+    win->places = rd.places;
+  } else {
+    free(rd.ranks);
+    free(rd.places);
+  }
   free(ver);
   free(rd.line);
   fclose(f);

@@ -36,7 +36,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <stdint.h>
+
 #include "recordings.h"
+
+struct coll_log;
 
 #define REDUCED_FORMAT "cudalens-reduced"
 #define REDUCED_VERSION 1
@@ -66,5 +70,12 @@ int reduced_write(const char *out, const struct recording *r, size_t stack,
  * --stack are still checked.  0 when read. */
 int reduced_read(const char *path, const char *recording, size_t stack,
                  struct recording *r, char **err);
+
+/* Read again, from the reduced result PATH (read before with --stack=STACK),
+ * only its collectives of communicator COMM_ID at places [LO, HI) of each
+ * rank's, with every call site, into L, whose collectives and sites are
+ * replaced (its sums are kept).  0, or -1 with *ERR (malloc'd). */
+int reduced_read_window(const char *path, size_t stack, int64_t comm_id,
+                        size_t lo, size_t hi, struct coll_log *l, char **err);
 
 #endif

@@ -521,23 +521,18 @@ static void load(struct recording *r, const struct options *o)
   relative_to_root(r, o);
 }
 
-/* the collectives of R's reduced result, read again (collectives_compare) */
-static int reload_collectives(struct recording *r, void *arg)
+/* a window of the collectives of R's reduced result, read again
+ * (collectives_compare) */
+static int reload_collectives(struct recording *r, void *arg, int64_t comm_id,
+                              size_t lo, size_t hi)
 {
   const struct options *o = arg;
   if (!r->reduced)
     return -1;
-  struct recording again;
-  memset(&again, 0, sizeof again);
   char *err = NULL;
-  if (reduced_read(r->reduced, NULL, o->stack_depth, &again, &err) < 0)
+  if (reduced_read_window(r->reduced, o->stack_depth, comm_id, lo, hi,
+                          r->colls, &err) < 0)
     fail("%s", err);
-  collectives_free(r->colls);
-  r->colls = again.colls;
-  findings_free(&again.fs);
-  summary_free(&again.sum);
-  free(again.text_summary);
-  free(again.json_summary);
   return 0;
 }
 

@@ -96,12 +96,26 @@ static void free_calls(struct coll_log *l)
   l->n = l->cap = l->nsites = l->capsites = 0;
 }
 
+void collectives_drop_calls(struct coll_log *l)
+{
+  free_calls(l);
+}
+
+static void free_sums(struct coll_log *l)
+{
+  for (size_t i = 0; i < l->nsums; i++)
+    free(l->sums[i].blocks);
+  free(l->sums);
+  l->sums = NULL;
+  l->nsums = 0;
+}
+
 void collectives_free(struct coll_log *l)
 {
   if (!l)
     return;
   free_calls(l);
-  free(l->sums);
+  free_sums(l);
   free(l);
 }
 
@@ -114,10 +128,11 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     h = (h ^ b[i]) * 0x100000001b3ULL;
   return h;
 }
+#define FNV_START 0xcbf29ce484222325ULL
 
 /* what same() compares: kind, count, datatype, root, and the reduction
  * when it is one of NCCL's own (-1 for any other: equal sums mean equal
- * sequences; different sums are compared call by call) */
+ * sequences; blocks whose sums differ are compared call by call) */
 static uint64_t hash_coll(uint64_t h, const struct coll *c)
 {
   int64_t v[4] = {c->count, c->datatype, c->root,
@@ -126,17 +141,16 @@ static uint64_t hash_coll(uint64_t h, const struct coll *c)
   return fnv(h, v, sizeof v);
 }
 
-/* L's sums, computed from its collectives when it has not been folded */
+/* L's sums, and each collective's place, from its collectives when it has
+ * not been folded */
 static void summarize(struct coll_log *l)
 {
   if (l->folded)
     return;
-  free(l->sums);
-  l->sums = NULL;
-  l->nsums = 0;
+  free_sums(l);
   size_t cap = 0, last = 0;
   for (size_t i = 0; i < l->n; i++) {
-    const struct coll *c = &l->v[i];
+    struct coll *c = &l->v[i];
     size_t k = last;
     if (k >= l->nsums || l->sums[k].comm_id != c->comm_id ||
         l->sums[k].rank != c->rank)
@@ -145,12 +159,20 @@ static void summarize(struct coll_log *l)
           break;
     if (k == l->nsums) {
       GROW(l->sums, cap, l->nsums + 1);
-      l->sums[k] = (struct coll_sum){c->comm_id, c->rank, 0,
-                                     0xcbf29ce484222325ULL};
+      memset(&l->sums[k], 0, sizeof l->sums[k]);
+      l->sums[k].comm_id = c->comm_id;
+      l->sums[k].rank = c->rank;
       l->nsums++;
     }
-    l->sums[k].n++;
-    l->sums[k].hash = hash_coll(l->sums[k].hash, c);
+    struct coll_sum *sm = &l->sums[k];
+    c->pos = sm->n;
+    size_t b = sm->n / COLL_BLOCK;
+    if (sm->n % COLL_BLOCK == 0) {
+      GROW(sm->blocks, sm->cap_blocks, b + 1);
+      sm->blocks[b] = FNV_START;
+    }
+    sm->blocks[b] = hash_coll(sm->blocks[b], c);
+    sm->n++;
     last = k;
   }
 }
@@ -164,13 +186,15 @@ void collectives_fold(struct coll_log *l)
 
 /* ---- comparing ------------------------------------------------------------- */
 
-/* one rank of one communicator: its collectives in order */
+/* one rank of one communicator: its collectives in order, those at places
+ * [base, base + n) of its total */
 struct rank_seq {
   int64_t comm_id;
   int32_t rank, nranks;
   size_t rec;           /* the recording */
   const struct coll **v;
   size_t n, cap;
+  size_t base, total;
 };
 
 static int cmp_seq(const void *pa, const void *pb)
@@ -221,10 +245,12 @@ static const char *proc_name(char *buf, size_t len, const struct recording *r)
   return buf;
 }
 
-/* the ranks S[0..N) of one communicator: the first difference, if any */
-static void compare_comm(struct recording *r, size_t nrec, struct rank_seq *s,
+/* the ranks S[0..N) of one communicator, their places [base, base + n):
+ * the first difference, if any (then true) */
+static bool compare_comm(struct recording *r, size_t nrec, struct rank_seq *s,
                          size_t n, struct findings *out)
 {
+  size_t base = s[0].base;
   size_t longest = 0;
   for (size_t i = 0; i < n; i++)
     if (s[i].n > longest)
@@ -253,7 +279,7 @@ static void compare_comm(struct recording *r, size_t nrec, struct rank_seq *s,
       f = findings_add(out, CHECK_COLLECTIVE_MISMATCH, &loc,
                        "NCCL collective %zu of a communicator of %d ranks:"
                        " rank %d calls %s where rank %d calls %s",
-                       pos + 1, (int)nranks, (int)s[bad].rank, got,
+                       base + pos + 1, (int)nranks, (int)s[bad].rank, got,
                        (int)s[ref].rank, want);
       free(got);
     } else {
@@ -261,8 +287,8 @@ static void compare_comm(struct recording *r, size_t nrec, struct rank_seq *s,
                        "NCCL collective %zu of a communicator of %d ranks:"
                        " rank %d calls %s, rank %d makes no collective %zu"
                        " (it made %zu on this communicator)",
-                       pos + 1, (int)nranks, (int)s[ref].rank, want,
-                       (int)s[bad].rank, pos + 1, s[bad].n);
+                       base + pos + 1, (int)nranks, (int)s[ref].rank, want,
+                       (int)s[bad].rank, base + pos + 1, s[bad].total);
     }
     free(want);
     finding_set_fix(f, "make every rank issue the same collectives on the"
@@ -270,7 +296,7 @@ static void compare_comm(struct recording *r, size_t nrec, struct rank_seq *s,
                        " datatype, root and reduction (in PyTorch, the same"
                        " torch.distributed calls on tensors of the same shape"
                        " and dtype, and no rank skipping one)");
-    finding_set_extra(f, "position", (int64_t)pos + 1);
+    finding_set_extra(f, "position", (int64_t)(base + pos) + 1);
     finding_add_op(f, at->v[pos]->seq);
     char pb[96];
     for (size_t i = 0; i < n; i++) {
@@ -283,7 +309,7 @@ static void compare_comm(struct recording *r, size_t nrec, struct rank_seq *s,
       } else {
         finding_add_detail(f, NULL, "rank %d: no collective %zu; its %zu"
                            " collectives on this communicator end before (%s)",
-                           (int)s[i].rank, pos + 1, s[i].n,
+                           (int)s[i].rank, base + pos + 1, s[i].total,
                            proc_name(pb, sizeof pb, &r[s[i].rec]));
       }
     }
@@ -297,74 +323,77 @@ static void compare_comm(struct recording *r, size_t nrec, struct rank_seq *s,
           }
       f->origin_label = merge_origin_label(f, r, nrec);
     }
-    return; /* the first difference only: the rest follows from it */
+    return true; /* the first difference only: the rest follows from it */
   }
+  return false;
 }
 
-/* is ID among IDS[0..N)? */
-static bool among(int64_t id, const int64_t *ids, size_t n)
+/* does L have collectives of COMM_ID? */
+static bool total_of_any(const struct coll_log *l, int64_t comm_id)
 {
-  for (size_t i = 0; i < n; i++)
-    if (ids[i] == id)
+  for (size_t i = 0; i < l->nsums; i++)
+    if (l->sums[i].comm_id == comm_id)
       return true;
   return false;
 }
 
-/* the communicators IDS[0..NIDS) of R[0..N), call by call */
-static void compare_calls(struct recording *r, size_t n, struct findings *out,
-                          const int64_t *ids, size_t nids)
+/* the communicator COMM_ID of R[0..N) at places [LO, HI), call by call;
+ * true when a difference was found */
+static bool compare_calls(struct recording *r, size_t n, struct findings *out,
+                          int64_t comm_id, size_t lo, size_t hi)
 {
   struct rank_seq *seqs = NULL;
   size_t nseqs = 0, cap = 0;
+  /* every rank of the communicator, also one with none of these places */
   for (size_t k = 0; k < n; k++) {
     const struct coll_log *l = r[k].colls;
+    for (size_t i = 0; l && i < l->nsums; i++) {
+      if (l->sums[i].comm_id != comm_id)
+        continue;
+      GROW(seqs, cap, nseqs + 1);
+      struct rank_seq *s = &seqs[nseqs++];
+      memset(s, 0, sizeof *s);
+      s->comm_id = comm_id;
+      s->rank = l->sums[i].rank;
+      s->rec = k;
+      s->base = lo;
+      s->total = l->sums[i].n;
+    }
+  }
+  size_t first = 0; /* the seqs of recording k start here */
+  for (size_t k = 0; k < n; k++) {
+    const struct coll_log *l = r[k].colls;
+    while (first < nseqs && seqs[first].rec < k)
+      first++;
     for (size_t i = 0; l && i < l->n; i++) {
       const struct coll *c = &l->v[i];
-      if (!among(c->comm_id, ids, nids))
+      if (c->comm_id != comm_id || c->pos < lo || c->pos >= hi)
         continue;
       struct rank_seq *s = NULL;
-      for (size_t j = nseqs; j-- > 0 && !s;)
-        if (seqs[j].comm_id == c->comm_id && seqs[j].rank == c->rank &&
-            seqs[j].rec == k)
+      for (size_t j = first; j < nseqs && seqs[j].rec == k && !s; j++)
+        if (seqs[j].rank == c->rank)
           s = &seqs[j];
-      if (!s) {
-        GROW(seqs, cap, nseqs + 1);
-        s = &seqs[nseqs++];
-        memset(s, 0, sizeof *s);
-        s->comm_id = c->comm_id;
-        s->rank = c->rank;
-        s->nranks = c->nranks;
-        s->rec = k;
-      }
+      if (!s)
+        continue; /* not in its sums: cannot be */
+      s->nranks = c->nranks;
       GROW(s->v, s->cap, s->n + 1);
       s->v[s->n++] = c;
     }
   }
   if (nseqs) /* qsort takes no NULL, even for nothing */
     qsort(seqs, nseqs, sizeof *seqs, cmp_seq);
-  size_t before = out->n;
-  for (size_t i = 0; i < nseqs;) {
-    size_t j = i + 1;
-    while (j < nseqs && seqs[j].comm_id == seqs[i].comm_id)
-      j++;
-    /* a rank recorded twice (two recordings claim it): the first counts */
-    size_t m = i;
-    for (size_t k = i; k < j; k++)
-      if (k == i || seqs[k].rank != seqs[m - 1].rank)
-        seqs[m++] = seqs[k];
-      else
-        free(seqs[k].v);
-    if (m - i > 1)
-      compare_comm(r, n, seqs + i, m - i, out);
-    for (size_t k = i; k < m; k++)
+  /* a rank recorded twice (two recordings claim it): the first counts */
+  size_t m = 0;
+  for (size_t k = 0; k < nseqs; k++)
+    if (k == 0 || seqs[k].rank != seqs[m - 1].rank)
+      seqs[m++] = seqs[k];
+    else
       free(seqs[k].v);
-    i = j;
-  }
+  bool found = m > 1 && compare_comm(r, n, seqs, m, out);
+  for (size_t k = 0; k < m; k++)
+    free(seqs[k].v);
   free(seqs);
-  if (out->n != before) {
-    findings_sort(out);
-    findings_fingerprint(out);
-  }
+  return found;
 }
 
 /* one rank's sum of a communicator, and its recording */
@@ -383,11 +412,30 @@ static int cmp_sum_ref(const void *pa, const void *pb)
   return a->rec < b->rec ? -1 : a->rec > b->rec;
 }
 
+/* the length of block B of a rank of N collectives */
+static size_t block_len(size_t n, size_t b)
+{
+  size_t lo = b * COLL_BLOCK;
+  return n <= lo ? 0 : n - lo < COLL_BLOCK ? n - lo : COLL_BLOCK;
+}
+
+/* do the ranks V[0..N) (one sum each) disagree on block B? */
+static bool block_differs(const struct sum_ref *v, size_t n, size_t b)
+{
+  size_t len0 = block_len(v[0].s->n, b);
+  for (size_t i = 1; i < n; i++) {
+    size_t len = block_len(v[i].s->n, b);
+    if (len != len0 || (len && v[i].s->blocks[b] != v[0].s->blocks[b]))
+      return true;
+  }
+  return false;
+}
+
 void collectives_compare(struct recording *r, size_t n, struct findings *out,
-                         int (*reload)(struct recording *, void *),
+                         int (*reload)(struct recording *, void *, int64_t,
+                                       size_t, size_t),
                          void *arg)
 {
-  /* the communicators whose ranks' sums differ */
   struct sum_ref *refs = NULL;
   size_t nrefs = 0, cap = 0;
   for (size_t k = 0; k < n; k++) {
@@ -402,38 +450,46 @@ void collectives_compare(struct recording *r, size_t n, struct findings *out,
   }
   if (nrefs)
     qsort(refs, nrefs, sizeof *refs, cmp_sum_ref);
-  int64_t *ids = NULL;
-  size_t nids = 0, capids = 0;
+  size_t before = out->n;
+  struct sum_ref *ranks = xcalloc(nrefs ? nrefs : 1, sizeof *ranks);
+  bool *again = xcalloc(n ? n : 1, sizeof *again);
   for (size_t i = 0; i < nrefs;) {
-    size_t j = i + 1;
-    bool differ = false;
-    for (; j < nrefs && refs[j].s->comm_id == refs[i].s->comm_id; j++)
-      if (refs[j].s->rank != refs[j - 1].s->rank && /* a rank's first */
-          (refs[j].s->n != refs[i].s->n || refs[j].s->hash != refs[i].s->hash))
-        differ = true;
-    if (differ) {
-      GROW(ids, capids, nids + 1);
-      ids[nids++] = refs[i].s->comm_id;
+    size_t j = i;
+    size_t m = 0, longest = 0;
+    int64_t comm_id = refs[i].s->comm_id;
+    /* each rank once: the first recording that has it */
+    for (; j < nrefs && refs[j].s->comm_id == comm_id; j++)
+      if (j == i || refs[j].s->rank != refs[j - 1].s->rank) {
+        ranks[m++] = refs[j];
+        if (refs[j].s->n > longest)
+          longest = refs[j].s->n;
+      }
+    for (size_t b = 0; m > 1 && b * COLL_BLOCK < longest; b++) {
+      if (!block_differs(ranks, m, b))
+        continue;
+      size_t lo = b * COLL_BLOCK, hi = lo + COLL_BLOCK;
+      for (size_t k = 0; k < n; k++) {
+        struct coll_log *l = r[k].colls;
+        again[k] = false;
+        if (!l || !l->folded || !reload || !total_of_any(l, comm_id))
+          continue;
+        if (reload(&r[k], arg, comm_id, lo, hi) == 0)
+          again[k] = true;
+      }
+      bool found = compare_calls(r, n, out, comm_id, lo, hi);
+      for (size_t k = 0; k < n; k++)
+        if (again[k])
+          collectives_drop_calls(r[k].colls);
+      if (found)
+        break;
     }
     i = j;
   }
-  free(refs);
-  if (!nids)
-    return;
-  /* those, call by call: the folded logs that have them read again */
-  bool *again = xcalloc(n, sizeof *again);
-  for (size_t k = 0; k < n; k++) {
-    struct coll_log *l = r[k].colls;
-    bool has = false;
-    for (size_t i = 0; l && l->folded && i < l->nsums && !has; i++)
-      has = among(l->sums[i].comm_id, ids, nids);
-    if (has && reload && reload(&r[k], arg) == 0)
-      again[k] = true;
-  }
-  compare_calls(r, n, out, ids, nids);
-  for (size_t k = 0; k < n; k++)
-    if (again[k])
-      collectives_fold(r[k].colls);
   free(again);
-  free(ids);
+  free(ranks);
+  free(refs);
+  if (out->n != before) {
+    findings_sort(out);
+    findings_fingerprint(out);
+  }
 }
