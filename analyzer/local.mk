@@ -22,6 +22,7 @@ libclreport_la_SOURCES = \
 	analyzer/model/db.c analyzer/model/db.h \
 	analyzer/model/graphs.c analyzer/model/graphs.h \
 	analyzer/model/memmodel.c analyzer/model/memmodel.h \
+	analyzer/model/names.c analyzer/model/names.h \
 	analyzer/model/reading.c analyzer/model/reading.h \
 	analyzer/recordings.c analyzer/recordings.h \
 	analyzer/model/replay.c analyzer/model/replay.h \

@@ -52,7 +52,7 @@
 #include "cudalens/format.h"
 #include "cudalens/semantics.h"
 #include "model/replay.h"
-#include "sites/demangle.h"
+#include "model/names.h"
 #include "util.h"
 
 #define MAXDEV 64
@@ -112,15 +112,8 @@ static void hit(struct xpass *p, size_t site, int what, int64_t seq,
 
 static char *kernel_label(struct cl_db *d, int64_t name)
 {
-  char *r = NULL;
-  if (name >= 0) {
-    sqlite3_stmt *st = db_prepare(d, "SELECT value FROM strings WHERE id=?1");
-    sqlite3_bind_int64(st, 1, name);
-    if (db_step(d, st) && db_text(st, 0))
-      r = cl_demangle(db_text(st, 0));
-    db_finalize(st);
-  }
-  return r ? r : xstrdup("(unknown kernel)");
+  const char *r = name >= 0 ? names_kernel(d, name).demangled : NULL;
+  return xstrdup(r ? r : "(unknown kernel)");
 }
 
 static void device_op(struct xpass *p, const char *op, const char *api,

@@ -41,6 +41,7 @@
 #include "cudalens/semantics.h"
 #include "model/graphs.h"
 #include "model/memmodel.h"
+#include "model/names.h"
 #include "model/replay.h"
 #include "model/streams.h"
 #include "sites/demangle.h"
@@ -1037,7 +1038,6 @@ static void call_user_api(struct walk *w, int64_t seq, char *buf, size_t len)
 static void opinfo_graph(struct walk *w, const struct hb_access *a,
                          struct opinfo *out)
 {
-  struct cl_db *d = w->ctx->db;
   char addapi[128] = "", b1[32];
   if (a->origin > 0)
     call_user_api(w, a->origin, addapi, sizeof addapi);
@@ -1049,12 +1049,8 @@ static void opinfo_graph(struct walk *w, const struct hb_access *a,
   char *what = NULL, *brief = NULL;
   switch (a->op) {
   case ACC_KERNEL: {
-    char *dn = NULL;
-    sqlite3_stmt *q = db_prepare(d, "SELECT value FROM strings WHERE id = ?");
-    sqlite3_bind_int64(q, 1, a->kernel);
-    if (q && db_step(d, q))
-      dn = cl_demangle(db_text(q, 0));
-    db_finalize(q);
+    const char *name = names_kernel(w->ctx->db, a->kernel).demangled;
+    char *dn = name ? xstrdup(name) : NULL;
     char *k = cl_kernel_brief(dn);
     char *arg = cl_kernel_argument(dn, (int)a->param);
     what = xasprintf("kernel %s (%s), %s", dn ? dn : "(unnamed)", arg, node);

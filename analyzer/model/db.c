@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cudalens/format.h"
+#include "model/names.h"
 #include "model/replay.h"
 #include "tempdir.h"
 #include "util.h"
@@ -448,6 +449,7 @@ void db_close(struct cl_db *d)
 {
   replay_log_free(d->calls_log);
   d->calls_log = NULL;
+  names_free(d);
   if (d->db && !sqlite3_get_autocommit(d->db))
     sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL);
   if (d->db)

@@ -17,6 +17,7 @@ struct cl_db {
   const char *copy_dir; /* temporary copy of a WAL recording, else NULL */
   int version;        /* PRAGMA user_version */
   struct replay_log *calls_log; /* replay.c's, read at the first replay */
+  struct names *names;  /* names.c's strings, read once each */
   char *open_name;    /* the file or URI the connection opened, */
   int open_flags;     /* with these flags (for db_open_twin) */
   struct stat identity; /* of the file at PATH when opened */

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "cudalens/semantics.h"
+#include "model/names.h"
 #include "model/replay.h"
-#include "sites/demangle.h"
 #include "strarray.h"
 #include "u64map.h"
 #include "util.h"
@@ -247,18 +247,14 @@ static int cmp_kstat(const void *pa, const void *pb)
 
 static void rank_kernels(struct summary *s, struct cl_db *d)
 {
-  sqlite3_stmt *st = db_prepare(d, "SELECT value FROM strings WHERE id=?1");
   for (size_t i = 0; i < s->nkstats; i++) {
     struct kernel_stat *k = &s->kstats[i];
-    if (k->name >= 0) {
-      sqlite3_bind_int64(st, 1, k->name);
-      if (db_step(d, st))
-        k->mangled = xstrdup(db_text(st, 0));
-      sqlite3_reset(st);
-    }
-    k->display = k->mangled ? cl_demangle(k->mangled) : xstrdup("(unknown kernel)");
+    struct kernel_name kn = {NULL, NULL};
+    if (k->name >= 0)
+      kn = names_kernel(d, k->name);
+    k->mangled = kn.mangled ? xstrdup(kn.mangled) : NULL;
+    k->display = xstrdup(kn.mangled ? kn.demangled : "(unknown kernel)");
   }
-  db_finalize(st);
   struct kernel_stat **all = xcalloc(s->nkstats, sizeof *all);
   for (size_t i = 0; i < s->nkstats; i++)
     all[i] = &s->kstats[i];
