@@ -21,6 +21,7 @@ libclreport_la_SOURCES = \
 	analyzer/model/activity.c analyzer/model/activity.h \
 	analyzer/model/db.c analyzer/model/db.h \
 	analyzer/model/graphs.c analyzer/model/graphs.h \
+	analyzer/model/host_accesses.c analyzer/model/host_accesses.h \
 	analyzer/model/memmodel.c analyzer/model/memmodel.h \
 	analyzer/model/names.c analyzer/model/names.h \
 	analyzer/model/reading.c analyzer/model/reading.h \
