@@ -19,9 +19,12 @@ ANALYZER_CPPFLAGS = -I$(top_srcdir)/analyzer
 noinst_LTLIBRARIES += libclreport.la
 libclreport_la_SOURCES = \
 	analyzer/model/activity.c analyzer/model/activity.h \
+	analyzer/model/calls.c analyzer/model/calls.h \
+	analyzer/model/collectives.c analyzer/model/collectives.h \
 	analyzer/model/db.c analyzer/model/db.h \
 	analyzer/model/graphs.c analyzer/model/graphs.h \
 	analyzer/model/host_accesses.c analyzer/model/host_accesses.h \
+	analyzer/model/host_order.c analyzer/model/host_order.h \
 	analyzer/model/memmodel.c analyzer/model/memmodel.h \
 	analyzer/model/names.c analyzer/model/names.h \
 	analyzer/model/reading.c analyzer/model/reading.h \

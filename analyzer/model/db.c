@@ -450,6 +450,13 @@ void db_close(struct cl_db *d)
   replay_log_free(d->calls_log);
   d->calls_log = NULL;
   names_free(d);
+  if (d->facts_sql)
+    free(d->facts_sql->task_devices);
+  free(d->facts_sql);
+  d->facts_sql = NULL;
+  for (int i = 0; i < d->ncached; i++)
+    sqlite3_finalize(d->cached[i].st);
+  d->ncached = 0;
   if (d->db && !sqlite3_get_autocommit(d->db))
     sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL);
   if (d->db)
@@ -535,6 +542,23 @@ sqlite3_stmt *db_prepare_table(struct cl_db *d, enum cl_table t,
   if (cl_select_sql(sql, sizeof sql, t, cols, tail) < 0)
     fatal("internal error: the SELECT of table %d is too long", (int)t);
   return db_prepare(d, sql);
+}
+
+sqlite3_stmt *db_cached(struct cl_db *d, const char *sql)
+{
+  for (int i = 0; i < d->ncached; i++)
+    if (d->cached[i].sql == sql) {
+      sqlite3_reset(d->cached[i].st);
+      sqlite3_clear_bindings(d->cached[i].st);
+      return d->cached[i].st;
+    }
+  sqlite3_stmt *st = db_prepare(d, sql);
+  if (!st)
+    return NULL;
+  if (d->ncached == (int)(sizeof d->cached / sizeof *d->cached))
+    fatal("internal error: more than %d cached statements", d->ncached);
+  d->cached[d->ncached++] = (struct db_cached){sql, st};
+  return st;
 }
 
 bool db_step(struct cl_db *d, sqlite3_stmt *st)

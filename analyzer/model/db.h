@@ -18,6 +18,9 @@ struct cl_db {
   int version;        /* PRAGMA user_version */
   struct replay_log *calls_log; /* replay.c's, read at the first replay */
   struct names *names;  /* names.c's strings, read once each */
+  struct db_cached { const char *sql; sqlite3_stmt *st; } cached[8];
+  int ncached;        /* db_cached's statements */
+  struct calls_facts *facts_sql; /* calls.c's, when replay's are not exact */
   char *open_name;    /* the file or URI the connection opened, */
   int open_flags;     /* with these flags (for db_open_twin) */
   struct stat identity; /* of the file at PATH when opened */
@@ -50,6 +53,10 @@ sqlite3_stmt *db_prepare(struct cl_db *d, const char *sql);
  * seq") */
 sqlite3_stmt *db_prepare_table(struct cl_db *d, enum cl_table t,
                                unsigned long long cols, const char *tail);
+/* the statement of SQL, a string literal (known by its address), prepared
+ * once per connection and reset, with no bindings, for each use; the
+ * model's lookups of one row use it (db_close finalizes it) */
+sqlite3_stmt *db_cached(struct cl_db *d, const char *sql);
 /* true while there is a row; false when done */
 bool db_step(struct cl_db *d, sqlite3_stmt *st);
 void db_finalize(sqlite3_stmt *st);

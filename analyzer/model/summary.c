@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cudalens/semantics.h"
+#include "model/calls.h"
 #include "model/names.h"
 #include "model/replay.h"
 #include "strarray.h"
@@ -75,25 +76,13 @@ static void load_process(struct process *p, struct cl_db *d)
   else if (meta_int(d, "kernel_times") == 0)
     p->not_recorded |= 1u << NOT_RECORDED_KERNEL_TIMES;
 
-  const struct calls_facts *f = replay_calls_facts(d);
-  sqlite3_stmt *st;
-  if (f) {
-    p->calls = f->calls;
-    p->threads = f->threads;
-    p->last_ns = f->has_end ? f->max_end : -1;
-  } else {
-    st = db_prepare(
-        d, "SELECT count(*), count(DISTINCT tid), max(end_ns) FROM calls");
-    if (db_step(d, st)) {
-      p->calls = db_int(st, 0);
-      p->threads = db_int(st, 1);
-      p->last_ns = db_null(st, 2) ? -1 : db_int(st, 2);
-    }
-    db_finalize(st);
-  }
+  const struct calls_facts *f = calls_facts(d);
+  p->calls = f->calls;
+  p->threads = f->threads;
+  p->last_ns = f->has_end ? f->max_end : -1;
 
   size_t cap = 0;
-  st = db_prepare(d, "SELECT reason, count FROM drops WHERE count <> 0"
+  sqlite3_stmt *st = db_prepare(d, "SELECT reason, count FROM drops WHERE count <> 0"
                      " ORDER BY reason");
   while (db_step(d, st)) {
     GROW(p->drops, cap, p->ndrops + 1);
