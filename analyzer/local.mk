@@ -1,7 +1,9 @@
 # analyzer/local.mk - cudalens-report, the analyzer of recordings, in the
 # order of its pipeline:
 #   analyzer/model/   the recording read once (db, replay, activity) and
-#                     what it describes: memory, streams, summary, timeline
+#                     what it describes: memory, streams, summary, timeline;
+#                     the checks' lookups (names, calls, host accesses,
+#                     host order, collectives): all the SQL but sites/'
 #   analyzer/sites/   call sites: symbolization, demangling, the user's frame,
 #                     the places (location.h) findings name
 #   analyzer/checks/  the finding registry (checks.def), the happens-before
