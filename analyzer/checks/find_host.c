@@ -138,7 +138,7 @@ static void emit(struct report_ctx *ctx, struct findings *out,
 
 void analysis_host(struct report_ctx *ctx, struct findings *out)
 {
-  struct host_access_cursor *hc = host_accesses_open(ctx->db);
+  struct db_cursor *hc = host_accesses_open(ctx->db);
   struct streams ss;
   streams_load(&ss, ctx->db);
   struct pair *v = NULL;
@@ -211,7 +211,7 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
     }
     v[n++] = p;
   }
-  host_accesses_close(hc);
+  db_cursor_close(hc);
   for (size_t i = 0; i < n; i++) {
     emit(ctx, out, &ss, &v[i]);
     free(v[i].kernel);

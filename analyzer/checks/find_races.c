@@ -651,7 +651,7 @@ static void do_graph_launch(struct walk *w, const struct replay_op *o,
 
 /* the collectives' buffers (schema 4), read alongside the calls */
 struct coll_cursor {
-  struct coll_buffer_cursor *c;
+  struct db_cursor *c;
   struct coll_buffers b;
   bool row;
 };
@@ -685,7 +685,7 @@ static enum hb_edge edge_of(const struct cl_op_sem *sem)
 }
 
 /* host-thread edges (thread_edges, schema 2) with seq below SEQ */
-static void thread_edges_upto(struct walk *w, struct thread_edge_cursor *te,
+static void thread_edges_upto(struct walk *w, struct db_cursor *te,
                               struct thread_edge *e, bool *row, int64_t seq)
 {
   for (; *row && e->seq < seq; *row = thread_edges_next(te, e)) {
@@ -765,7 +765,7 @@ static void hostfn_runs_upto(struct walk *w, struct hostfn_runs *hr,
 static void walk(struct walk *w)
 {
   struct cl_db *d = w->ctx->db;
-  struct thread_edge_cursor *te = thread_edges_open(d);
+  struct db_cursor *te = thread_edges_open(d);
   struct thread_edge edge;
   bool te_row = thread_edges_next(te, &edge);
   struct coll_cursor cc = {coll_buffers_open(d), {0}, false};
@@ -898,8 +898,8 @@ static void walk(struct walk *w)
   }
   replay_end(&r);
   w->mm = NULL;
-  thread_edges_close(te);
-  coll_buffers_close(cc.c);
+  db_cursor_close(te);
+  db_cursor_close(cc.c);
   free(hr.v);
 }
 

@@ -13,24 +13,18 @@
    CL_COLS(collectives, write_bytes))
 #define BUF_COL(c) CL_RANK(BUF_COLS, collectives, c)
 
-struct coll_buffer_cursor {
-  struct cl_db *d;
-  sqlite3_stmt *st;
-};
-
-struct coll_buffer_cursor *coll_buffers_open(struct cl_db *d)
+struct db_cursor *coll_buffers_open(struct cl_db *d)
 {
-  if (!db_has_table(d, "collectives"))
-    return NULL;
-  struct coll_buffer_cursor *c = xcalloc(1, sizeof *c);
-  c->d = d;
-  c->st = db_prepare_table(d, CL_TABLE_collectives, BUF_COLS, "ORDER BY seq");
-  return c;
+  return db_cursor_open(
+      d, db_has_table(d, "collectives")
+             ? db_prepare_table(d, CL_TABLE_collectives, BUF_COLS,
+                                "ORDER BY seq")
+             : NULL);
 }
 
-bool coll_buffers_next(struct coll_buffer_cursor *c, struct coll_buffers *b)
+bool coll_buffers_next(struct db_cursor *c, struct coll_buffers *b)
 {
-  if (!c || !c->st || !db_step(c->d, c->st))
+  if (!db_cursor_step(c))
     return false;
   *b = (struct coll_buffers){
       db_int(c->st, BUF_COL(seq)),
@@ -39,14 +33,6 @@ bool coll_buffers_next(struct coll_buffer_cursor *c, struct coll_buffers *b)
       db_int(c->st, BUF_COL(read_bytes)),
       db_int(c->st, BUF_COL(write_bytes))};
   return true;
-}
-
-void coll_buffers_close(struct coll_buffer_cursor *c)
-{
-  if (!c)
-    return;
-  db_finalize(c->st);
-  free(c);
 }
 
 struct coll_call *coll_calls_read(struct cl_db *d, size_t *n)

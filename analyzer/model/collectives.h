@@ -17,11 +17,9 @@ struct coll_buffers {
   int64_t read_bytes, write_bytes;
 };
 
-struct coll_buffer_cursor;
-/* NULL when the recording has no collectives table */
-struct coll_buffer_cursor *coll_buffers_open(struct cl_db *d);
-bool coll_buffers_next(struct coll_buffer_cursor *c, struct coll_buffers *b);
-void coll_buffers_close(struct coll_buffer_cursor *c);
+/* db_cursor_close closes it */
+struct db_cursor *coll_buffers_open(struct cl_db *d);
+bool coll_buffers_next(struct db_cursor *c, struct coll_buffers *b);
 
 /* a collective call with what identifies it across ranks */
 struct coll_call {

@@ -576,6 +576,27 @@ bool db_step(struct cl_db *d, sqlite3_stmt *st)
   return false;
 }
 
+struct db_cursor *db_cursor_open(struct cl_db *d, sqlite3_stmt *st)
+{
+  struct db_cursor *c = xcalloc(1, sizeof *c);
+  c->d = d;
+  c->st = st;
+  return c;
+}
+
+bool db_cursor_step(struct db_cursor *c)
+{
+  return c && c->st && db_step(c->d, c->st);
+}
+
+void db_cursor_close(struct db_cursor *c)
+{
+  if (!c)
+    return;
+  db_finalize(c->st);
+  free(c);
+}
+
 bool db_has_table(struct cl_db *d, const char *name)
 {
   sqlite3_stmt *st = db_prepare(d, "SELECT 1 FROM sqlite_master"

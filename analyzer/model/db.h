@@ -57,6 +57,17 @@ sqlite3_stmt *db_prepare_table(struct cl_db *d, enum cl_table t,
  * once per connection and reset, with no bindings, for each use; the
  * model's lookups of one row use it (db_close finalizes it) */
 sqlite3_stmt *db_cached(struct cl_db *d, const char *sql);
+/* a query a model cursor reads row by row (host_accesses.h, host_order.h,
+ * collectives.h): db_cursor_open takes ST (NULL: no rows), and
+ * db_cursor_step says whether there is a row, which the cursor's own next
+ * function decodes from C->st */
+struct db_cursor {
+  struct cl_db *d;
+  sqlite3_stmt *st;
+};
+struct db_cursor *db_cursor_open(struct cl_db *d, sqlite3_stmt *st);
+bool db_cursor_step(struct db_cursor *c);
+void db_cursor_close(struct db_cursor *c);
 /* true while there is a row; false when done */
 bool db_step(struct cl_db *d, sqlite3_stmt *st);
 void db_finalize(sqlite3_stmt *st);

@@ -5,20 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
 
-struct host_access_cursor {
-  struct cl_db *d;
-  sqlite3_stmt *st;
-};
-
-struct host_access_cursor *host_accesses_open(struct cl_db *d)
+struct db_cursor *host_accesses_open(struct cl_db *d)
 {
-  struct host_access_cursor *c = xcalloc(1, sizeof *c);
-  c->d = d;
   /* the allocation accessed is the latest one holding the address; the
    * kernel's argument is the first whose pointer lies in it */
-  c->st = db_prepare(
+  return db_cursor_open(d, db_prepare(
       d,
       "SELECT h.kind, coalesce(h.stack, -1), coalesce(h.pystack, -1),"
       " h.copy_seq, h.address, coalesce(t.bytes, 0),"
@@ -34,8 +26,7 @@ struct host_access_cursor *host_accesses_open(struct cl_db *d)
       " LEFT JOIN memory m ON m.seq = (SELECT max(m2.seq) FROM memory m2"
       "  WHERE m2.op = 'alloc' AND m2.seq < h.seq AND m2.address <= h.address"
       "  AND h.address < m2.address + m2.size)"
-      " ORDER BY h.seq");
-  return c;
+      " ORDER BY h.seq"));
 }
 
 static bool is_int(sqlite3_stmt *st, int col)
@@ -43,11 +34,11 @@ static bool is_int(sqlite3_stmt *st, int col)
   return sqlite3_column_type(st, col) == SQLITE_INTEGER;
 }
 
-bool host_accesses_next(struct host_access_cursor *c, struct host_access *a)
+bool host_accesses_next(struct db_cursor *c, struct host_access *a)
 {
-  sqlite3_stmt *st = c->st;
-  if (!st || !db_step(c->d, st))
+  if (!db_cursor_step(c))
     return false;
+  sqlite3_stmt *st = c->st;
   const char *op = db_text(st, 8);
   *a = (struct host_access){
       .seq = db_int(st, 15),
@@ -72,12 +63,4 @@ bool host_accesses_next(struct host_access_cursor *c, struct host_access *a)
       .mem_size = db_int(st, 16),
   };
   return true;
-}
-
-void host_accesses_close(struct host_access_cursor *c)
-{
-  if (!c)
-    return;
-  db_finalize(c->st);
-  free(c);
 }

@@ -3,10 +3,10 @@
  * memory (copy_seq: a copy's, memset's or kernel's call) and the
  * allocation it lies in, read in seq order through a cursor:
  *
- *   struct host_access_cursor *c = host_accesses_open(db);
+ *   struct db_cursor *c = host_accesses_open(db);
  *   struct host_access a;
  *   while (host_accesses_next(c, &a)) ...
- *   host_accesses_close(c);
+ *   db_cursor_close(c);
  *
  * The strings of A are valid until the next call on the cursor. */
 #ifndef CL_REPORT_HOST_ACCESSES_H
@@ -42,9 +42,7 @@ struct host_access {
   int64_t mem_size;
 };
 
-struct host_access_cursor;
-struct host_access_cursor *host_accesses_open(struct cl_db *d);
-bool host_accesses_next(struct host_access_cursor *c, struct host_access *a);
-void host_accesses_close(struct host_access_cursor *c);
+struct db_cursor *host_accesses_open(struct cl_db *d);
+bool host_accesses_next(struct db_cursor *c, struct host_access *a);
 
 #endif

@@ -6,24 +6,18 @@
 
 #include "util.h"
 
-struct thread_edge_cursor {
-  struct cl_db *d;
-  sqlite3_stmt *st; /* NULL: no thread_edges table */
-};
-
-struct thread_edge_cursor *thread_edges_open(struct cl_db *d)
+struct db_cursor *thread_edges_open(struct cl_db *d)
 {
-  struct thread_edge_cursor *c = xcalloc(1, sizeof *c);
-  c->d = d;
-  if (db_has_table(d, "thread_edges"))
-    c->st = db_prepare(d, "SELECT seq, kind, tid, other FROM thread_edges"
-                          " ORDER BY seq");
-  return c;
+  return db_cursor_open(
+      d, db_has_table(d, "thread_edges")
+             ? db_prepare(d, "SELECT seq, kind, tid, other FROM thread_edges"
+                             " ORDER BY seq")
+             : NULL);
 }
 
-bool thread_edges_next(struct thread_edge_cursor *c, struct thread_edge *e)
+bool thread_edges_next(struct db_cursor *c, struct thread_edge *e)
 {
-  if (!c->st || !db_step(c->d, c->st))
+  if (!db_cursor_step(c))
     return false;
   const char *kind = db_text(c->st, 1);
   *e = (struct thread_edge){
@@ -33,14 +27,6 @@ bool thread_edges_next(struct thread_edge_cursor *c, struct thread_edge *e)
                                       : TE_OTHER,
       db_int(c->st, 2), db_int(c->st, 3)};
   return true;
-}
-
-void thread_edges_close(struct thread_edge_cursor *c)
-{
-  if (!c)
-    return;
-  db_finalize(c->st);
-  free(c);
 }
 
 struct host_func_run *host_func_runs_read(struct cl_db *d, size_t *n)

@@ -20,10 +20,9 @@ struct thread_edge {
   int64_t tid, other;
 };
 
-struct thread_edge_cursor;
-struct thread_edge_cursor *thread_edges_open(struct cl_db *d);
-bool thread_edges_next(struct thread_edge_cursor *c, struct thread_edge *e);
-void thread_edges_close(struct thread_edge_cursor *c);
+/* db_cursor_close closes it */
+struct db_cursor *thread_edges_open(struct cl_db *d);
+bool thread_edges_next(struct db_cursor *c, struct thread_edge *e);
 
 /* a host function's run: on thread TID, at seq RUN, of the function the
  * call CALL (cudaLaunchHostFunc, matched by correlation id) enqueued */

@@ -17,7 +17,7 @@ tests_recordings_test_callsite_CFLAGS = $(AM_CFLAGS) -g
 tests_recordings_test_callsite_LDADD = libclreport.la libclshim.la libclsqlite.la $(SQLITE_LIBS) -ldl -lpthread
 
 # the model's lookups (names.c, calls.c) against SQL written in the test
-tests_recordings_test_model_SOURCES = tests/recordings/test_model.c
+tests_recordings_test_model_SOURCES = tests/recordings/test_model.c tests/unit/unit.h
 tests_recordings_test_model_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(ANALYZER_CPPFLAGS) $(SQLITE_CFLAGS)
 tests_recordings_test_model_LDADD = libclreport.la $(SQLITE_LIBS) -lpthread
 

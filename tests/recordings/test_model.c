@@ -19,18 +19,7 @@
 #include "model/db.h"
 #include "model/names.h"
 #include "sites/demangle.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);          \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fputc('\n', stderr);                                                     \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
+#include "tests/unit/unit.h"
 
 static bool same_str(const char *a, const char *b)
 {
@@ -62,59 +51,51 @@ static void test_names(struct cl_db *d)
     int64_t id = sqlite3_column_int64(st, 0);
     const char *want = (const char *)sqlite3_column_text(st, 1);
     const char *got = names_string(d, id);
-    CHECK(same_str(got, want), "string %lld: '%s', want '%s'", (long long)id,
-          got ? got : "(null)", want ? want : "(null)");
-    CHECK(names_string(d, id) == got, "string %lld read twice", (long long)id);
+    CHECK(same_str(got, want));
+    CHECK(names_string(d, id) == got);
     struct kernel_name k = names_kernel(d, id);
     char *dm = cl_demangle(want);
-    CHECK(k.mangled == got, "kernel %lld: mangled is not the string",
-          (long long)id);
-    CHECK(same_str(k.demangled, dm), "kernel %lld: '%s', want '%s'",
-          (long long)id, k.demangled ? k.demangled : "(null)",
-          dm ? dm : "(null)");
-    CHECK(names_kernel(d, id).demangled == k.demangled,
-          "kernel %lld demangled twice", (long long)id);
+    CHECK(k.mangled == got);
+    CHECK(same_str(k.demangled, dm));
+    CHECK(names_kernel(d, id).demangled == k.demangled);
     free(dm);
     n++;
   }
   sqlite3_finalize(st);
-  CHECK(n > 0, "the recording has no strings to look up");
-  CHECK(names_string(d, INT64_MAX) == NULL, "a string that is not there");
+  CHECK(n > 0);
+  CHECK(names_string(d, INT64_MAX) == NULL);
   struct kernel_name none = names_kernel(d, INT64_MAX);
-  CHECK(!none.mangled && !none.demangled, "a kernel that is not there");
+  CHECK(!none.mangled && !none.demangled);
 }
 
 /* call_info and call_time_into_run against the queries find_races ran */
 static void test_call(struct cl_db *d, sqlite3_stmt *info, sqlite3_stmt *when,
                       int64_t seq)
 {
+  int before = unit_failures;
   sqlite3_reset(info);
   sqlite3_bind_int64(info, 1, seq);
   bool want = sqlite3_step(info) == SQLITE_ROW;
   struct call_info ci;
   bool got = call_info(d, seq, &ci);
-  CHECK(got == want, "call %lld found: %d, want %d", (long long)seq, got, want);
+  CHECK(got == want);
   if (got && want) {
-    CHECK(same_str(ci.api, (const char *)sqlite3_column_text(info, 0)),
-          "call %lld: api %s", (long long)seq, ci.api ? ci.api : "(null)");
-    CHECK(ci.stack == col_or(info, 1, -1), "call %lld: stack", (long long)seq);
-    CHECK(ci.pystack == col_or(info, 2, -1), "call %lld: pystack",
-          (long long)seq);
+    CHECK(same_str(ci.api, (const char *)sqlite3_column_text(info, 0)));
+    CHECK(ci.stack == col_or(info, 1, -1));
+    CHECK(ci.pystack == col_or(info, 2, -1));
     const char *kn = (const char *)sqlite3_column_text(info, 3);
-    CHECK(same_str(ci.kname >= 0 ? names_string(d, ci.kname) : NULL, kn),
-          "call %lld: kernel", (long long)seq);
-    CHECK(same_str(ci.direction, (const char *)sqlite3_column_text(info, 4)),
-          "call %lld: direction", (long long)seq);
-    CHECK(ci.bytes == sqlite3_column_int64(info, 5), "call %lld: bytes",
-          (long long)seq);
+    CHECK(same_str(ci.kname >= 0 ? names_string(d, ci.kname) : NULL, kn));
+    CHECK(same_str(ci.direction, (const char *)sqlite3_column_text(info, 4)));
+    CHECK(ci.bytes == sqlite3_column_int64(info, 5));
   }
   sqlite3_reset(when);
   sqlite3_bind_int64(when, 1, seq);
   int64_t t = -1;
   if (sqlite3_step(when) == SQLITE_ROW && col_or(when, 0, -1) >= 0)
     t = sqlite3_column_int64(when, 0);
-  CHECK(call_time_into_run(d, seq) == t, "call %lld: time %lld, want %lld",
-        (long long)seq, (long long)call_time_into_run(d, seq), (long long)t);
+  CHECK(call_time_into_run(d, seq) == t);
+  if (unit_failures > before)
+    fprintf(stderr, "  (call %lld)\n", (long long)seq);
 }
 
 static void test_calls(struct cl_db *d)
@@ -144,29 +125,24 @@ static void test_calls(struct cl_db *d)
 static void test_facts(struct cl_db *d)
 {
   const struct calls_facts *f = calls_facts(d);
-  CHECK(f != NULL, "no facts");
+  CHECK(f != NULL);
   if (!f)
     return;
   sqlite3_stmt *st = prep(d->db, "SELECT count(*), count(DISTINCT tid),"
                                  " min(start_ns), max(end_ns) FROM calls");
   if (sqlite3_step(st) == SQLITE_ROW) {
-    CHECK(f->calls == sqlite3_column_int64(st, 0), "calls %lld",
-          (long long)f->calls);
-    CHECK(f->threads == sqlite3_column_int64(st, 1), "threads %lld",
-          (long long)f->threads);
+    CHECK(f->calls == sqlite3_column_int64(st, 0));
+    CHECK(f->threads == sqlite3_column_int64(st, 1));
     CHECK(f->has_start == (sqlite3_column_type(st, 2) != SQLITE_NULL) &&
-              (!f->has_start || f->min_start == sqlite3_column_int64(st, 2)),
-          "min start %lld", (long long)f->min_start);
+              (!f->has_start || f->min_start == sqlite3_column_int64(st, 2)));
     CHECK(f->has_end == (sqlite3_column_type(st, 3) != SQLITE_NULL) &&
-              (!f->has_end || f->max_end == sqlite3_column_int64(st, 3)),
-          "max end %lld", (long long)f->max_end);
+              (!f->has_end || f->max_end == sqlite3_column_int64(st, 3)));
   }
   sqlite3_finalize(st);
   st = prep(d->db, "SELECT min(c.seq) FROM calls c JOIN api a ON a.id = c.api"
                    " WHERE a.op IN ('kernel', 'graph-launch') AND c.result = 0");
   sqlite3_step(st);
-  CHECK(f->first_kernel == col_or(st, 0, INT64_MAX), "first kernel %lld",
-        (long long)f->first_kernel);
+  CHECK(f->first_kernel == col_or(st, 0, INT64_MAX));
   sqlite3_finalize(st);
 }
 
@@ -185,11 +161,8 @@ int main(int argc, char **argv)
   }
   test_names(&d);
   test_calls(&d);
-  CHECK((replay_calls_facts(&d) == NULL) == sql_facts,
-        "the replay's facts are%s exact", sql_facts ? "" : " not");
+  CHECK((replay_calls_facts(&d) == NULL) == sql_facts);
   test_facts(&d);
   db_close(&d);
-  if (failures)
-    fprintf(stderr, "test_model: %d failures\n", failures);
-  return failures ? 1 : 0;
+  UNIT_DONE();
 }
