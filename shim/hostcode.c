@@ -22,6 +22,7 @@ struct seg {
 };
 struct cl_hostcode {
   size_t n;
+  uint64_t hi; /* the end of the highest segment */
   struct seg v[];
 };
 
@@ -84,6 +85,10 @@ const struct cl_hostcode *cl_hostcode_now(void)
       qsort(b.v, b.n, sizeof *b.v, by_lo);
       memcpy(n->v, b.v, b.n * sizeof *b.v);
       n->n = b.n;
+      n->hi = 0;
+      for (size_t i = 0; i < b.n; i++)
+        if (b.v[i].hi > n->hi)
+          n->hi = b.v[i].hi;
       atomic_store_explicit(&current, n, memory_order_release);
       c = n;
     }
@@ -95,8 +100,8 @@ const struct cl_hostcode *cl_hostcode_now(void)
 
 int cl_hostcode_has(const struct cl_hostcode *code, uint64_t v)
 {
-  if (!code)
-    return 0;
+  if (!code || v < code->v[0].lo || v >= code->hi)
+    return 0; /* (most words: cheaply) */
   size_t lo = 0, hi = code->n; /* the first segment starting after v */
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;

@@ -17,7 +17,11 @@ unit_cflags = $(AM_CFLAGS) -I$(top_srcdir) $(SQLITE_CFLAGS)
 unit_ldadd = libclshim.la libclsqlite.la $(SQLITE_LIBS) -ldl -lpthread
 
 check_PROGRAMS += tests/unit/test_outpath tests/unit/test_writer \
-	tests/unit/test_stack tests/unit/test_cuptifind tests/unit/test_allocmap
+	tests/unit/test_stack tests/unit/test_cuptifind tests/unit/test_allocmap \
+	tests/unit/test_hostcode
+tests_unit_test_hostcode_SOURCES = tests/unit/test_hostcode.c tests/unit/unit.h
+tests_unit_test_hostcode_CFLAGS = $(unit_cflags)
+tests_unit_test_hostcode_LDADD = $(unit_ldadd)
 tests_unit_test_outpath_SOURCES = tests/unit/test_outpath.c tests/unit/unit.h
 tests_unit_test_outpath_CFLAGS = $(unit_cflags)
 tests_unit_test_outpath_LDADD = $(unit_ldadd)
@@ -63,7 +67,8 @@ tests_unit_test_kernel_brief_LDADD = libclreport.la
 TESTS += tests/unit/test_outpath tests/unit/test_writer tests/unit/test_writer_rows \
 	tests/unit/test_tables tests/unit/test_coverage \
 	tests/unit/test_stack \
-	tests/unit/test_cuptifind tests/unit/test_allocmap tests/unit/test_kernel_brief \
+	tests/unit/test_cuptifind tests/unit/test_allocmap tests/unit/test_hostcode \
+	tests/unit/test_kernel_brief \
 	tests/unit/writer-drop.test
 EXTRA_DIST += tests/unit/writer-drop.test
 

@@ -214,9 +214,8 @@ static void compare_comm(struct recording *r, size_t nrec, struct rank_seq *s,
     for (size_t i = 0; i < n; i++) {
       if (s[i].n > pos) {
         char *d = describe(s[i].v[pos]);
-        finding_add_related(f, site_of(r, &s[i], pos),
-                            "rank %d: %s (call %" PRId64 " of %s)",
-                            (int)s[i].rank, d, s[i].v[pos]->seq,
+        finding_add_related(f, site_of(r, &s[i], pos), "rank %d: %s (%s)",
+                            (int)s[i].rank, d,
                             proc_name(pb, sizeof pb, &r[s[i].rec]));
         free(d);
       } else {
