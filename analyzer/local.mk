@@ -1,7 +1,9 @@
 # analyzer/local.mk - cudalens-report, the analyzer of recordings, in the
 # order of its pipeline:
 #   analyzer/model/   the recording read once (db, replay, activity) and
-#                     what it describes: memory, streams, summary, timeline
+#                     what it describes: memory, streams, summary, timeline;
+#                     the checks' lookups (names, calls, host accesses,
+#                     host order, collectives): all the SQL but sites/'
 #   analyzer/sites/   call sites: symbolization, demangling, the user's frame,
 #                     the places (location.h) findings name
 #   analyzer/checks/  the finding registry (checks.def), the happens-before
@@ -20,9 +22,14 @@ ANALYZER_CPPFLAGS = -I$(top_srcdir)/analyzer
 noinst_LTLIBRARIES += libclreport.la
 libclreport_la_SOURCES = \
 	analyzer/model/activity.c analyzer/model/activity.h \
+	analyzer/model/calls.c analyzer/model/calls.h \
+	analyzer/model/collectives.c analyzer/model/collectives.h \
 	analyzer/model/db.c analyzer/model/db.h \
 	analyzer/model/graphs.c analyzer/model/graphs.h \
+	analyzer/model/host_accesses.c analyzer/model/host_accesses.h \
+	analyzer/model/host_order.c analyzer/model/host_order.h \
 	analyzer/model/memmodel.c analyzer/model/memmodel.h \
+	analyzer/model/names.c analyzer/model/names.h \
 	analyzer/model/reading.c analyzer/model/reading.h \
 	analyzer/recordings.c analyzer/recordings.h \
 	analyzer/reduced.c analyzer/reduced.h \

@@ -1,7 +1,7 @@
 # analyzer/sanitize.mk - `make check-sanitize`: the analyzer and its tests
 # built with -fsanitize=address,undefined (copies named *-san, built only
 # for this target) and the analyzer-side tests run with them: the
-# recordings tests (cudalens-report-san, test_callsite-san), the fuzzer's
+# recordings tests (cudalens-report-san, test_callsite-san, test_model-san), the fuzzer's
 # smoke run (fuzz_report-san), the end-to-end tests that report on what the
 # shim recorded (the shim itself stays uninstrumented: it is preloaded into
 # other programs), and the analyzer's unit tests (test_hb-san, the race
@@ -17,6 +17,7 @@ SAN_UNIT_TESTS = tests/races/test_hb-san$(EXEEXT) \
 	tests/python/test_pysite-san$(EXEEXT)
 SAN_PROGS = cudalens-report-san$(EXEEXT) \
 	tests/recordings/test_callsite-san$(EXEEXT) \
+	tests/recordings/test_model-san$(EXEEXT) \
 	tests/fuzz/fuzz_report-san$(EXEEXT) $(SAN_UNIT_TESTS)
 SANITIZE_TESTS = $(RECORDING_TESTS) $(FUZZ_TESTS) $(TR_TESTS) $(RACE_TESTS) $(SEM_TESTS) $(VMM_TESTS) \
 	$(HOSTSYNC_TESTS) $(CAPTURE_TESTS) tests/python/pycalls.test
@@ -28,6 +29,7 @@ libclreport_san_la_CFLAGS = $(AM_CFLAGS) $(SAN_COMPILE_FLAGS)
 libclreport_san_la_LIBADD = $(SQLITE_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) -lstdc++ -lm -lpthread
 
 EXTRA_PROGRAMS = cudalens-report-san tests/recordings/test_callsite-san \
+	tests/recordings/test_model-san \
 	tests/fuzz/fuzz_report-san tests/races/test_hb-san \
 	tests/python/test_pysite-san
 cudalens_report_san_SOURCES = $(cudalens_report_SOURCES)
@@ -42,6 +44,12 @@ tests_recordings_test_callsite_san_CFLAGS = $(AM_CFLAGS) $(SAN_COMPILE_FLAGS)
 tests_recordings_test_callsite_san_LDFLAGS = $(SAN_LINK_FLAGS)
 tests_recordings_test_callsite_san_LDADD = libclreport_san.la libclshim.la libclsqlite.la \
 	$(SQLITE_LIBS) -ldl -lpthread
+
+tests_recordings_test_model_san_SOURCES = $(tests_recordings_test_model_SOURCES)
+tests_recordings_test_model_san_CPPFLAGS = $(tests_recordings_test_model_CPPFLAGS)
+tests_recordings_test_model_san_CFLAGS = $(AM_CFLAGS) $(SAN_COMPILE_FLAGS)
+tests_recordings_test_model_san_LDFLAGS = $(SAN_LINK_FLAGS)
+tests_recordings_test_model_san_LDADD = libclreport_san.la $(SQLITE_LIBS) -lpthread
 
 tests_fuzz_fuzz_report_san_SOURCES = $(tests_fuzz_fuzz_report_SOURCES)
 tests_fuzz_fuzz_report_san_CPPFLAGS = $(tests_fuzz_fuzz_report_CPPFLAGS)

@@ -20,6 +20,7 @@
 
 #include "checks/merge.h"
 #include "cudalens/format.h"
+#include "model/collectives.h"
 #include "recordings.h"
 #include "u64map.h"
 #include "util.h"
@@ -38,35 +39,24 @@ static void kind_text(char *buf, size_t len, int64_t datatype)
 struct coll_log *collectives_gather(struct report_ctx *ctx)
 {
   struct coll_log *l = xcalloc(1, sizeof *l);
-  if (!db_has_table(ctx->db, "collectives"))
-    return l;
-  sqlite3_stmt *st = db_prepare(
-      ctx->db,
-      "SELECT k.seq, k.comm_id, k.rank, k.nranks, k.kind, k.count,"
-      " k.datatype, k.root, k.redop, c.stack, c.pystack"
-      " FROM collectives k JOIN calls c ON c.seq = k.seq"
-      " WHERE c.result IN (0, ?1) AND k.comm_id IS NOT NULL AND k.rank IS NOT NULL"
-      " AND k.kind IS NOT NULL AND k.kind NOT IN ('send', 'recv')"
-      " ORDER BY k.seq");
-  if (st)
-    sqlite3_bind_int(st, 1, CL_NCCL_IN_PROGRESS);
+  size_t n;
+  struct coll_call *calls = coll_calls_read(ctx->db, &n);
   struct u64map sites; /* hash of (stack, pystack) -> site index */
   u64map_init(&sites);
-  while (st && db_step(ctx->db, st)) {
+  for (size_t k = 0; k < n; k++) {
+    const struct coll_call *x = &calls[k];
     GROW(l->v, l->cap, l->n + 1);
     struct coll *c = &l->v[l->n++];
-    c->seq = db_int(st, 0);
-    c->comm_id = db_int(st, 1);
-    c->rank = (int32_t)db_int(st, 2);
-    c->nranks = db_null(st, 3) ? -1 : (int32_t)db_int(st, 3);
-    c->kind = xstrdup(db_text(st, 4));
-    c->count = db_int(st, 5);
-    c->datatype = db_int(st, 6);
-    c->root = db_null(st, 7) ? -1 : db_int(st, 7);
-    c->redop = db_null(st, 8) ? -1 : db_int(st, 8);
-    int64_t stack = db_null(st, 9) ? -1 : db_int(st, 9);
-    int64_t pystack = db_null(st, 10) ? -1 : db_int(st, 10);
-    uint64_t key = ((uint64_t)stack << 32) ^ (uint64_t)pystack, i;
+    c->seq = x->seq;
+    c->comm_id = x->comm_id;
+    c->rank = x->rank;
+    c->nranks = x->nranks;
+    c->kind = x->kind; /* taken */
+    c->count = x->count;
+    c->datatype = x->datatype;
+    c->root = x->root;
+    c->redop = x->redop;
+    uint64_t key = ((uint64_t)x->stack << 32) ^ (uint64_t)x->pystack, i;
     if (!u64map_get(&sites, key, &i)) {
       struct callsite site;
       callsite_resolve_call(ctx->cs, c->seq, &site);
@@ -78,7 +68,7 @@ struct coll_log *collectives_gather(struct report_ctx *ctx)
     }
     c->site = (size_t)i;
   }
-  db_finalize(st);
+  free(calls); /* the kinds are the log's */
   u64map_free(&sites);
   return l;
 }

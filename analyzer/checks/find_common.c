@@ -11,6 +11,7 @@
 
 #include "cudalens/format.h"
 #include "cudalens/semantics.h"
+#include "model/calls.h"
 #include "model/replay.h"
 #include "sites/callsite.h"
 #include "util.h"
@@ -111,40 +112,18 @@ struct group *groups_get(struct groups *g, size_t site, uint32_t tag,
 int64_t process_wall_ns(struct report_ctx *ctx)
 {
   int64_t lo = ctx->sum->proc.start_ns, hi = -1;
-  const struct calls_facts *f = replay_calls_facts(ctx->db);
-  if (f) {
-    if (f->has_start) {
-      hi = f->has_end ? f->max_end : 0;
-      if (lo < 0 || f->min_start < lo)
-        lo = f->min_start;
-    }
-    return lo >= 0 && hi > lo ? hi - lo : 0;
+  const struct calls_facts *f = calls_facts(ctx->db);
+  if (f->has_start) {
+    hi = f->has_end ? f->max_end : 0;
+    if (lo < 0 || f->min_start < lo)
+      lo = f->min_start;
   }
-  sqlite3_stmt *st =
-      db_prepare(ctx->db, "SELECT min(start_ns), max(end_ns) FROM calls");
-  if (db_step(ctx->db, st) && !db_null(st, 0)) {
-    int64_t a = db_int(st, 0);
-    hi = db_int(st, 1);
-    if (lo < 0 || a < lo)
-      lo = a;
-  }
-  db_finalize(st);
   return lo >= 0 && hi > lo ? hi - lo : 0;
 }
 
 int64_t first_kernel_seq(struct report_ctx *ctx)
 {
-  int64_t first = INT64_MAX;
-  const struct calls_facts *f = replay_calls_facts(ctx->db);
-  if (f)
-    return f->first_kernel;
-  sqlite3_stmt *st = db_prepare(
-      ctx->db, "SELECT min(c.seq) FROM calls c JOIN api a ON a.id = c.api"
-               " WHERE a.op IN ('kernel', 'graph-launch') AND c.result = 0");
-  if (db_step(ctx->db, st) && !db_null(st, 0))
-    first = db_int(st, 0);
-  db_finalize(st);
-  return first;
+  return calls_facts(ctx->db)->first_kernel;
 }
 
 const char *stream_brief(char *buf, size_t len, const char *name)

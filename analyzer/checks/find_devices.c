@@ -52,7 +52,8 @@
 #include "cudalens/format.h"
 #include "cudalens/semantics.h"
 #include "model/replay.h"
-#include "sites/demangle.h"
+#include "model/calls.h"
+#include "model/names.h"
 #include "util.h"
 
 #define MAXDEV 64
@@ -112,15 +113,8 @@ static void hit(struct xpass *p, size_t site, int what, int64_t seq,
 
 static char *kernel_label(struct cl_db *d, int64_t name)
 {
-  char *r = NULL;
-  if (name >= 0) {
-    sqlite3_stmt *st = db_prepare(d, "SELECT value FROM strings WHERE id=?1");
-    sqlite3_bind_int64(st, 1, name);
-    if (db_step(d, st) && db_text(st, 0))
-      r = cl_demangle(db_text(st, 0));
-    db_finalize(st);
-  }
-  return r ? r : xstrdup("(unknown kernel)");
+  const char *r = name >= 0 ? names_kernel(d, name).demangled : NULL;
+  return xstrdup(r ? r : "(unknown kernel)");
 }
 
 static void device_op(struct xpass *p, const char *op, const char *api,
@@ -312,89 +306,53 @@ static void report_stray(struct report_ctx *ctx, struct sites *sites,
 {
   struct cl_db *d = ctx->db;
   bool used[MAXDEV] = {false}, any_used = false;
-  /* the devices that ran stream work (cl_op_is_stream_task) */
-  char tasks[256] = "", q_tasks[512];
-  for (int op = 0; op < CL_OP_COUNT; op++)
-    if (cl_op_is_stream_task((enum cl_op)op))
-      snprintf(tasks + strlen(tasks), sizeof tasks - strlen(tasks), "%s'%s'",
-               tasks[0] ? ", " : "", cl_op_name((enum cl_op)op));
-  snprintf(q_tasks, sizeof q_tasks,
-           "SELECT DISTINCT c.device FROM calls c JOIN api a ON a.id = c.api"
-           " WHERE a.op IN (%s) AND c.result = 0 AND c.device IS NOT NULL",
-           tasks);
-  /* the calls (their facts, unless SQL must say) and the activity were
-   * read already */
-  const struct calls_facts *f = replay_calls_facts(d);
-  for (size_t i = 0; f && i < f->ntask_devices; i++)
+  /* the devices that ran stream work (cl_op_is_stream_task), that hold
+   * device memory or took part in copies or peer access: the calls and the
+   * activity were read already */
+  const struct calls_facts *f = calls_facts(d);
+  for (size_t i = 0; i < f->ntask_devices; i++)
     if (dev_ok(f->task_devices[i]))
       used[f->task_devices[i]] = any_used = true;
   for (size_t i = 0; i < ctx->act->ndevices; i++)
     if (dev_ok(ctx->act->devices[i]))
       used[ctx->act->devices[i]] = any_used = true;
-  const char *const q_used[] = {
-      "SELECT DISTINCT device FROM memory WHERE op = 'alloc'"
-      " AND kind IN ('device', 'device-async', 'managed', 'array', 'mapped')",
-      "SELECT DISTINCT src_device FROM transfers",
-      "SELECT DISTINCT dst_device FROM transfers",
-      "SELECT DISTINCT peer FROM device_ops WHERE op = 'peer-enable'",
-      f ? NULL : q_tasks,
-      NULL};
-  for (const char *const *q = q_used; *q; q++) {
-    sqlite3_stmt *st = db_prepare(d, *q);
-    while (db_step(d, st))
-      if (!db_null(st, 0) && dev_ok(db_int(st, 0))) {
-        used[db_int(st, 0)] = true;
-        any_used = true;
-      }
-    db_finalize(st);
-  }
+  size_t nmem;
+  int64_t *mem = devices_with_memory(d, &nmem);
+  for (size_t i = 0; i < nmem; i++)
+    if (dev_ok(mem[i]))
+      used[mem[i]] = any_used = true;
+  free(mem);
   if (!any_used)
     return; /* no work anywhere: nothing to compare with */
 
-  sqlite3_stmt *first = db_prepare(
-      d, "SELECT c.seq, c.stack, c.pystack, a.name FROM calls c"
-         " LEFT JOIN api a ON a.id = c.api"
-         " WHERE c.seq > ?1 AND (c.device = ?2 OR ?3) ORDER BY c.seq LIMIT 1");
-  sqlite3_stmt *st = db_prepare(
-      d, "SELECT device, count(*), min(coalesce(created_seq, 0)) FROM contexts"
-         " WHERE device IS NOT NULL GROUP BY device ORDER BY device");
-  while (db_step(d, st)) {
-    int64_t dev = db_int(st, 0);
+  size_t nctx;
+  struct device_contexts *ctxs = contexts_by_device(d, &nctx);
+  for (size_t c = 0; c < nctx; c++) {
+    int64_t dev = ctxs[c].device;
     if (!dev_ok(dev) || used[dev])
       continue;
-    int64_t created = db_int(st, 2);
     struct location loc = {0};
     char api[96] = "a CUDA call";
-    for (int any = 0; any < 2; any++) {
-      sqlite3_bind_int64(first, 1, created);
-      sqlite3_bind_int64(first, 2, dev);
-      sqlite3_bind_int(first, 3, any);
-      bool found = db_step(d, first);
-      if (found) {
-        size_t site = sites_of(sites, db_null(first, 1) ? -1 : db_int(first, 1),
-                               db_null(first, 2) ? -1 : db_int(first, 2));
+    struct call_info first;
+    for (int any = 0; any < 2; any++)
+      if (call_first_after(d, ctxs[c].created, dev, any, &first)) {
+        size_t site = sites_of(sites, first.stack, first.pystack);
         loc = sites->v[site].loc;
-        callsite_user_api(ctx->cs, db_null(first, 1) ? -1 : db_int(first, 1),
-                          db_text(first, 3), api, sizeof api);
-      }
-      sqlite3_reset(first);
-      if (found)
+        callsite_user_api(ctx->cs, first.stack, first.api, api, sizeof api);
         break;
-    }
-    int64_t n = db_int(st, 1);
+      }
     struct finding *f = findings_add(
         out, CHECK_STRAY_CONTEXT, &loc,
         "%s created a CUDA context on device %" PRId64 ", where the process"
         " does no work", api, dev);
-    f->count = (uint64_t)n;
+    f->count = (uint64_t)ctxs[c].count;
     finding_set_extra(f, "device", dev);
     finding_set_fix(f, "select the device first (cudaSetDevice(rank) before"
                        " any other CUDA call; PyTorch: torch.cuda.set_device("
                        "local_rank) first), or set CUDA_VISIBLE_DEVICES per"
                        " process");
   }
-  db_finalize(st);
-  db_finalize(first);
+  free(ctxs);
 }
 
 void analysis_devices(struct report_ctx *ctx, struct findings *out)

@@ -14,6 +14,8 @@
 #include "checks/analyses.h"
 #include "checks/find_common.h"
 #include "cudalens/format.h"
+#include "model/host_accesses.h"
+#include "model/names.h"
 #include "model/streams.h"
 #include "sites/demangle.h"
 #include "util.h"
@@ -136,40 +138,21 @@ static void emit(struct report_ctx *ctx, struct findings *out,
 
 void analysis_host(struct report_ctx *ctx, struct findings *out)
 {
-  /* the allocation accessed is the latest one holding the address; the
-   * kernel's argument is the first whose pointer lies in it */
-  sqlite3_stmt *st = db_prepare(
-      ctx->db,
-      "SELECT h.kind, coalesce(h.stack, -1), coalesce(h.pystack, -1),"
-      " h.copy_seq, h.address, coalesce(t.bytes, 0),"
-      " coalesce(t.stream, k.stream, c.stream), t.direction, t.op,"
-      " k.seq IS NOT NULL, s.value,"
-      " (SELECT min(a.param) FROM kernel_args a WHERE a.seq = h.copy_seq"
-      "  AND a.value >= m.address AND a.value < m.address + m.size),"
-      " m.kind, c.device, ap.name, h.seq, m.size"
-      " FROM host_accesses h LEFT JOIN transfers t ON t.seq = h.copy_seq"
-      " LEFT JOIN calls c ON c.seq = h.copy_seq"
-      " LEFT JOIN api ap ON ap.id = c.api"
-      " LEFT JOIN kernels k ON k.seq = h.copy_seq"
-      " LEFT JOIN strings s ON s.id = k.name"
-      " LEFT JOIN memory m ON m.seq = (SELECT max(m2.seq) FROM memory m2"
-      "  WHERE m2.op = 'alloc' AND m2.seq < h.seq AND m2.address <= h.address"
-      "  AND h.address < m2.address + m2.size)"
-      " ORDER BY h.seq");
+  struct db_cursor *hc = host_accesses_open(ctx->db);
   struct streams ss;
   streams_load(&ss, ctx->db);
   struct pair *v = NULL;
   size_t n = 0, cap = 0;
-  while (db_step(ctx->db, st)) {
-    const char *access = (const char *)sqlite3_column_text(st, 0);
-    struct pair p = {finding_check(access ? access : "free"),
-                     sqlite3_column_int64(st, 1),
-                     sqlite3_column_int64(st, 2),
-                     sqlite3_column_int64(st, 3),
-                     sqlite3_column_int64(st, 4),
-                     sqlite3_column_int64(st, 5),
+  struct host_access h;
+  while (host_accesses_next(hc, &h)) {
+    struct pair p = {finding_check(h.kind ? h.kind : "free"),
+                     h.stack,
+                     h.pystack,
+                     h.copy_seq,
+                     h.address,
+                     h.bytes,
                      0,
-                     sqlite3_column_int64(st, 15),
+                     h.seq,
                      "",
                      "",
                      0,
@@ -179,16 +162,13 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
                      1,
                      NULL,
                      ""};
-    const char *apiname = (const char *)sqlite3_column_text(st, 14);
-    snprintf(p.api, sizeof p.api, "%s", apiname ? apiname : "?");
-    const char *dir = (const char *)sqlite3_column_text(st, 7);
-    snprintf(p.direction, sizeof p.direction, "%s", dir ? dir : "async");
-    const char *op = (const char *)sqlite3_column_text(st, 8);
-    p.is_memset = op && !strcmp(op, "memset");
-    p.is_kernel = sqlite3_column_int(st, 9);
-    if (sqlite3_column_type(st, 11) != SQLITE_NULL)
-      p.param = sqlite3_column_int64(st, 11);
-    const char *mk = (const char *)sqlite3_column_text(st, 12);
+    snprintf(p.api, sizeof p.api, "%s", h.api ? h.api : "?");
+    snprintf(p.direction, sizeof p.direction, "%s",
+             h.direction ? h.direction : "async");
+    p.is_memset = h.is_memset;
+    p.is_kernel = h.is_kernel;
+    p.param = h.param;
+    const char *mk = h.memkind;
     snprintf(p.memkind, sizeof p.memkind, "%s", mk ? mk : "pinned");
     /* A pinned allocation smaller than a page that a running kernel takes
      * is the flag of a host-device protocol more often than a buffer (a
@@ -200,12 +180,11 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
      * accesses are volatile or atomic: a handoff it cannot see, so no
      * error.  Copies and memsets into such memory, and frees, are still
      * reported (libcudalens(7), HOST ACCESSES). */
-    if (p.check != CHECK_PINNED_FREE_BEFORE_SYNC && sqlite3_column_int(st, 9) &&
+    if (p.check != CHECK_PINNED_FREE_BEFORE_SYNC && h.is_kernel &&
         (!mk || !strcmp(mk, "pinned") || !strcmp(mk, "registered")) &&
-        sqlite3_column_type(st, 16) == SQLITE_INTEGER &&
-        sqlite3_column_int64(st, 16) < SMALL_PINNED_BYTES)
+        h.has_mem_size && h.mem_size < SMALL_PINNED_BYTES)
       continue;
-    size_t i;
+  size_t i;
     for (i = 0; i < n; i++)
       if (v[i].check == p.check && v[i].access_stack == p.access_stack &&
           v[i].access_pystack == p.access_pystack)
@@ -216,15 +195,12 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
     }
     /* no stream (NULL): the legacy default stream, or the per-thread one
      * for a _ptsz/_ptds API */
-    p.stream = streams_lookup(
-        &ss, sqlite3_column_type(st, 6) != SQLITE_NULL,
-        sqlite3_column_int64(st, 6),
-        sqlite3_column_type(st, 13) == SQLITE_NULL ? -1
-                                                   : sqlite3_column_int64(st, 13),
-        p.copy_seq, (const char *)sqlite3_column_text(st, 14));
+    p.stream = streams_lookup(&ss, h.has_stream, h.stream, h.device,
+                              p.copy_seq, h.api);
     if (p.is_kernel) {
-      const char *name = (const char *)sqlite3_column_text(st, 10);
-      p.kernel_sig = cl_demangle(name ? name : "?");
+      const char *name =
+          h.kname >= 0 ? names_kernel(ctx->db, h.kname).demangled : NULL;
+      p.kernel_sig = xstrdup(name ? name : "?");
       p.kernel = cl_kernel_brief(p.kernel_sig); /* for the first line */
     }
     if (n == cap) {
@@ -235,7 +211,7 @@ void analysis_host(struct report_ctx *ctx, struct findings *out)
     }
     v[n++] = p;
   }
-  db_finalize(st);
+  db_cursor_close(hc);
   for (size_t i = 0; i < n; i++) {
     emit(ctx, out, &ss, &v[i]);
     free(v[i].kernel);

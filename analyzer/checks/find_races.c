@@ -39,8 +39,12 @@
 #include "cudalens/format.h"
 #include "cudalens/mangle_const.h"
 #include "cudalens/semantics.h"
+#include "model/calls.h"
+#include "model/collectives.h"
 #include "model/graphs.h"
+#include "model/host_order.h"
 #include "model/memmodel.h"
+#include "model/names.h"
 #include "model/replay.h"
 #include "model/streams.h"
 #include "sites/demangle.h"
@@ -129,7 +133,6 @@ struct walk {
   /* the access being checked */
   const struct alloc *cur_alloc;
   int64_t cur_alloc_seq;
-  sqlite3_stmt *when;        /* a call's time into the run (when_text) */
 };
 
 /* ---- streams and threads -------------------------------------------------- */
@@ -646,14 +649,10 @@ static void do_graph_launch(struct walk *w, const struct replay_op *o,
     hb_stream_join(w->e, s, L->v[i]); /* later work waits for every node */
 }
 
-/* the collectives rows (schema 4), read alongside the calls: these columns */
-#define COLL_COLS                                                              \
-  (CL_COLS(collectives, seq) | CL_COLS(collectives, read_addr) |               \
-   CL_COLS(collectives, read_bytes) | CL_COLS(collectives, write_addr) |       \
-   CL_COLS(collectives, write_bytes))
-#define COLL_COL(c) CL_RANK(COLL_COLS, collectives, c)
+/* the collectives' buffers (schema 4), read alongside the calls */
 struct coll_cursor {
-  sqlite3_stmt *st;
+  struct db_cursor *c;
+  struct coll_buffers b;
   bool row;
 };
 
@@ -661,17 +660,15 @@ static void do_collective(struct walk *w, struct coll_cursor *cc,
                           const struct replay_op *o, uint32_t t, uint32_t s)
 {
   uint32_t epoch = hb_issue(w->e, t, s);
-  while (cc->row && db_int(cc->st, COLL_COL(seq)) < o->seq)
-    cc->row = db_step(w->ctx->db, cc->st);
-  if (!cc->row || db_int(cc->st, COLL_COL(seq)) != o->seq)
+  while (cc->row && cc->b.seq < o->seq)
+    cc->row = coll_buffers_next(cc->c, &cc->b);
+  if (!cc->row || cc->b.seq != o->seq)
     return;
   struct hb_access a = {.seq = o->seq, .stack = o->stack, .stream = s,
                         .epoch = epoch, .definite = 1, .param = -1};
   for (int side = 0; side < 2; side++) {
-    uint64_t addr = (uint64_t)db_int(
-        cc->st, side ? COLL_COL(write_addr) : COLL_COL(read_addr));
-    int64_t bytes = db_int(cc->st, side ? COLL_COL(write_bytes)
-                                        : COLL_COL(read_bytes));
+    uint64_t addr = side ? cc->b.write_addr : cc->b.read_addr;
+    int64_t bytes = side ? cc->b.write_bytes : cc->b.read_bytes;
     if (!addr || bytes <= 0)
       continue;
     a.lo = addr;
@@ -688,15 +685,14 @@ static enum hb_edge edge_of(const struct cl_op_sem *sem)
 }
 
 /* host-thread edges (thread_edges, schema 2) with seq below SEQ */
-static void thread_edges_upto(struct walk *w, sqlite3_stmt *te, bool *row,
-                              int64_t seq)
+static void thread_edges_upto(struct walk *w, struct db_cursor *te,
+                              struct thread_edge *e, bool *row, int64_t seq)
 {
-  for (; *row && db_int(te, 0) < seq; *row = db_step(w->ctx->db, te)) {
-    const char *kind = db_text(te, 1);
-    uint32_t a = thread_of(w, db_int(te, 2)), b = thread_of(w, db_int(te, 3));
-    if (kind && !strcmp(kind, "create"))
+  for (; *row && e->seq < seq; *row = thread_edges_next(te, e)) {
+    uint32_t a = thread_of(w, e->tid), b = thread_of(w, e->other);
+    if (e->kind == TE_CREATE)
       hb_thread_join(w->e, b, a); /* the new thread knows what its creator did */
-    else if (kind && !strcmp(kind, "join"))
+    else if (e->kind == TE_JOIN)
       hb_thread_join(w->e, a, b); /* the joiner knows what the joined did */
   }
 }
@@ -734,19 +730,15 @@ static int run_cmp(const void *a, const void *b)
 static void hostfn_runs_load(struct cl_db *d, struct hostfn_runs *hr)
 {
   memset(hr, 0, sizeof *hr);
-  if (!db_has_table(d, "host_func_runs"))
-    return;
-  sqlite3_stmt *q = db_prepare(
-      d, "SELECT r.seq, r.tid, c.seq FROM host_func_runs r"
-         " JOIN calls c ON c.correlation = r.correlation"
-         " JOIN api a ON a.id = c.api AND a.op = 'host-func'");
-  while (db_step(d, q)) {
+  size_t n;
+  struct host_func_run *runs = host_func_runs_read(d, &n);
+  for (size_t i = 0; i < n; i++) {
     GROW(hr->v, hr->cap, hr->n + 1);
-    int64_t run = db_int(q, 0), call = db_int(q, 2);
+    int64_t run = runs[i].run, call = runs[i].call;
     hr->v[hr->n++] = (struct hostfn_run){run > call ? run : call, call,
-                                         db_int(q, 1)};
+                                         runs[i].tid};
   }
-  db_finalize(q);
+  free(runs);
   if (hr->n) /* qsort wants an array */
     qsort(hr->v, hr->n, sizeof *hr->v, run_cmp);
 }
@@ -773,17 +765,11 @@ static void hostfn_runs_upto(struct walk *w, struct hostfn_runs *hr,
 static void walk(struct walk *w)
 {
   struct cl_db *d = w->ctx->db;
-  sqlite3_stmt *te = db_has_table(d, "thread_edges")
-      ? db_prepare(d, "SELECT seq, kind, tid, other FROM thread_edges"
-                      " ORDER BY seq")
-      : NULL;
-  bool te_row = te && db_step(d, te);
-  struct coll_cursor cc = {NULL, false};
-  if (db_has_table(d, "collectives")) {
-    cc.st = db_prepare_table(d, CL_TABLE_collectives, COLL_COLS,
-                             "ORDER BY seq");
-    cc.row = db_step(d, cc.st);
-  }
+  struct db_cursor *te = thread_edges_open(d);
+  struct thread_edge edge;
+  bool te_row = thread_edges_next(te, &edge);
+  struct coll_cursor cc = {coll_buffers_open(d), {0}, false};
+  cc.row = coll_buffers_next(cc.c, &cc.b);
   struct hostfn_runs hr;
   hostfn_runs_load(d, &hr);
   struct replay r;
@@ -801,7 +787,7 @@ static void walk(struct walk *w)
     int64_t stack = o->stack;
     bool ok = o->result == 0 ||
               (op == CL_OP_COLLECTIVE && o->result == CL_NCCL_IN_PROGRESS);
-    thread_edges_upto(w, te, &te_row, seq);
+    thread_edges_upto(w, te, &edge, &te_row, seq);
     hostfn_runs_upto(w, &hr, seq);
 
     uint32_t t = thread_of(w, tid);
@@ -912,8 +898,8 @@ static void walk(struct walk *w)
   }
   replay_end(&r);
   w->mm = NULL;
-  db_finalize(te);
-  db_finalize(cc.st);
+  db_cursor_close(te);
+  db_cursor_close(cc.c);
   free(hr.v);
 }
 
@@ -954,26 +940,27 @@ struct opinfo {
   int64_t stack;
 };
 
-static void opinfo_load(struct walk *w, sqlite3_stmt *q, int64_t seq,
+static void opinfo_load(struct walk *w, int64_t seq,
                         const struct hb_access *a, struct opinfo *out)
 {
-  sqlite3_reset(q);
-  sqlite3_bind_int64(q, 1, seq);
+  struct call_info q;
   out->what = NULL;
   out->brief = NULL;
   out->kernel = NULL;
   out->stack = -1;
-  if (!db_step(w->ctx->db, q)) {
+  if (!call_info(w->ctx->db, seq, &q)) {
     out->what = xstrdup("(unknown call)");
     out->brief = xstrdup("(unknown call)");
     return;
   }
   char api[128], b1[32];
-  out->stack = db_null(q, 1) ? -1 : db_int(q, 1);
-  callsite_user_api(w->ctx->cs, out->stack, db_text(q, 0), api, sizeof api);
+  out->stack = q.stack;
+  callsite_user_api(w->ctx->cs, out->stack, q.api, api, sizeof api);
   switch (a->op) {
   case ACC_KERNEL: {
-    char *dn = cl_demangle(db_text(q, 2));
+    const char *name =
+        q.kname >= 0 ? names_kernel(w->ctx->db, q.kname).demangled : NULL;
+    char *dn = name ? xstrdup(name) : NULL;
     char *k = cl_kernel_brief(dn);
     char *arg = cl_kernel_argument(dn, (int)a->param);
     out->what = xasprintf("kernel %s (%s)", dn ? dn : "(unnamed)", arg);
@@ -987,13 +974,13 @@ static void opinfo_load(struct walk *w, sqlite3_stmt *q, int64_t seq,
   case ACC_COPY_DST: {
     const char *side = a->op == ACC_COPY_SRC ? "source" : "destination";
     out->what = xasprintf("%s %s of %s (%s side)", api,
-                          db_text(q, 3) ? db_text(q, 3) : "copy",
-                          fmt_bytes(b1, sizeof b1, db_int(q, 4)), side);
+                          q.direction ? q.direction : "copy",
+                          fmt_bytes(b1, sizeof b1, q.bytes), side);
     out->brief = xasprintf("%s (%s)", api, side);
     break;
   }
   case ACC_MEMSET:
-    out->what = xasprintf("%s of %s", api, fmt_bytes(b1, sizeof b1, db_int(q, 4)));
+    out->what = xasprintf("%s of %s", api, fmt_bytes(b1, sizeof b1, q.bytes));
     out->brief = xstrdup(api);
     break;
   case ACC_COLL_SEND:
@@ -1023,21 +1010,14 @@ static void opinfo_load(struct walk *w, sqlite3_stmt *q, int64_t seq,
  * left as it is when the call is not recorded */
 static void call_user_api(struct walk *w, int64_t seq, char *buf, size_t len)
 {
-  struct cl_db *d = w->ctx->db;
-  sqlite3_stmt *q = db_prepare(d, "SELECT a.name, c.stack FROM calls c"
-                                  " JOIN api a ON a.id = c.api"
-                                  " WHERE c.seq = ?");
-  sqlite3_bind_int64(q, 1, seq);
-  if (q && db_step(d, q))
-    callsite_user_api(w->ctx->cs, db_null(q, 1) ? -1 : db_int(q, 1),
-                      db_text(q, 0), buf, len);
-  db_finalize(q);
+  struct call_info q;
+  if (call_info(w->ctx->db, seq, &q))
+    callsite_user_api(w->ctx->cs, q.stack, q.api, buf, len);
 }
 
 static void opinfo_graph(struct walk *w, const struct hb_access *a,
                          struct opinfo *out)
 {
-  struct cl_db *d = w->ctx->db;
   char addapi[128] = "", b1[32];
   if (a->origin > 0)
     call_user_api(w, a->origin, addapi, sizeof addapi);
@@ -1049,12 +1029,8 @@ static void opinfo_graph(struct walk *w, const struct hb_access *a,
   char *what = NULL, *brief = NULL;
   switch (a->op) {
   case ACC_KERNEL: {
-    char *dn = NULL;
-    sqlite3_stmt *q = db_prepare(d, "SELECT value FROM strings WHERE id = ?");
-    sqlite3_bind_int64(q, 1, a->kernel);
-    if (q && db_step(d, q))
-      dn = cl_demangle(db_text(q, 0));
-    db_finalize(q);
+    const char *name = names_kernel(w->ctx->db, a->kernel).demangled;
+    char *dn = name ? xstrdup(name) : NULL;
     char *k = cl_kernel_brief(dn);
     char *arg = cl_kernel_argument(dn, (int)a->param);
     what = xasprintf("kernel %s (%s), %s", dn ? dn : "(unnamed)", arg, node);
@@ -1122,23 +1098,17 @@ static const char *when_text(struct walk *w, int64_t seq, char *buf,
 {
   char b[32];
   buf[0] = 0;
-  if (!w->when || seq < 0)
-    return buf;
-  sqlite3_reset(w->when);
-  sqlite3_bind_int64(w->when, 1, seq);
-  if (db_step(w->ctx->db, w->when) && !db_null(w->when, 0) &&
-      db_int(w->when, 0) >= 0)
-    snprintf(buf, len, " (%s into the run)",
-             fmt_ns(b, sizeof b, db_int(w->when, 0)));
+  int64_t t = call_time_into_run(w->ctx->db, seq);
+  if (t >= 0)
+    snprintf(buf, len, " (%s into the run)", fmt_ns(b, sizeof b, t));
   return buf;
 }
 
-static void emit(struct walk *w, sqlite3_stmt *q, const struct race *r,
-                 struct findings *out)
+static void emit(struct walk *w, const struct race *r, struct findings *out)
 {
   struct opinfo p, c;
-  opinfo_load(w, q, r->prev.seq, &r->prev, &p);
-  opinfo_load(w, q, r->cur.seq, &r->cur, &c);
+  opinfo_load(w, r->prev.seq, &r->prev, &p);
+  opinfo_load(w, r->cur.seq, &r->cur, &c);
   if (r->prev.gnode)
     opinfo_graph(w, &r->prev, &p);
   if (r->cur.gnode)
@@ -1411,12 +1381,6 @@ void analysis_races(struct report_ctx *ctx, struct findings *out)
   fields_count(&w);
   walk(&w);
 
-  sqlite3_stmt *q = db_prepare(
-      ctx->db, "SELECT a.name, c.stack, s.value, t.direction, t.bytes"
-               " FROM calls c JOIN api a ON a.id = c.api"
-               " LEFT JOIN kernels k ON k.seq = c.seq"
-               " LEFT JOIN strings s ON s.id = k.name"
-               " LEFT JOIN transfers t ON t.seq = c.seq WHERE c.seq = ?");
   /* races inside NVIDIA's libraries, on streams they made for themselves */
   for (size_t i = 0; i < w.nraces; i++) {
     struct race *r = &w.races[i];
@@ -1457,15 +1421,9 @@ void analysis_races(struct report_ctx *ctx, struct findings *out)
       u64map_put(&seen, h, i);
     }
   }
-  w.when = db_prepare(
-      ctx->db, "SELECT c.start_ns - coalesce((SELECT CAST(value AS INTEGER)"
-               " FROM meta WHERE key = 'start_ns'), (SELECT min(start_ns)"
-               " FROM calls)) FROM calls c WHERE c.seq = ?");
   for (size_t i = 0; i < w.nraces; i++)
     if (w.races[i].count)
-      emit(&w, q, &w.races[i], out);
-  db_finalize(q);
-  db_finalize(w.when);
+      emit(&w, &w.races[i], out);
   u64map_free(&seen);
 
   for (size_t i = 0; i < w.nstream_desc; i++)

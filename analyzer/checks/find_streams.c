@@ -27,9 +27,9 @@
 #include "checks/find_common.h"
 #include "cudalens/format.h"
 #include "cudalens/semantics.h"
+#include "model/names.h"
 #include "model/replay.h"
 #include "model/streams.h"
-#include "sites/demangle.h"
 #include "util.h"
 
 #define MAX_LOST 16 /* streams remembered per finding */
@@ -41,29 +41,6 @@ struct sgroup {
   size_t nlost, more;
   char *label;
 };
-
-/* demangled kernel names by strings id, each looked up and demangled once */
-struct kernel_labels {
-  struct u64map by_id;
-  char **v;
-  size_t n, cap;
-};
-
-static const char *kernel_label(struct kernel_labels *kl, struct cl_db *d,
-                                sqlite3_stmt *kname, int64_t id)
-{
-  uint64_t i;
-  if (u64map_get(&kl->by_id, (uint64_t)id, &i))
-    return kl->v[i];
-  sqlite3_bind_int64(kname, 1, id);
-  char *dm = db_step(d, kname) && db_text(kname, 0)
-                 ? cl_demangle(db_text(kname, 0)) : NULL;
-  sqlite3_reset(kname);
-  GROW(kl->v, kl->cap, kl->n + 1);
-  kl->v[kl->n] = dm;
-  u64map_put(&kl->by_id, (uint64_t)id, kl->n++);
-  return dm;
-}
 
 struct spass {
   struct report_ctx *ctx;
@@ -79,8 +56,6 @@ struct spass {
   struct lastl { bool live, counted; size_t site, group; int64_t gpu_ns;
                  int64_t seq, stack, kname; int op;
                  const char *api; /* the calls log's */ } *last;
-  struct kernel_labels kl;
-  sqlite3_stmt *kname;  /* SELECT value FROM strings WHERE id=?1 */
 };
 
 /* a stream known to synchronize with the legacy stream (one whose flags
@@ -109,7 +84,7 @@ static char *legacy_label(struct spass *p, const struct lastl *l)
   char label[512], api[96];
   callsite_user_api(p->ctx->cs, l->stack, l->api, api, sizeof api);
   if (l->op == CL_OP_KERNEL && l->kname >= 0) {
-    const char *dm = kernel_label(&p->kl, p->ctx->db, p->kname, l->kname);
+    const char *dm = names_kernel(p->ctx->db, l->kname).demangled;
     snprintf(label, sizeof label, "kernel %s", dm ? dm : "?");
   } else {
     snprintf(label, sizeof label, "%s", api);
@@ -316,19 +291,12 @@ void analysis_streams(struct report_ctx *ctx, struct findings *out)
   streams_load(&p.ss, ctx->db);
   sites_init(&p.sites, ctx->cs);
   fit(&p);
-  p.kname = db_prepare(ctx->db, "SELECT value FROM strings WHERE id=?1");
-  u64map_init(&p.kl.by_id);
   scan(&p);
   report(&p, out);
   for (size_t i = 0; i < p.ng; i++)
     free(p.g[i].label);
   free(p.g);
   free(p.last);
-  db_finalize(p.kname);
-  for (size_t i = 0; i < p.kl.n; i++)
-    free(p.kl.v[i]);
-  free(p.kl.v);
-  u64map_free(&p.kl.by_id);
   free(p.pending);
   sites_free(&p.sites);
   streams_free(&p.ss);

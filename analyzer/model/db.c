@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cudalens/format.h"
+#include "model/names.h"
 #include "model/replay.h"
 #include "tempdir.h"
 #include "util.h"
@@ -448,6 +449,14 @@ void db_close(struct cl_db *d)
 {
   replay_log_free(d->calls_log);
   d->calls_log = NULL;
+  names_free(d);
+  if (d->facts_sql)
+    free(d->facts_sql->task_devices);
+  free(d->facts_sql);
+  d->facts_sql = NULL;
+  for (int i = 0; i < d->ncached; i++)
+    sqlite3_finalize(d->cached[i].st);
+  d->ncached = 0;
   if (d->db && !sqlite3_get_autocommit(d->db))
     sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL);
   if (d->db)
@@ -535,6 +544,23 @@ sqlite3_stmt *db_prepare_table(struct cl_db *d, enum cl_table t,
   return db_prepare(d, sql);
 }
 
+sqlite3_stmt *db_cached(struct cl_db *d, const char *sql)
+{
+  for (int i = 0; i < d->ncached; i++)
+    if (d->cached[i].sql == sql) {
+      sqlite3_reset(d->cached[i].st);
+      sqlite3_clear_bindings(d->cached[i].st);
+      return d->cached[i].st;
+    }
+  sqlite3_stmt *st = db_prepare(d, sql);
+  if (!st)
+    return NULL;
+  if (d->ncached == (int)(sizeof d->cached / sizeof *d->cached))
+    fatal("internal error: more than %d cached statements", d->ncached);
+  d->cached[d->ncached++] = (struct db_cached){sql, st};
+  return st;
+}
+
 bool db_step(struct cl_db *d, sqlite3_stmt *st)
 {
   if (!st && d->soft)
@@ -548,6 +574,27 @@ bool db_step(struct cl_db *d, sqlite3_stmt *st)
     db_fatal(d, "query failed");
   d->failed = true;
   return false;
+}
+
+struct db_cursor *db_cursor_open(struct cl_db *d, sqlite3_stmt *st)
+{
+  struct db_cursor *c = xcalloc(1, sizeof *c);
+  c->d = d;
+  c->st = st;
+  return c;
+}
+
+bool db_cursor_step(struct db_cursor *c)
+{
+  return c && c->st && db_step(c->d, c->st);
+}
+
+void db_cursor_close(struct db_cursor *c)
+{
+  if (!c)
+    return;
+  db_finalize(c->st);
+  free(c);
 }
 
 bool db_has_table(struct cl_db *d, const char *name)

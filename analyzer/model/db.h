@@ -17,6 +17,10 @@ struct cl_db {
   const char *copy_dir; /* temporary copy of a WAL recording, else NULL */
   int version;        /* PRAGMA user_version */
   struct replay_log *calls_log; /* replay.c's, read at the first replay */
+  struct names *names;  /* names.c's strings, read once each */
+  struct db_cached { const char *sql; sqlite3_stmt *st; } cached[8];
+  int ncached;        /* db_cached's statements */
+  struct calls_facts *facts_sql; /* calls.c's, when replay's are not exact */
   char *open_name;    /* the file or URI the connection opened, */
   int open_flags;     /* with these flags (for db_open_twin) */
   struct stat identity; /* of the file at PATH when opened */
@@ -49,6 +53,21 @@ sqlite3_stmt *db_prepare(struct cl_db *d, const char *sql);
  * seq") */
 sqlite3_stmt *db_prepare_table(struct cl_db *d, enum cl_table t,
                                unsigned long long cols, const char *tail);
+/* the statement of SQL, a string literal (known by its address), prepared
+ * once per connection and reset, with no bindings, for each use; the
+ * model's lookups of one row use it (db_close finalizes it) */
+sqlite3_stmt *db_cached(struct cl_db *d, const char *sql);
+/* a query a model cursor reads row by row (host_accesses.h, host_order.h,
+ * collectives.h): db_cursor_open takes ST (NULL: no rows), and
+ * db_cursor_step says whether there is a row, which the cursor's own next
+ * function decodes from C->st */
+struct db_cursor {
+  struct cl_db *d;
+  sqlite3_stmt *st;
+};
+struct db_cursor *db_cursor_open(struct cl_db *d, sqlite3_stmt *st);
+bool db_cursor_step(struct db_cursor *c);
+void db_cursor_close(struct db_cursor *c);
 /* true while there is a row; false when done */
 bool db_step(struct cl_db *d, sqlite3_stmt *st);
 void db_finalize(sqlite3_stmt *st);

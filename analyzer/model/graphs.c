@@ -10,6 +10,7 @@
 
 #include "cudalens/format.h"
 #include "model/db.h"
+#include "model/names.h"
 #include "util.h"
 
 #define MAX_NODES (1u << 16)
@@ -161,7 +162,6 @@ void graphs_load(struct graphs *g, struct cl_db *db)
   db_finalize(q);
   u64map_free(&top);
 
-  sqlite3_stmt *name = db_prepare(db, "SELECT value FROM strings WHERE id=?1");
   q = db_prepare_table(db, CL_TABLE_graph_nodes, CL_ALL_COLS, "");
   while (q && db_step(db, q)) {
     struct gnode *x = node_of(g, &idx, db_int(q, X(graph_nodes, seq)),
@@ -180,17 +180,10 @@ void graphs_load(struct graphs *g, struct cl_db *db)
     x->value = (uint64_t)db_int(q, X(graph_nodes, value));
     x->dir = dir_of(db_text(q, X(graph_nodes, direction)));
     x->event = (uint64_t)db_int(q, X(graph_nodes, event));
-    if (name && x->name >= 0) {
-      sqlite3_bind_int64(name, 1, x->name);
-      if (db_step(db, name) && db_text(name, 0)) {
-        GROW(g->names, g->capnames, g->nnames + 1);
-        x->mangled = g->names[g->nnames++] = xstrdup(db_text(name, 0));
-      }
-      sqlite3_reset(name);
-    }
+    if (x->name >= 0)
+      x->mangled = names_string(db, x->name);
   }
   db_finalize(q);
-  db_finalize(name);
 
   if (db_has_table(db, "graph_edges")) {
     q = db_prepare_table(db, CL_TABLE_graph_edges, CL_ALL_COLS, "");
@@ -241,9 +234,6 @@ void graphs_free(struct graphs *g)
     free(s->order);
     free(s->lane);
   }
-  for (size_t i = 0; i < g->nnames; i++)
-    free(g->names[i]);
-  free(g->names);
   free(g->v);
   u64map_free(&g->launches);
   memset(g, 0, sizeof *g);

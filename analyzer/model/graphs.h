@@ -21,7 +21,7 @@ struct gnode {
   uint64_t handle;
   int64_t added;           /* the call that added or captured it, -1 unknown */
   int64_t name;            /* kernels: strings id of the mangled name, -1 */
-  const char *mangled;     /* ... and the name, NULL */
+  const char *mangled;     /* ... and the name (names.h), NULL */
   uint64_t dst, src, bytes, value, event;
   int dir;                 /* copies: enum cl_dir */
   struct replay_arg *args; /* kernels: pointer arguments (graph_args) */
@@ -50,8 +50,6 @@ struct graphs {
   struct gsnap *v;         /* by seq */
   size_t n, cap;
   struct u64map launches;  /* launch seq -> exec handle */
-  char **names;            /* owned kernel names */
-  size_t nnames, capnames;
 };
 
 void graphs_load(struct graphs *g, struct cl_db *db);

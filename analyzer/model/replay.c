@@ -18,6 +18,7 @@
 #include "cudalens/format.h"
 #include "cudalens/semantics.h"
 #include "model/db.h"
+#include "model/names.h"
 #include "u64map.h"
 #include "util.h"
 
@@ -96,10 +97,6 @@ struct reader {
   struct replay_api *apis;  /* the api table */
   size_t napis, cap_apis;
   struct u64map api_by_id;
-  char **names;             /* kernel names (strings.value), read once */
-  size_t nnames, cap_names;
-  struct u64map name_by_id;
-  sqlite3_stmt *name_st;
   struct replay_op op;
   struct calls_facts facts;  /* so far */
   bool facts_exact;          /* every value they depend on an integer */
@@ -124,24 +121,6 @@ static void load_apis(struct reader *r)
   db_finalize(st);
 }
 
-/* strings.value of kernel name ID (NULL: no such row), read once */
-static const char *kernel_name(struct reader *r, int64_t id)
-{
-  uint64_t i;
-  if (u64map_get(&r->name_by_id, (uint64_t)id, &i))
-    return r->names[i];
-  if (!r->name_st)
-    r->name_st = db_prepare(r->db, "SELECT value FROM strings WHERE id=?1");
-  sqlite3_stmt *st = r->name_st;
-  sqlite3_bind_int64(st, 1, id);
-  char *v = db_step(r->db, st) ? xstrdup(db_text(st, 0)) : NULL;
-  sqlite3_reset(st);
-  GROW(r->names, r->cap_names, r->nnames + 1);
-  r->names[r->nnames] = v;
-  u64map_put(&r->name_by_id, (uint64_t)id, r->nnames++);
-  return v;
-}
-
 /* the next row of side table I */
 static void side_step(struct reader *r, int i)
 {
@@ -160,7 +139,6 @@ static void reader_begin(struct reader *r, struct cl_db *db)
   memset(r, 0, sizeof *r);
   r->db = db;
   load_apis(r);
-  u64map_init(&r->name_by_id);
   u64map_init(&r->tids);
   u64map_init(&r->task_devs);
   r->facts_exact = true;
@@ -358,7 +336,7 @@ static bool reader_next(struct reader *r)
   sqlite3_stmt *k = side_row(r, S_KERNEL, o->seq);
   o->kname = k ? int_or(k, KERNEL(name), -1) : -1;
   if (k && sqlite3_column_type(k, KERNEL(name)) == SQLITE_INTEGER)
-    o->kmangled = kernel_name(r, db_int(k, KERNEL(name)));
+    o->kmangled = names_string(r->db, db_int(k, KERNEL(name)));
   return true;
 }
 
@@ -367,17 +345,12 @@ static void reader_end(struct reader *r)
   db_finalize(r->st);
   for (int i = 0; i < SIDES; i++)
     db_finalize(r->side[i]);
-  db_finalize(r->name_st);
   for (size_t i = 0; i < r->napis; i++) {
     free(r->apis[i].name);
     free(r->apis[i].op);
   }
   free(r->apis);
   u64map_free(&r->api_by_id);
-  for (size_t i = 0; i < r->nnames; i++)
-    free(r->names[i]);
-  free(r->names);
-  u64map_free(&r->name_by_id);
   free(r->op_of_api);
   u64map_free(&r->tids);
   u64map_free(&r->task_devs);
@@ -410,7 +383,7 @@ struct replay_log {
   struct calls_facts facts;
   bool facts_exact;
   /* intern_stable's: strings at addresses that hold them while the log is
-   * built (the reader's api names and kernel names) and their indexes */
+   * built (the reader's api names, names.c's kernel names) and their indexes */
   const char *stable_ptr[256];
   int64_t stable_idx[256];
 };

@@ -9,8 +9,9 @@
 #include <string.h>
 
 #include "cudalens/semantics.h"
+#include "model/calls.h"
+#include "model/names.h"
 #include "model/replay.h"
-#include "sites/demangle.h"
 #include "strarray.h"
 #include "u64map.h"
 #include "util.h"
@@ -75,25 +76,13 @@ static void load_process(struct process *p, struct cl_db *d)
   else if (meta_int(d, "kernel_times") == 0)
     p->not_recorded |= 1u << NOT_RECORDED_KERNEL_TIMES;
 
-  const struct calls_facts *f = replay_calls_facts(d);
-  sqlite3_stmt *st;
-  if (f) {
-    p->calls = f->calls;
-    p->threads = f->threads;
-    p->last_ns = f->has_end ? f->max_end : -1;
-  } else {
-    st = db_prepare(
-        d, "SELECT count(*), count(DISTINCT tid), max(end_ns) FROM calls");
-    if (db_step(d, st)) {
-      p->calls = db_int(st, 0);
-      p->threads = db_int(st, 1);
-      p->last_ns = db_null(st, 2) ? -1 : db_int(st, 2);
-    }
-    db_finalize(st);
-  }
+  const struct calls_facts *f = calls_facts(d);
+  p->calls = f->calls;
+  p->threads = f->threads;
+  p->last_ns = f->has_end ? f->max_end : -1;
 
   size_t cap = 0;
-  st = db_prepare(d, "SELECT reason, count FROM drops WHERE count <> 0"
+  sqlite3_stmt *st = db_prepare(d, "SELECT reason, count FROM drops WHERE count <> 0"
                      " ORDER BY reason");
   while (db_step(d, st)) {
     GROW(p->drops, cap, p->ndrops + 1);
@@ -247,18 +236,14 @@ static int cmp_kstat(const void *pa, const void *pb)
 
 static void rank_kernels(struct summary *s, struct cl_db *d)
 {
-  sqlite3_stmt *st = db_prepare(d, "SELECT value FROM strings WHERE id=?1");
   for (size_t i = 0; i < s->nkstats; i++) {
     struct kernel_stat *k = &s->kstats[i];
-    if (k->name >= 0) {
-      sqlite3_bind_int64(st, 1, k->name);
-      if (db_step(d, st))
-        k->mangled = xstrdup(db_text(st, 0));
-      sqlite3_reset(st);
-    }
-    k->display = k->mangled ? cl_demangle(k->mangled) : xstrdup("(unknown kernel)");
+    struct kernel_name kn = {NULL, NULL};
+    if (k->name >= 0)
+      kn = names_kernel(d, k->name);
+    k->mangled = kn.mangled ? xstrdup(kn.mangled) : NULL;
+    k->display = xstrdup(kn.mangled ? kn.demangled : "(unknown kernel)");
   }
-  db_finalize(st);
   struct kernel_stat **all = xcalloc(s->nkstats, sizeof *all);
   for (size_t i = 0; i < s->nkstats; i++)
     all[i] = &s->kstats[i];

@@ -14,10 +14,10 @@
 
 #include "cudalens/format.h"
 #include "cudalens/semantics.h"
+#include "model/names.h"
 #include "model/replay.h"
 #include "model/summary.h"
 #include "sites/callsite.h"
-#include "sites/demangle.h"
 #include "u64map.h"
 #include "util.h"
 
@@ -137,9 +137,9 @@ static void stream_op(struct build *b, struct replay *r)
   replay_activity(r, &ca);
   char *name;
   if (kind == TL_KERNEL) {
-    char *dn = cl_demangle(o->kmangled);
-    name = xstrdup(dn ? dn : o->kmangled ? o->kmangled : "kernel");
-    free(dn);
+    const char *dn = o->kname >= 0 ? names_kernel(b->db, o->kname).demangled
+                                   : NULL;
+    name = xstrdup(dn ? dn : "kernel");
   } else {
     int64_t bytes = o->bytes >= 0 ? o->bytes : ca.bytes;
     const char *bs = bytes >= 0 ? fmt_bytes(by, sizeof by, bytes) : "?";

@@ -5,7 +5,8 @@
 # RTEST_LOG_COMPILER with their paths in the environment, so they do not
 # depend on LOG_COMPILER or AM_TESTS_ENVIRONMENT set elsewhere.
 
-check_PROGRAMS += tests/recordings/sql2db tests/recordings/test_callsite
+check_PROGRAMS += tests/recordings/sql2db tests/recordings/test_callsite \
+	tests/recordings/test_model
 tests_recordings_sql2db_SOURCES = tests/recordings/sql2db.c
 tests_recordings_sql2db_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
 tests_recordings_sql2db_LDADD = libclformat.la $(SQLITE_LIBS)
@@ -14,6 +15,11 @@ tests_recordings_test_callsite_SOURCES = tests/recordings/test_callsite.c
 tests_recordings_test_callsite_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(ANALYZER_CPPFLAGS) $(SQLITE_CFLAGS)
 tests_recordings_test_callsite_CFLAGS = $(AM_CFLAGS) -g
 tests_recordings_test_callsite_LDADD = libclreport.la libclshim.la libclsqlite.la $(SQLITE_LIBS) -ldl -lpthread
+
+# the model's lookups (names.c, calls.c) against SQL written in the test
+tests_recordings_test_model_SOURCES = tests/recordings/test_model.c tests/unit/unit.h
+tests_recordings_test_model_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(ANALYZER_CPPFLAGS) $(SQLITE_CFLAGS)
+tests_recordings_test_model_LDADD = libclreport.la $(SQLITE_LIBS) -lpthread
 
 RECORDING_TESTS = \
 	tests/recordings/small.rtest \
@@ -32,6 +38,7 @@ RECORDING_TESTS = \
 	tests/recordings/stack.rtest \
 	tests/recordings/escape.rtest \
 	tests/recordings/callsite.rtest \
+	tests/recordings/model.rtest \
 	tests/recordings/transfers.rtest \
 	tests/recordings/hostile.rtest \
 	tests/recordings/errescape.rtest \
@@ -59,6 +66,7 @@ RTEST_LOG_COMPILER = env \
 	CL_SQL2DB='$(abs_top_builddir)/tests/recordings/sql2db$(EXEEXT)' \
 	CL_GEN='$(abs_top_builddir)/bench/gen_recording$(EXEEXT)' \
 	CL_TEST_CALLSITE='$(abs_top_builddir)/tests/recordings/test_callsite$(CL_SAN_SUFFIX)$(EXEEXT)' \
+	CL_TEST_MODEL='$(abs_top_builddir)/tests/recordings/test_model$(CL_SAN_SUFFIX)$(EXEEXT)' \
 	CL_FUZZ='$(abs_top_builddir)/tests/fuzz/fuzz_report$(CL_SAN_SUFFIX)$(EXEEXT)' \
 	CL_RECDIR='$(abs_top_srcdir)/tests/recordings' \
 	$(SHELL)
