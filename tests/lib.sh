@@ -4,6 +4,7 @@
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*"; exit 77; }
+. "$CL_TOP_SRCDIR/tests/marks.sh"
 
 # sim_faults: true when the CUDA libraries are the simulator's, whose
 # CUDALENS_SIM_* settings produce what a real GPU cannot be told to (CUPTI
@@ -35,26 +36,11 @@ cl_run() {
 }
 
 # check_markers SRC REPORT: the findings of a text report against the
-# markers in the sample's source: each `// expect: KIND` line must be
-# reported as KIND at that line; `// expect-none: KIND...` lists kinds that
-# must not be reported anywhere.
+# markers in the sample's source (tests/marks.sh): each `// expect: KIND`
+# line must be reported as KIND at that line; `// expect-none: KIND...`
+# lists kinds that must not be reported anywhere.
 check_markers() {
-  src=$1
-  report=$2
-  base=$(basename "$src")
-  grep -n '// expect: ' "$src" | while IFS=: read -r line rest; do
-    kind=$(echo "$rest" | sed 's|.*// expect: *\([a-z-]*\).*|\1|')
-    grep -q "$base:$line: [a-z]*: \[$kind\]" "$report" ||
-      fail "$kind not reported at $base:$line"
-    echo "ok: $kind at $base:$line"
-  done || exit 1
-  for kind in $(sed -n 's|.*// expect-none: *||p' "$src"); do
-    if grep -q "\[$kind\]" "$report"; then
-      grep "\[$kind\]" "$report" >&2
-      fail "$kind reported for a correct program"
-    fi
-    echo "ok: no $kind"
-  done
+  marks_text "$1" "$2" || fail "the report does not match the marks of $(basename "$1")"
 }
 
 # check_sample DIR APP: build products in tests/DIR, sources likewise; run

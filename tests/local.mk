@@ -11,7 +11,7 @@ AM_TESTS_ENVIRONMENT = CL_TOP_BUILDDIR='$(abs_top_builddir)'; \
 	CL_TOP_SRCDIR='$(abs_top_srcdir)'; CL_SAN_SUFFIX='$(CL_SAN_SUFFIX)'; \
 	export CL_TOP_BUILDDIR CL_TOP_SRCDIR CL_SAN_SUFFIX; \
 	unset CUDALENS_SUPPRESSIONS;
-EXTRA_DIST += tests/run-test.sh tests/lib.sh
+EXTRA_DIST += tests/run-test.sh tests/lib.sh tests/marks.sh
 
 unit_cflags = $(AM_CFLAGS) -I$(top_srcdir) $(SQLITE_CFLAGS)
 unit_ldadd = libclshim.la libclsqlite.la $(SQLITE_LIBS) -ldl -lpthread
