@@ -1,10 +1,14 @@
-# lib.sh - helpers for the end-to-end tests (sourced by tests/*.test).
-# Programs run against the simulated CUDA runtime (tests/sim, a test double)
-# with libcudalens.so preloaded; databases land in the test's own directory.
+# lib.sh - the one shell library of the tests: sourced by every .test and
+# .rtest script (the .rtest ones through tests/recordings/common.sh) and by
+# the folders' libraries.  Exit 1 is a failure, 77 a skip (the test says
+# why), 99 a hard error of the harness.  Programs run against the simulated
+# CUDA runtime (tests/sim, a test double) with libcudalens.so preloaded;
+# databases land in the test's own directory.
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*"; exit 77; }
-. "$CL_TOP_SRCDIR/tests/marks.sh"
+error() { echo "ERROR: $*" >&2; exit 99; }
+. "${CL_TOP_SRCDIR:?run through make check}/tests/marks.sh"
 
 # sim_faults: true when the CUDA libraries are the simulator's, whose
 # CUDALENS_SIM_* settings produce what a real GPU cannot be told to (CUPTI
