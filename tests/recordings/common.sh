@@ -1,14 +1,11 @@
-# common.sh - sourced by the tests/recordings/*.rtest scripts: a private
-# temporary directory (removed on exit) and assertion helpers over
-# tests/lib.sh (fail, skip, error: exit 1, 77, 99).  Paths come from the
-# environment set by RTEST_LOG_COMPILER (tests/recordings/local.mk):
-# CL_REPORT, CL_SQL2DB, CL_TEST_CALLSITE, CL_RECDIR (and CL_GEN, the
-# generator bench/gen_recording, for scale.rtest).
+# common.sh - sourced by the tests/recordings/*.rtest scripts: assertion
+# helpers over tests/lib.sh (fail, skip, error: exit 1, 77, 99).  The
+# runner, tests/run-test.sh, gives the paths (CL_REPORT, CL_SQL2DB,
+# CL_TEST_CALLSITE, CL_RECDIR, CL_GEN: the generator bench/gen_recording,
+# CL_FUZZ) and the test's temporary directory, $tmp here.
 
-[ -n "${CL_RECDIR:-}" ] || { echo "ERROR: CL_RECDIR is not set (run through make check)" >&2; exit 99; }
-CL_TOP_SRCDIR=${CL_TOP_SRCDIR:-$CL_RECDIR/../..}
 . "$CL_TOP_SRCDIR/tests/lib.sh"
-for v in CL_REPORT CL_SQL2DB; do
+for v in CL_REPORT CL_SQL2DB CL_RECDIR CL_TMP; do
   eval "val=\${$v:-}"
   [ -n "$val" ] || error "$v is not set (run through make check)"
 done
@@ -16,8 +13,7 @@ done
 # the caller's suppression files must not change the reports
 unset CUDALENS_SUPPRESSIONS
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/cl-rtest.XXXXXX") || exit 99
-trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+tmp=$CL_TMP
 trap 'exit 99' HUP INT TERM
 
 # build [--bare] [--wal-leftover] OUT.db FILE.sql...: a recording from SQL

@@ -1,9 +1,8 @@
 # tests/recordings/local.mk - tests of cudalens-report on hand-written
 # recordings (*.sql built into databases at test time by sql2db, reports
 # compared with *.expected.txt / *.expected.json), and the call-site unit
-# test.  The tests are POSIX sh scripts ending in .rtest, run by
-# RTEST_LOG_COMPILER with their paths in the environment, so they do not
-# depend on LOG_COMPILER or AM_TESTS_ENVIRONMENT set elsewhere.
+# test.  The tests are POSIX sh scripts ending in .rtest, run like the
+# .test scripts by tests/run-test.sh, which gives them their paths.
 
 check_PROGRAMS += tests/recordings/sql2db tests/recordings/test_callsite
 tests_recordings_sql2db_SOURCES = tests/recordings/sql2db.c
@@ -53,15 +52,7 @@ RECORDING_TESTS = \
 	tests/recordings/scale.rtest
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
-RTEST_LOG_COMPILER = env \
-	CL_REPORT='$(abs_top_builddir)/cudalens-report$(CL_SAN_SUFFIX)$(EXEEXT)' \
-	CL_SQL2DB='$(abs_top_builddir)/tests/recordings/sql2db$(EXEEXT)' \
-	CL_GEN='$(abs_top_builddir)/bench/gen_recording$(EXEEXT)' \
-	CL_TEST_CALLSITE='$(abs_top_builddir)/tests/recordings/test_callsite$(CL_SAN_SUFFIX)$(EXEEXT)' \
-	CL_FUZZ='$(abs_top_builddir)/tests/fuzz/fuzz_report$(CL_SAN_SUFFIX)$(EXEEXT)' \
-	CL_RECDIR='$(abs_top_srcdir)/tests/recordings' \
-	$(SHELL)
-AM_RTEST_LOG_FLAGS =
+RTEST_LOG_COMPILER = $(TEST_LOG_COMPILER)
 
 EXTRA_DIST += $(RECORDING_TESTS) \
 	tests/recordings/common.sh \
