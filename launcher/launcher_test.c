@@ -16,16 +16,7 @@
 
 #include "cudalens/outpath.h"
 #include "launcher.h"
-
-static int failures;
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
+#include "../tests/unit/unit.h" /* CHECK */
 
 static void check_preload(const char *shim, const char *existing,
                           const char *want)
@@ -35,12 +26,12 @@ static void check_preload(const char *shim, const char *existing,
     if (got) {
       fprintf(stderr, "preload(%s, %s): got '%s', want NULL\n", shim,
               existing ? existing : "(null)", got);
-      failures++;
+      unit_failures++;
     }
   } else if (!got || strcmp(got, want) != 0) {
     fprintf(stderr, "preload(%s, %s): got '%s', want '%s'\n", shim,
             existing ? existing : "(null)", got ? got : "(null)", want);
-    failures++;
+    unit_failures++;
   }
   free(got);
 }
@@ -195,7 +186,7 @@ static void check_folder(const char *pattern, int want_rc, const char *want)
   if (rc != want_rc || (rc == 0 && strcmp(out, want) != 0)) {
     fprintf(stderr, "folder(%s): got %d '%s' (%s), want %d '%s'\n", pattern,
             rc, rc ? "" : out, err, want_rc, want ? want : "");
-    failures++;
+    unit_failures++;
   }
 }
 
@@ -318,8 +309,8 @@ int main(void)
   test_fail_on();
   test_output_folder();
   test_make_folders();
-  if (failures) {
-    fprintf(stderr, "launcher_test: %d failure(s)\n", failures);
+  if (unit_failures) {
+    fprintf(stderr, "launcher_test: %d failure(s)\n", unit_failures);
     return 1;
   }
   printf("launcher_test: all passed\n");
