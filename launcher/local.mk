@@ -15,6 +15,6 @@ launcher_launcher_test_CPPFLAGS = $(AM_CPPFLAGS) -DCL_LAUNCHER_NO_MAIN \
 	-DCL_REPORT_PATH='"$(bindir)/cudalens-report"'
 
 TEST_EXTENSIONS += .ltest
-LTEST_LOG_COMPILER = $(SHELL)
+LTEST_LOG_COMPILER = $(TEST_LOG_COMPILER)
 TESTS += launcher/launcher_test launcher/launcher.ltest
 EXTRA_DIST += launcher/launcher.ltest
