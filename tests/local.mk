@@ -12,6 +12,10 @@ AM_TESTS_ENVIRONMENT = CL_TOP_BUILDDIR='$(abs_top_builddir)'; \
 	export CL_TOP_BUILDDIR CL_TOP_SRCDIR CL_SAN_SUFFIX; \
 	unset CUDALENS_SUPPRESSIONS;
 EXTRA_DIST += tests/run-test.sh tests/lib.sh tests/marks.sh
+# the test scripts of the folders, listed by tests/collect.sh (tests.mk,
+# included by Makefile.am); collected.test checks the list is up to date
+TESTS += $(COLLECTED_TESTS)
+EXTRA_DIST += tests/collect.sh tests/tests.mk $(COLLECTED_TESTS)
 
 unit_cflags = $(AM_CFLAGS) -I$(top_srcdir) $(SQLITE_CFLAGS)
 unit_ldadd = libclshim.la libclsqlite.la $(SQLITE_LIBS) -ldl -lpthread
@@ -69,8 +73,8 @@ TESTS += tests/unit/test_outpath tests/unit/test_writer tests/unit/test_writer_r
 	tests/unit/test_stack \
 	tests/unit/test_cuptifind tests/unit/test_allocmap tests/unit/test_hostcode \
 	tests/unit/test_kernel_brief \
-	tests/unit/writer-drop.test
-EXTRA_DIST += tests/unit/writer-drop.test
+	$(UNIT_SCRIPT_TESTS)
+EXTRA_DIST += $(UNIT_SCRIPT_TESTS)
 
 # dbcheck: evaluates an expectation file (description: SQL) against a
 # recording; shared by the .test scripts and the GPU suite

@@ -14,7 +14,7 @@ tests_fuzz_fuzz_report_SOURCES = tests/fuzz/fuzz_report.c tests/fuzz/report_entr
 tests_fuzz_fuzz_report_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(ANALYZER_CPPFLAGS) $(SQLITE_CFLAGS)
 tests_fuzz_fuzz_report_LDADD = libclreport.la $(SQLITE_LIBS)
 
-FUZZ_TESTS = tests/fuzz/smoke.rtest
+# FUZZ_TESTS: the folder's test scripts, collected in tests/tests.mk
 TESTS += $(FUZZ_TESTS)
 EXTRA_DIST += $(FUZZ_TESTS) tests/fuzz/seeds.sh tests/fuzz/README.md
 

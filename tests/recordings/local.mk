@@ -14,42 +14,7 @@ tests_recordings_test_callsite_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(ANALY
 tests_recordings_test_callsite_CFLAGS = $(AM_CFLAGS) -g
 tests_recordings_test_callsite_LDADD = libclreport.la libclshim.la libclsqlite.la $(SQLITE_LIBS) -ldl -lpthread
 
-RECORDING_TESTS = \
-	tests/recordings/small.rtest \
-	tests/recordings/names.rtest \
-	tests/recordings/vmm.rtest \
-	tests/recordings/empty.rtest \
-	tests/recordings/newer.rtest \
-	tests/recordings/notsqlite.rtest \
-	tests/recordings/missing.rtest \
-	tests/recordings/stub.rtest \
-	tests/recordings/planted.rtest \
-	tests/recordings/wal.rtest \
-	tests/recordings/badopt.rtest \
-	tests/recordings/failon.rtest \
-	tests/recordings/severity.rtest \
-	tests/recordings/stack.rtest \
-	tests/recordings/escape.rtest \
-	tests/recordings/callsite.rtest \
-	tests/recordings/transfers.rtest \
-	tests/recordings/hostile.rtest \
-	tests/recordings/errescape.rtest \
-	tests/recordings/extreme.rtest \
-	tests/recordings/tmpcopy.rtest \
-	tests/recordings/sites.rtest \
-	tests/recordings/registry.rtest \
-	tests/recordings/rerun.rtest \
-	tests/recordings/schema.rtest \
-	tests/recordings/sarif.rtest \
-	tests/recordings/github.rtest \
-	tests/recordings/perfetto.rtest \
-	tests/recordings/html.rtest \
-	tests/recordings/sourceroot.rtest \
-	tests/recordings/suppress.rtest \
-	tests/recordings/graphs.rtest \
-	tests/recordings/overwrite.rtest \
-	tests/recordings/tally.rtest \
-	tests/recordings/scale.rtest
+# RECORDING_TESTS: the folder's test scripts, collected in tests/tests.mk
 TESTS += $(RECORDING_TESTS)
 TEST_EXTENSIONS += .rtest
 RTEST_LOG_COMPILER = $(TEST_LOG_COMPILER)
