@@ -256,7 +256,7 @@ TR_TESTS = \
 	tests/transfers/sync_memset_ok.test
 
 UNIT_SCRIPT_TESTS = \
-	tests/unit/writer-drop.test
+	tests/unit/shim/writer-drop.test
 
 VMM_TESTS = \
 	tests/vmm/pool_peer.test \

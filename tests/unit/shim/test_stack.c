@@ -12,7 +12,7 @@
 
 #include "shim/shim.h"
 #include "shim/stack.h"
-#include "unit.h"
+#include "../unit.h"
 
 static int mismatches;
 

@@ -1,7 +1,7 @@
 /* test_tables.c - the recording's tables as declared in tables.def: the
  * schema text they generate is valid SQL that creates every declared table
  * with every declared column (name, type, NOT NULL, key) in order and
- * nothing else; schema 3's tables (tests/unit/schema-3.sql, the text of
+ * nothing else; schema 3's tables (tests/unit/common/schema-3.sql, the text of
  * CL_SCHEMA_SQL when it was hand-written) keep their text, or gained
  * columns at their end only; the generated SELECTs and INSERTs name every
  * column; the views and indexes work; meta keys are unique and explained;
@@ -9,8 +9,8 @@
 #include <sqlite3.h>
 
 #include "cudalens/format.h"
-#include "unit.h"
-#include "unit_db.h"
+#include "../unit.h"
+#include "../unit_db.h"
 
 /* the text of file PATH, malloc'd (NULL: unreadable) */
 static char *slurp(const char *path)
@@ -139,7 +139,7 @@ static void check_schema3(const char *schema)
 {
   const char *top = getenv("CL_TOP_SRCDIR");
   char path[4096];
-  snprintf(path, sizeof path, "%s/tests/unit/schema-3.sql", top ? top : ".");
+  snprintf(path, sizeof path, "%s/tests/unit/common/schema-3.sql", top ? top : ".");
   char *old = slurp(path);
   CHECK(old != NULL);
   if (!old)

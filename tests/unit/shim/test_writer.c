@@ -10,8 +10,8 @@
 #include "shim/cupti.h"
 #include "shim/ring.h"
 #include "shim/writer.h"
-#include "unit.h"
-#include "unit_db.h"
+#include "../unit.h"
+#include "../unit_db.h"
 
 #define THREADS 4
 #define PER_THREAD 20000

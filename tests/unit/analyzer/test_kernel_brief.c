@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "sites/demangle.h"
-#include "unit.h"
+#include "../unit.h"
 
 static void brief(const char *in, const char *want)
 {

@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "cudalens/outpath.h"
-#include "launcher.h"
-#include "../tests/unit/unit.h" /* CHECK */
+#include "launcher/launcher.h"
+#include "../unit.h"
 
 static void check_preload(const char *shim, const char *existing,
                           const char *want)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "shim/hostcode.h"
-#include "unit.h"
+#include "../unit.h"
 
 static int local_function(int x)
 {

@@ -8,7 +8,7 @@
 
 #include "shim/outfile.h"
 #include "shim/shim.h"
-#include "unit.h"
+#include "../unit.h"
 
 int main(void)
 {

@@ -12,7 +12,7 @@
 #include "config.h"
 #include "shim/cudaload.h"
 #include "shim/cupti.h"
-#include "unit.h"
+#include "../unit.h"
 
 static char out[16][4096];
 

@@ -6,7 +6,7 @@
  * table's; the stream-task column (section 1) and what the host knows after
  * a copy or memset (section 2) likewise. */
 #include "cudalens/semantics.h"
-#include "unit.h"
+#include "../unit.h"
 
 /* ---- the rows, as the table declares them -------------------------------- */
 

@@ -8,7 +8,7 @@
  * whose memory an address is (cl_allocmap_device: a copy's devices). */
 #include "shim/kparams.h"
 #include "shim/shim.h"
-#include "unit.h"
+#include "../unit.h"
 
 int main(void)
 {

@@ -10,8 +10,8 @@
 
 #include "shim/cupti.h"
 #include "shim/writer_db.h"
-#include "unit.h"
-#include "unit_db.h"
+#include "../unit.h"
+#include "../unit_db.h"
 
 #define CALLS 203 /* not a multiple of the batch */
 
