@@ -1,6 +1,6 @@
 #!/bin/sh
 # collect.sh - writes tests/tests.mk, the lists of the test scripts of each
-# folder of tests/ (*.test, *.rtest, also in its subfolders), from the
+# folder of tests/ (*.test, also in its subfolders), from the
 # folders themselves: a new test is a new file and a run of this script
 # (autogen.sh runs it; tests/collected.test fails while tests.mk is not
 # what it writes).
@@ -29,8 +29,7 @@ write() {
   echo "$lists" | while read -r dir var; do
     echo
     printf '%s =' "$var"
-    (cd "$top" && LC_ALL=C ls tests/"$dir"/*.test tests/"$dir"/*.rtest \
-      tests/"$dir"/*/*.test tests/"$dir"/*/*.rtest 2>/dev/null) |
+    (cd "$top" && LC_ALL=C ls tests/"$dir"/*.test tests/"$dir"/*/*.test 2>/dev/null) |
       while read -r t; do printf ' \\\n\t%s' "$t"; done
     echo
   done

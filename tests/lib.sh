@@ -1,6 +1,6 @@
-# lib.sh - the one shell library of the tests: sourced by every .test and
-# .rtest script (the .rtest ones through tests/recordings/common.sh) and by
-# the folders' libraries.  Exit 1 is a failure, 77 a skip (the test says
+# lib.sh - the one shell library of the tests: sourced by the .test scripts
+# (those of tests/recordings through its common.sh) and by the folders'
+# libraries.  Exit 1 is a failure, 77 a skip (the test says
 # why), 99 a hard error of the harness.  Programs run against the simulated
 # CUDA runtime (tests/sim, a test double) with libcudalens.so preloaded;
 # databases land in the test's own directory.

@@ -1,7 +1,7 @@
 #!/bin/sh
-# run-test.sh - the one runner, the LOG_COMPILER of every .test and .rtest
-# script: gives each test a fresh temporary directory (kept when the test
-# fails), tells it where the build's pieces are, and runs it.  Tests preload
+# run-test.sh - the one runner, the LOG_COMPILER of every .test script:
+# gives each test a fresh temporary directory (kept when the test fails),
+# tells it where the build's pieces are, and runs it.  Tests preload
 # the shim themselves, per command, through the helpers in tests/lib.sh.
 # Exit 77 means skipped, and the test prints why; 99 a hard error.
 set -u

@@ -46,7 +46,7 @@ CAPTURE_TESTS = \
 	tests/capture/words.test
 
 FUZZ_TESTS = \
-	tests/fuzz/smoke.rtest
+	tests/fuzz/smoke.test
 
 HOSTSYNC_TESTS = \
 	tests/hostsync/callback_ok.test \
@@ -160,41 +160,41 @@ RACE_TESTS = \
 	tests/races/waw_query_ok.test
 
 RECORDING_TESTS = \
-	tests/recordings/badopt.rtest \
-	tests/recordings/callsite.rtest \
-	tests/recordings/empty.rtest \
-	tests/recordings/errescape.rtest \
-	tests/recordings/escape.rtest \
-	tests/recordings/extreme.rtest \
-	tests/recordings/failon.rtest \
-	tests/recordings/github.rtest \
-	tests/recordings/graphs.rtest \
-	tests/recordings/hostile.rtest \
-	tests/recordings/html.rtest \
-	tests/recordings/missing.rtest \
-	tests/recordings/names.rtest \
-	tests/recordings/newer.rtest \
-	tests/recordings/notsqlite.rtest \
-	tests/recordings/overwrite.rtest \
-	tests/recordings/perfetto.rtest \
-	tests/recordings/planted.rtest \
-	tests/recordings/registry.rtest \
-	tests/recordings/rerun.rtest \
-	tests/recordings/sarif.rtest \
-	tests/recordings/scale.rtest \
-	tests/recordings/schema.rtest \
-	tests/recordings/severity.rtest \
-	tests/recordings/sites.rtest \
-	tests/recordings/small.rtest \
-	tests/recordings/sourceroot.rtest \
-	tests/recordings/stack.rtest \
-	tests/recordings/stub.rtest \
-	tests/recordings/suppress.rtest \
-	tests/recordings/tally.rtest \
-	tests/recordings/tmpcopy.rtest \
-	tests/recordings/transfers.rtest \
-	tests/recordings/vmm.rtest \
-	tests/recordings/wal.rtest
+	tests/recordings/badopt.test \
+	tests/recordings/callsite.test \
+	tests/recordings/empty.test \
+	tests/recordings/errescape.test \
+	tests/recordings/escape.test \
+	tests/recordings/extreme.test \
+	tests/recordings/failon.test \
+	tests/recordings/github.test \
+	tests/recordings/graphs.test \
+	tests/recordings/hostile.test \
+	tests/recordings/html.test \
+	tests/recordings/missing.test \
+	tests/recordings/names.test \
+	tests/recordings/newer.test \
+	tests/recordings/notsqlite.test \
+	tests/recordings/overwrite.test \
+	tests/recordings/perfetto.test \
+	tests/recordings/planted.test \
+	tests/recordings/registry.test \
+	tests/recordings/rerun.test \
+	tests/recordings/sarif.test \
+	tests/recordings/scale.test \
+	tests/recordings/schema.test \
+	tests/recordings/severity.test \
+	tests/recordings/sites.test \
+	tests/recordings/small.test \
+	tests/recordings/sourceroot.test \
+	tests/recordings/stack.test \
+	tests/recordings/stub.test \
+	tests/recordings/suppress.test \
+	tests/recordings/tally.test \
+	tests/recordings/tmpcopy.test \
+	tests/recordings/transfers.test \
+	tests/recordings/vmm.test \
+	tests/recordings/wal.test
 
 SEM_TESTS = \
 	tests/semantics/coverage.test \

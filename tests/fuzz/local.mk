@@ -1,6 +1,6 @@
 # tests/fuzz/local.mk - the fuzzer of cudalens-report (fuzz_report.c: the
 # report's own main() run in forked children on mutated recordings), its
-# smoke run in `make check` (smoke.rtest, a few hundred inputs), and `make
+# smoke run in `make check` (smoke.test, a few hundred inputs), and `make
 # fuzz` for long runs:
 #
 #   make fuzz [FUZZ_RUNS=100000] [FUZZ_SEED=1] [FUZZ_TIMEOUT=10]

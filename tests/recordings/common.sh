@@ -1,4 +1,4 @@
-# common.sh - sourced by the tests/recordings/*.rtest scripts: assertion
+# common.sh - sourced by the tests/recordings/*.test scripts: assertion
 # helpers over tests/lib.sh (fail, skip, error: exit 1, 77, 99).  The
 # runner, tests/run-test.sh, gives the paths (CL_REPORT, CL_SQL2DB,
 # CL_TEST_CALLSITE, CL_RECDIR, CL_GEN: the generator bench/gen_recording,

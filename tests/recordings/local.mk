@@ -1,8 +1,8 @@
 # tests/recordings/local.mk - tests of cudalens-report on hand-written
 # recordings (*.sql built into databases at test time by sql2db, reports
 # compared with *.expected.txt / *.expected.json), and the call-site unit
-# test.  The tests are POSIX sh scripts ending in .rtest, run like the
-# .test scripts by tests/run-test.sh, which gives them their paths.
+# test.  The tests are .test scripts like every other (tests/run-test.sh
+# gives them their paths), sourcing tests/recordings/common.sh.
 
 check_PROGRAMS += tests/recordings/sql2db tests/recordings/test_callsite
 tests_recordings_sql2db_SOURCES = tests/recordings/sql2db.c
@@ -16,8 +16,6 @@ tests_recordings_test_callsite_LDADD = libclreport.la libclshim.la libclsqlite.l
 
 # RECORDING_TESTS: the folder's test scripts, collected in tests/tests.mk
 TESTS += $(RECORDING_TESTS)
-TEST_EXTENSIONS += .rtest
-RTEST_LOG_COMPILER = $(TEST_LOG_COMPILER)
 
 EXTRA_DIST += $(RECORDING_TESTS) \
 	tests/recordings/common.sh \
