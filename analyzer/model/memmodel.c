@@ -121,8 +121,10 @@ static void apply_row(struct alloc **v, size_t *n, size_t *cap,
     if (r->a.kind == CL_MEMKIND_MAPPED && r->a.size)
       while (k < *n && (*v)[k].address - r->a.address < r->a.size)
         k++;
-    memmove(&(*v)[i], &(*v)[k], (*n - k) * sizeof **v);
-    *n -= k - i;
+    if (k > i) { /* (a free of nothing known: nothing to move) */
+      memmove(&(*v)[i], &(*v)[k], (*n - k) * sizeof **v);
+      *n -= k - i;
+    }
   } else if (here) {
     (*v)[i] = r->a; /* a missed free: the new allocation wins */
   } else {
