@@ -3,4 +3,5 @@
 set -e
 cd "$(dirname "$0")"
 mkdir -p m4 build-aux
+sh tests/collect.sh # tests/tests.mk: the test scripts of each folder
 autoreconf -fi

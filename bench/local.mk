@@ -6,7 +6,7 @@ EXTRA_DIST += bench/README.md bench/run.sh bench/paired_ci.awk bench/launch_boun
 	bench/cupti_floor.c bench/report_scale.sh bench/real_stacks.py bench/startup.sh
 
 # the generator of large synthetic recordings (bench/report_scale.sh, and
-# tests/recordings/scale.rtest with a small one)
+# tests/recordings/scale.test with a small one)
 check_PROGRAMS += bench/gen_recording
 bench_gen_recording_SOURCES = bench/gen_recording.c
 bench_gen_recording_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)

@@ -130,7 +130,7 @@ static void build_schema(void)
         *d->options ? " " : "", d->options);
   }
   add(&x, "%s", VIEWS_SQL);
-  if (x.len < 0) /* tests/unit/test_tables fails first */
+  if (x.len < 0) /* tests/unit/common/test_tables fails first */
     schema[0] = 0;
 }
 

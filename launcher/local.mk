@@ -1,5 +1,5 @@
 # launcher/local.mk - the `cudalens` launcher (run a program with the shim
-# preloaded) and its tests.  Needs `TEST_EXTENSIONS =` defined before it.
+# preloaded) and its end-to-end test (its unit test: tests/unit/launcher).
 bin_PROGRAMS += cudalens
 # common/outpath.c: the -o PATTERN rule, the same code as the shim's
 cudalens_SOURCES = launcher/launcher.c launcher/launcher.h common/outpath.c \
@@ -7,14 +7,5 @@ cudalens_SOURCES = launcher/launcher.c launcher/launcher.h common/outpath.c \
 cudalens_CPPFLAGS = $(AM_CPPFLAGS) -DCL_SHIM_PATH='"$(libdir)/libcudalens.so"' \
 	-DCL_REPORT_PATH='"$(bindir)/cudalens-report"'
 
-check_PROGRAMS += launcher/launcher_test
-launcher_launcher_test_SOURCES = launcher/launcher_test.c launcher/launcher.c \
-	launcher/launcher.h common/outpath.c include/cudalens/outpath.h
-launcher_launcher_test_CPPFLAGS = $(AM_CPPFLAGS) -DCL_LAUNCHER_NO_MAIN \
-	-DCL_SHIM_PATH='"$(libdir)/libcudalens.so"' \
-	-DCL_REPORT_PATH='"$(bindir)/cudalens-report"'
-
-TEST_EXTENSIONS += .ltest
-LTEST_LOG_COMPILER = $(SHELL)
-TESTS += launcher/launcher_test launcher/launcher.ltest
-EXTRA_DIST += launcher/launcher.ltest
+TESTS += launcher/launcher.test
+EXTRA_DIST += launcher/launcher.test

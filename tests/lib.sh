@@ -1,9 +1,14 @@
-# lib.sh - helpers for the end-to-end tests (sourced by tests/*.test).
-# Programs run against the simulated CUDA runtime (tests/sim, a test double)
-# with libcudalens.so preloaded; databases land in the test's own directory.
+# lib.sh - the one shell library of the tests: sourced by the .test scripts
+# (those of tests/recordings through its common.sh) and by the folders'
+# libraries.  Exit 1 is a failure, 77 a skip (the test says
+# why), 99 a hard error of the harness.  Programs run against the simulated
+# CUDA runtime (tests/sim, a test double) with libcudalens.so preloaded;
+# databases land in the test's own directory.
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*"; exit 77; }
+error() { echo "ERROR: $*" >&2; exit 99; }
+. "${CL_TOP_SRCDIR:?run through make check}/tests/marks.sh"
 
 # sim_faults: true when the CUDA libraries are the simulator's, whose
 # CUDALENS_SIM_* settings produce what a real GPU cannot be told to (CUPTI
@@ -35,26 +40,11 @@ cl_run() {
 }
 
 # check_markers SRC REPORT: the findings of a text report against the
-# markers in the sample's source: each `// expect: KIND` line must be
-# reported as KIND at that line; `// expect-none: KIND...` lists kinds that
-# must not be reported anywhere.
+# markers in the sample's source (tests/marks.sh): each `// expect: KIND`
+# line must be reported as KIND at that line; `// expect-none: KIND...`
+# lists kinds that must not be reported anywhere.
 check_markers() {
-  src=$1
-  report=$2
-  base=$(basename "$src")
-  grep -n '// expect: ' "$src" | while IFS=: read -r line rest; do
-    kind=$(echo "$rest" | sed 's|.*// expect: *\([a-z-]*\).*|\1|')
-    grep -q "$base:$line: [a-z]*: \[$kind\]" "$report" ||
-      fail "$kind not reported at $base:$line"
-    echo "ok: $kind at $base:$line"
-  done || exit 1
-  for kind in $(sed -n 's|.*// expect-none: *||p' "$src"); do
-    if grep -q "\[$kind\]" "$report"; then
-      grep "\[$kind\]" "$report" >&2
-      fail "$kind reported for a correct program"
-    fi
-    echo "ok: no $kind"
-  done
+  marks_text "$1" "$2" || fail "the report does not match the marks of $(basename "$1")"
 }
 
 # check_sample DIR APP: build products in tests/DIR, sources likewise; run

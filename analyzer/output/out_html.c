@@ -13,7 +13,7 @@
  * operations, highlights them and shows its notes and fix (the finding's
  * related places and fix, as the text report has them).  When it has
  * drawn, the script sets data-rendered="ok" on <body>; a script error sets
- * "error" and shows the message in #errors (tests/recordings/html.rtest
+ * "error" and shows the message in #errors (tests/recordings/html.test
  * checks both in headless Chromium; check_page.py layout measures the
  * drawing).  The script uses single quotes only and
  * no backslashes, so it sits in C strings as it is. */

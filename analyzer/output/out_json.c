@@ -7,7 +7,7 @@
  * Handles and addresses are "0x..." strings (64-bit values do not survive
  * JSON numbers in every reader); times are integer nanoseconds.  Its JSON
  * Schema is doc/cudalens-report.schema.json (checked by
- * tests/recordings/schema.rtest): change both together. */
+ * tests/recordings/schema.test): change both together. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>

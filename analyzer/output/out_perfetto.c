@@ -9,7 +9,7 @@
  * instant event ("i") on the lane of the operation it is located at, with a
  * flow from the other operation it names (the ordering the program lacks).
  * The layout is the timeline's (timeline.c); this file only writes it.
- * Checked by tests/recordings/perfetto.rtest (check_trace.py). */
+ * Checked by tests/recordings/perfetto.test (check_trace.py). */
 #include "config.h"
 
 #include <inttypes.h>

@@ -11,7 +11,7 @@
  * checkouts are the same: the consumer knows its checkout.  The summary is
  * not part of it.  Checked against the official schema
  * (tests/recordings/sarif-schema-2.1.0.json) by
- * tests/recordings/sarif.rtest. */
+ * tests/recordings/sarif.test. */
 #include "config.h"
 
 #include <inttypes.h>

@@ -20,49 +20,7 @@ tests_capture_callsites_LDADD = libclreport.la
 # listed in full: automake rewrites substitution references in TESTS
 CAPTURE_APP_NAMES = basic streams pinned kernel_args multidev managed_async \
 	threads fork_exec driver_api
-CAPTURE_TESTS = \
-	tests/capture/basic.test \
-	tests/capture/streams.test \
-	tests/capture/pinned.test \
-	tests/capture/kernel_args.test \
-	tests/capture/multidev.test \
-	tests/capture/managed_async.test \
-	tests/capture/threads.test \
-	tests/capture/fork_exec.test \
-	tests/capture/driver_api.test \
-	tests/capture/cupti_busy.test \
-	tests/capture/errors.test \
-	tests/capture/output.test \
-	tests/capture/signals.test \
-	tests/capture/overflow.test \
-	tests/capture/disable.test \
-	tests/capture/launcher.test \
-	tests/capture/launcher_failon.test \
-	tests/capture/launcher_unchecked.test \
-	tests/capture/newrace.test \
-	tests/capture/words.test \
-	tests/capture/forkfork.test \
-	tests/capture/optimized_launch.test \
-	tests/capture/api_name.test \
-	tests/capture/quiet.test \
-	tests/capture/lateload.test \
-	tests/capture/fds.test \
-	tests/capture/forkstorm.test \
-	tests/capture/closefds.test \
-	tests/capture/abrupt.test \
-	tests/capture/exec.test \
-	tests/capture/nobuffer.test \
-	tests/capture/output_dirs.test \
-	tests/capture/cuptifind.test \
-	tests/capture/multiproc.test \
-	tests/capture/stub.test \
-	tests/capture/clone3.test \
-	tests/capture/diskfull.test \
-	tests/capture/stderr.test \
-	tests/capture/startup.test \
-	tests/capture/sqlite_lib.test \
-	tests/capture/unload.test \
-	tests/capture/own_dlsym.test
+# CAPTURE_TESTS: the folder's test scripts, collected in tests/tests.mk
 TESTS += $(CAPTURE_TESTS)
 EXTRA_DIST += $(CAPTURE_TESTS) tests/capture/capture.sh tests/capture/ci.sh \
 	tests/capture/behave.cu tests/capture/hostile.cu tests/capture/newrace.cu \

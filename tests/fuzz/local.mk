@@ -1,6 +1,6 @@
 # tests/fuzz/local.mk - the fuzzer of cudalens-report (fuzz_report.c: the
 # report's own main() run in forked children on mutated recordings), its
-# smoke run in `make check` (smoke.rtest, a few hundred inputs), and `make
+# smoke run in `make check` (smoke.test, a few hundred inputs), and `make
 # fuzz` for long runs:
 #
 #   make fuzz [FUZZ_RUNS=100000] [FUZZ_SEED=1] [FUZZ_TIMEOUT=10]
@@ -14,7 +14,7 @@ tests_fuzz_fuzz_report_SOURCES = tests/fuzz/fuzz_report.c tests/fuzz/report_entr
 tests_fuzz_fuzz_report_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(ANALYZER_CPPFLAGS) $(SQLITE_CFLAGS)
 tests_fuzz_fuzz_report_LDADD = libclreport.la $(SQLITE_LIBS)
 
-FUZZ_TESTS = tests/fuzz/smoke.rtest
+# FUZZ_TESTS: the folder's test scripts, collected in tests/tests.mk
 TESTS += $(FUZZ_TESTS)
 EXTRA_DIST += $(FUZZ_TESTS) tests/fuzz/seeds.sh tests/fuzz/README.md
 

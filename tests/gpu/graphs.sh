@@ -44,16 +44,9 @@ for name in graph_other_stream graph_other_stream_ok graph_replay_refill \
 done
 
 # the host check through a graph's memcpy node: the sample's marks (each
-# `// expect: KIND` line reported at its line, no `// expect-none:` kind)
-marks_ok() { # SRC REPORT
-  base=$(basename "$1")
-  for m in $(grep -n '// expect: ' "$1" | sed 's|^\([0-9]*\):.*// expect: *\([a-z-]*\).*|\1:\2|'); do
-    grep -q "$base:${m%%:*}: [a-z]*: \[${m#*:}\]" "$2" || { echo "missing ${m#*:} at line ${m%%:*}"; return 1; }
-  done
-  for k in $(sed -n 's|.*// expect-none: *||p' "$1"); do
-    ! grep -q "\[$k\]" "$2" || { echo "unexpected $k"; return 1; }
-  done
-}
+# `// expect: KIND` line reported at its line, no `// expect-none:` kind;
+# tests/marks.sh)
+. "$top/tests/marks.sh"
 for name in graph_read_before_sync graph_read_after_sync capture_ok; do
   d=$work/hostsync-$name
   mkdir -p "$d"
@@ -61,7 +54,7 @@ for name in graph_read_before_sync graph_read_after_sync capture_ok; do
       "$build/tests/hostsync/$name" >out 2>err) >"$d.log" 2>&1
   rc=$?
   "$CL_REPORT" "$d/run.db" >"$d/report.txt" 2>>"$d.log"
-  if [ "$rc" -eq 0 ] && marks_ok "$top/tests/hostsync/$name.cu" "$d/report.txt" >>"$d.log"; then
+  if [ "$rc" -eq 0 ] && marks_text "$top/tests/hostsync/$name.cu" "$d/report.txt" >>"$d.log" 2>&1; then
     passed=$((passed + 1)); echo "ok: hostsync/$name"
   else
     failed="$failed hostsync/$name"; echo "FAIL: hostsync/$name (log: $d.log)"

@@ -72,20 +72,9 @@ for name in hostfn_handoff hostfn_wrong_stream hostfn_xla; do
 done
 
 # ---- 2. host check samples ----------------------------------------------------
-check() {
-  base=$(basename "$1")
-  for line in $(grep -n '// expect' "$1" | grep -v expect-none | cut -d: -f1); do
-    kind=$(sed -n "${line}p" "$1" | sed 's|.*expect[^:]*: *\([a-z-]*\).*|\1|')
-    if grep -q "$base:$line: [a-z]*: \[$kind\]" "$2"; then
-      ok "$kind at $base:$line"
-    else
-      fail "$kind not at $base:$line"
-    fi
-  done
-  for kind in $(sed -n 's|.*// expect-none: *||p' "$1"); do
-    ! grep -q "\[$kind\]" "$2" || fail "$kind reported for correct $base"
-  done
-}
+# check SRC REPORT: the markers of a sample against its report (tests/marks.sh)
+. "$top/tests/marks.sh"
+check() { marks_text "$1" "$2" ok fail; }
 for n in hostfn_read_early hostfn_handoff_ok hostfn_event_ok hostfn_no_wait \
          callback_ok small_managed_read \
          small_managed_sync small_pinned_read small_pinned_ok step_storm; do

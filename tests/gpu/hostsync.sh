@@ -22,18 +22,9 @@ report() { LD_LIBRARY_PATH="$build/lib-extra" "$build/cudalens-report" "$@"; }
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-# check SRC REPORT: the markers of a sample against its report
-check() {
-  base=$(basename "$1")
-  for line in $(grep -n '// expect' "$1" | grep -v expect-none | cut -d: -f1); do
-    kind=$(sed -n "${line}p" "$1" | sed 's|.*expect[^:]*: *\([a-z-]*\).*|\1|')
-    grep -q "$base:$line: [a-z]*: \[$kind\]" "$2" || { fail "$kind not at $base:$line"; continue; }
-    echo "ok: $kind at $base:$line"
-  done
-  for kind in $(sed -n 's|.*// expect-none: *||p' "$1"); do
-    ! grep -q "\[$kind\]" "$2" || fail "$kind reported for correct $base"
-  done
-}
+# check SRC REPORT: the markers of a sample against its report (tests/marks.sh)
+. "$top/tests/marks.sh"
+check() { marks_text "$1" "$2" marks_say_ok fail; }
 
 names="read_before_sync write_before_sync free_before_sync registered_read
   sync_first event_sync query_loop double_buffer callback_ok capture_ok

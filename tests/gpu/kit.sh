@@ -48,7 +48,7 @@ case $kit in "$build"/*) inside=./${kit#"$build"/} ;; *) inside=./.gpukit ;; esa
    -prune -o -type f \
    \( -perm -u+x -o -name '*.so' -o -name '*.so.*' \) \
    ! -name '*.o' ! -name '*.lo' ! -name '*.la' ! -name '*.sh' ! -name '*.test' \
-   ! -name '*.rtest' ! -name '*.py' ! -name 'config.*' ! -name configure \
+   ! -name '*.py' ! -name 'config.*' ! -name configure \
    ! -name libtool ! -name autogen.sh ! -path './build-aux/*' \
    ! -path './autom4te.cache/*' ! -path './.git/*' -print) |
   while read -r f; do

@@ -88,38 +88,10 @@ torchrun_case() {
 # the `# expect: KIND` marks of SCRIPT (each in ranks 0-1); no other error.
 # MODE wait or ok is a script's correct twin: its marks are the bug's, so
 # none is expected there
+. "$top/tests/marks.sh"
 check_marks() {
-  "$PYTHON" - "$out/torch/$1.json" "$2" "${3:-}" <<'PY'
-import json, re, sys
-rep = json.load(open(sys.argv[1]))
-src = sys.argv[2]
-twin = sys.argv[3] in ("wait", "ok")
-base = src.rsplit("/", 1)[-1]
-want = set()
-for i, line in enumerate(open(src), 1):
-    m = re.search(r"# expect: ([a-z-]+)", line)
-    if m and not twin:
-        want.add((m.group(1), i))
-got, other = set(), []
-for f in rep["findings"]:
-    loc = f.get("location") or {}
-    fn = loc.get("file") or ""
-    if fn.endswith("/" + base) or fn == base:
-        key = (f["kind"], loc.get("line"))
-        if key in want:
-            got.add(key)
-            if f.get("ranks") != [0, 1]:
-                print("%s at line %s in ranks %s, not [0, 1]" % (key[0], key[1], f.get("ranks")))
-                sys.exit(1)
-            continue
-    if f["severity"] == "error":
-        other.append("%s %s:%s %s" % (f["kind"], fn, loc.get("line"), f["message"][:160]))
-for w in sorted(want - got):
-    print("missing: %s at %s:%d" % (w[0], base, w[1]))
-for o in other:
-    print("unexpected error: " + o)
-sys.exit(1 if want - got or other else 0)
-PY
+  case ${3:-} in wait|ok) src=/dev/null ;; *) src=$2 ;; esac
+  marks_present "$out/torch/$1.json" "$src" "0 1"
 }
 
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')

@@ -38,6 +38,7 @@ report_bin=$build/cudalens-report
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 NVCC=${NVCC:-$CUDA_HOME/bin/nvcc}
 ARCH=${ARCH:--arch=sm_90}
+. "$top/tests/marks.sh"
 . "$top/tests/transfers/check.sh"
 # the shim needs libcupti.so.13 (appended: a test double earlier in the
 # path, such as tests/sim/lib for a dry run, still wins)

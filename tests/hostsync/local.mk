@@ -18,29 +18,7 @@ MANAGED_NAMES = managed_read managed_sync managed_write managed_write_sync \
 	managed_event managed_device_sync managed_query managed_memset \
 	managed_attach_host mapped_read mapped_sync managed_legacy managed_legacy_ok
 # (listed in full: automake cannot derive test logs from substitutions)
-HOSTSYNC_TESTS = tests/hostsync/read_before_sync.test \
-	tests/hostsync/write_before_sync.test tests/hostsync/free_before_sync.test \
-	tests/hostsync/registered_read.test tests/hostsync/sync_first.test \
-	tests/hostsync/event_sync.test tests/hostsync/query_loop.test \
-	tests/hostsync/double_buffer.test tests/hostsync/callback_ok.test \
-	tests/hostsync/syscall_access.test tests/hostsync/syscall_more.test \
-	tests/hostsync/fault_storm.test \
-	tests/hostsync/managed_read.test tests/hostsync/managed_sync.test \
-	tests/hostsync/managed_write.test tests/hostsync/managed_write_sync.test \
-	tests/hostsync/managed_event.test tests/hostsync/managed_device_sync.test \
-	tests/hostsync/managed_query.test tests/hostsync/managed_memset.test \
-	tests/hostsync/managed_attach_host.test tests/hostsync/mapped_read.test \
-	tests/hostsync/mapped_sync.test tests/hostsync/managed_legacy.test \
-	tests/hostsync/managed_legacy_ok.test \
-	tests/hostsync/graph_read_before_sync.test \
-	tests/hostsync/graph_read_after_sync.test tests/hostsync/capture_ok.test \
-	tests/hostsync/hostfn_read_early.test tests/hostsync/hostfn_handoff_ok.test \
-	tests/hostsync/hostfn_event_ok.test tests/hostsync/hostfn_no_wait.test \
-	tests/hostsync/small_managed_read.test tests/hostsync/small_managed_sync.test \
-	tests/hostsync/small_pinned_read.test tests/hostsync/small_pinned_ok.test \
-	tests/hostsync/step_storm.test \
-	tests/hostsync/flag_kernel_ok.test \
-	tests/hostsync/timeline.test tests/hostsync/timeline_layout.test
+# HOSTSYNC_TESTS: the folder's test scripts, collected in tests/tests.mk
 EXTRA_DIST += tests/hostsync/common.h $(HOSTSYNC_NAMES:%=tests/hostsync/%.cu) \
 	tests/hostsync/capture_ok.cu tests/gpu/torch_host_storm.py tests/gpu/managed.sh \
 	tests/gpu/hostfn.sh tests/gpu/jax_numpy_train.py tests/gpu/cupy_hostfn.py \

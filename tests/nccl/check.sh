@@ -30,24 +30,11 @@ same_output() {
 
 nccl_race_check() { races_check "$1"; }
 
-# the collective-mismatch findings of report $1 as "line label" lines
-mismatch_lines() {
-  python3 - "$1" "$2" <<'PY'
-import json, sys
-for f in json.load(open(sys.argv[1]))["findings"]:
-    if f["kind"] == "collective-mismatch":
-        loc = f.get("location") or {}
-        fn = loc.get("file") or ""
-        ok = fn == sys.argv[2] or fn.endswith("/" + sys.argv[2])
-        print(loc.get("line") if ok else "elsewhere", " ".join(map(str, f.get("ranks") or [])))
-PY
-}
-
 nccl_ranks_check() {
   name=$1
   src=$RACES_SRC/$name.cu
   [ -x "$RACES_BIN/$name" ] || skip "$name not built (no nvcc?)"
-  command -v python3 >/dev/null || skip "no python3"
+  marks_can_read || skip "neither jq nor python3"
   rm -rf "$CL_TMP/$name.d" && mkdir -p "$CL_TMP/$name.d" || fail "mkdir"
   idfile=$CL_TMP/$name.d/id
   if [ -n "${RACES_REAL:-}" ]; then pre=; else pre=$CL_SIMLIB:; fi
@@ -67,11 +54,14 @@ nccl_ranks_check() {
   "$CL_REPORT" --format=json "$CL_TMP/$name.d" >"$CL_TMP/$name.json" 2>"$CL_TMP/$name.rerr" ||
     [ $? -eq 1 ] || { cat "$CL_TMP/$name.rerr" >&2; fail "cudalens-report failed"; }
   "$CL_REPORT" "$CL_TMP/$name.d" >"$CL_TMP/$name.txt" 2>/dev/null
-  mismatch_lines "$CL_TMP/$name.json" "$name.cu" | sort -u >"$CL_TMP/$name.got"
-  grep -n '// expect: collective-mismatch' "$src" |
-    sed -n 's/^\([0-9]*\):.*/\1 0 1/p' | sort -u >"$CL_TMP/$name.want"
+  # the marks (tests/marks.sh), each reported in ranks 0 and 1
+  marks_got "$CL_TMP/$name.json" "$name.cu" '^collective-mismatch$' >"$CL_TMP/$name.got"
+  marks_findings "$CL_TMP/$name.json" |
+    awk -F '\t' '$1 == "collective-mismatch" && $5 != "0 1" { print $1, $3, "ranks", $5 }' \
+    >>"$CL_TMP/$name.got"
+  marks_want "$src" | grep '^collective-mismatch ' >"$CL_TMP/$name.want"
   if ! cmp -s "$CL_TMP/$name.want" "$CL_TMP/$name.got"; then
-    echo "--- expected (line ranks) / +++ reported:" >&2
+    echo "--- expected (kind line) / +++ reported (ranks when not 0 1):" >&2
     diff -u "$CL_TMP/$name.want" "$CL_TMP/$name.got" >&2
     cat "$CL_TMP/$name.txt" >&2
     fail "$name: collective-mismatch findings differ from the marks"
@@ -91,13 +81,8 @@ nccl_ranks_check() {
   cmp -s "$CL_TMP/$name.json" "$CL_TMP/$name.rjson" && cmp -s "$CL_TMP/$name.txt" "$CL_TMP/$name.rtxt" ||
     { diff "$CL_TMP/$name.txt" "$CL_TMP/$name.rtxt" >&2; fail "$name: the report from reduced results differs"; }
   # no other error
-  python3 - "$CL_TMP/$name.json" <<'PY' || fail "$name: other errors"
-import json, sys
-bad = [f for f in json.load(open(sys.argv[1]))["findings"]
-       if f["severity"] == "error" and f["kind"] != "collective-mismatch"]
-for f in bad:
-    print(f["kind"], f["message"], file=sys.stderr)
-sys.exit(1 if bad else 0)
-PY
+  marks_findings "$CL_TMP/$name.json" |
+    awk -F '\t' '$4 == "error" && $1 != "collective-mismatch" { print $1, $6; bad = 1 }
+      END { exit bad }' >&2 || fail "$name: other errors"
   echo "ok: $name"
 }

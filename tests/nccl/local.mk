@@ -30,17 +30,7 @@ NCCL_RACE_NAMES = allreduce_race allreduce_event_ok group_event_early \
 	free_while_sending dlopen_nccl no_nccl
 # two-process programs (tests/nccl/ranks.sh)
 NCCL_RANK_NAMES = ranks_mismatch ranks_ok ranks_short
-NCCL_TESTS = \
-	tests/nccl/allreduce_race.test \
-	tests/nccl/allreduce_event_ok.test \
-	tests/nccl/group_event_early.test \
-	tests/nccl/free_while_sending.test \
-	tests/nccl/dlopen_nccl.test \
-	tests/nccl/no_nccl.test \
-	tests/nccl/ranks_mismatch.test \
-	tests/nccl/ranks_ok.test \
-	tests/nccl/ranks_short.test \
-	tests/nccl/bind_now.test
+# NCCL_TESTS: the folder's test scripts, collected in tests/tests.mk
 EXTRA_DIST += $(NCCL_TESTS) tests/nccl/check.sh tests/nccl/nccl_test.h \
 	$(NCCL_RACE_NAMES:%=tests/nccl/%.cu) $(NCCL_RANK_NAMES:%=tests/nccl/%.cu) \
 	tests/nccl/nccl_plugin.cpp

@@ -24,9 +24,9 @@ tests_python_pysites_SOURCES = tests/python/pysites.c
 tests_python_pysites_CPPFLAGS = $(AM_CPPFLAGS) $(ANALYZER_CPPFLAGS) $(SQLITE_CFLAGS)
 tests_python_pysites_LDADD = libclreport.la
 
-PYTHON_TESTS = tests/python/test_pysite tests/python/pyframes.test \
-	tests/python/pycalls.test
+# the folder's test scripts: PYTHON_SCRIPT_TESTS, collected in tests/tests.mk
+PYTHON_TESTS = tests/python/test_pysite $(PYTHON_SCRIPT_TESTS)
 TESTS += $(PYTHON_TESTS)
-EXTRA_DIST += tests/python/pyframes.test tests/python/pycalls.test \
+EXTRA_DIST += $(PYTHON_SCRIPT_TESTS) \
 	tests/python/pyframes.py tests/python/pycalls.py \
 	tests/python/pylib.sh

@@ -10,18 +10,7 @@
 
 #include "cudalens/format.h"
 #include "sites/callsite.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);          \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fputc('\n', stderr);                                                     \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
+#include "../unit/unit.h" /* CHECK */
 
 static int streq(const char *a, const char *b)
 {
@@ -174,9 +163,9 @@ int main(void)
 
   callsites_free(cs);
   sqlite3_close(db);
-  if (failures)
-    fprintf(stderr, "%d failure(s)\n", failures);
+  if (unit_failures)
+    fprintf(stderr, "%d failure(s)\n", unit_failures);
   else
     printf("test_pysite: all checks passed\n");
-  return failures ? 1 : 0;
+  return unit_failures ? 1 : 0;
 }

@@ -10,34 +10,11 @@
 # Also used by tests/gpu/races.sh: RACES_LIB_ONLY=1 only defines
 # races_check; RACES_BIN (the built programs), RACES_SRC (their sources) and
 # RACES_REAL=1 (run against the real CUDA, not the simulator).
-# RACES_KINDS: the finding kinds checked (an extended regular expression,
-# jq's and Python's), the race kinds unless told.
+# RACES_KINDS: the finding kinds checked (an extended regular expression),
+# the race kinds unless told.  The marks are read and compared by
+# tests/marks.sh (marks_want, marks_got), sourced by tests/lib.sh.
 RACES_KINDS=${RACES_KINDS:--race\$}
-# the race findings of report $1 as "kind line" lines, the line being the
-# location's when it is in source file $2, else "elsewhere"; with jq, or
-# python3 where jq is missing (the GPU machine)
-race_lines() {
-  if command -v jq >/dev/null; then
-    jq -r --arg f "$2" --arg re "$RACES_KINDS" '.findings[]
-        | select(.kind | test($re))
-        | "\(.kind) \(if ((.location.file // "") | endswith("/" + $f)) or
-                         (.location.file == $f)
-                      then .location.line else "elsewhere" end)"' "$1"
-  else
-    python3 - "$1" "$2" "$RACES_KINDS" <<'PY'
-import json, re, sys
-for f in json.load(open(sys.argv[1]))["findings"]:
-    if re.search(sys.argv[3], f["kind"]):
-        loc = f.get("location") or {}
-        fn = loc.get("file") or ""
-        ok = fn == sys.argv[2] or fn.endswith("/" + sys.argv[2])
-        line = loc.get("line")
-        print(f["kind"], ("null" if line is None else line) if ok else "elsewhere")
-PY
-  fi
-}
-command -v jq >/dev/null || command -v python3 >/dev/null ||
-  skip "neither jq nor python3"
+marks_can_read || skip "neither jq nor python3"
 RACES_SRC=${RACES_SRC:-$CL_TOP_SRCDIR/tests/races}
 RACES_BIN=${RACES_BIN:-$CL_TOP_BUILDDIR/tests/races}
 
@@ -67,10 +44,8 @@ races_check() {
   cmp -s "$CL_TMP/$name.json" "$CL_TMP/$name.json2" || fail "$name: two reports differ"
   # the race findings as "kind line" (line of the location when the file is
   # this source), sorted and unique
-  race_lines "$CL_TMP/$name.json" "$name.cu" | sort -u >"$CL_TMP/$name.got"
-  grep -n '// expect: ' "$src" |
-    sed -n 's/^\([0-9]*\):.*\/\/ expect: \([a-z-]*\).*/\2 \1/p' |
-    sort -u >"$CL_TMP/$name.want"
+  marks_got "$CL_TMP/$name.json" "$name.cu" "$RACES_KINDS" >"$CL_TMP/$name.got"
+  marks_want "$src" >"$CL_TMP/$name.want"
   if ! cmp -s "$CL_TMP/$name.want" "$CL_TMP/$name.got"; then
     echo "--- expected (kind line) / +++ reported:" >&2
     diff -u "$CL_TMP/$name.want" "$CL_TMP/$name.got" >&2

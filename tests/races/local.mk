@@ -21,55 +21,7 @@ RACE_NAMES = \
 	graph_ok graph_exec_update graph_exec_update_ok
 
 RACE_GPU_ONLY =
-# listed in full: automake cannot rewrite substitution references in TESTS
-RACE_TESTS = \
-	tests/races/blocking_legacy.test \
-	tests/races/callback_ok.test \
-	tests/races/const_reads_ok.test \
-	tests/races/device_sync_ok.test \
-	tests/races/untyped_shared.test \
-	tests/races/event_rerecord_ok.test \
-	tests/races/event_sync_ok.test \
-	tests/races/event_too_early.test \
-	tests/races/freeasync_in_use.test \
-	tests/races/h2d_event_ok.test \
-	tests/races/h2d_kernel.test \
-	tests/races/host_buffer_reuse.test \
-	tests/races/kernel_d2h.test \
-	tests/races/mallocasync_ok.test \
-	tests/races/mallocasync_use.test \
-	tests/races/memset_nonblocking.test \
-	tests/races/multidev_ok.test \
-	tests/races/neighbours_ok.test \
-	tests/races/never_waited.test \
-	tests/races/nonblocking_legacy.test \
-	tests/races/nvtx_names.test \
-	tests/races/pageable_h2d_nonblocking.test \
-	tests/races/pageable_masked.test \
-	tests/races/ptds_threads.test \
-	tests/races/raw_event_ok.test tests/races/broadcast_ok.test \
-	tests/races/raw_kernels.test \
-	tests/races/struct_event_ok.test \
-	tests/races/struct_ptr.test \
-	tests/races/stale_struct.test \
-	tests/races/sync_wrong_stream.test \
-	tests/races/threads_event_ok.test \
-	tests/races/threads_shared.test \
-	tests/races/wait_wrong_stream.test \
-	tests/races/walk.test \
-	tests/races/war_kernels.test \
-	tests/races/war_sync_ok.test \
-	tests/races/waw_memset.test \
-	tests/races/waw_query_ok.test \
-	tests/races/graph_other_stream.test \
-	tests/races/graph_other_stream_ok.test \
-	tests/races/graph_replay_refill.test \
-	tests/races/graph_replay_refill_ok.test \
-	tests/races/graph_unordered_nodes.test \
-	tests/races/graph_unordered_nodes_ok.test \
-	tests/races/graph_ok.test \
-	tests/races/graph_exec_update.test \
-	tests/races/graph_exec_update_ok.test
+# RACE_TESTS: the folder's test scripts, collected in tests/tests.mk
 TESTS += $(RACE_TESTS)
 EXTRA_DIST += $(RACE_TESTS) tests/races/check.sh tests/races/races.h \
 	tests/races/walk.sql tests/races/walk.expected \

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # check_sarif.py - a SARIF report says what the JSON report of the same
 # recording says, and its rules are the registry's (tests/recordings/
-# sarif.rtest), the findings suppressions took out being results with
+# sarif.test), the findings suppressions took out being results with
 # an external suppression after the others.  Usage: check_sarif.py REPORT.sarif REPORT.json CHECKS
 # where CHECKS is the output of `cudalens-report --list-checks`.
 # Exit 0 when it does, 1 (with the reasons) when not.

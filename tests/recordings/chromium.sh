@@ -1,4 +1,4 @@
-# chromium.sh - sourced by the tests of --format=html (html.rtest,
+# chromium.sh - sourced by the tests of --format=html (html.test,
 # tests/hostsync/timeline.test): the page in headless Chromium.
 #   chromium_find       sets CHROMIUM ($CL_CHROMIUM, else chromium,
 #                       chromium-browser or google-chrome on PATH); returns 1

@@ -1,33 +1,24 @@
-# common.sh - sourced by the tests/recordings/*.rtest scripts: a private
-# temporary directory (removed on exit) and assertion helpers.  Paths come
-# from the environment set by RTEST_LOG_COMPILER (tests/recordings/local.mk):
-# CL_REPORT, CL_SQL2DB, CL_TEST_CALLSITE, CL_RECDIR (and CL_GEN, the
-# generator bench/gen_recording, for scale.rtest).  Exit 1 is a failure,
-# 77 a skip, 99 a hard error of the harness.
+# common.sh - sourced by the tests/recordings/*.test scripts: assertion
+# helpers over tests/lib.sh (fail, skip, error: exit 1, 77, 99).  The
+# runner, tests/run-test.sh, gives the paths (CL_REPORT, CL_SQL2DB,
+# CL_TEST_CALLSITE, CL_RECDIR, CL_GEN: the generator bench/gen_recording,
+# CL_FUZZ) and the test's temporary directory, $tmp here.
 
-for v in CL_REPORT CL_SQL2DB CL_RECDIR; do
+. "$CL_TOP_SRCDIR/tests/lib.sh"
+for v in CL_REPORT CL_SQL2DB CL_RECDIR CL_TMP; do
   eval "val=\${$v:-}"
-  if [ -z "$val" ]; then
-    echo "ERROR: $v is not set (run through make check)" >&2
-    exit 99
-  fi
+  [ -n "$val" ] || error "$v is not set (run through make check)"
 done
 
 # the caller's suppression files must not change the reports
 unset CUDALENS_SUPPRESSIONS
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/cl-rtest.XXXXXX") || exit 99
-trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+tmp=$CL_TMP
 trap 'exit 99' HUP INT TERM
-
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
 
 # build [--bare] [--wal-leftover] OUT.db FILE.sql...: a recording from SQL
 build() {
-  "$CL_SQL2DB" "$@" || { echo "ERROR: sql2db $*" >&2; exit 99; }
+  "$CL_SQL2DB" "$@" || error "sql2db $*"
 }
 
 # report STATUS ARGS...: run cudalens-report, check the exit status;

@@ -1,5 +1,5 @@
 -- graphs.sql - CUDA graph tables (schema 4) on top of small.sql, for
--- graphs.rtest: an executable graph instantiated at call 26 and launched
+-- graphs.test: an executable graph instantiated at call 26 and launched
 -- on stream 1 at call 27, whose two saxpy kernel nodes (0 and 1, added by
 -- calls 24 and 25) write the same allocation with no edge between them;
 -- and rows a damaged or forged

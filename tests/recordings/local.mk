@@ -1,9 +1,8 @@
 # tests/recordings/local.mk - tests of cudalens-report on hand-written
 # recordings (*.sql built into databases at test time by sql2db, reports
 # compared with *.expected.txt / *.expected.json), and the call-site unit
-# test.  The tests are POSIX sh scripts ending in .rtest, run by
-# RTEST_LOG_COMPILER with their paths in the environment, so they do not
-# depend on LOG_COMPILER or AM_TESTS_ENVIRONMENT set elsewhere.
+# test.  The tests are .test scripts like every other (tests/run-test.sh
+# gives them their paths), sourcing tests/recordings/common.sh.
 
 check_PROGRAMS += tests/recordings/sql2db tests/recordings/test_callsite \
 	tests/recordings/test_model
@@ -21,56 +20,8 @@ tests_recordings_test_model_SOURCES = tests/recordings/test_model.c tests/unit/u
 tests_recordings_test_model_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(ANALYZER_CPPFLAGS) $(SQLITE_CFLAGS)
 tests_recordings_test_model_LDADD = libclreport.la $(SQLITE_LIBS) -lpthread
 
-RECORDING_TESTS = \
-	tests/recordings/small.rtest \
-	tests/recordings/names.rtest \
-	tests/recordings/vmm.rtest \
-	tests/recordings/empty.rtest \
-	tests/recordings/newer.rtest \
-	tests/recordings/notsqlite.rtest \
-	tests/recordings/missing.rtest \
-	tests/recordings/stub.rtest \
-	tests/recordings/planted.rtest \
-	tests/recordings/wal.rtest \
-	tests/recordings/badopt.rtest \
-	tests/recordings/failon.rtest \
-	tests/recordings/severity.rtest \
-	tests/recordings/stack.rtest \
-	tests/recordings/escape.rtest \
-	tests/recordings/callsite.rtest \
-	tests/recordings/model.rtest \
-	tests/recordings/transfers.rtest \
-	tests/recordings/hostile.rtest \
-	tests/recordings/errescape.rtest \
-	tests/recordings/extreme.rtest \
-	tests/recordings/tmpcopy.rtest \
-	tests/recordings/sites.rtest \
-	tests/recordings/registry.rtest \
-	tests/recordings/rerun.rtest \
-	tests/recordings/schema.rtest \
-	tests/recordings/sarif.rtest \
-	tests/recordings/github.rtest \
-	tests/recordings/perfetto.rtest \
-	tests/recordings/html.rtest \
-	tests/recordings/sourceroot.rtest \
-	tests/recordings/suppress.rtest \
-	tests/recordings/graphs.rtest \
-	tests/recordings/overwrite.rtest \
-	tests/recordings/tally.rtest \
-	tests/recordings/scale.rtest \
-	tests/recordings/reduced.rtest
+# RECORDING_TESTS: the folder's test scripts, collected in tests/tests.mk
 TESTS += $(RECORDING_TESTS)
-TEST_EXTENSIONS += .rtest
-RTEST_LOG_COMPILER = env \
-	CL_REPORT='$(abs_top_builddir)/cudalens-report$(CL_SAN_SUFFIX)$(EXEEXT)' \
-	CL_SQL2DB='$(abs_top_builddir)/tests/recordings/sql2db$(EXEEXT)' \
-	CL_GEN='$(abs_top_builddir)/bench/gen_recording$(EXEEXT)' \
-	CL_TEST_CALLSITE='$(abs_top_builddir)/tests/recordings/test_callsite$(CL_SAN_SUFFIX)$(EXEEXT)' \
-	CL_TEST_MODEL='$(abs_top_builddir)/tests/recordings/test_model$(CL_SAN_SUFFIX)$(EXEEXT)' \
-	CL_FUZZ='$(abs_top_builddir)/tests/fuzz/fuzz_report$(CL_SAN_SUFFIX)$(EXEEXT)' \
-	CL_RECDIR='$(abs_top_srcdir)/tests/recordings' \
-	$(SHELL)
-AM_RTEST_LOG_FLAGS =
 
 EXTRA_DIST += $(RECORDING_TESTS) \
 	tests/recordings/common.sh \

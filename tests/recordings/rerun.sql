@@ -3,7 +3,7 @@
 -- another pid, host, thread id and clock, call numbers (seq) 1000 higher,
 -- the executable elsewhere.  Its findings must be the same, with the same
 -- fingerprints, in the same order; with --source-root naming each run's
--- checkout, byte for byte (tests/recordings/rerun.rtest).
+-- checkout, byte for byte (tests/recordings/rerun.test).
 UPDATE strings SET value = replace(value, '/home/alice/proj/', '/builds/ci/proj/')
   WHERE id BETWEEN 101 AND 113;
 UPDATE meta SET value = '31337' WHERE key = 'pid';

@@ -18,18 +18,7 @@
 #include "shim/modules.h" /* cl_modules_scan: the recorder's list of loaded objects */
 #include "sites/callsite.h"
 #include "sites/demangle.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);          \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fputc('\n', stderr);                                                     \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
+#include "../unit/unit.h" /* CHECK */
 
 /* ---- the "program": user code calling a cuda-named function ----------- */
 struct cap {
@@ -297,9 +286,9 @@ int main(void)
   CHECK(strcmp(d, "_Zbroken") == 0, "%s", d);
   free(d);
 
-  if (failures)
-    fprintf(stderr, "%d check(s) failed\n", failures);
+  if (unit_failures)
+    fprintf(stderr, "%d check(s) failed\n", unit_failures);
   else
     printf("test_callsite: all checks passed (user_site at line %d)\n", line);
-  return failures ? 1 : 0;
+  return unit_failures ? 1 : 0;
 }

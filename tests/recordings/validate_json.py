@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # validate_json.py - validate JSON documents against a JSON Schema (its
-# draft taken from its "$schema"), for tests/recordings/schema.rtest and
-# sarif.rtest.  Usage: validate_json.py SCHEMA FILE...
+# draft taken from its "$schema"), for tests/recordings/schema.test and
+# sarif.test.  Usage: validate_json.py SCHEMA FILE...
 # Exit 0 all valid, 1 a document is invalid, 77 (skip) when the jsonschema
 # module is missing, 99 on a bad schema or unreadable file.
 import json

@@ -20,34 +20,7 @@ SEM_DRV_NAMES = ctx_sync_ok hostfn_xla
 # programs linked with tests/semantics/lib/cudnn_cltest.cu, a stand-in for
 # a closed NVIDIA library (libcudnn_cltest.so, found through $ORIGIN)
 SEM_LIB_NAMES = library_stream library_user_stream
-# listed in full: automake cannot rewrite substitution references in TESTS
-SEM_TESTS = \
-	tests/semantics/coverage.test \
-	tests/semantics/memset_managed_ok.test \
-	tests/semantics/memset_sync_ok.test \
-	tests/semantics/pageable_async_h2d.test \
-	tests/semantics/pageable_async_h2d_ok.test \
-	tests/semantics/pinned_htod_sync_ok.test \
-	tests/semantics/dtod_sync.test \
-	tests/semantics/dtod_sync_ok.test \
-	tests/semantics/htoh_ok.test \
-	tests/semantics/peer_sync_ok.test \
-	tests/semantics/event_query_ok.test \
-	tests/semantics/ptds_legacy_ok.test \
-	tests/semantics/threads_handoff.test \
-	tests/semantics/prefetch_ok.test \
-	tests/semantics/ctx_sync_ok.test \
-	tests/semantics/memset_pinned_ok.test \
-	tests/semantics/pageable_source_reuse_ok.test \
-	tests/semantics/pageable_staged.test \
-	tests/semantics/pageable_staged_ok.test \
-	tests/semantics/threads_two_writers.test \
-	tests/semantics/threads_join_ok.test \
-	tests/semantics/library_stream.test \
-	tests/semantics/library_user_stream.test \
-	tests/semantics/hostfn_handoff.test \
-	tests/semantics/hostfn_wrong_stream.test \
-	tests/semantics/hostfn_xla.test
+# SEM_TESTS: the folder's test scripts, collected in tests/tests.mk
 TESTS += $(SEM_TESTS)
 EXTRA_DIST += $(SEM_TESTS) $(SEM_NAMES:%=tests/semantics/%.cu) \
 	$(SEM_DRV_NAMES:%=tests/semantics/%.cu) \

@@ -15,8 +15,6 @@ tests_signals_libearly_la_SOURCES = tests/signals/earlylib.c
 tests_signals_libearly_la_LDFLAGS = -shared -module -avoid-version -no-undefined \
 	-rpath $(abs_builddir)/tests/signals
 
-SIGNALS_TESTS = tests/signals/view.test tests/signals/segv.test \
-	tests/signals/masked.test tests/signals/early.test tests/signals/altstack.test \
-	tests/signals/pysigint.test tests/signals/flush.test tests/signals/flush2.test
+# SIGNALS_TESTS: the folder's test scripts, collected in tests/tests.mk
 TESTS += $(SIGNALS_TESTS)
 EXTRA_DIST += $(SIGNALS_TESTS) tests/signals/siglib.sh

@@ -8,40 +8,21 @@
 # (by basename) and line, and no finding of another of the transfer/device
 # kinds (TR_KINDS).  A sample without marks (a fixed twin) must have no
 # finding of those kinds.  Findings of other analyses are ignored.
-# Needs only POSIX sh and awk; uses jq when installed.
+# The marks and the report are read by tests/marks.sh (jq, else python3),
+# sourced before this file (tests/lib.sh sources it).
 
 TR_KINDS="pageable-async-copy sync-copy sync-memset repeated-pinning excess-sync cross-device-access stray-context default-stream-serialization"
 
 # tr_findings REPORT.json: one line "kind<TAB>file<TAB>line" per finding
-# (file "?" and line 0 when unknown)
+# (file "?" and line 0 when unknown), read by tests/marks.sh
 tr_findings() {
-  if command -v jq >/dev/null 2>&1; then
-    jq -r '.findings[] | [.kind, (.location.file // "?"),
-           ((.location.line // 0) | tostring)] | @tsv' "$1"
-    return
-  fi
-  # the report's JSON layout: findings at 6 spaces, their location at 8
-  awk '
-    function val(s) {
-      sub(/^ *"[a-z_]+": /, "", s); sub(/,$/, "", s)
-      if (s == "null") return ""
-      gsub(/^"|"$/, "", s); return s
-    }
-    /^  "findings": \[/ { inf = 1; next }
-    !inf { next }
-    /^      "kind": / { kind = val($0); file = "?"; line = 0; next }
-    /^      "location": \{/ { loc = 1; next }
-    loc && /^        "file": / { v = val($0); if (v != "") file = v; next }
-    loc && /^        "line": / { v = val($0); if (v != "") line = v; next }
-    loc && /^      \}/ { printf "%s\t%s\t%s\n", kind, file, line; loc = 0 }
-  ' "$1"
+  _f=$(marks_findings "$1") || return 1
+  printf '%s\n' "$_f" |
+    awk -F '\t' -v OFS='\t' 'NF { print $1, ($2 == "" ? "?" : $2), ($3 == "" ? 0 : $3) }'
 }
 
-# tr_expectations SOURCE: "kind line" per expect mark
-tr_expectations() {
-  grep -n -E '(//|#) expect: [a-z-]+' "$1" |
-    sed -E 's/^([0-9]+):.*(\/\/|#) expect: ([a-z-]+).*/\3 \1/'
-}
+# tr_expectations SOURCE: "kind line" per expect mark (tests/marks.sh)
+tr_expectations() { marks_want "$1"; }
 
 # tr_is_kind KIND: one of TR_KINDS?
 tr_is_kind() {

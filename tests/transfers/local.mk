@@ -12,27 +12,7 @@
 TR_BUGGY = pageable_async sync_copy sync_memset repeated_pinning \
 	excess_sync cross_device stray_context default_stream sync_copy_legacy
 TR_APP_NAMES = $(TR_BUGGY) $(TR_BUGGY:%=%_ok) pageable_async_both
-# listed in full: automake cannot expand substitution references in TESTS
-TR_TESTS = \
-	tests/transfers/pageable_async.test \
-	tests/transfers/pageable_async_ok.test \
-	tests/transfers/sync_copy.test \
-	tests/transfers/sync_copy_ok.test \
-	tests/transfers/sync_copy_legacy.test \
-	tests/transfers/sync_copy_legacy_ok.test \
-	tests/transfers/sync_memset.test \
-	tests/transfers/sync_memset_ok.test \
-	tests/transfers/repeated_pinning.test \
-	tests/transfers/repeated_pinning_ok.test \
-	tests/transfers/excess_sync.test \
-	tests/transfers/excess_sync_ok.test \
-	tests/transfers/cross_device.test \
-	tests/transfers/cross_device_ok.test \
-	tests/transfers/stray_context.test \
-	tests/transfers/stray_context_ok.test \
-	tests/transfers/default_stream.test \
-	tests/transfers/default_stream_ok.test \
-	tests/transfers/pageable_async_both.test
+# TR_TESTS: the folder's test scripts, collected in tests/tests.mk
 TESTS += $(TR_TESTS)
 EXTRA_DIST += $(TR_TESTS) $(TR_APP_NAMES:%=tests/transfers/%.cu) \
 	tests/transfers/spin.h tests/transfers/check.sh tests/transfers/run.sh \

@@ -13,6 +13,7 @@ tr_test() {
   [ -x "$CL_APPS/$app" ] || skip "sample app $app not built (no nvcc?)"
   [ -e "$CL_SIMLIB/libcudart.so.13" ] || skip "simulated runtime not built"
   [ -x "$CL_REPORT" ] || skip "cudalens-report not built"
+  marks_can_read || skip "neither jq nor python3"
   CUDALENS_SIM_DEVICES=${CUDALENS_SIM_DEVICES:-2}
   export CUDALENS_SIM_DEVICES
   cl_run "$app" "$@"

@@ -1,16 +1,35 @@
-/* unit.h - the few assertion macros the C unit tests share.  A failed check
- * prints file:line and the expression and makes the test exit 1. */
+/* unit.h - the assertion macros of every C test program (tests/unit, the
+ * call-site tests of tests/recordings and tests/python, tests/races/test_hb).
+ * A failed check prints file:line, the expression and the message, if any
+ * (CHECK(cond) or CHECK(cond, "format", ...), the format a string literal);
+ * the test goes on, and ends with UNIT_DONE(): exit 1 if any check failed. */
 #ifndef CUDALENS_UNIT_H
 #define CUDALENS_UNIT_H
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static int unit_failures;
-#define CHECK(cond)                                                            \
+/* the message of a failed check: "\n" followed by CHECK's format, if any
+ * (not empty: an empty format is a warning of -Wall) */
+__attribute__((format(printf, 1, 2), unused)) static void
+unit_message_(const char *fmt, ...)
+{
+  va_list ap;
+  if (fmt[1]) {
+    fputs(": ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt + 1, ap);
+    va_end(ap);
+  }
+  fputc('\n', stderr);
+}
+#define CHECK(cond, ...)                                                       \
   do {                                                                         \
     if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+      fprintf(stderr, "%s:%d: check failed: %s", __FILE__, __LINE__, #cond);   \
+      unit_message_("\n" __VA_ARGS__);                                         \
       unit_failures++;                                                         \
     }                                                                          \
   } while (0)

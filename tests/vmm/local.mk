@@ -11,16 +11,7 @@
 
 VMM_NAMES = vmm_race vmm_race_ok vmm_span_race vmm_span_race_ok \
 	pool_peer pool_peer_ok vmm_peer vmm_peer_ok
-# listed in full: automake cannot rewrite substitution references in TESTS
-VMM_TESTS = \
-	tests/vmm/vmm_race.test \
-	tests/vmm/vmm_race_ok.test \
-	tests/vmm/vmm_span_race.test \
-	tests/vmm/vmm_span_race_ok.test \
-	tests/vmm/pool_peer.test \
-	tests/vmm/pool_peer_ok.test \
-	tests/vmm/vmm_peer.test \
-	tests/vmm/vmm_peer_ok.test
+# VMM_TESTS: the folder's test scripts, collected in tests/tests.mk
 TESTS += $(VMM_TESTS)
 EXTRA_DIST += $(VMM_TESTS) $(VMM_NAMES:%=tests/vmm/%.cu) tests/vmm/vmm.h \
 	tests/vmm/check.sh

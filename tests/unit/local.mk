@@ -1,0 +1,80 @@
+# tests/unit/local.mk - the C unit tests, one folder per layer of the code
+# they test: common/ (the format, the ordering table, output paths), shim/
+# (the recorder's pieces), analyzer/, launcher/.  Every one asserts with
+# tests/unit/unit.h; a script test of a folder (NAME.test) is collected in
+# tests/tests.mk (UNIT_SCRIPT_TESTS).
+
+unit_cflags = $(AM_CFLAGS) -I$(top_srcdir) $(SQLITE_CFLAGS)
+unit_ldadd = libclshim.la libclsqlite.la $(SQLITE_LIBS) -ldl -lpthread
+UNIT_TESTS =
+
+# ---- common/
+# output paths (-o PATTERN)
+UNIT_TESTS += tests/unit/common/test_outpath
+tests_unit_common_test_outpath_SOURCES = tests/unit/common/test_outpath.c tests/unit/unit.h
+tests_unit_common_test_outpath_CFLAGS = $(unit_cflags)
+tests_unit_common_test_outpath_LDADD = $(unit_ldadd)
+
+# the tables of tables.def: schema, statements, schema 3 kept
+UNIT_TESTS += tests/unit/common/test_tables
+tests_unit_common_test_tables_SOURCES = tests/unit/common/test_tables.c tests/unit/unit.h tests/unit/unit_db.h
+tests_unit_common_test_tables_CFLAGS = $(unit_cflags)
+tests_unit_common_test_tables_LDADD = libclformat.la $(SQLITE_LIBS) -lpthread
+EXTRA_DIST += tests/unit/common/schema-3.sql
+
+# the coverage rule of ops.def (section 3b) and the stream-task column
+UNIT_TESTS += tests/unit/common/test_coverage
+tests_unit_common_test_coverage_SOURCES = tests/unit/common/test_coverage.c tests/unit/unit.h
+tests_unit_common_test_coverage_CFLAGS = $(unit_cflags)
+tests_unit_common_test_coverage_LDADD = libclformat.la $(SQLITE_LIBS) -lpthread
+
+# ---- shim/
+UNIT_TESTS += tests/unit/shim/test_writer tests/unit/shim/test_writer_rows
+tests_unit_shim_test_writer_SOURCES = tests/unit/shim/test_writer.c tests/unit/unit.h tests/unit/unit_db.h
+tests_unit_shim_test_writer_CFLAGS = $(unit_cflags)
+tests_unit_shim_test_writer_LDADD = $(unit_ldadd)
+tests_unit_shim_test_writer_rows_SOURCES = tests/unit/shim/test_writer_rows.c tests/unit/unit.h tests/unit/unit_db.h
+tests_unit_shim_test_writer_rows_CFLAGS = $(unit_cflags)
+tests_unit_shim_test_writer_rows_LDADD = $(unit_ldadd)
+
+UNIT_TESTS += tests/unit/shim/test_stack
+tests_unit_shim_test_stack_SOURCES = tests/unit/shim/test_stack.c tests/unit/unit.h
+tests_unit_shim_test_stack_CFLAGS = $(unit_cflags) -O1 -fno-omit-frame-pointer
+tests_unit_shim_test_stack_LDADD = $(unit_ldadd)
+
+UNIT_TESTS += tests/unit/shim/test_cuptifind
+tests_unit_shim_test_cuptifind_SOURCES = tests/unit/shim/test_cuptifind.c tests/unit/unit.h
+tests_unit_shim_test_cuptifind_CFLAGS = $(unit_cflags)
+tests_unit_shim_test_cuptifind_LDADD = $(unit_ldadd)
+
+UNIT_TESTS += tests/unit/shim/test_allocmap
+tests_unit_shim_test_allocmap_SOURCES = tests/unit/shim/test_allocmap.c tests/unit/unit.h
+tests_unit_shim_test_allocmap_CFLAGS = $(unit_cflags)
+tests_unit_shim_test_allocmap_LDADD = $(unit_ldadd)
+
+UNIT_TESTS += tests/unit/shim/test_hostcode
+tests_unit_shim_test_hostcode_SOURCES = tests/unit/shim/test_hostcode.c tests/unit/unit.h
+tests_unit_shim_test_hostcode_CFLAGS = $(unit_cflags)
+tests_unit_shim_test_hostcode_LDADD = $(unit_ldadd)
+
+# ---- analyzer/
+# cl_kernel_brief, from the analyzer's library
+UNIT_TESTS += tests/unit/analyzer/test_kernel_brief
+tests_unit_analyzer_test_kernel_brief_SOURCES = tests/unit/analyzer/test_kernel_brief.c tests/unit/unit.h
+tests_unit_analyzer_test_kernel_brief_CPPFLAGS = $(AM_CPPFLAGS) $(ANALYZER_CPPFLAGS)
+tests_unit_analyzer_test_kernel_brief_LDADD = libclreport.la
+
+# ---- launcher/
+# the launcher's helpers (launcher.c without its main)
+UNIT_TESTS += tests/unit/launcher/launcher_test
+tests_unit_launcher_launcher_test_SOURCES = tests/unit/launcher/launcher_test.c \
+	launcher/launcher.c launcher/launcher.h common/outpath.c \
+	include/cudalens/outpath.h tests/unit/unit.h
+tests_unit_launcher_launcher_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) \
+	-DCL_LAUNCHER_NO_MAIN \
+	-DCL_SHIM_PATH='"$(libdir)/libcudalens.so"' \
+	-DCL_REPORT_PATH='"$(bindir)/cudalens-report"'
+
+check_PROGRAMS += $(UNIT_TESTS)
+TESTS += $(UNIT_TESTS) $(UNIT_SCRIPT_TESTS)
+EXTRA_DIST += $(UNIT_SCRIPT_TESTS)
