@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "checks/find_collectives.h"
+#include "cudalens/fnv.h"
 #include "checks/findings.h"
 #include "output/output.h"
 #include "util.h"
@@ -67,14 +68,6 @@ static int stamp_of(const char *recording, struct stamp *s)
   return 0;
 }
 
-/* FNV-1a, 64 bits: the checksum of the end line */
-static uint64_t fnv(uint64_t h, const char *p, size_t n)
-{
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ (unsigned char)p[i]) * 0x100000001b3ULL;
-  return h;
-}
-#define FNV_START 0xcbf29ce484222325ULL
 
 /* ---- writing ----------------------------------------------------------- */
 
@@ -205,7 +198,7 @@ int reduced_write(const char *out, const struct recording *r, size_t stack,
     return -1;
   }
   fwrite(body, 1, blen, f);
-  fprintf(f, "end %016" PRIx64 "\n", fnv(FNV_START, body, blen));
+  fprintf(f, "end %016" PRIx64 "\n", cl_fnv1a(CL_FNV_OFFSET, body, blen));
   free(body);
   int bad = ferror(f);
   if (fflush(f) != 0 || fsync(fileno(f)) != 0)
@@ -272,7 +265,7 @@ static const char *next_line(struct reader *rd)
     return NULL;
   }
   rd->sum_before = rd->sum;
-  rd->sum = fnv(rd->sum, rd->line, (size_t)n);
+  rd->sum = cl_fnv1a(rd->sum, rd->line, (size_t)n);
   rd->line[n - 1] = '\0';
   rd->lineno++;
   rd->p = rd->line;
@@ -633,7 +626,7 @@ static int read_file(const char *path, const char *recording, size_t stack,
     return -1;
   }
   *err = NULL;
-  struct reader rd = {.f = f, .sum = FNV_START};
+  struct reader rd = {.f = f, .sum = CL_FNV_OFFSET};
   if (win) {
     rd.window = true;
     rd.comm = win->comm;

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cudalens/fnv.h"
 #include "nccl.h"
 #include "pyframes.h"
 #include "ring.h"
@@ -182,13 +183,9 @@ static struct comm *comm_of(ncclComm_t comm)
   return comm_add((uint64_t)(uintptr_t)comm, 0, rank, nranks, device);
 }
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-  const unsigned char *b = p;
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ b[i]) * 1099511628211ULL;
-  return h;
-}
+/* where the keys of communicators (communicators.comm_id) start: not FNV's
+ * offset basis, but what recordings of schema 4 used, so that ranks
+ * recorded by different versions still match */
 #define FNV_BASIS 1469598103934665603ULL
 
 /* ---- records ------------------------------------------------------------------- */
@@ -420,7 +417,7 @@ static ncclResult_t w_ncclCommInitRank(ncclComm_t *comm, int nranks,
   pend_begin(&p);
   ncclResult_t rc = real(comm, nranks, id, rank);
   int saved = errno;
-  uint64_t h = fnv(fnv(FNV_BASIS, &id, sizeof id), &nranks, sizeof nranks);
+  uint64_t h = cl_fnv1a(cl_fnv1a(FNV_BASIS, &id, sizeof id), &nranks, sizeof nranks);
   comm_created(&p, NROW_ncclCommInitRank, comm ? *comm : NULL, h, 0, rc);
   errno = saved;
   return rc;
@@ -440,7 +437,7 @@ static ncclResult_t w_ncclCommInitRankConfig(ncclComm_t *comm, int nranks,
   pend_begin(&p);
   ncclResult_t rc = real(comm, nranks, id, rank, config);
   int saved = errno;
-  uint64_t h = fnv(fnv(FNV_BASIS, &id, sizeof id), &nranks, sizeof nranks);
+  uint64_t h = cl_fnv1a(cl_fnv1a(FNV_BASIS, &id, sizeof id), &nranks, sizeof nranks);
   comm_created(&p, NROW_ncclCommInitRankConfig, comm ? *comm : NULL, h, 0, rc);
   errno = saved;
   return rc;
@@ -463,8 +460,8 @@ static ncclResult_t w_ncclCommInitRankScalable(ncclComm_t *comm, int nranks,
   int saved = errno;
   uint64_t h = FNV_BASIS;
   for (int i = 0; ids && i < nid; i++)
-    h = fnv(h, &ids[i], sizeof *ids);
-  h = fnv(h, &nranks, sizeof nranks);
+    h = cl_fnv1a(h, &ids[i], sizeof *ids);
+  h = cl_fnv1a(h, &nranks, sizeof nranks);
   comm_created(&p, NROW_ncclCommInitRankScalable, comm ? *comm : NULL, h, 0, rc);
   errno = saved;
   return rc;
@@ -486,7 +483,7 @@ static ncclResult_t w_ncclCommInitAll(ncclComm_t *comms_out, int ndev,
   int saved = errno;
   /* one clique of this process: its ranks are all here */
   uint64_t k = atomic_fetch_add(&calls, 1), pid = (uint64_t)getpid();
-  uint64_t h = fnv(fnv(fnv(FNV_BASIS, "all", 3), &pid, sizeof pid), &k, sizeof k);
+  uint64_t h = cl_fnv1a(cl_fnv1a(cl_fnv1a(FNV_BASIS, "all", 3), &pid, sizeof pid), &k, sizeof k);
   for (int i = 0; i < ndev && comms_out; i++)
     comm_created(&p, NROW_ncclCommInitAll, rc == NCCL_SUCCESS ? comms_out[i] : NULL,
                  h, 0, rc);
@@ -511,10 +508,10 @@ static ncclResult_t w_ncclCommSplit(ncclComm_t comm, int color, int key,
   ncclResult_t rc = real(comm, color, key, newcomm, config);
   int saved = errno;
   if (rc != NCCL_SUCCESS || (newcomm && *newcomm)) {
-    uint64_t h = parent && parent->id ? fnv(FNV_BASIS, &parent->id, 8) : 0;
+    uint64_t h = parent && parent->id ? cl_fnv1a(FNV_BASIS, &parent->id, 8) : 0;
     if (h) {
-      h = fnv(h, &nth, sizeof nth);
-      h = fnv(h, &color, sizeof color);
+      h = cl_fnv1a(h, &nth, sizeof nth);
+      h = cl_fnv1a(h, &color, sizeof color);
     }
     comm_created(&p, NROW_ncclCommSplit, newcomm ? *newcomm : NULL, h,
                  (uint64_t)(uintptr_t)comm, rc);
@@ -539,11 +536,11 @@ static ncclResult_t w_ncclCommShrink(ncclComm_t comm, int *exclude, int nexclude
   uint32_t nth = parent ? atomic_fetch_add(&parent->splits, 1) : 0;
   ncclResult_t rc = real(comm, exclude, nexclude, newcomm, config, flags);
   int saved = errno;
-  uint64_t h = parent && parent->id ? fnv(FNV_BASIS, &parent->id, 8) : 0;
+  uint64_t h = parent && parent->id ? cl_fnv1a(FNV_BASIS, &parent->id, 8) : 0;
   if (h) {
-    h = fnv(h, &nth, sizeof nth);
+    h = cl_fnv1a(h, &nth, sizeof nth);
     for (int i = 0; exclude && i < nexclude; i++)
-      h = fnv(h, &exclude[i], sizeof *exclude);
+      h = cl_fnv1a(h, &exclude[i], sizeof *exclude);
   }
   comm_created(&p, NROW_ncclCommShrink, newcomm ? *newcomm : NULL, h,
                (uint64_t)(uintptr_t)comm, rc);

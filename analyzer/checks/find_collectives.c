@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "checks/merge.h"
+#include "cudalens/fnv.h"
 #include "cudalens/format.h"
 #include "model/collectives.h"
 #include "recordings.h"
@@ -111,14 +112,6 @@ void collectives_free(struct coll_log *l)
 
 /* ---- sums ------------------------------------------------------------------ */
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-  const unsigned char *b = p;
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ b[i]) * 0x100000001b3ULL;
-  return h;
-}
-#define FNV_START 0xcbf29ce484222325ULL
 
 /* what same() compares: kind, count, datatype, root, and the reduction
  * when it is one of NCCL's own (-1 for any other: equal sums mean equal
@@ -127,8 +120,8 @@ static uint64_t hash_coll(uint64_t h, const struct coll *c)
 {
   int64_t v[4] = {c->count, c->datatype, c->root,
                   c->redop >= 0 && c->redop < 5 ? c->redop : -1};
-  h = fnv(h, c->kind, strlen(c->kind) + 1);
-  return fnv(h, v, sizeof v);
+  h = cl_fnv1a(h, c->kind, strlen(c->kind) + 1);
+  return cl_fnv1a(h, v, sizeof v);
 }
 
 /* L's sums, and each collective's place, from its collectives when it has
@@ -159,7 +152,7 @@ static void summarize(struct coll_log *l)
     size_t b = sm->n / COLL_BLOCK;
     if (sm->n % COLL_BLOCK == 0) {
       GROW(sm->blocks, sm->cap_blocks, b + 1);
-      sm->blocks[b] = FNV_START;
+      sm->blocks[b] = CL_FNV_OFFSET;
     }
     sm->blocks[b] = hash_coll(sm->blocks[b], c);
     sm->n++;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cudalens/fnv.h"
 #include "util.h"
 
 static const char *const sev_names[] = {"note", "warning", "error"};
@@ -344,31 +345,17 @@ void findings_relative_to(struct findings *fs, const char *root)
   findings_each_location(fs, location_relative, (void *)root);
 }
 
-/* 64-bit FNV-1a */
-#define FNV_OFFSET 0xcbf29ce484222325ULL
-#define FNV_PRIME 0x100000001b3ULL
-
-static uint64_t fnv_bytes(uint64_t h, const void *p, size_t n)
-{
-  const unsigned char *b = p;
-  for (size_t i = 0; i < n; i++) {
-    h ^= b[i];
-    h *= FNV_PRIME;
-  }
-  return h;
-}
-
 /* S and its terminating NUL ("" for NULL), so fields cannot run together */
 static uint64_t fnv_str(uint64_t h, const char *s)
 {
   s = s ? s : "";
-  return fnv_bytes(h, s, strlen(s) + 1);
+  return cl_fnv1a(h, s, strlen(s) + 1);
 }
 
 static uint64_t fnv_loc(uint64_t h, const struct location *l)
 {
   char line[24];
-  h = fnv_bytes(h, "\x1e", 1);
+  h = cl_fnv1a(h, "\x1e", 1);
   if (l->file)
     h = fnv_str(h, l->file[0] == '/' ? path_base(l->file) : l->file);
   else
@@ -383,7 +370,7 @@ void findings_fingerprint(struct findings *fs)
 {
   for (size_t i = 0; i < fs->n; i++) {
     struct finding *f = &fs->v[i];
-    uint64_t h = fnv_str(FNV_OFFSET, "cudalens-fingerprint/1");
+    uint64_t h = fnv_str(CL_FNV_OFFSET, "cudalens-fingerprint/1");
     h = fnv_str(h, f->kind);
     h = fnv_loc(h, &f->loc);
     for (size_t r = 0; r < f->nrelated; r++)

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cudalens/fnv.h"
 #include "cudalens/format.h"
 #include "cudalens/semantics.h"
 #include "model/db.h"
@@ -390,10 +391,7 @@ struct replay_log {
 
 static uint64_t hash_str(const char *s)
 {
-  uint64_t h = 1469598103934665603ULL;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-  return h;
+  return cl_fnv1a(CL_FNV_OFFSET, s, strlen(s));
 }
 
 /* the index of string S in the log's table (-1: NULL) */
