@@ -587,7 +587,10 @@ int main(int argc, char **argv)
         a.st_dev == b.st_dev && a.st_ino == b.st_ino)))
     fail("-o %s and --gen-suppressions=%s: the same file", o.output,
          o.gen_supp_file);
-  struct recording *rec = xcalloc(n, sizeof *rec);
+  /* static: reachable until the process ends, as fail() may end it in the
+   * middle of the report (an output that cannot be written) */
+  static struct recording *rec;
+  rec = xcalloc(n, sizeof *rec);
   for (size_t i = 0; i < n; i++) {
     rec[i].path = xstrdup(paths[i]);
     load(&rec[i], &o);
