@@ -326,6 +326,14 @@ static struct layout *layout_lookup(void *func)
 
 #define MAX_SCAN_BYTES 4096
 
+/* does word V of parameter I (SIZE bytes) mark it as not fully initialized:
+ * an address in host code, in an aggregate (kparams.c's top) */
+static inline int marks_uninit(const struct cl_hostcode *code, unsigned size,
+                               unsigned i, uint64_t v)
+{
+  return code && size > 8 && i < 64 && cl_hostcode_has(code, v);
+}
+
 void cl_kparams_scan(void *func, void **params, struct cl_call *c)
 {
   if (!func || !params || atomic_load_explicit(&map_hi, memory_order_relaxed) == 0)
@@ -356,16 +364,15 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c)
       uint64_t v;
       memcpy(&v, p + off, 8);
       /* not in an allocation: an address in host code? */
-#define HOST_CODE() (code && size > 8 && i < 64 && cl_hostcode_has(code, v))
       if (v < lo || v >= hi) {
-        if (HOST_CODE())
+        if (marks_uninit(code, size, i, v))
           uninit |= (uint64_t)1 << i;
         continue;
       }
       if (v < hit_start || v >= hit_end) {
         size_t k = lower_bound(v + 1); /* first range starting after v */
         if (k == 0 || v >= map[k - 1].end) {
-          if (HOST_CODE())
+          if (marks_uninit(code, size, i, v))
             uninit |= (uint64_t)1 << i;
           continue;
         }
@@ -381,7 +388,6 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c)
           (struct cl_karg){(uint16_t)i, (uint16_t)off, (uint8_t)hit_device, 0, v};
     }
   }
-#undef HOST_CODE
   pthread_rwlock_unlock(&map_lock);
   for (unsigned k = first; uninit && k < c->nkargs; k++)
     c->kargs[k].uninit = (uninit >> c->kargs[k].param) & 1;

@@ -1077,7 +1077,7 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
   case CL_OP_MEMSET: {
     /* a copy's devices: those of its memory where the call or the shim
      * knew them (capture.c), else the calling device */
-    int copy = op == CL_OP_COPY, peer = copy && a->has_device;
+    int copy = op == CL_OP_COPY, mem_devs = copy && a->has_device;
     row = NEXT_ROW(db, transfers);
     CI(row, transfers, seq, c->seq);
     CT(row, transfers, op, copy ? "copy" : "memset");
@@ -1091,10 +1091,10 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
     COPT(row, transfers, value, !copy, a->value);
     CI(row, transfers, async, (api->flags & CL_ASYNC) != 0);
     CI(row, transfers, stream, stream);
-    COPT(row, transfers, src_device, peer || dev_known,
-         peer ? (uint64_t)(int64_t)a->peer : (uint64_t)(int64_t)c->device);
-    COPT(row, transfers, dst_device, peer || dev_known,
-         peer ? (uint64_t)(int64_t)a->device : (uint64_t)(int64_t)c->device);
+    COPT(row, transfers, src_device, mem_devs || dev_known,
+         mem_devs ? (uint64_t)(int64_t)a->peer : (uint64_t)(int64_t)c->device);
+    COPT(row, transfers, dst_device, mem_devs || dev_known,
+         mem_devs ? (uint64_t)(int64_t)a->device : (uint64_t)(int64_t)c->device);
     ADD_ROW(db, transfers);
     break;
   }
