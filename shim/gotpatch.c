@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "cudalens/fnv.h"
 #include "gotpatch.h"
 #include "nccl.h"
 #include "shim.h"
@@ -40,10 +41,7 @@ static size_t nseen, capseen;
 
 static uint64_t hash_name(const char *s)
 {
-  uint64_t h = 1469598103934665603ULL;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-  return h;
+  return cl_fnv1a_str(CL_FNV_OFFSET, s);
 }
 
 /* 1 the first time an object is met */

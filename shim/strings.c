@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cudalens/fnv.h"
 #include "shim.h"
 
 static pthread_mutex_t strings_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -14,10 +15,7 @@ static uint32_t nslots;
 
 static uint64_t hash(const char *s)
 {
-  uint64_t h = 1469598103934665603ULL;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-  return h;
+  return cl_fnv1a_str(CL_FNV_OFFSET, s);
 }
 
 static int grow_slots(void)

@@ -833,6 +833,8 @@ int cl_db_counts_losses(const struct cl_db *db)
 int cl_db_failed(const struct cl_db *db) { return db->failed; }
 
 /* ---- call stacks and modules ------------------------------------------------- */
+/* a stack's key in the writer's table: FNV's multiply over whole frames,
+ * not bytes (one step a frame) */
 static uint64_t hash_frames(const uint64_t *f, unsigned n)
 {
   uint64_t h = 1469598103934665603ULL ^ n;

@@ -391,7 +391,7 @@ struct replay_log {
 
 static uint64_t hash_str(const char *s)
 {
-  return cl_fnv1a(CL_FNV_OFFSET, s, strlen(s));
+  return cl_fnv1a_str(CL_FNV_OFFSET, s);
 }
 
 /* the index of string S in the log's table (-1: NULL) */
