@@ -34,6 +34,7 @@ libclreport_la_SOURCES = \
 	analyzer/recordings.c analyzer/recordings.h \
 	analyzer/reduced.c analyzer/reduced.h \
 	analyzer/model/replay.c analyzer/model/replay.h \
+	analyzer/model/stacks.c analyzer/model/stacks.h \
 	analyzer/model/streams.c analyzer/model/streams.h \
 	analyzer/model/summary.c analyzer/model/summary.h \
 	analyzer/model/timeline.c analyzer/model/timeline.h \

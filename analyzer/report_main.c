@@ -26,6 +26,7 @@
 #include "model/activity.h"
 #include "model/db.h"
 #include "model/reading.h"
+#include "model/stacks.h"
 #include "model/summary.h"
 #include "model/timeline.h"
 #include "output/output.h"
@@ -448,7 +449,7 @@ static void analyze(struct recording *r, const struct options *o)
 
   struct activity act;
   recording_read(&db, &act);
-  struct callsites *cs = callsites_new(db.db);
+  struct callsites *cs = stacks_callsites(&db);
   struct report_ctx ctx = {.db = &db, .act = &act, .sum = &r->sum, .cs = cs};
   /* the analyses that need no summary start while it is built */
   struct analyses_run *run = analyses_start(&ctx);

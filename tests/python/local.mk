@@ -17,7 +17,7 @@ tests_python_libpyprobe_la_LDFLAGS = -shared -module -avoid-version \
 tests_python_libpyprobe_la_LIBADD = libclshim.la libclsqlite.la $(SQLITE_LIBS) -ldl -lpthread
 
 check_PROGRAMS += tests/python/test_pysite tests/python/pysites
-tests_python_test_pysite_SOURCES = tests/python/test_pysite.c
+tests_python_test_pysite_SOURCES = tests/python/test_pysite.c tests/unit/analyzer/resolver.h
 tests_python_test_pysite_CPPFLAGS = $(AM_CPPFLAGS) $(ANALYZER_CPPFLAGS) $(SQLITE_CFLAGS)
 tests_python_test_pysite_LDADD = libclreport.la
 tests_python_pysites_SOURCES = tests/python/pysites.c

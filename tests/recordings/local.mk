@@ -10,7 +10,7 @@ tests_recordings_sql2db_SOURCES = tests/recordings/sql2db.c
 tests_recordings_sql2db_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
 tests_recordings_sql2db_LDADD = libclformat.la $(SQLITE_LIBS)
 
-tests_recordings_test_callsite_SOURCES = tests/recordings/test_callsite.c
+tests_recordings_test_callsite_SOURCES = tests/recordings/test_callsite.c tests/unit/analyzer/resolver.h
 tests_recordings_test_callsite_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(ANALYZER_CPPFLAGS) $(SQLITE_CFLAGS)
 tests_recordings_test_callsite_CFLAGS = $(AM_CFLAGS) -g
 tests_recordings_test_callsite_LDADD = libclreport.la libclshim.la libclsqlite.la $(SQLITE_LIBS) -ldl -lpthread
