@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "cudalens/format.h"
-#include "../unit/analyzer/resolver.h"
 #include "sites/callsite.h"
-#include "../unit/unit.h" /* CHECK */
+#include "tests/unit/analyzer/resolver.h"
+#include "tests/unit/unit.h" /* CHECK */
 
 static int streq(const char *a, const char *b)
 {

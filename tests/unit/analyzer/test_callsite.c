@@ -16,10 +16,10 @@
 #include "cudalens/format.h"
 #include "output/output.h"
 #include "shim/modules.h" /* cl_modules_scan: the recorder's list of loaded objects */
-#include "../unit/analyzer/resolver.h"
 #include "sites/callsite.h"
 #include "sites/demangle.h"
-#include "../unit/unit.h" /* CHECK */
+#include "tests/unit/analyzer/resolver.h"
+#include "tests/unit/unit.h" /* CHECK */
 
 /* ---- the "program": user code calling a cuda-named function ----------- */
 struct cap {
