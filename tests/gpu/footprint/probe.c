@@ -428,9 +428,11 @@ static void launch_end(const Sanitizer_LaunchData *l)
     return;
   T.active = 0;
   struct fp_buffer h;
-  /* a copy on the launch's stream: it returns when the kernel has run */
-  SanitizerResult r = sanitizerMemcpyDeviceToHost(&h, T.dev, sizeof h,
-                                                  l->hStream);
+  /* wait for the kernel (as HPCToolkit's Sanitizer support does at
+   * LAUNCH_END), then copy on the launch's stream */
+  SanitizerResult r = sanitizerStreamSynchronize(l->hStream);
+  if (r == SANITIZER_SUCCESS)
+    r = sanitizerMemcpyDeviceToHost(&h, T.dev, sizeof h, l->hStream);
   if (r != SANITIZER_SUCCESS) {
     atomic_fetch_add(&n_readback_errors, 1);
     note_error("%s: %d (%s)", r, "sanitizerMemcpyDeviceToHost");

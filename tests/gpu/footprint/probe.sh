@@ -20,6 +20,7 @@
 #   native  fp_test check without anything preloaded
 #   a       the Sanitizer API alone
 #   aE      the same with CUDA_MODULE_LOADING=EAGER (no lazy loading)
+#   aw      the same with FP_DIR/sanitizer's library (when another was used)
 #   a0      the same without looking up kernel parameters (absolute ranges)
 #   b       CUPTI subscribed first (runtime and driver API domains), then the
 #           Sanitizer API
@@ -51,7 +52,7 @@ if [ -z "${SANITIZER_DIR:-}" ]; then
 fi
 LOOP=${LOOP:-20000}
 PYTHON=${PYTHON:-python3}
-export CL_FP_PATCHES=$fp/footprint_patches.fatbin
+export CL_FP_PATCHES="$fp/footprint_patches.fatbin"
 ld="$SANITIZER_DIR:$build/lib-extra${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}:$CUDA_HOME/lib64"
 . "$here/expect.sh"
 v=$out/verdicts.txt
@@ -109,6 +110,13 @@ for m in a b c; do
 done
 run aE "$probe" a CUDA_MODULE_LOADING=EAGER -- check
 say "aE: rc=$rc $(check aE) $(expect "$out/aE.fp") | $(verdict "$out/aE.fp")"
+if [ "$SANITIZER_DIR" != "$fp/sanitizer" ]; then # the wheel's library (13.0.85)
+  ld0=$ld
+  ld="$fp/sanitizer:$build/lib-extra:$CUDA_HOME/lib64"
+  run aw "$probe" a -- check
+  say "aw: rc=$rc $(check aw) $(expect "$out/aw.fp") | $(verdict "$out/aw.fp")"
+  ld=$ld0
+fi
 run a0 "$probe" a CL_FP_PARAMS=0 -- check
 say "a0: rc=$rc $(check a0) $(expect_abs "$out/a0.fp") | $(verdict "$out/a0.fp")"
 run shim "$shim" a -- check

@@ -99,6 +99,12 @@ SanitizerResult sanitizerSetLaunchCallbackData(Sanitizer_LaunchHandle l,
   return SANITIZER_SUCCESS;
 }
 
+SanitizerResult sanitizerStreamSynchronize(Sanitizer_StreamHandle s)
+{
+  (void)s;
+  return SANITIZER_SUCCESS;
+}
+
 SanitizerResult sanitizerAddPatchesFromFile(const char *f, CUcontext c)
 {
   (void)c;
