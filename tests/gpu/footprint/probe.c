@@ -195,6 +195,7 @@ struct tbuf {
 #define THREAD_CTXS 8
 static __thread struct {
   void **args; /* kernel arguments of the launch API call in progress */
+  const struct layout *layout; /* their layout, when the driver's call */
   int depth;   /* launch API calls open on this thread */
   struct tbuf bufs[THREAD_CTXS];
   /* the instrumented launch between LAUNCH_BEGIN and LAUNCH_END */
@@ -244,7 +245,8 @@ static void read_args(CUfunction func)
   T.params_known = 0;
   if (!want_params || !T.args)
     return;
-  const struct layout *l = layout_of(func);
+  /* from the driver's launch call; else (a runtime call alone) here */
+  const struct layout *l = T.layout ? T.layout : layout_of(func);
   if (!l || !l->n)
     return;
   T.params_known = 1;
@@ -487,34 +489,43 @@ struct cuda_launch_kernel_ex { /* cudaLaunchKernelExC_v11060_params */
   void **args;
 };
 
-/* the kernel arguments of the launch API call in progress: the runtime's
- * launch calls the driver's, so the innermost call's array is kept.
- * __cudaLaunchKernel (CUDA 13's <<<>>> entry) has no parameter structure in
- * the headers; it takes cudaLaunchKernel's (as shim/decode.c assumes). */
+/* the kernel arguments of the launch API call in progress.  The runtime's
+ * launch calls the driver's (the shim reads the arguments there too:
+ * shim/capture.c), whose parameter structures the headers give; the layout
+ * is looked up there, in the API callback, as the shim does in CUPTI's.
+ * CUDA 13's <<<>>> entry, __cudaLaunchKernel, has no parameter structure in
+ * the headers: only its nested driver call is read. */
 static void launch_api(int driver, Sanitizer_CallbackId cbid,
                        const Sanitizer_CallbackData *d)
 {
   void **args = NULL;
-  if (driver) {
-    if (cbid == SANITIZER_CBID_DRIVER_API_cuLaunchKernel ||
-        cbid == SANITIZER_CBID_DRIVER_API_cuLaunchKernel_ptsz)
-      args = ((const struct cu_launch_kernel *)d->functionParams)->kernelParams;
-    else
-      args = ((const struct cu_launch_kernel_ex *)d->functionParams)->kernelParams;
-  } else if (cbid == SANITIZER_CBID_RUNTIME_API_cudaLaunchKernelExC ||
-             cbid == SANITIZER_CBID_RUNTIME_API_cudaLaunchKernelExC_ptsz) {
-    args = ((const struct cuda_launch_kernel_ex *)d->functionParams)->args;
-  } else {
-    args = ((const struct cuda_launch_kernel *)d->functionParams)->args;
+  CUfunction f = NULL;
+  if (!driver) {
+    if (cbid == SANITIZER_CBID_RUNTIME_API_cudaLaunchKernelExC ||
+        cbid == SANITIZER_CBID_RUNTIME_API_cudaLaunchKernelExC_ptsz)
+      args = ((const struct cuda_launch_kernel_ex *)d->functionParams)->args;
+    else if (cbid == SANITIZER_CBID_RUNTIME_API_cudaLaunchKernel ||
+             cbid == SANITIZER_CBID_RUNTIME_API_cudaLaunchKernel_ptsz)
+      args = ((const struct cuda_launch_kernel *)d->functionParams)->args;
+  } else if (cbid == SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx ||
+             cbid == SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx_ptsz) {
+    const struct cu_launch_kernel_ex *P = d->functionParams;
+    args = P->kernelParams, f = P->f;
+  } else { /* cuLaunchKernel, cuLaunchCooperativeKernel: the same prefix */
+    const struct cu_launch_kernel *P = d->functionParams;
+    args = P->kernelParams, f = P->f;
   }
   atomic_fetch_add(&n_san_api, 1);
   if (d->callbackSite == SANITIZER_API_ENTER) {
     T.depth++;
-    if (args)
+    if (args) {
       T.args = args;
+      T.layout = f ? layout_of(f) : NULL;
+    }
   } else if (--T.depth <= 0) {
     T.depth = 0;
     T.args = NULL;
+    T.layout = NULL;
   }
 }
 
@@ -566,7 +577,9 @@ static void sanitizer_start(void)
       SANITIZER_CBID_DRIVER_API_cuLaunchKernel,
       SANITIZER_CBID_DRIVER_API_cuLaunchKernel_ptsz,
       SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx,
-      SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx_ptsz};
+      SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx_ptsz,
+      SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel,
+      SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel_ptsz};
   static const Sanitizer_CallbackId rt[] = {
       SANITIZER_CBID_RUNTIME_API_cudaLaunchKernel,
       SANITIZER_CBID_RUNTIME_API_cudaLaunchKernel_ptsz,

@@ -2,7 +2,8 @@
  * the footprint probe on a machine without a GPU.  It delivers, through the
  * fake Sanitizer library (fake_sanitizer.c), the callbacks the driver would:
  * a module load, the allocations, and for each of fp_test's three kernels the
- * launch API call with its arguments, LAUNCH_BEGIN, the kernel's global
+ * launch API calls (the runtime's, the driver's within it with the argument
+ * array), LAUNCH_BEGIN, the kernel's global
  * accesses (appended as patches.cu does), LAUNCH_END.  It also provides
  * cuFuncGetParamInfo (found by the probe through RTLD_DEFAULT).  The
  * accesses are fp_test.cu's, written out by hand from its kernels. */
@@ -74,26 +75,34 @@ static void access_(const void *ptr, uint32_t size, uint32_t flags)
 #define R SANITIZER_MEMORY_DEVICE_FLAG_READ
 #define W SANITIZER_MEMORY_DEVICE_FLAG_WRITE
 
-struct rt_params { /* cudaLaunchKernel_v7000_params, as the probe reads it */
-  const void *func;
-  unsigned grid[3], block[3];
-  void **args;
-  size_t shmem;
-  void *stream;
+struct drv_params { /* cuLaunchKernel_params */
+  CUfunction f;
+  unsigned grid[3], block[3], shmem;
+  CUstream stream;
+  void **kernelParams;
+  void **extra;
 };
 
 /* launch KERNEL named NAME with ARGS; BODY plays its accesses */
 static void launch(char *kernel, const char *name, void **args,
                    void (*body)(void **))
 {
-  struct rt_params rp = {kernel, {1, 1, 1}, {256, 1, 1}, args, 0, NULL};
-  Sanitizer_CallbackData api;
+  /* <<<>>>: the runtime's __cudaLaunchKernel (its parameters unread), and
+   * within it the driver's cuLaunchKernel with the argument array */
+  struct drv_params dp = {(CUfunction)kernel, {1, 1, 1}, {256, 1, 1}, 0,
+                          NULL, args, NULL};
+  Sanitizer_CallbackData api, drv;
   memset(&api, 0, sizeof api);
   api.callbackSite = SANITIZER_API_ENTER;
   api.functionName = "__cudaLaunchKernel";
-  api.functionParams = &rp;
+  api.functionParams = NULL;
   fake_emit(SANITIZER_CB_DOMAIN_RUNTIME_API,
             SANITIZER_CBID_RUNTIME_API___cudaLaunchKernel, &api);
+  drv = api;
+  drv.functionName = "cuLaunchKernel";
+  drv.functionParams = &dp;
+  fake_emit(SANITIZER_CB_DOMAIN_DRIVER_API,
+            SANITIZER_CBID_DRIVER_API_cuLaunchKernel, &drv);
   Sanitizer_LaunchData l;
   memset(&l, 0, sizeof l);
   l.context = CTX;
@@ -105,6 +114,9 @@ static void launch(char *kernel, const char *name, void **args,
   fake_emit(SANITIZER_CB_DOMAIN_LAUNCH, SANITIZER_CBID_LAUNCH_BEGIN, &l);
   body(args);
   fake_emit(SANITIZER_CB_DOMAIN_LAUNCH, SANITIZER_CBID_LAUNCH_END, &l);
+  drv.callbackSite = SANITIZER_API_EXIT;
+  fake_emit(SANITIZER_CB_DOMAIN_DRIVER_API,
+            SANITIZER_CBID_DRIVER_API_cuLaunchKernel, &drv);
   api.callbackSite = SANITIZER_API_EXIT;
   fake_emit(SANITIZER_CB_DOMAIN_RUNTIME_API,
             SANITIZER_CBID_RUNTIME_API___cudaLaunchKernel, &api);
