@@ -54,6 +54,7 @@ LOOP=${LOOP:-20000}
 PYTHON=${PYTHON:-python3}
 export CL_FP_PATCHES="$fp/footprint_patches.fatbin"
 ld="$SANITIZER_DIR:$build/lib-extra${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}:$CUDA_HOME/lib64"
+# shellcheck source=expect.sh
 . "$here/expect.sh"
 v=$out/verdicts.txt
 : >"$v"
@@ -121,11 +122,16 @@ run a0 "$probe" a CL_FP_PARAMS=0 -- check
 say "a0: rc=$rc $(check a0) $(expect_abs "$out/a0.fp") | $(verdict "$out/a0.fp")"
 run shim "$shim" a -- check
 say "shim: rc=$rc $(check shim) $(shimrec "$out/shim.db") | $(grep -i 'cupti\|error' "$out/shim.out" | head -2 | tr '\n' ' ')"
+control=$(shimrec "$out/shim.db")
+# same: whether the shim recorded as much next to the probe as alone
+same() { if [ "$1" = "$control" ] && [ "${1#shim-calls=}" != "$1" ]; then echo "shim-as-control=yes"; else echo "shim-as-control=NO"; fi; }
 run d "$shim $probe" d -- check
-say "d: rc=$rc $(check d) $(expect "$out/d.fp") $(shimrec "$out/d.db") | $(verdict "$out/d.fp")"
+r=$(shimrec "$out/d.db")
+say "d: rc=$rc $(check d) $(expect "$out/d.fp") $r $(same "$r") | $(verdict "$out/d.fp")"
 [ "$rc" -ge 124 ] && fails=$((fails + 1))
 run d2 "$probe $shim" d -- check
-say "d2: rc=$rc $(check d2) $(expect "$out/d2.fp") $(shimrec "$out/d2.db") | $(verdict "$out/d2.fp")"
+r=$(shimrec "$out/d2.db")
+say "d2: rc=$rc $(check d2) $(expect "$out/d2.fp") $r $(same "$r") | $(verdict "$out/d2.fp")"
 grep -i 'cupti\|sanitizer' "$out/d.out" "$out/d2.out" | head -4 | sed 's/^/# /' | tee -a "$v"
 if [ -e "$out/d.db" ] && [ -x "$build/cudalens-report" ]; then
   "$build/cudalens-report" "$out/d.db" >"$out/d.report" 2>&1

@@ -26,6 +26,7 @@ $CC $flags -fPIC -shared -fvisibility=hidden -o "$w/libclfootprint_probe.so" \
 $CC $flags -rdynamic -o "$w/fake_app" "$here/double/fake_app.c" \
   -L"$w/fake" -lsanitizer-public
 set +e
+# shellcheck source=expect.sh
 . "$here/expect.sh"
 fails=0
 for params in 1 0; do
