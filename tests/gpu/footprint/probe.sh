@@ -43,6 +43,10 @@ if [ -e "$kit/build/.libs/libcudalens.so" ]; then build=$kit/build; else build=$
 shim=$build/.libs/libcudalens.so
 FP_DIR=${FP_DIR:-$top/.carry/footprint}
 fp=$(cd "$FP_DIR" && pwd) || { echo "$0: no $FP_DIR" >&2; exit 2; }
+if [ ! -x "$fp/fp_test" ]; then # carried without its mode bits
+  rm -rf "$out/fpbin" && cp -r "$fp" "$out/fpbin" && chmod +x "$out/fpbin/fp_test"
+  fp=$out/fpbin
+fi
 probe=$fp/libclfootprint_probe.so
 prog=$fp/fp_test
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
