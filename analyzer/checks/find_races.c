@@ -28,7 +28,15 @@
  * lies in a by-value structure the program did not fully initialize
  * (uninit_params: a stale-argument-race); an NCCL collective (collectives,
  * schema 4) reads and writes the ranges the shim recorded from nccl.def's
- * rule, on its stream like any stream work. */
+ * rule, on its stream like any stream work.
+ * Footprints (--footprints; model/footprints.h): for a kernel function the
+ * footprint file has, what it accessed through each pointer in the
+ * instrumented run replaces the guess: a read, a write or an atomic update,
+ * definite, over the pointer's range [p + lo, p + hi) when every
+ * instrumented launch had that range (else at the pointer, as without a
+ * footprint), and nothing through a pointer it never accessed.  A pair so
+ * decided is a stream-race, or nothing; the finding says the footprint was
+ * sampled in a separate run. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +49,7 @@
 #include "cudalens/semantics.h"
 #include "model/calls.h"
 #include "model/collectives.h"
+#include "model/footprints.h"
 #include "model/graphs.h"
 #include "model/host_order.h"
 #include "model/memmodel.h"
@@ -87,6 +96,7 @@ struct race {
 struct kname {
   int n;               /* parameters classified, -1 unknown */
   bool untyped;        /* no C++ signature (extern "C", Triton, XLA) */
+  const struct fp_kernel *fp; /* its footprint (--footprints), else NULL */
   enum param_class cls[MAX_PARAMS];
 };
 
@@ -219,6 +229,7 @@ static const struct kname *kname_of(struct walk *w, int64_t name_id,
   GROW(w->knames, w->capknames, w->nknames + 1);
   struct kname *k = &w->knames[w->nknames];
   k->n = mangled ? mangle_param_classes(mangled, k->cls, MAX_PARAMS) : -1;
+  k->fp = footprints_kernel(w->ctx->fp, mangled);
   /* a C++ name whose parameters were not all classified keeps its types */
   k->untyped = !mangled || strncmp(mangled, "_Z", 2) != 0;
   if (k->n > MAX_PARAMS)
@@ -318,6 +329,11 @@ static void on_race(void *ud, const struct hb_access *prev,
                    prev->rule == CL_RULE_SYNC_HTOD_PAGEABLE
                ? RK_STAGED : RK_MASKED;
   }
+  /* two atomic updates do not race: "the operation is atomic in the sense
+   * that it is guaranteed to be performed without interference from other
+   * threads" (CUDA C++ Programming Guide, Atomic Functions) */
+  if (prev->atomic && cur->atomic)
+    return;
   int definite = prev->definite && cur->definite;
   /* The same kernel launched on several streams with the same pointer in
    * the same non-const parameter (and place inside it) is a race if the
@@ -495,6 +511,46 @@ static void do_copy(struct walk *w, struct replay *r, uint32_t t, uint32_t s)
   host_learns(w, rule, t, s, devs);
 }
 
+/* Kernel K (with a footprint) got pointer VALUE at PARAM, OFFSET: an
+ * access per kind of access its footprint has there (PROTO: the launch's),
+ * over the footprint's range when it was the same in every instrumented
+ * launch, cut to the pointer's allocation (pointer arithmetic leaves an
+ * array only by undefined behaviour: C++, [expr.add]), else at the pointer
+ * as without a footprint.  None where the footprint has none. */
+static void fp_access(struct walk *w, const struct fp_kernel *k,
+                      int64_t param, int64_t offset, uint64_t value,
+                      struct hb_access proto)
+{
+  const struct alloc *al = memmodel_find(w->mm, value);
+  for (size_t i = 0; i < k->nr; i++) {
+    const struct fp_range *r = &k->r[i];
+    if (r->param != param || r->offset != offset)
+      continue;
+    struct hb_access a = proto;
+    a.write = r->kind != CL_FP_READ;
+    a.atomic = r->kind == CL_FP_ATOMIC;
+    a.definite = 1;
+    a.untyped = 0;
+    a.uninit = 0;
+    a.footprint = 1;
+    a.lo = a.hi = value;
+    a.point = 1;
+    if (r->exact && al && al->size <= INT64_MAX) {
+      /* relative to the allocation's start, in [0, size] */
+      int64_t at = (int64_t)(value - al->address), size = (int64_t)al->size;
+      int64_t lo = sat_add(at, r->lo), hi = sat_add(at, r->hi);
+      lo = lo < 0 ? 0 : lo > size ? size : lo;
+      hi = hi < 0 ? 0 : hi > size ? size : hi;
+      if (lo >= hi)
+        continue;
+      a.lo = al->address + (uint64_t)lo;
+      a.hi = al->address + (uint64_t)hi;
+      a.point = 0;
+    }
+    access(w, &a);
+  }
+}
+
 static void do_kernel(struct walk *w, const struct replay_op *o, uint32_t t,
                       uint32_t s)
 {
@@ -515,7 +571,10 @@ static void do_kernel(struct walk *w, const struct replay_op *o, uint32_t t,
                           .op = ACC_KERNEL, .param = (int32_t)param,
                           .kernel = o->kname < 0 ? 0 : o->kname,
                           .offset = (int32_t)offset};
-    access(w, &a);
+    if (k->fp)
+      fp_access(w, k->fp, param, offset, value, a);
+    else
+      access(w, &a);
   }
 }
 
@@ -540,7 +599,10 @@ static void node_kernel(struct walk *w, const struct gnode *x, uint32_t i,
     acc.kernel = x->name < 0 ? 0 : x->name;
     acc.offset = (int32_t)offset;
     (void)i;
-    access(w, &acc);
+    if (k->fp)
+      fp_access(w, k->fp, param, offset, x->args[a].value, acc);
+    else
+      access(w, &acc);
   }
 }
 
@@ -1290,6 +1352,28 @@ static void emit(struct walk *w, const struct race *r, struct findings *out)
       finding_add_related(f, &gloc, "graph node %u was added or captured here%s",
                           a->gnode - 1, when_text(w, a->origin, t1, sizeof t1));
     }
+  }
+  /* what a footprint decided: from another run, per kernel function */
+  for (int k = 0; k < 2; k++) {
+    const struct hb_access *a = k ? &r->prev : &r->cur;
+    if (!a->footprint || (k && r->cur.footprint && a->kernel == r->cur.kernel))
+      continue;
+    struct kernel_name kn = names_kernel(w->ctx->db, a->kernel);
+    const struct fp_kernel *fk = footprints_kernel(w->ctx->fp, kn.mangled);
+    if (!fk)
+      continue;
+    finding_set_flag(f, "footprint", 1);
+    finding_add_detail(f, NULL, "%s: footprint sampled in a separate run:"
+                       " %" PRId64 " of %" PRId64 " launches instrumented"
+                       " (cudalens run --footprint; it applies to every"
+                       " launch of the kernel function)%s",
+                       kn.demangled ? kn.demangled : kn.mangled,
+                       fk->instrumented, fk->launches,
+                       fk->unattributed
+                           ? "; it also accessed memory through pointers it"
+                             " read from memory, which this report cannot"
+                             " place"
+                           : "");
   }
   if (same_launch) {
     finding_add_detail(f, NULL, "two nodes of one graph with no path of edges"
