@@ -104,9 +104,53 @@ static struct fp_alloc *allocs;
 static size_t n_allocs, cap_allocs;
 static pthread_mutex_t alloc_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void alloc_add(uint64_t start, uint64_t size)
+/* per size, the device and managed allocations made so far (open
+ * addressing): an allocation's index among those of its size, which the
+ * report matches to the recorded run's (fp_unattributed.alloc_index) */
+static struct { uint64_t size, count; } *sizes;
+static size_t cap_sizes, n_sizes;
+
+static uint64_t next_index(uint64_t size)
+{
+  if (2 * (n_sizes + 1) > cap_sizes) {
+    size_t c = cap_sizes ? 2 * cap_sizes : 1024;
+    __typeof__(sizes) t = calloc(c, sizeof *t);
+    if (!t)
+      return 0;
+    for (size_t i = 0; i < cap_sizes; i++)
+      if (sizes[i].count) {
+        size_t j = (sizes[i].size * 0x9e3779b97f4a7c15ULL >> 20) & (c - 1);
+        while (t[j].count)
+          j = (j + 1) & (c - 1);
+        t[j] = sizes[i];
+      }
+    free(sizes);
+    sizes = t;
+    cap_sizes = c;
+  }
+  size_t j = (size * 0x9e3779b97f4a7c15ULL >> 20) & (cap_sizes - 1);
+  while (sizes[j].count && sizes[j].size != size)
+    j = (j + 1) & (cap_sizes - 1);
+  if (!sizes[j].count) {
+    sizes[j].size = size;
+    n_sizes++;
+  }
+  return ++sizes[j].count;
+}
+
+static void alloc_add(uint64_t start, uint64_t size, uint32_t flags)
 {
   pthread_mutex_lock(&alloc_lock);
+  /* device or managed memory the program allocated (not module globals,
+   * host memory or the runtime's own) */
+  uint64_t index = flags & (SANITIZER_MEMORY_FLAG_MODULE |
+                            SANITIZER_MEMORY_FLAG_HOST_MAPPED |
+                            SANITIZER_MEMORY_FLAG_HOST_PINNED |
+                            SANITIZER_MEMORY_FLAG_PEER |
+                            SANITIZER_MEMORY_FLAG_CG_RUNTIME |
+                            SANITIZER_MEMORY_FLAG_CNP)
+                       ? 0
+                       : next_index(size);
   if (n_allocs == cap_allocs) {
     size_t c = cap_allocs ? 2 * cap_allocs : 256;
     struct fp_alloc *a = realloc(allocs, c * sizeof *a);
@@ -116,7 +160,7 @@ static void alloc_add(uint64_t start, uint64_t size)
     }
   }
   if (n_allocs < cap_allocs)
-    allocs[n_allocs++] = (struct fp_alloc){start, size};
+    allocs[n_allocs++] = (struct fp_alloc){start, size, index};
   pthread_mutex_unlock(&alloc_lock);
 }
 
@@ -430,7 +474,7 @@ static void on_sanitizer(void *userdata, Sanitizer_CallbackDomain domain,
     } else if (cbid == SANITIZER_CBID_RESOURCE_DEVICE_MEMORY_ALLOC ||
                cbid == SANITIZER_CBID_RESOURCE_MEMORY_ALLOC_ASYNC) {
       const Sanitizer_ResourceMemoryData *m = cbdata;
-      alloc_add(m->address, m->size);
+      alloc_add(m->address, m->size, m->flags);
     } else if (cbid == SANITIZER_CBID_RESOURCE_DEVICE_MEMORY_FREE ||
                cbid == SANITIZER_CBID_RESOURCE_MEMORY_FREE_ASYNC) {
       const Sanitizer_ResourceMemoryData *m = cbdata;

@@ -32,7 +32,7 @@ struct entry {
 
 struct unattr {
   uint8_t kind;
-  int64_t alloc_size, lo, hi;
+  int64_t alloc_size, index, lo, hi;
 };
 
 struct kernel {
@@ -149,12 +149,13 @@ struct local {
   bool seen;
 };
 
-static void add_unattr(struct kernel *k, int kind, int64_t size, int64_t lo,
-                       int64_t hi)
+static void add_unattr(struct kernel *k, const struct unattr *n)
 {
   for (size_t i = 0; i < k->nu; i++) {
     struct unattr *u = &k->u[i];
-    if (u->kind == kind && u->alloc_size == size) {
+    if (u->kind == n->kind && u->alloc_size == n->alloc_size &&
+        u->index == n->index) {
+      int64_t lo = n->lo, hi = n->hi;
       if (lo < u->lo)
         u->lo = lo;
       if (hi > u->hi)
@@ -163,7 +164,7 @@ static void add_unattr(struct kernel *k, int kind, int64_t size, int64_t lo,
     }
   }
   if (k->nu < MAX_UNATTR)
-    k->u[k->nu++] = (struct unattr){(uint8_t)kind, size, lo, hi};
+    k->u[k->nu++] = *n;
 }
 
 void fp_instrumented(const char *name, const struct fp_word *w, size_t nw,
@@ -204,13 +205,15 @@ void fp_instrumented(const char *name, const struct fp_word *w, size_t nw,
     }
     unattributed = true;
     int64_t size = in ? (int64_t)a.size : -1;
+    int64_t index = in ? (int64_t)a.index : 0;
     int64_t lo = in ? (int64_t)(s - a.start) : (int64_t)s;
     int64_t hi = in ? (int64_t)(e - a.start) : (int64_t)e;
     size_t u = 0;
-    while (u < nun && !(un[u].kind == k && un[u].alloc_size == size))
+    while (u < nun && !(un[u].kind == k && un[u].alloc_size == size &&
+                        un[u].index == index))
       u++;
     if (u == nun && nun < MAX_UNATTR)
-      un[nun++] = (struct unattr){(uint8_t)k, size, lo, hi};
+      un[nun++] = (struct unattr){(uint8_t)k, size, index, lo, hi};
     else if (u < nun) {
       if (lo < un[u].lo)
         un[u].lo = lo;
@@ -261,7 +264,7 @@ void fp_instrumented(const char *name, const struct fp_word *w, size_t nw,
       e->launches++;
     }
   for (size_t u = 0; u < nun; u++)
-    add_unattr(kn, un[u].kind, un[u].alloc_size, un[u].lo, un[u].hi);
+    add_unattr(kn, &un[u]);
   kn->instrumented++;
   if (unattributed)
     kn->unattributed++;
@@ -307,8 +310,8 @@ static const char *const SQL_MISSING =
     " AND o.offset = fp_ranges.offset AND o.kind = fp_ranges.kind)";
 static const char *const SQL_OWN = "INSERT INTO temp.own VALUES(?1, ?2, ?3)";
 static const char *const SQL_UNATTR =
-    "INSERT INTO fp_unattributed VALUES(?1, ?2, ?3, ?4, ?5)"
-    " ON CONFLICT(name, kind, alloc_size) DO UPDATE SET"
+    "INSERT INTO fp_unattributed VALUES(?1, ?2, ?3, ?4, ?5, ?6)"
+    " ON CONFLICT(name, kind, alloc_size, alloc_index) DO UPDATE SET"
     " lo = min(lo, excluded.lo), hi = max(hi, excluded.hi)";
 
 static int write_kernel(sqlite3 *db, sqlite3_stmt *const st[5],
@@ -353,8 +356,9 @@ static int write_kernel(sqlite3 *db, sqlite3_stmt *const st[5],
     sqlite3_bind_text(su, 2, cl_fp_kind_name((enum cl_fp_kind)u->kind), -1,
                       SQLITE_STATIC);
     sqlite3_bind_int64(su, 3, u->alloc_size);
-    sqlite3_bind_int64(su, 4, u->lo);
-    sqlite3_bind_int64(su, 5, u->hi);
+    sqlite3_bind_int64(su, 4, u->index);
+    sqlite3_bind_int64(su, 5, u->lo);
+    sqlite3_bind_int64(su, 6, u->hi);
     if (step_done(su))
       return -1;
   }

@@ -23,9 +23,11 @@ struct fp_word {
   uint16_t param, offset;
 };
 
-/* an allocation the collector knows (the Sanitizer's resource callbacks) */
+/* an allocation the collector knows (the Sanitizer's resource callbacks):
+ * INDEX, the process's INDEX-th device or managed allocation of SIZE bytes
+ * (from 1; 0 for other memory) */
 struct fp_alloc {
-  uint64_t start, size;
+  uint64_t start, size, index;
 };
 /* the allocation holding ADDR: 1 and *A, or 0 */
 typedef int (*fp_alloc_find_fn)(uint64_t addr, struct fp_alloc *a);

@@ -121,6 +121,7 @@ RACE_TESTS = \
 	tests/races/event_too_early.test \
 	tests/races/fp_atomic_ok.test \
 	tests/races/fp_extent.test \
+	tests/races/fp_gather.test \
 	tests/races/fp_halves_ok.test \
 	tests/races/fp_shared_write.test \
 	tests/races/freeasync_in_use.test \

@@ -89,6 +89,27 @@ int footprints_read(struct footprints *fp, const char *path, char **err)
         db_int(st, CL_COL_fp_ranges_exact) == 1};
   }
   db_finalize(st);
+  memset(caps, 0, (fp->n ? fp->n : 1) * sizeof *caps);
+  st = db_prepare_table(&d, CL_TABLE_fp_unattributed, CL_ALL_COLS, "");
+  while (db_step(&d, st)) {
+    int kind;
+    struct fp_kernel *k;
+    if (!row_ok(st, CL_TABLE_fp_unattributed) ||
+        (kind = cl_fp_kind_of(db_text(st, CL_COL_fp_unattributed_kind))) < 0 ||
+        !(k = find(fp, db_text(st, CL_COL_fp_unattributed_name))))
+      continue;
+    int64_t size = db_int(st, CL_COL_fp_unattributed_alloc_size),
+            index = db_int(st, CL_COL_fp_unattributed_alloc_index),
+            lo = db_int(st, CL_COL_fp_unattributed_lo),
+            hi = db_int(st, CL_COL_fp_unattributed_hi);
+    if (size <= 0 || index <= 0 || lo < 0 || hi <= lo || hi > size)
+      continue; /* not in an allocation the report can find */
+    size_t i = (size_t)(k - fp->k);
+    GROW(k->ind, caps[i], k->nind + 1);
+    k->ind[k->nind++] =
+        (struct fp_indirect){(enum cl_fp_kind)kind, size, index, lo, hi};
+  }
+  db_finalize(st);
   free(caps);
   for (size_t i = 0; i < fp->n; i++)
     if (fp->k[i].nr)
@@ -111,6 +132,7 @@ void footprints_free(struct footprints *fp)
   for (size_t i = 0; i < fp->n; i++) {
     free(fp->k[i].name);
     free(fp->k[i].r);
+    free(fp->k[i].ind);
   }
   free(fp->k);
   free(fp->path);

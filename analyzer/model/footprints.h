@@ -20,11 +20,21 @@ struct fp_range {
   bool exact;              /* the same range in every instrumented launch */
 };
 
+/* accesses no pointer parameter accounts for, in the ALLOC_INDEX-th device
+ * or managed allocation of ALLOC_SIZE bytes of the instrumented run */
+struct fp_indirect {
+  enum cl_fp_kind kind;
+  int64_t alloc_size, alloc_index;
+  int64_t lo, hi;          /* [lo, hi) relative to that allocation */
+};
+
 struct fp_kernel {
   char *name;              /* mangled */
   int64_t launches, instrumented, unattributed;
   struct fp_range *r;      /* sorted by param, offset, kind */
   size_t nr;
+  struct fp_indirect *ind; /* those with an allocation (alloc_index > 0) */
+  size_t nind;
 };
 
 struct footprints {

@@ -44,8 +44,8 @@ check "halfwrite" "SELECT group_concat(param||':'||kind||':'||lo||':'||hi||':'||
   "0:write:0:8192:1 1:read:0:16384:1"
 check "gather" "SELECT group_concat(param||':'||kind||':'||lo||':'||hi, ' ') FROM (SELECT * FROM fp_ranges WHERE name='fp_gather' ORDER BY param, kind)" \
   "0:write:0:256 1:read:0:8"
-check "gather through the table" "SELECT kind||':'||alloc_size||':'||lo||':'||hi FROM fp_unattributed WHERE name='fp_gather'" \
-  "read:256:0:256"
+check "gather through the table" "SELECT kind||':'||alloc_size||':'||alloc_index||':'||lo||':'||hi FROM fp_unattributed WHERE name='fp_gather'" \
+  "read:256:1:0:256"
 check "atomic" "SELECT group_concat(param||':'||kind||':'||lo||':'||hi, ' ') FROM fp_ranges WHERE name='fp_atomic'" \
   "0:atomic:0:4"
 check "kernels" "SELECT group_concat(name||':'||launches||':'||instrumented||':'||unattributed, ' ') FROM (SELECT * FROM fp_kernels ORDER BY name)" \

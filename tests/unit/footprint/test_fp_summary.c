@@ -24,7 +24,7 @@
 static int find(uint64_t addr, struct fp_alloc *a)
 {
   static const struct fp_alloc all[] = {
-      {A, 16384}, {B, 16384}, {C, 256}, {T, 8}, {K, 4}};
+      {A, 16384, 1}, {B, 16384, 2}, {C, 256, 3}, {T, 8, 1}, {K, 4, 1}};
   for (size_t i = 0; i < sizeof all / sizeof *all; i++)
     if (addr >= all[i].start && addr - all[i].start < all[i].size) {
       *a = all[i];
@@ -131,9 +131,9 @@ int main(void)
   char got[128] = "";
   CHECK(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK);
   CHECK(sqlite3_exec(db, "SELECT group_concat(name||':'||kind||':'||"
-                         "alloc_size||':'||lo||':'||hi) FROM fp_unattributed",
+                         "alloc_size||':'||alloc_index||':'||lo||':'||hi) FROM fp_unattributed",
                      text, got, NULL) == SQLITE_OK);
-  CHECK_STR(got, "_Z9fp_gatherPfPPKf:read:256:0:256");
+  CHECK_STR(got, "_Z9fp_gatherPfPPKf:read:256:3:0:256");
   sqlite3_close(db);
 
   /* a second process of the run: halfwrite with another extent, merged */
