@@ -3,14 +3,18 @@
 #   analyzer/model/   the recording read once (db, replay, activity) and
 #                     what it describes: memory, streams, summary, timeline;
 #                     the checks' lookups (names, calls, host accesses,
-#                     host order, collectives): all the SQL but sites/'
-#   analyzer/sites/   call sites: symbolization, demangling, the user's frame,
-#                     the places (location.h) findings name
-#   analyzer/checks/  the finding registry (checks.def), the happens-before
-#                     engine and one file per analysis; suppressions, merging
+#                     host order, collectives) and the call-site resolver's
+#                     modules and stacks (stacks.c): all the SQL
+#   analyzer/sites/   call sites from addresses and text, no SQL:
+#                     symbolization, demangling, the user's frame, the
+#                     places (location.h) findings name
+#   analyzer/checks/  what an analysis gets (report.h), the finding registry
+#                     (checks.def), the happens-before engine and one file
+#                     per analysis; suppressions, merging (merge.h: the
+#                     recordings' processes passed in, not the recordings)
 #   analyzer/output/  the renderings (text, json, sarif, github, perfetto, html)
-#   analyzer/         report_main.c (options, then the pipeline), report.h,
-#                     the recordings named (recordings.c) and their reduced
+#   analyzer/         report_main.c (options, then the pipeline), the
+#                     recordings named (recordings.c) and their reduced
 #                     results (reduced.c), and small utilities
 # Sources include each other's headers by their path under analyzer/
 # ("model/replay.h", "checks/findings.h"; "util.h" for those at the top), so
@@ -34,6 +38,7 @@ libclreport_la_SOURCES = \
 	analyzer/recordings.c analyzer/recordings.h \
 	analyzer/reduced.c analyzer/reduced.h \
 	analyzer/model/replay.c analyzer/model/replay.h \
+	analyzer/model/stacks.c analyzer/model/stacks.h \
 	analyzer/model/streams.c analyzer/model/streams.h \
 	analyzer/model/summary.c analyzer/model/summary.h \
 	analyzer/model/timeline.c analyzer/model/timeline.h \
@@ -52,12 +57,12 @@ libclreport_la_SOURCES = \
 	analyzer/checks/find_devices.c analyzer/checks/find_streams.c \
 	analyzer/checks/find_host.c \
 	analyzer/checks/merge.c analyzer/checks/merge.h \
+	analyzer/checks/report.h \
 	analyzer/checks/suppress.c analyzer/checks/suppress.h \
 	analyzer/output/output.h analyzer/output/json.c analyzer/output/json.h \
 	analyzer/output/out_text.c analyzer/output/out_json.c \
 	analyzer/output/out_sarif.c analyzer/output/out_github.c \
 	analyzer/output/out_perfetto.c analyzer/output/out_html.c \
-	analyzer/report.h \
 	analyzer/strarray.c analyzer/strarray.h \
 	analyzer/tempdir.c analyzer/tempdir.h \
 	analyzer/u64map.c analyzer/u64map.h \

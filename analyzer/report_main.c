@@ -26,6 +26,7 @@
 #include "model/activity.h"
 #include "model/db.h"
 #include "model/reading.h"
+#include "model/stacks.h"
 #include "model/summary.h"
 #include "model/timeline.h"
 #include "output/output.h"
@@ -448,7 +449,7 @@ static void analyze(struct recording *r, const struct options *o)
 
   struct activity act;
   recording_read(&db, &act);
-  struct callsites *cs = callsites_new(db.db);
+  struct callsites *cs = stacks_callsites(&db);
   struct report_ctx ctx = {.db = &db, .act = &act, .sum = &r->sum, .cs = cs};
   /* the analyses that need no summary start while it is built */
   struct analyses_run *run = analyses_start(&ctx);
@@ -521,12 +522,20 @@ static void load(struct recording *r, const struct options *o)
   relative_to_root(r, o);
 }
 
-/* a window of the collectives of R's reduced result, read again
- * (collectives_compare) */
-static int reload_collectives(struct recording *r, void *arg, int64_t comm_id,
+/* the recordings of a report and its options, for reload_collectives */
+struct reload_arg {
+  struct recording *rec;
+  const struct options *o;
+};
+
+/* a window of the collectives of the reduced result of recording K, read
+ * again (collectives_compare) */
+static int reload_collectives(size_t k, void *arg, int64_t comm_id,
                               size_t lo, size_t hi)
 {
-  const struct options *o = arg;
+  const struct reload_arg *a = arg;
+  const struct options *o = a->o;
+  struct recording *r = &a->rec[k];
   if (!r->reduced)
     return -1;
   char *err = NULL;
@@ -597,16 +606,34 @@ int main(int argc, char **argv)
   }
   recordings_order(rec, n);
 
+  /* the recordings as merging and the comparison of collectives see
+   * them (static, as rec is) */
+  static const struct process **procs;
+  static struct findings **each;
+  static struct coll_log **logs;
+  procs = xcalloc(n, sizeof *procs);
+  each = xcalloc(n, sizeof *each);
+  logs = xcalloc(n, sizeof *logs);
+  for (size_t i = 0; i < n; i++) {
+    procs[i] = &rec[i].sum.proc;
+    each[i] = &rec[i].fs;
+    logs[i] = rec[i].colls;
+  }
+  struct merge_origins origins = {procs, n, recordings_all_ranked(rec, n)};
   struct findings fs;
   if (n == 1) {
     fs = rec[0].fs; /* one recording: its findings as they are */
     findings_init(&rec[0].fs);
   } else {
-    merge_findings(&fs, rec, n);
+    merge_findings(&fs, each, &origins);
   }
   /* what the ranks did differently: across the recordings */
   size_t nfound = fs.n;
-  collectives_compare(rec, n, &fs, reload_collectives, &o);
+  struct reload_arg ra = {rec, &o};
+  collectives_compare(logs, &origins, &fs, reload_collectives, &ra);
+  free(procs);
+  free(each);
+  free(logs);
   if (o.source_root && fs.n != nfound) {
     findings_relative_to(&fs, o.source_root);
     findings_sort(&fs);

@@ -1,26 +1,27 @@
 # analyzer/sanitize.mk - `make check-sanitize`: the analyzer and its tests
 # built with -fsanitize=address,undefined (copies named *-san, built only
 # for this target) and the analyzer-side tests run with them: the
-# recordings tests (cudalens-report-san, test_callsite-san, test_model-san), the fuzzer's
-# smoke run (fuzz_report-san), the end-to-end tests that report on what the
-# shim recorded (the shim itself stays uninstrumented: it is preloaded into
-# other programs), and the analyzer's unit tests (test_hb-san, the race
-# engine; test_pysite-san, the Python call-site rules).  Any sanitizer
-# report fails the run.  The test results go to test-suite-sanitize.log.
+# recordings tests (cudalens-report-san), the fuzzer's smoke run
+# (fuzz_report-san), the end-to-end tests that report on what the shim
+# recorded (the shim itself stays uninstrumented: it is preloaded into
+# other programs), and the analyzer's unit tests of tests/unit/analyzer
+# (test_hb-san, test_callsite-san, test_pysite-san; test_model-san through
+# model.test).  Any sanitizer report fails the run.  The test results go to test-suite-sanitize.log.
 SAN_COMPILE_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -g -O1
 SAN_LINK_FLAGS = -fsanitize=address,undefined
 # a sanitizer report exits with its own status (not the report's 1 or 2)
 SAN_ENV = ASAN_OPTIONS=exitcode=86:detect_leaks=1 \
 	UBSAN_OPTIONS=exitcode=87:print_stacktrace=1
-SAN_UNIT_TESTS = tests/races/test_hb-san$(EXEEXT) \
-	tests/python/test_pysite-san$(EXEEXT)
+SAN_UNIT_TESTS = tests/unit/analyzer/test_hb-san$(EXEEXT) \
+	tests/unit/analyzer/test_callsite-san$(EXEEXT) \
+	tests/unit/analyzer/test_pysite-san$(EXEEXT)
 SAN_PROGS = cudalens-report-san$(EXEEXT) \
-	tests/recordings/test_callsite-san$(EXEEXT) \
-	tests/recordings/test_model-san$(EXEEXT) \
+	tests/unit/analyzer/test_model-san$(EXEEXT) \
 	tests/fuzz/fuzz_report-san$(EXEEXT) $(SAN_UNIT_TESTS)
 SANITIZE_TESTS = $(RECORDING_TESTS) $(FUZZ_TESTS) $(TR_TESTS) $(RACE_TESTS) $(SEM_TESTS) $(VMM_TESTS) \
-	$(HOSTSYNC_TESTS) $(CAPTURE_TESTS) tests/python/pycalls.test
+	$(HOSTSYNC_TESTS) $(CAPTURE_TESTS) tests/python/pycalls.test \
+	tests/unit/analyzer/model.test
 
 EXTRA_LTLIBRARIES = libclreport_san.la
 libclreport_san_la_SOURCES = $(libclreport_la_SOURCES) $(libclformat_la_SOURCES)
@@ -28,28 +29,28 @@ libclreport_san_la_CPPFLAGS = $(libclreport_la_CPPFLAGS)
 libclreport_san_la_CFLAGS = $(AM_CFLAGS) $(SAN_COMPILE_FLAGS)
 libclreport_san_la_LIBADD = $(SQLITE_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) -lstdc++ -lm -lpthread
 
-EXTRA_PROGRAMS = cudalens-report-san tests/recordings/test_callsite-san \
-	tests/recordings/test_model-san \
-	tests/fuzz/fuzz_report-san tests/races/test_hb-san \
-	tests/python/test_pysite-san
+EXTRA_PROGRAMS = cudalens-report-san tests/unit/analyzer/test_callsite-san \
+	tests/unit/analyzer/test_model-san \
+	tests/fuzz/fuzz_report-san tests/unit/analyzer/test_hb-san \
+	tests/unit/analyzer/test_pysite-san
 cudalens_report_san_SOURCES = $(cudalens_report_SOURCES)
 cudalens_report_san_CPPFLAGS = $(cudalens_report_CPPFLAGS)
 cudalens_report_san_CFLAGS = $(AM_CFLAGS) $(SAN_COMPILE_FLAGS)
 cudalens_report_san_LDFLAGS = $(SAN_LINK_FLAGS)
 cudalens_report_san_LDADD = libclreport_san.la
 
-tests_recordings_test_callsite_san_SOURCES = $(tests_recordings_test_callsite_SOURCES)
-tests_recordings_test_callsite_san_CPPFLAGS = $(tests_recordings_test_callsite_CPPFLAGS)
-tests_recordings_test_callsite_san_CFLAGS = $(AM_CFLAGS) $(SAN_COMPILE_FLAGS)
-tests_recordings_test_callsite_san_LDFLAGS = $(SAN_LINK_FLAGS)
-tests_recordings_test_callsite_san_LDADD = libclreport_san.la libclshim.la libclsqlite.la \
+tests_unit_analyzer_test_callsite_san_SOURCES = $(tests_unit_analyzer_test_callsite_SOURCES)
+tests_unit_analyzer_test_callsite_san_CPPFLAGS = $(tests_unit_analyzer_test_callsite_CPPFLAGS)
+tests_unit_analyzer_test_callsite_san_CFLAGS = $(AM_CFLAGS) $(SAN_COMPILE_FLAGS)
+tests_unit_analyzer_test_callsite_san_LDFLAGS = $(SAN_LINK_FLAGS)
+tests_unit_analyzer_test_callsite_san_LDADD = libclreport_san.la libclshim.la libclsqlite.la \
 	$(SQLITE_LIBS) -ldl -lpthread
 
-tests_recordings_test_model_san_SOURCES = $(tests_recordings_test_model_SOURCES)
-tests_recordings_test_model_san_CPPFLAGS = $(tests_recordings_test_model_CPPFLAGS)
-tests_recordings_test_model_san_CFLAGS = $(AM_CFLAGS) $(SAN_COMPILE_FLAGS)
-tests_recordings_test_model_san_LDFLAGS = $(SAN_LINK_FLAGS)
-tests_recordings_test_model_san_LDADD = libclreport_san.la $(SQLITE_LIBS) -lpthread
+tests_unit_analyzer_test_model_san_SOURCES = $(tests_unit_analyzer_test_model_SOURCES)
+tests_unit_analyzer_test_model_san_CPPFLAGS = $(tests_unit_analyzer_test_model_CPPFLAGS)
+tests_unit_analyzer_test_model_san_CFLAGS = $(AM_CFLAGS) $(SAN_COMPILE_FLAGS)
+tests_unit_analyzer_test_model_san_LDFLAGS = $(SAN_LINK_FLAGS)
+tests_unit_analyzer_test_model_san_LDADD = libclreport_san.la $(SQLITE_LIBS) -lpthread
 
 tests_fuzz_fuzz_report_san_SOURCES = $(tests_fuzz_fuzz_report_SOURCES)
 tests_fuzz_fuzz_report_san_CPPFLAGS = $(tests_fuzz_fuzz_report_CPPFLAGS)
@@ -57,17 +58,17 @@ tests_fuzz_fuzz_report_san_CFLAGS = $(AM_CFLAGS) $(SAN_COMPILE_FLAGS)
 tests_fuzz_fuzz_report_san_LDFLAGS = $(SAN_LINK_FLAGS)
 tests_fuzz_fuzz_report_san_LDADD = libclreport_san.la $(SQLITE_LIBS)
 
-tests_races_test_hb_san_SOURCES = $(tests_races_test_hb_SOURCES)
-tests_races_test_hb_san_CPPFLAGS = $(tests_races_test_hb_CPPFLAGS)
-tests_races_test_hb_san_CFLAGS = $(AM_CFLAGS) $(SAN_COMPILE_FLAGS)
-tests_races_test_hb_san_LDFLAGS = $(SAN_LINK_FLAGS)
-tests_races_test_hb_san_LDADD = libclreport_san.la
+tests_unit_analyzer_test_hb_san_SOURCES = $(tests_unit_analyzer_test_hb_SOURCES)
+tests_unit_analyzer_test_hb_san_CPPFLAGS = $(tests_unit_analyzer_test_hb_CPPFLAGS)
+tests_unit_analyzer_test_hb_san_CFLAGS = $(AM_CFLAGS) $(SAN_COMPILE_FLAGS)
+tests_unit_analyzer_test_hb_san_LDFLAGS = $(SAN_LINK_FLAGS)
+tests_unit_analyzer_test_hb_san_LDADD = libclreport_san.la
 
-tests_python_test_pysite_san_SOURCES = $(tests_python_test_pysite_SOURCES)
-tests_python_test_pysite_san_CPPFLAGS = $(tests_python_test_pysite_CPPFLAGS)
-tests_python_test_pysite_san_CFLAGS = $(AM_CFLAGS) $(SAN_COMPILE_FLAGS)
-tests_python_test_pysite_san_LDFLAGS = $(SAN_LINK_FLAGS)
-tests_python_test_pysite_san_LDADD = libclreport_san.la
+tests_unit_analyzer_test_pysite_san_SOURCES = $(tests_unit_analyzer_test_pysite_SOURCES)
+tests_unit_analyzer_test_pysite_san_CPPFLAGS = $(tests_unit_analyzer_test_pysite_CPPFLAGS)
+tests_unit_analyzer_test_pysite_san_CFLAGS = $(AM_CFLAGS) $(SAN_COMPILE_FLAGS)
+tests_unit_analyzer_test_pysite_san_LDFLAGS = $(SAN_LINK_FLAGS)
+tests_unit_analyzer_test_pysite_san_LDADD = libclreport_san.la
 
 CLEANFILES += $(SAN_PROGS) libclreport_san.la test-suite-sanitize.log \
 	$(SAN_UNIT_TESTS:=.log)

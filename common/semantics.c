@@ -109,15 +109,6 @@ const struct cl_copy_rule *cl_copy_rule(bool is_memset, bool async, int dir,
   return &last->rule; /* the table ends each op with a catch-all row */
 }
 
-const char *cl_order_doc(enum cl_order_rule_id id)
-{
-  static const char *const docs[] = {
-#define CL_ORDER_RULE(id, edge, doc) doc,
-#include "cudalens/ops.def"
-  };
-  return (unsigned)id < CL_ORDER_COUNT ? docs[id] : "";
-}
-
 enum cl_host cl_host_after(enum cl_op op, const struct cl_copy_rule *rule)
 {
   enum cl_host h = cl_op_sem(op)->host;

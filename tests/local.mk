@@ -31,3 +31,13 @@ EXTRA_DIST += tests/gpu/kit.sh tests/gpu/realtests.sh tests/gpu/run-all.sh \
 	tests/gpu/apitrace.c tests/gpu/cu12_host.c tests/gpu/nvidia_samples.sh \
 	tests/gpu/samples_kit.sh tests/gpu/python_sites.sh \
 	tests/gpu/torch_host.py tests/gpu/graphs.sh
+# issue 23's footprint probe (tests/gpu/footprint/README.md): built by its
+# build.sh, run on a GPU by probe.sh; selftest.sh checks its host side
+# against a test double, without a GPU
+EXTRA_DIST += tests/gpu/footprint/README.md tests/gpu/footprint/build.sh \
+	tests/gpu/footprint/probe.sh tests/gpu/footprint/selftest.sh \
+	tests/gpu/footprint/expect.sh tests/gpu/footprint/footprint.h \
+	tests/gpu/footprint/patches.cu tests/gpu/footprint/probe.c \
+	tests/gpu/footprint/probe.h tests/gpu/footprint/probe_cupti.c \
+	tests/gpu/footprint/fp_test.cu tests/gpu/footprint/double/fake_app.c \
+	tests/gpu/footprint/double/fake_sanitizer.c

@@ -21,12 +21,11 @@ CL_LAUNCHER=$CL_TOP_BUILDDIR/cudalens
 CL_RECDIR=$CL_TOP_SRCDIR/tests/recordings
 CL_SQL2DB=$CL_TOP_BUILDDIR/tests/recordings/sql2db
 CL_GEN=$CL_TOP_BUILDDIR/bench/gen_recording
-CL_TEST_CALLSITE=$CL_TOP_BUILDDIR/tests/recordings/test_callsite${CL_SAN_SUFFIX:-}
-CL_TEST_MODEL=$CL_TOP_BUILDDIR/tests/recordings/test_model${CL_SAN_SUFFIX:-}
+CL_TEST_MODEL=$CL_TOP_BUILDDIR/tests/unit/analyzer/test_model${CL_SAN_SUFFIX:-}
 CL_FUZZ=$CL_TOP_BUILDDIR/tests/fuzz/fuzz_report${CL_SAN_SUFFIX:-}
 CL_TMP=$(mktemp -d "${TMPDIR:-/tmp}/cudalens-test.XXXXXX") || exit 99
 export CL_SHIM CL_SIMLIB CL_APPS CL_REPORT CL_LAUNCHER CL_TMP \
-  CL_RECDIR CL_SQL2DB CL_GEN CL_TEST_CALLSITE CL_TEST_MODEL CL_FUZZ
+  CL_RECDIR CL_SQL2DB CL_GEN CL_TEST_MODEL CL_FUZZ
 cd "$CL_TMP" || exit 99
 ${SHELL:-/bin/sh} "$script" "$@"
 rc=$?

@@ -162,7 +162,6 @@ RACE_TESTS = \
 
 RECORDING_TESTS = \
 	tests/recordings/badopt.test \
-	tests/recordings/callsite.test \
 	tests/recordings/empty.test \
 	tests/recordings/errescape.test \
 	tests/recordings/escape.test \
@@ -173,7 +172,6 @@ RECORDING_TESTS = \
 	tests/recordings/hostile.test \
 	tests/recordings/html.test \
 	tests/recordings/missing.test \
-	tests/recordings/model.test \
 	tests/recordings/names.test \
 	tests/recordings/newer.test \
 	tests/recordings/notsqlite.test \
@@ -259,6 +257,7 @@ TR_TESTS = \
 	tests/transfers/sync_memset_ok.test
 
 UNIT_SCRIPT_TESTS = \
+	tests/unit/analyzer/model.test \
 	tests/unit/shim/writer-drop.test
 
 VMM_TESTS = \

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "model/db.h"
+#include "model/stacks.h"
 #include "sites/callsite.h"
 #include "util.h"
 
@@ -73,7 +74,7 @@ struct analyses_run *analyses_start(struct report_ctx *ctx)
   w->ctx2 = *ctx;
   w->ctx2.db = &w->db;
   w->ctx2.sum = NULL; /* being built */
-  w->ctx2.cs = callsites_new(w->db.db);
+  w->ctx2.cs = stacks_callsites(&w->db);
   findings_init(&w->fs);
   if (pthread_create(&w->th, NULL, second_main, w) == 0) {
     w->threaded = true;

@@ -6,7 +6,7 @@
 #define CL_REPORT_ANALYSES_H
 
 #include "checks/findings.h"
-#include "report.h"
+#include "checks/report.h"
 
 typedef void (*analysis_fn)(struct report_ctx *ctx, struct findings *out);
 

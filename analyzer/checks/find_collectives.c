@@ -22,7 +22,6 @@
 #include "cudalens/fnv.h"
 #include "cudalens/format.h"
 #include "model/collectives.h"
-#include "recordings.h"
 #include "u64map.h"
 #include "util.h"
 
@@ -212,25 +211,26 @@ static char *describe(const struct coll *c)
   return xasprintf("%s of %" PRId64 " %s%s", c->kind, c->count, t, extra);
 }
 
-static const struct location *site_of(const struct recording *r,
+static const struct location *site_of(struct coll_log *const *logs,
                                       const struct rank_seq *s, size_t pos)
 {
-  return &r[s->rec].colls->sites[s->v[pos]->site];
+  return &logs[s->rec]->sites[s->v[pos]->site];
 }
 
-static const char *proc_name(char *buf, size_t len, const struct recording *r)
+static const char *proc_name(char *buf, size_t len, const struct process *p)
 {
-  if (r->sum.proc.rank >= 0)
+  if (p->rank >= 0)
     snprintf(buf, len, "rank %" PRId64 " of the job, process %s",
-             r->sum.proc.rank, r->sum.proc.pid ? r->sum.proc.pid : "?");
+             p->rank, p->pid ? p->pid : "?");
   else
-    snprintf(buf, len, "process %s", r->sum.proc.pid ? r->sum.proc.pid : "?");
+    snprintf(buf, len, "process %s", p->pid ? p->pid : "?");
   return buf;
 }
 
 /* the ranks S[0..N) of one communicator, their places [base, base + n):
  * the first difference, if any (then true) */
-static bool compare_comm(struct recording *r, size_t nrec, struct rank_seq *s,
+static bool compare_comm(struct coll_log *const *logs,
+                         const struct merge_origins *o, struct rank_seq *s,
                          size_t n, struct findings *out)
 {
   size_t base = s[0].base;
@@ -253,7 +253,7 @@ static bool compare_comm(struct recording *r, size_t nrec, struct rank_seq *s,
     /* at the call of the rank that differs; at the reference's call when
      * the ranks that differ have none */
     const struct rank_seq *at = s[bad].n > pos ? &s[bad] : &s[ref];
-    struct location loc = *site_of(r, at, pos);
+    struct location loc = *site_of(logs, at, pos);
     char *want = describe(rc);
     struct finding *f;
     int32_t nranks = rc->nranks;
@@ -285,26 +285,26 @@ static bool compare_comm(struct recording *r, size_t nrec, struct rank_seq *s,
     for (size_t i = 0; i < n; i++) {
       if (s[i].n > pos) {
         char *d = describe(s[i].v[pos]);
-        finding_add_related(f, site_of(r, &s[i], pos), "rank %d: %s (%s)",
+        finding_add_related(f, site_of(logs, &s[i], pos), "rank %d: %s (%s)",
                             (int)s[i].rank, d,
-                            proc_name(pb, sizeof pb, &r[s[i].rec]));
+                            proc_name(pb, sizeof pb, o->procs[s[i].rec]));
         free(d);
       } else {
         finding_add_detail(f, NULL, "rank %d: no collective %zu; its %zu"
                            " collectives on this communicator end before (%s)",
                            (int)s[i].rank, base + pos + 1, s[i].total,
-                           proc_name(pb, sizeof pb, &r[s[i].rec]));
+                           proc_name(pb, sizeof pb, o->procs[s[i].rec]));
       }
     }
-    if (nrec > 1) {
-      for (size_t k = 0; k < nrec; k++)
+    if (o->n > 1) {
+      for (size_t k = 0; k < o->n; k++)
         for (size_t i = 0; i < n; i++)
           if (s[i].rec == k) {
             GROW(f->origins, f->cap_origins, f->norigins + 1);
             f->origins[f->norigins++] = k;
             break;
           }
-      f->origin_label = merge_origin_label(f, r, nrec);
+      f->origin_label = merge_origin_label(f, o);
     }
     return true; /* the first difference only: the rest follows from it */
   }
@@ -320,16 +320,18 @@ static bool total_of_any(const struct coll_log *l, int64_t comm_id)
   return false;
 }
 
-/* the communicator COMM_ID of R[0..N) at places [LO, HI), call by call;
- * true when a difference was found */
-static bool compare_calls(struct recording *r, size_t n, struct findings *out,
+/* the communicator COMM_ID of LOGS[0..O->n) at places [LO, HI), call by
+ * call; true when a difference was found */
+static bool compare_calls(struct coll_log *const *logs,
+                          const struct merge_origins *o, struct findings *out,
                           int64_t comm_id, size_t lo, size_t hi)
 {
+  size_t n = o->n;
   struct rank_seq *seqs = NULL;
   size_t nseqs = 0, cap = 0;
   /* every rank of the communicator, also one with none of these places */
   for (size_t k = 0; k < n; k++) {
-    const struct coll_log *l = r[k].colls;
+    const struct coll_log *l = logs[k];
     for (size_t i = 0; l && i < l->nsums; i++) {
       if (l->sums[i].comm_id != comm_id)
         continue;
@@ -345,7 +347,7 @@ static bool compare_calls(struct recording *r, size_t n, struct findings *out,
   }
   size_t first = 0; /* the seqs of recording k start here */
   for (size_t k = 0; k < n; k++) {
-    const struct coll_log *l = r[k].colls;
+    const struct coll_log *l = logs[k];
     while (first < nseqs && seqs[first].rec < k)
       first++;
     for (size_t i = 0; l && i < l->n; i++) {
@@ -372,7 +374,7 @@ static bool compare_calls(struct recording *r, size_t n, struct findings *out,
       seqs[m++] = seqs[k];
     else
       free(seqs[k].v);
-  bool found = m > 1 && compare_comm(r, n, seqs, m, out);
+  bool found = m > 1 && compare_comm(logs, o, seqs, m, out);
   for (size_t k = 0; k < m; k++)
     free(seqs[k].v);
   free(seqs);
@@ -414,15 +416,17 @@ static bool block_differs(const struct sum_ref *v, size_t n, size_t b)
   return false;
 }
 
-void collectives_compare(struct recording *r, size_t n, struct findings *out,
-                         int (*reload)(struct recording *, void *, int64_t,
-                                       size_t, size_t),
+void collectives_compare(struct coll_log *const *logs,
+                         const struct merge_origins *o, struct findings *out,
+                         int (*reload)(size_t, void *, int64_t, size_t,
+                                       size_t),
                          void *arg)
 {
+  size_t n = o->n;
   struct sum_ref *refs = NULL;
   size_t nrefs = 0, cap = 0;
   for (size_t k = 0; k < n; k++) {
-    struct coll_log *l = r[k].colls;
+    struct coll_log *l = logs[k];
     if (!l)
       continue;
     summarize(l);
@@ -452,17 +456,17 @@ void collectives_compare(struct recording *r, size_t n, struct findings *out,
         continue;
       size_t lo = b * COLL_BLOCK, hi = lo + COLL_BLOCK;
       for (size_t k = 0; k < n; k++) {
-        struct coll_log *l = r[k].colls;
+        struct coll_log *l = logs[k];
         again[k] = false;
         if (!l || !l->folded || !reload || !total_of_any(l, comm_id))
           continue;
-        if (reload(&r[k], arg, comm_id, lo, hi) == 0)
+        if (reload(k, arg, comm_id, lo, hi) == 0)
           again[k] = true;
       }
-      bool found = compare_calls(r, n, out, comm_id, lo, hi);
+      bool found = compare_calls(logs, o, out, comm_id, lo, hi);
       for (size_t k = 0; k < n; k++)
         if (again[k])
-          collectives_drop_calls(r[k].colls);
+          collectives_drop_calls(logs[k]);
       if (found)
         break;
     }

@@ -9,9 +9,8 @@
 #include <stddef.h>
 
 #include "checks/findings.h"
-#include "report.h"
-
-struct recording;
+#include "checks/merge.h"
+#include "checks/report.h"
 
 /* one successful collective of a rank (a reduced result carries them:
  * reduced.h) */
@@ -61,21 +60,23 @@ void collectives_fold(struct coll_log *l);
 /* L's collectives and sites freed, its sums kept (after a window) */
 void collectives_drop_calls(struct coll_log *l);
 
-/* Compare the communicators' sequences of R[0..N) (report order; their
- * `colls`) and append a collective-mismatch finding to OUT for the first
+/* Compare the communicators' sequences of the logs LOGS[0..O->n) of the
+ * recordings of a report (in report order; O, merge.h: their processes)
+ * and append a collective-mismatch finding to OUT for the first
  * position where a communicator's ranks differ; with several recordings
  * each finding gets its origins and label, as merged findings have.  OUT
  * is sorted and fingerprinted again when something was added.  The
  * ranks of a communicator are compared block by block of their sums:
  * blocks whose hashes and lengths agree are equal; only the collectives of
  * a block where they disagree are compared call by call, those of folded
- * logs read again with RELOAD(r, ARG, COMM_ID, LO, HI) (0 when read: the
- * collectives of COMM_ID at places [LO, HI) in r->colls, its sums kept)
+ * logs read again with RELOAD(K, ARG, COMM_ID, LO, HI) (0 when read: the
+ * collectives of COMM_ID at places [LO, HI) in LOGS[K], its sums kept)
  * and dropped afterwards.  So memory holds the sums and one block of each
  * rank, not every collective. */
-void collectives_compare(struct recording *r, size_t n, struct findings *out,
-                         int (*reload)(struct recording *, void *, int64_t,
-                                       size_t, size_t),
+void collectives_compare(struct coll_log *const *logs,
+                         const struct merge_origins *o, struct findings *out,
+                         int (*reload)(size_t, void *, int64_t, size_t,
+                                       size_t),
                          void *arg);
 
 #endif

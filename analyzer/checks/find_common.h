@@ -14,7 +14,7 @@
 #include "model/activity.h"
 #include "model/memmodel.h"
 #include "model/streams.h"
-#include "report.h"
+#include "checks/report.h"
 #include "u64map.h"
 
 struct replay_op;

@@ -36,13 +36,14 @@ static void append(struct text *t, const char *s)
 }
 
 /* "ranks 0-3, 5" (sorted, runs of consecutive ranks as ranges) */
-static char *rank_label(const struct finding *f, const struct recording *r)
+static char *rank_label(const struct finding *f,
+                        const struct process *const *p)
 {
   int64_t *v = xcalloc(f->norigins, sizeof *v);
   size_t n = 0;
   /* origins ascend and recordings are in rank order: so do the ranks */
   for (size_t k = 0; k < f->norigins; k++) {
-    int64_t rank = r[f->origins[k]].sum.proc.rank;
+    int64_t rank = p[f->origins[k]]->rank;
     if (!n || v[n - 1] != rank)
       v[n++] = rank;
   }
@@ -66,12 +67,13 @@ static char *rank_label(const struct finding *f, const struct recording *r)
 
 /* "processes 1234, 1240" (a pid once, though an exec'd program records
  * twice under it) */
-static char *pid_label(const struct finding *f, const struct recording *r)
+static char *pid_label(const struct finding *f,
+                       const struct process *const *p)
 {
   const char **v = xcalloc(f->norigins, sizeof *v);
   size_t n = 0;
   for (size_t k = 0; k < f->norigins; k++) {
-    const char *pid = r[f->origins[k]].sum.proc.pid;
+    const char *pid = p[f->origins[k]]->pid;
     pid = pid ? pid : "?";
     size_t j = 0;
     while (j < n && strcmp(v[j], pid))
@@ -90,18 +92,18 @@ static char *pid_label(const struct finding *f, const struct recording *r)
   return t.s;
 }
 
-char *merge_origin_label(const struct finding *f, const struct recording *r,
-                         size_t n)
+char *merge_origin_label(const struct finding *f,
+                         const struct merge_origins *o)
 {
-  return recordings_all_ranked(r, n) ? rank_label(f, r) : pid_label(f, r);
+  return o->by_rank ? rank_label(f, o->procs) : pid_label(f, o->procs);
 }
 
-void merge_findings(struct findings *out, struct recording *r, size_t n)
+void merge_findings(struct findings *out, struct findings *const *from,
+                    const struct merge_origins *o)
 {
   findings_init(out);
-  int by_rank = recordings_all_ranked(r, n);
-  for (size_t i = 0; i < n; i++) {
-    struct findings *fs = &r[i].fs;
+  for (size_t i = 0; i < o->n; i++) {
+    struct findings *fs = from[i];
     for (size_t k = 0; k < fs->n; k++) {
       struct finding *f = &fs->v[k];
       struct finding *into = NULL;
@@ -125,7 +127,6 @@ void merge_findings(struct findings *out, struct recording *r, size_t n)
     findings_free(fs);
   }
   for (size_t m = 0; m < out->n; m++)
-    out->v[m].origin_label = by_rank ? rank_label(&out->v[m], r)
-                                     : pid_label(&out->v[m], r);
+    out->v[m].origin_label = merge_origin_label(&out->v[m], o);
   findings_sort(out);
 }

@@ -638,12 +638,16 @@ char *db_meta(struct cl_db *d, const char *key)
   return v;
 }
 
+static const char CALL_STACKS_SQL[] =
+    "SELECT stack, pystack FROM calls WHERE seq=?1";
+
 void call_stacks(struct cl_db *d, int64_t seq, int64_t *stack,
                  int64_t *pystack)
 {
   *stack = *pystack = -1;
-  sqlite3_stmt *st =
-      db_prepare(d, "SELECT stack, pystack FROM calls WHERE seq=?1");
+  sqlite3_stmt *st = db_cached(d, CALL_STACKS_SQL);
+  if (!st)
+    return;
   sqlite3_bind_int64(st, 1, seq);
   if (db_step(d, st)) {
     if (!db_null(st, 0))
@@ -651,5 +655,4 @@ void call_stacks(struct cl_db *d, int64_t seq, int64_t *stack,
     if (!db_null(st, 1))
       *pystack = db_int(st, 1);
   }
-  db_finalize(st);
 }

@@ -56,10 +56,7 @@ struct pystack {
 };
 
 struct callsites {
-  sqlite3 *db;
-  sqlite3_stmt *get; /* SELECT frames FROM stacks WHERE id=? */
-  sqlite3_stmt *get_call; /* SELECT stack, pystack FROM calls WHERE seq=? */
-  sqlite3_stmt *get_string; /* SELECT value FROM strings WHERE id=? */
+  struct callsite_source src;
   struct symbolizer *sym;
   struct stack **stacks;
   size_t nstacks, capstacks;
@@ -226,24 +223,15 @@ bool callsite_vendor_function(const char *name)
   return false;
 }
 
-struct callsites *callsites_new(sqlite3 *db)
+struct callsites *callsites_new(const struct callsite_source *src)
 {
   struct callsites *cs = xcalloc(1, sizeof *cs);
-  cs->db = db;
-  cs->sym = symbolizer_new(db);
+  cs->src = *src;
+  cs->src.modules = NULL; /* copied into the symbolizer */
+  cs->src.nmodules = 0;
+  cs->sym = symbolizer_new(src->modules, src->nmodules);
   u64map_init(&cs->by_id);
   u64map_init(&cs->by_pyid);
-  if (sqlite3_prepare_v2(db, "SELECT frames FROM stacks WHERE id=?1", -1,
-                         &cs->get, NULL) != SQLITE_OK)
-    cs->get = NULL;
-  if (sqlite3_prepare_v2(db, "SELECT stack, pystack FROM calls WHERE seq=?1",
-                         -1, &cs->get_call, NULL) != SQLITE_OK &&
-      sqlite3_prepare_v2(db, "SELECT stack, NULL FROM calls WHERE seq=?1",
-                         -1, &cs->get_call, NULL) != SQLITE_OK)
-    cs->get_call = NULL;
-  if (sqlite3_prepare_v2(db, "SELECT value FROM strings WHERE id=?1", -1,
-                         &cs->get_string, NULL) != SQLITE_OK)
-    cs->get_string = NULL;
   return cs;
 }
 
@@ -270,9 +258,6 @@ void callsites_free(struct callsites *cs)
   free(cs->pystacks);
   u64map_free(&cs->by_id);
   u64map_free(&cs->by_pyid);
-  sqlite3_finalize(cs->get);
-  sqlite3_finalize(cs->get_call);
-  sqlite3_finalize(cs->get_string);
   symbolizer_free(cs->sym);
   free(cs);
 }
@@ -283,23 +268,13 @@ static struct stack *load_stack(struct callsites *cs, int64_t id)
   if (u64map_get(&cs->by_id, (uint64_t)id, &idx))
     return cs->stacks[idx];
   struct stack *s = xcalloc(1, sizeof *s);
-  if (cs->get) {
-    sqlite3_bind_int64(cs->get, 1, id);
-    if (sqlite3_step(cs->get) == SQLITE_ROW) {
-      const unsigned char *b = sqlite3_column_blob(cs->get, 0);
-      size_t len = (size_t)sqlite3_column_bytes(cs->get, 0);
-      s->n = b ? len / 8 : 0;
-      s->frames = xcalloc(s->n, sizeof *s->frames);
-      for (size_t i = 0; i < s->n; i++) {
-        uint64_t a = 0;
-        for (int k = 7; k >= 0; k--)
-          a = a << 8 | b[i * 8 + (size_t)k];
-        /* the object file is read only for the frames a report needs */
-        s->frames[i] = symbolize_module_only(cs->sym, a);
-      }
-    }
-    sqlite3_reset(cs->get);
-  }
+  uint64_t *addr = NULL;
+  s->n = cs->src.stack(cs->src.arg, id, &addr);
+  s->frames = xcalloc(s->n, sizeof *s->frames);
+  /* the object file is read only for the frames a report needs */
+  for (size_t i = 0; i < s->n; i++)
+    s->frames[i] = symbolize_module_only(cs->sym, addr[i]);
+  free(addr);
   GROW(cs->stacks, cs->capstacks, cs->nstacks + 1);
   cs->stacks[cs->nstacks] = s;
   u64map_put(&cs->by_id, (uint64_t)id, cs->nstacks++);
@@ -490,14 +465,7 @@ static struct pystack *load_pystack(struct callsites *cs, int64_t id)
     return cs->pystacks[idx];
   struct pystack *p = xcalloc(1, sizeof *p);
   p->chosen = -1;
-  if (cs->get_string) {
-    sqlite3_bind_int64(cs->get_string, 1, id);
-    if (sqlite3_step(cs->get_string) == SQLITE_ROW) {
-      const char *t = (const char *)sqlite3_column_text(cs->get_string, 0);
-      p->text = xstrdup(t ? t : "");
-    }
-    sqlite3_reset(cs->get_string);
-  }
+  p->text = xstrdup(cs->src.pystack(cs->src.arg, id));
   size_t cap = 0;
   for (const char *s = p->text; s && *s;) {
     const char *e = strchr(s, '\n');
@@ -526,23 +494,9 @@ static struct pystack *load_pystack(struct callsites *cs, int64_t id)
 int callsite_resolve_call(struct callsites *cs, int64_t seq,
                           struct callsite *out)
 {
-  memset(out, 0, sizeof *out);
-  out->frame = -1;
-  out->py_frame = -1;
-  if (!cs->get_call)
-    return -1;
-  int has_stack = 0, has_py = 0;
-  int64_t stack = 0, pystack = 0;
-  sqlite3_bind_int64(cs->get_call, 1, seq);
-  if (sqlite3_step(cs->get_call) == SQLITE_ROW) {
-    has_stack = sqlite3_column_type(cs->get_call, 0) != SQLITE_NULL;
-    stack = sqlite3_column_int64(cs->get_call, 0);
-    has_py = sqlite3_column_type(cs->get_call, 1) != SQLITE_NULL;
-    pystack = sqlite3_column_int64(cs->get_call, 1);
-  }
-  sqlite3_reset(cs->get_call);
-  return callsite_resolve_ids(cs, has_stack ? stack : -1,
-                              has_py ? pystack : -1, out);
+  int64_t stack, pystack;
+  cs->src.call(cs->src.arg, seq, &stack, &pystack);
+  return callsite_resolve_ids(cs, stack, pystack, out);
 }
 
 int callsite_resolve_ids(struct callsites *cs, int64_t stack,

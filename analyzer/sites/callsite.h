@@ -4,11 +4,12 @@
  * a statically linked cudart inside the program), symbolized to
  * file:line and function; for calls made from Python, also the innermost
  * Python frame of calls.pystack outside the framework and the standard
- * library.  Results are cached per stack id and per pystack id. */
+ * library.  Results are cached per stack id and per pystack id.  The
+ * recording is read through model/ (model/stacks.h: struct
+ * callsite_source): this file sees addresses and text, never SQL. */
 #ifndef CL_REPORT_CALLSITE_H
 #define CL_REPORT_CALLSITE_H
 
-#include <sqlite3.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -40,10 +41,26 @@ struct callsite {
   const char *called_api;
 };
 
+/* what the resolver reads of a recording: its loaded objects, and three
+ * lookups by id, each made once per id (the results are cached) */
+struct callsite_source {
+  const struct sym_module *modules; /* copied by callsites_new */
+  size_t nmodules;
+  void *arg;                        /* of the lookups; outlives the result */
+  /* the return addresses of stack ID (stacks.frames), innermost first,
+   * into *FRAMES (malloc'd, for the caller to free); their number, 0
+   * (*FRAMES NULL) when there is no such stack */
+  size_t (*stack)(void *arg, int64_t id, uint64_t **frames);
+  /* the Python stack of strings id ID ("file:line:function" lines,
+   * innermost first), NULL when there is none; lives as long as ARG */
+  const char *(*pystack)(void *arg, int64_t id);
+  /* calls.stack and calls.pystack of call SEQ, -1 for none */
+  void (*call)(void *arg, int64_t seq, int64_t *stack, int64_t *pystack);
+};
+
 struct callsites;
 
-/* reads stacks and modules of DB lazily; DB must outlive the result */
-struct callsites *callsites_new(sqlite3 *db);
+struct callsites *callsites_new(const struct callsite_source *src);
 void callsites_free(struct callsites *cs);
 
 /* Fill *OUT with the user's frame of stack STACK_ID (calls.stack).

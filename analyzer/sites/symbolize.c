@@ -20,7 +20,6 @@
 #include "util.h"
 
 struct module {
-  int64_t id;
   char *path;
   uint64_t start, end, bias;
   char *build_id;  /* hex, or NULL */
@@ -38,7 +37,7 @@ struct frame {
 
 struct symbolizer {
   struct module *mods;
-  size_t nmods, capmods;
+  size_t nmods;
   struct frame **frames; /* cache, indexed by u64map value */
   size_t nframes, capframes;
   struct u64map by_addr;
@@ -51,29 +50,21 @@ static const Dwfl_Callbacks offline_callbacks = {
     .section_address = dwfl_offline_section_address,
 };
 
-struct symbolizer *symbolizer_new(sqlite3 *db)
+struct symbolizer *symbolizer_new(const struct sym_module *mods, size_t n)
 {
   struct symbolizer *s = xcalloc(1, sizeof *s);
   u64map_init(&s->by_addr);
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(db,
-                         "SELECT id, path, start, end, bias, build_id"
-                         " FROM modules ORDER BY id",
-                         -1, &st, NULL) != SQLITE_OK)
-    return s;
-  while (sqlite3_step(st) == SQLITE_ROW) {
-    GROW(s->mods, s->capmods, s->nmods + 1);
-    struct module *m = &s->mods[s->nmods++];
-    memset(m, 0, sizeof *m);
-    m->id = sqlite3_column_int64(st, 0);
-    m->path = xstrdup((const char *)sqlite3_column_text(st, 1));
-    m->start = (uint64_t)sqlite3_column_int64(st, 2);
-    m->end = (uint64_t)sqlite3_column_int64(st, 3);
-    m->bias = (uint64_t)sqlite3_column_int64(st, 4);
-    const char *b = (const char *)sqlite3_column_text(st, 5);
+  s->mods = xcalloc(n, sizeof *s->mods);
+  s->nmods = n;
+  for (size_t i = 0; i < n; i++) {
+    struct module *m = &s->mods[i];
+    const char *b = mods[i].build_id;
+    m->path = xstrdup(mods[i].path);
+    m->start = mods[i].start;
+    m->end = mods[i].end;
+    m->bias = mods[i].bias;
     m->build_id = b && *b ? xstrdup(b) : NULL;
   }
-  sqlite3_finalize(st);
   return s;
 }
 

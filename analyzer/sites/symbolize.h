@@ -1,11 +1,11 @@
 /* symbolize.h - turning return addresses of a recording into module,
  * function and file:line, offline, from the loaded-object list of the
- * recording's modules table and the object files (and their debug info) on
- * this machine, through elfutils libdwfl.  Results are cached per address. */
+ * recording (its modules table, read by model/stacks.c) and the object
+ * files (and their debug info) on this machine, through elfutils libdwfl.
+ * Results are cached per address. */
 #ifndef CL_REPORT_SYMBOLIZE_H
 #define CL_REPORT_SYMBOLIZE_H
 
-#include <sqlite3.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -24,11 +24,19 @@ struct sym_frame {
   int outer_line;
 };
 
+/* a loaded object as the recording lists it (a row of its modules table) */
+struct sym_module {
+  const char *path;
+  uint64_t start, end; /* the addresses it was loaded at, [start, end) */
+  uint64_t bias;       /* its load bias */
+  const char *build_id; /* hex; NULL or "" when unknown */
+};
+
 struct symbolizer;
 
-/* reads the modules table of DB; never fails (an unreadable table gives a
- * symbolizer that knows no modules) */
-struct symbolizer *symbolizer_new(sqlite3 *db);
+/* a symbolizer over the objects MODS[0..N) (copied), in the order they
+ * were loaded (where ranges overlap, the latest loaded holds an address) */
+struct symbolizer *symbolizer_new(const struct sym_module *mods, size_t n);
 void symbolizer_free(struct symbolizer *s);
 /* the frame for ADDR; the pointer and strings live as long as S */
 const struct sym_frame *symbolize(struct symbolizer *s, uint64_t addr);

@@ -67,14 +67,6 @@ struct cl_copy_rule {
 const struct cl_copy_rule *cl_copy_rule(bool is_memset, bool async, int dir,
                                         int host_kind);
 
-enum cl_order_rule_id {
-#define CL_ORDER_RULE(id, edge, doc) CL_ORDER_##id,
-#include "cudalens/ops.def"
-  CL_ORDER_COUNT
-};
-/* the documentation sentence of an ordering rule of section 3 */
-const char *cl_order_doc(enum cl_order_rule_id id);
-
 /* what the calling host thread knows once a successful call of class OP
  * returned: section 1's host, where a copy or memset (RULE) knows its
  * stream (STREAM) when RULE's `after` is DONE, else nothing (RULE is

@@ -10,11 +10,13 @@
  * MODULE+0xOFFSET; without a user frame it is `?`; an unknown function
  * is `?`.  FUNCTION comes last since demangled names hold blanks.  Uses the
  * analyzer's resolver (analyzer/sites/callsite.c), so it sees what
- * cudalens-report sees.  Exit status: 0, 2 when the database cannot be read. */
+ * cudalens-report sees, reading the recording as it does (db_open, model/stacks.c).
+ * Exit status: 0, 2 when the database cannot be read. */
 #include <inttypes.h>
 #include <sqlite3.h>
 #include <stdio.h>
 
+#include "model/stacks.h"
 #include "sites/callsite.h"
 
 int main(int argc, char **argv)
@@ -23,23 +25,23 @@ int main(int argc, char **argv)
     fprintf(stderr, "usage: callsites DB\n");
     return 2;
   }
-  sqlite3 *db;
-  if (sqlite3_open_v2(argv[1], &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-    fprintf(stderr, "callsites: cannot open %s: %s\n", argv[1],
-            sqlite3_errmsg(db));
-    sqlite3_close(db);
+  struct cl_db d;
+  char *err;
+  if (db_open(&d, argv[1], &err) < 0) {
+    fprintf(stderr, "callsites: %s\n", err);
     return 2;
   }
+  sqlite3 *db = d.db;
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(db,
                          "SELECT c.seq, a.name, c.stack FROM calls c "
                          "JOIN api a ON a.id = c.api ORDER BY c.seq",
                          -1, &st, NULL) != SQLITE_OK) {
     fprintf(stderr, "callsites: %s: %s\n", argv[1], sqlite3_errmsg(db));
-    sqlite3_close(db);
+    db_close(&d);
     return 2;
   }
-  struct callsites *cs = callsites_new(db);
+  struct callsites *cs = stacks_callsites(&d);
   while (sqlite3_step(st) == SQLITE_ROW) {
     int64_t seq = sqlite3_column_int64(st, 0);
     const unsigned char *api = sqlite3_column_text(st, 1);
@@ -57,6 +59,6 @@ int main(int argc, char **argv)
   }
   sqlite3_finalize(st);
   callsites_free(cs);
-  sqlite3_close(db);
+  db_close(&d);
   return 0;
 }

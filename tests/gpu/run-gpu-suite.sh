@@ -148,7 +148,11 @@ for v in $VARIANTS; do
       echo "== $v/$app"
       env LD_LIBRARY_PATH="$CUDA_HOME/lib64" timeout 120 "$bin" >native.out 2>native.err
       nrc=$?
-      env LD_LIBRARY_PATH="$CUDA_HOME/lib64" LD_PRELOAD="$SHIM" \
+      # multidev.expect checks kernel activity per device, which kernel GPU
+      # times give (off by default; tests/capture/multidev.test sets it too)
+      ktimes=0
+      [ "$app" = multidev ] && ktimes=1
+      env LD_LIBRARY_PATH="$CUDA_HOME/lib64" LD_PRELOAD="$SHIM" CUDALENS_KERNEL_TIMES=$ktimes \
         CUDALENS_OUTPUT="$d/rec/$app-%p.db" timeout 120 "$bin" >shim.out 2>shim.err
       rc=$?
       check_run "$v/$app: runs natively (exit $nrc) $(head -c 200 native.err)" "$nrc"

@@ -6,16 +6,22 @@
 #include <sqlite3.h>
 #include <stdio.h>
 
+#include "model/stacks.h"
 #include "sites/callsite.h"
 
 int main(int argc, char **argv)
 {
-  sqlite3 *db;
-  if (argc != 2 ||
-      sqlite3_open_v2(argv[1], &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+  struct cl_db d;
+  char *err;
+  if (argc != 2) {
     fprintf(stderr, "usage: pysites RECORDING.db\n");
     return 2;
   }
+  if (db_open(&d, argv[1], &err) < 0) {
+    fprintf(stderr, "pysites: %s\n", err);
+    return 2;
+  }
+  sqlite3 *db = d.db;
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(db,
                          "SELECT c.seq, a.name FROM calls c JOIN api a"
@@ -24,7 +30,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "pysites: %s\n", sqlite3_errmsg(db));
     return 2;
   }
-  struct callsites *cs = callsites_new(db);
+  struct callsites *cs = stacks_callsites(&d);
   while (sqlite3_step(st) == SQLITE_ROW) {
     int64_t seq = sqlite3_column_int64(st, 0);
     const char *api = (const char *)sqlite3_column_text(st, 1);
@@ -41,6 +47,6 @@ int main(int argc, char **argv)
   }
   sqlite3_finalize(st);
   callsites_free(cs);
-  sqlite3_close(db);
+  db_close(&d);
   return 0;
 }

@@ -41,13 +41,6 @@ endif
 .PHONY: races
 races: $(RACE_PROGS)
 
-# unit test of the happens-before engine and the const-parameter parser
-check_PROGRAMS += tests/races/test_hb
-tests_races_test_hb_SOURCES = tests/races/test_hb.c
-tests_races_test_hb_CPPFLAGS = $(AM_CPPFLAGS) $(ANALYZER_CPPFLAGS) $(SQLITE_CFLAGS)
-tests_races_test_hb_LDADD = libclreport.la
-TESTS += tests/races/test_hb
-
 # the GPU suite and the analyzer benchmark of the race analysis (not run by
 # make check): tests/gpu/races.sh BUILD_DIR, bench/race_cost.sh BUILD_DIR
 EXTRA_DIST += tests/gpu/races.sh tests/gpu/races_torch/seed_race.py \

@@ -1,8 +1,9 @@
-# common.sh - sourced by the tests/recordings/*.test scripts: assertion
-# helpers over tests/lib.sh (fail, skip, error: exit 1, 77, 99).  The
-# runner, tests/run-test.sh, gives the paths (CL_REPORT, CL_SQL2DB,
-# CL_TEST_CALLSITE, CL_RECDIR, CL_GEN: the generator bench/gen_recording,
-# CL_FUZZ) and the test's temporary directory, $tmp here.
+# common.sh - sourced by the tests/recordings/*.test scripts (and
+# tests/unit/analyzer/model.test): assertion helpers over tests/lib.sh
+# (fail, skip, error: exit 1, 77, 99).  The runner, tests/run-test.sh,
+# gives the paths (CL_REPORT, CL_SQL2DB, CL_TEST_MODEL, CL_RECDIR, CL_GEN:
+# the generator bench/gen_recording, CL_FUZZ) and the test's temporary
+# directory, $tmp here.
 
 . "$CL_TOP_SRCDIR/tests/lib.sh"
 for v in CL_REPORT CL_SQL2DB CL_RECDIR CL_TMP; do

@@ -1,24 +1,15 @@
 # tests/recordings/local.mk - tests of cudalens-report on hand-written
 # recordings (*.sql built into databases at test time by sql2db, reports
-# compared with *.expected.txt / *.expected.json), and the call-site unit
-# test.  The tests are .test scripts like every other (tests/run-test.sh
-# gives them their paths), sourcing tests/recordings/common.sh.
+# compared with *.expected.txt / *.expected.json).  The tests are .test
+# scripts like every other (tests/run-test.sh gives them their paths),
+# sourcing tests/recordings/common.sh; so does tests/unit/analyzer/
+# model.test, on small.sql.  The analyzer's C unit tests are in
+# tests/unit/analyzer.
 
-check_PROGRAMS += tests/recordings/sql2db tests/recordings/test_callsite \
-	tests/recordings/test_model
+check_PROGRAMS += tests/recordings/sql2db
 tests_recordings_sql2db_SOURCES = tests/recordings/sql2db.c
 tests_recordings_sql2db_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
 tests_recordings_sql2db_LDADD = libclformat.la $(SQLITE_LIBS)
-
-tests_recordings_test_callsite_SOURCES = tests/recordings/test_callsite.c
-tests_recordings_test_callsite_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(ANALYZER_CPPFLAGS) $(SQLITE_CFLAGS)
-tests_recordings_test_callsite_CFLAGS = $(AM_CFLAGS) -g
-tests_recordings_test_callsite_LDADD = libclreport.la libclshim.la libclsqlite.la $(SQLITE_LIBS) -ldl -lpthread
-
-# the model's lookups (names.c, calls.c) against SQL written in the test
-tests_recordings_test_model_SOURCES = tests/recordings/test_model.c tests/unit/unit.h
-tests_recordings_test_model_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) $(ANALYZER_CPPFLAGS) $(SQLITE_CFLAGS)
-tests_recordings_test_model_LDADD = libclreport.la $(SQLITE_LIBS) -lpthread
 
 # RECORDING_TESTS: the folder's test scripts, collected in tests/tests.mk
 TESTS += $(RECORDING_TESTS)

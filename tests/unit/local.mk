@@ -58,11 +58,42 @@ tests_unit_shim_test_hostcode_CFLAGS = $(unit_cflags)
 tests_unit_shim_test_hostcode_LDADD = $(unit_ldadd)
 
 # ---- analyzer/
+unit_analyzer_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir) $(ANALYZER_CPPFLAGS) $(SQLITE_CFLAGS)
 # cl_kernel_brief, from the analyzer's library
 UNIT_TESTS += tests/unit/analyzer/test_kernel_brief
 tests_unit_analyzer_test_kernel_brief_SOURCES = tests/unit/analyzer/test_kernel_brief.c tests/unit/unit.h
 tests_unit_analyzer_test_kernel_brief_CPPFLAGS = $(AM_CPPFLAGS) $(ANALYZER_CPPFLAGS)
 tests_unit_analyzer_test_kernel_brief_LDADD = libclreport.la
+
+# the happens-before engine and the const-parameter parser
+UNIT_TESTS += tests/unit/analyzer/test_hb
+tests_unit_analyzer_test_hb_SOURCES = tests/unit/analyzer/test_hb.c tests/unit/unit.h
+tests_unit_analyzer_test_hb_CPPFLAGS = $(unit_analyzer_cppflags)
+tests_unit_analyzer_test_hb_LDADD = libclreport.la
+
+# the call-site resolver on the test's own stack, described by the
+# recorder's scan of its loaded objects (-g: its own lines are looked up)
+UNIT_TESTS += tests/unit/analyzer/test_callsite
+tests_unit_analyzer_test_callsite_SOURCES = tests/unit/analyzer/test_callsite.c \
+	tests/unit/analyzer/resolver.h tests/unit/unit.h
+tests_unit_analyzer_test_callsite_CPPFLAGS = $(unit_analyzer_cppflags)
+tests_unit_analyzer_test_callsite_CFLAGS = $(AM_CFLAGS) -g
+tests_unit_analyzer_test_callsite_LDADD = libclreport.la libclshim.la libclsqlite.la $(SQLITE_LIBS) -ldl -lpthread
+
+# the call-site resolver's Python rules and calls.pystack
+UNIT_TESTS += tests/unit/analyzer/test_pysite
+tests_unit_analyzer_test_pysite_SOURCES = tests/unit/analyzer/test_pysite.c \
+	tests/unit/analyzer/resolver.h tests/unit/unit.h
+tests_unit_analyzer_test_pysite_CPPFLAGS = $(unit_analyzer_cppflags)
+tests_unit_analyzer_test_pysite_LDADD = libclreport.la
+
+# the model's lookups (names.c, calls.c) against SQL written in the test, on
+# the recordings tests/unit/analyzer/model.test builds from
+# tests/recordings/small.sql (a program, not a test of its own)
+check_PROGRAMS += tests/unit/analyzer/test_model
+tests_unit_analyzer_test_model_SOURCES = tests/unit/analyzer/test_model.c tests/unit/unit.h
+tests_unit_analyzer_test_model_CPPFLAGS = $(unit_analyzer_cppflags)
+tests_unit_analyzer_test_model_LDADD = libclreport.la $(SQLITE_LIBS) -lpthread
 
 # ---- launcher/
 # the launcher's helpers (launcher.c without its main)

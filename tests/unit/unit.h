@@ -1,5 +1,4 @@
-/* unit.h - the assertion macros of every C test program (tests/unit, the
- * call-site tests of tests/recordings and tests/python, tests/races/test_hb).
+/* unit.h - the assertion macros of every C test program (tests/unit).
  * A failed check prints file:line, the expression and the message, if any
  * (CHECK(cond) or CHECK(cond, "format", ...), the format a string literal);
  * the test goes on, and ends with UNIT_DONE(): exit 1 if any check failed. */

@@ -3,8 +3,10 @@
  * answers for it; each kind of synchronization ends with a catch-all that
  * covers nothing; the answers for the cases the CUDA documentation names
  * (written here from the documentation, not from the table) are the
- * table's; the stream-task column (section 1) and what the host knows after
- * a copy or memset (section 2) likewise. */
+ * table's, and each stream ordering of section 3 has such cases (the other
+ * orderings of section 3 are named with the place that applies them); the
+ * stream-task column (section 1) and what the host knows after a copy or
+ * memset (section 2) likewise. */
 #include "cudalens/semantics.h"
 #include "../unit.h"
 
@@ -92,74 +94,90 @@ static const struct {
   enum cl_stream_class on, work;
   int same_stream, same_device;
   enum cl_cover want;
+  const char *rule; /* the ordering of section 3 it checks, or NULL */
 } cases[] = {
     /* cudaDeviceSynchronize: all preceding tasks of the device */
     {"device sync, kernel on a non-blocking stream", CL_SYNC_DEVICE,
-     CL_SC_LEGACY, CL_SC_NONBLOCKING, OTHER, DEV, CL_COVER_DIRECT},
+     CL_SC_LEGACY, CL_SC_NONBLOCKING, OTHER, DEV, CL_COVER_DIRECT, NULL},
     {"device sync, legacy stream work", CL_SYNC_DEVICE, CL_SC_LEGACY,
-     CL_SC_LEGACY, OTHER, DEV, CL_COVER_DIRECT},
+     CL_SC_LEGACY, OTHER, DEV, CL_COVER_DIRECT, NULL},
     {"device sync, another device's work", CL_SYNC_DEVICE, CL_SC_LEGACY,
-     CL_SC_BLOCKING, OTHER, XDEV, CL_COVER_NONE},
+     CL_SC_BLOCKING, OTHER, XDEV, CL_COVER_NONE, NULL},
     /* cudaStreamSynchronize: its stream's operations */
     {"stream sync of the same blocking stream", CL_SYNC_STREAM,
-     CL_SC_BLOCKING, CL_SC_BLOCKING, SAME, DEV, CL_COVER_DIRECT},
+     CL_SC_BLOCKING, CL_SC_BLOCKING, SAME, DEV, CL_COVER_DIRECT, NULL},
     {"stream sync of the same non-blocking stream", CL_SYNC_STREAM,
-     CL_SC_NONBLOCKING, CL_SC_NONBLOCKING, SAME, DEV, CL_COVER_DIRECT},
+     CL_SC_NONBLOCKING, CL_SC_NONBLOCKING, SAME, DEV, CL_COVER_DIRECT, NULL},
     {"stream sync of the per-thread stream, its own work", CL_SYNC_STREAM,
-     CL_SC_PER_THREAD, CL_SC_PER_THREAD, SAME, DEV, CL_COVER_DIRECT},
+     CL_SC_PER_THREAD, CL_SC_PER_THREAD, SAME, DEV, CL_COVER_DIRECT, NULL},
     {"stream sync of one blocking stream, another blocking stream",
      CL_SYNC_STREAM, CL_SC_BLOCKING, CL_SC_BLOCKING, OTHER, DEV,
-     CL_COVER_NONE},
+     CL_COVER_NONE, NULL},
     {"stream sync of a blocking stream, earlier legacy work", CL_SYNC_STREAM,
-     CL_SC_BLOCKING, CL_SC_LEGACY, OTHER, DEV, CL_COVER_NONE},
+     CL_SC_BLOCKING, CL_SC_LEGACY, OTHER, DEV, CL_COVER_NONE, NULL},
     {"stream sync of the per-thread stream, earlier legacy work",
      CL_SYNC_STREAM, CL_SC_PER_THREAD, CL_SC_LEGACY, OTHER, DEV,
-     CL_COVER_NONE},
+     CL_COVER_NONE, NULL},
     /* the legacy default stream synchronizes with blocking streams */
     {"legacy sync, blocking stream", CL_SYNC_STREAM, CL_SC_LEGACY,
-     CL_SC_BLOCKING, OTHER, DEV, CL_COVER_LEGACY},
+     CL_SC_BLOCKING, OTHER, DEV, CL_COVER_LEGACY,
+     "LEGACY_STREAM"},
     {"legacy sync, per-thread stream", CL_SYNC_STREAM, CL_SC_LEGACY,
-     CL_SC_PER_THREAD, OTHER, DEV, CL_COVER_LEGACY},
+     CL_SC_PER_THREAD, OTHER, DEV, CL_COVER_LEGACY,
+     "PER_THREAD_STREAM"},
     {"legacy sync, stream of unknown flags (taken as blocking)",
-     CL_SYNC_STREAM, CL_SC_LEGACY, CL_SC_UNKNOWN, OTHER, DEV, CL_COVER_LEGACY},
+     CL_SYNC_STREAM, CL_SC_LEGACY, CL_SC_UNKNOWN, OTHER, DEV, CL_COVER_LEGACY,
+     NULL},
     {"legacy sync, non-blocking stream", CL_SYNC_STREAM, CL_SC_LEGACY,
-     CL_SC_NONBLOCKING, OTHER, DEV, CL_COVER_NONE},
+     CL_SC_NONBLOCKING, OTHER, DEV, CL_COVER_NONE,
+     "NONBLOCKING_STREAM"},
     {"legacy sync, blocking stream of another device", CL_SYNC_STREAM,
-     CL_SC_LEGACY, CL_SC_BLOCKING, OTHER, XDEV, CL_COVER_NONE},
+     CL_SC_LEGACY, CL_SC_BLOCKING, OTHER, XDEV, CL_COVER_NONE, NULL},
     {"legacy sync, its own work", CL_SYNC_STREAM, CL_SC_LEGACY, CL_SC_LEGACY,
-     SAME, DEV, CL_COVER_DIRECT},
+     SAME, DEV, CL_COVER_DIRECT, NULL},
     /* cudaEventSynchronize: what the record captured */
     {"event on a blocking stream, its stream", CL_SYNC_EVENT, CL_SC_BLOCKING,
-     CL_SC_BLOCKING, SAME, DEV, CL_COVER_DIRECT},
+     CL_SC_BLOCKING, SAME, DEV, CL_COVER_DIRECT, NULL},
     {"event on a blocking stream, another blocking stream", CL_SYNC_EVENT,
-     CL_SC_BLOCKING, CL_SC_BLOCKING, OTHER, DEV, CL_COVER_NONE},
+     CL_SC_BLOCKING, CL_SC_BLOCKING, OTHER, DEV, CL_COVER_NONE, NULL},
     {"event on the legacy stream, a blocking stream", CL_SYNC_EVENT,
-     CL_SC_LEGACY, CL_SC_BLOCKING, OTHER, DEV, CL_COVER_LEGACY},
+     CL_SC_LEGACY, CL_SC_BLOCKING, OTHER, DEV, CL_COVER_LEGACY,
+     "LEGACY_STREAM"},
     {"event on the legacy stream, a non-blocking stream", CL_SYNC_EVENT,
-     CL_SC_LEGACY, CL_SC_NONBLOCKING, OTHER, DEV, CL_COVER_NONE},
+     CL_SC_LEGACY, CL_SC_NONBLOCKING, OTHER, DEV, CL_COVER_NONE,
+     "NONBLOCKING_STREAM"},
     {"event on a non-blocking stream, the legacy stream", CL_SYNC_EVENT,
-     CL_SC_NONBLOCKING, CL_SC_LEGACY, OTHER, DEV, CL_COVER_NONE},
+     CL_SC_NONBLOCKING, CL_SC_LEGACY, OTHER, DEV, CL_COVER_NONE,
+     "NONBLOCKING_STREAM"},
     /* what an operation waits for when it is issued */
     {"issue order in one stream", CL_SYNC_ISSUE, CL_SC_NONBLOCKING,
-     CL_SC_NONBLOCKING, SAME, DEV, CL_COVER_DIRECT},
+     CL_SC_NONBLOCKING, SAME, DEV, CL_COVER_DIRECT,
+     "STREAM_ORDER"},
     {"legacy work after blocking stream work (k_2 waits on k_1)",
-     CL_SYNC_ISSUE, CL_SC_LEGACY, CL_SC_BLOCKING, OTHER, DEV, CL_COVER_LEGACY},
+     CL_SYNC_ISSUE, CL_SC_LEGACY, CL_SC_BLOCKING, OTHER, DEV, CL_COVER_LEGACY,
+     "LEGACY_STREAM"},
     {"blocking stream work after legacy work (k_3 waits on k_2)",
-     CL_SYNC_ISSUE, CL_SC_BLOCKING, CL_SC_LEGACY, OTHER, DEV, CL_COVER_LEGACY},
+     CL_SYNC_ISSUE, CL_SC_BLOCKING, CL_SC_LEGACY, OTHER, DEV, CL_COVER_LEGACY,
+     "LEGACY_STREAM"},
     {"per-thread stream work after legacy work", CL_SYNC_ISSUE,
-     CL_SC_PER_THREAD, CL_SC_LEGACY, OTHER, DEV, CL_COVER_LEGACY},
+     CL_SC_PER_THREAD, CL_SC_LEGACY, OTHER, DEV, CL_COVER_LEGACY,
+     "PER_THREAD_STREAM"},
     {"legacy work after per-thread stream work", CL_SYNC_ISSUE, CL_SC_LEGACY,
-     CL_SC_PER_THREAD, OTHER, DEV, CL_COVER_LEGACY},
+     CL_SC_PER_THREAD, OTHER, DEV, CL_COVER_LEGACY,
+     "PER_THREAD_STREAM"},
     {"non-blocking stream work after legacy work", CL_SYNC_ISSUE,
-     CL_SC_NONBLOCKING, CL_SC_LEGACY, OTHER, DEV, CL_COVER_NONE},
+     CL_SC_NONBLOCKING, CL_SC_LEGACY, OTHER, DEV, CL_COVER_NONE,
+     "NONBLOCKING_STREAM"},
     {"legacy work after non-blocking stream work", CL_SYNC_ISSUE,
-     CL_SC_LEGACY, CL_SC_NONBLOCKING, OTHER, DEV, CL_COVER_NONE},
+     CL_SC_LEGACY, CL_SC_NONBLOCKING, OTHER, DEV, CL_COVER_NONE,
+     "NONBLOCKING_STREAM"},
     {"two blocking streams", CL_SYNC_ISSUE, CL_SC_BLOCKING, CL_SC_BLOCKING,
-     OTHER, DEV, CL_COVER_NONE},
+     OTHER, DEV, CL_COVER_NONE, NULL},
     {"per-thread stream and a blocking stream", CL_SYNC_ISSUE,
-     CL_SC_PER_THREAD, CL_SC_BLOCKING, OTHER, DEV, CL_COVER_NONE},
+     CL_SC_PER_THREAD, CL_SC_BLOCKING, OTHER, DEV, CL_COVER_NONE,
+     "PER_THREAD_STREAM"},
     {"legacy work after another device's blocking stream", CL_SYNC_ISSUE,
-     CL_SC_LEGACY, CL_SC_BLOCKING, OTHER, XDEV, CL_COVER_NONE},
+     CL_SC_LEGACY, CL_SC_BLOCKING, OTHER, XDEV, CL_COVER_NONE, NULL},
 };
 
 static void check_cases(void)
@@ -173,6 +191,67 @@ static void check_cases(void)
       fprintf(stderr, "%s: cover %d (row %s), want %d\n", cases[i].what,
               (int)got, cl_sync_rule(&s, &p)->name, (int)cases[i].want);
     CHECK(got == cases[i].want);
+  }
+}
+
+/* ---- section 3: the orderings, each checked or applied elsewhere ---------
+ * Every stream ordering of section 3 is what section 3b's rows implement:
+ * documented cases above quote it (cases[].rule).  The others are applied
+ * by the race analysis itself, named here with the place; a new row of
+ * section 3 must be one or the other. */
+static const struct {
+  const char *id;
+  enum cl_edge edge;
+  const char *doc;
+} order_rules[] = {
+#define CL_ORDER_RULE(id, edge, doc) {#id, CL_EDGE_##edge, doc},
+#include "cudalens/ops.def"
+};
+static const char *const applied_elsewhere[][2] = {
+    {"GRAPH_EDGES", "find_races.c: a graph's nodes, ordered by its edges"},
+    {"GRAPH_COMPLETION", "find_races.c: later work waits for every node"},
+    {"GRAPH_EXEC_ORDER", "find_races.c: launches of one executable graph"},
+    {"THREAD_CREATE_JOIN", "find_races.c: thread_edges (schema 2)"},
+    {"HOST_HANDOFF", "find_races.c: thread-handoff-race, a warning"},
+};
+#define NORDER (sizeof order_rules / sizeof order_rules[0])
+#define NELSEWHERE (sizeof applied_elsewhere / sizeof applied_elsewhere[0])
+
+static void check_order_rules(void)
+{
+  /* every case names a row */
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    if (!cases[i].rule)
+      continue;
+    size_t r = 0;
+    while (r < NORDER && strcmp(order_rules[r].id, cases[i].rule))
+      r++;
+    if (r == NORDER)
+      fprintf(stderr, "%s: no rule %s in section 3\n", cases[i].what,
+              cases[i].rule);
+    CHECK(r < NORDER);
+  }
+  for (size_t r = 0; r < NORDER; r++) {
+    size_t checked = 0, elsewhere = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+      checked += cases[i].rule && !strcmp(cases[i].rule, order_rules[r].id);
+    for (size_t e = 0; e < NELSEWHERE; e++)
+      elsewhere += !strcmp(applied_elsewhere[e][0], order_rules[r].id);
+    /* checked through section 3b, or applied by the analysis: not both */
+    CHECK((checked > 0) != (elsewhere > 0),
+          "section 3 rule %s (\"%s\"): %zu cases, %zu places",
+          order_rules[r].id, order_rules[r].doc, checked, elsewhere);
+    /* section 3b's covers are promised orderings: an UNPROMISED one is
+     * applied elsewhere, as a warning */
+    if (checked)
+      CHECK(order_rules[r].edge == CL_EDGE_DOC);
+    CHECK(order_rules[r].doc && order_rules[r].doc[0]);
+  }
+  for (size_t e = 0; e < NELSEWHERE; e++) {
+    size_t r = 0;
+    while (r < NORDER && strcmp(order_rules[r].id, applied_elsewhere[e][0]))
+      r++;
+    CHECK(r < NORDER, "%s is no rule of section 3", applied_elsewhere[e][0]);
   }
 }
 
@@ -247,6 +326,7 @@ int main(void)
 {
   check_rows();
   check_cases();
+  check_order_rules();
   check_ops();
   UNIT_DONE();
 }

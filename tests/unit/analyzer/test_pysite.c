@@ -10,7 +10,8 @@
 
 #include "cudalens/format.h"
 #include "sites/callsite.h"
-#include "../unit/unit.h" /* CHECK */
+#include "tests/unit/analyzer/resolver.h"
+#include "tests/unit/unit.h" /* CHECK */
 
 static int streq(const char *a, const char *b)
 {
@@ -58,6 +59,7 @@ static void rules(void)
 
 int main(void)
 {
+  struct cl_db d;
   rules();
 
   sqlite3 *db;
@@ -92,7 +94,7 @@ int main(void)
            " (3,1,1,0,0,0,NULL,3),(4,1,1,0,0,0,NULL,4),"
            " (5,1,1,0,0,0,NULL,NULL),(6,1,1,0,0,0,77,NULL),"
            " (7,1,1,0,0,0,NULL,5),(8,1,1,0,0,0,NULL,6);");
-  struct callsites *cs = callsites_new(db);
+  struct callsites *cs = resolver(&d, db);
   struct callsite s;
 
   CHECK(callsite_resolve_call(cs, 1, &s) == 0, "seq 1 unresolved");
@@ -162,7 +164,7 @@ int main(void)
         "callsite_resolve");
 
   callsites_free(cs);
-  sqlite3_close(db);
+  db_close(&d);
   if (unit_failures)
     fprintf(stderr, "%d failure(s)\n", unit_failures);
   else

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../unit/unit.h"
+#include "tests/unit/unit.h"
 #include "checks/hb_engine.h"
 #include "cudalens/mangle_const.h"
 

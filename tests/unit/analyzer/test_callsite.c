@@ -18,7 +18,8 @@
 #include "shim/modules.h" /* cl_modules_scan: the recorder's list of loaded objects */
 #include "sites/callsite.h"
 #include "sites/demangle.h"
-#include "../unit/unit.h" /* CHECK */
+#include "tests/unit/analyzer/resolver.h"
+#include "tests/unit/unit.h" /* CHECK */
 
 /* ---- the "program": user code calling a cuda-named function ----------- */
 struct cap {
@@ -121,6 +122,7 @@ static const char *base(const char *p)
 
 int main(void)
 {
+  struct cl_db rec;
   struct cap c;
   int line = user_site(&c);
   uint64_t in_cuda = (uint64_t)(uintptr_t)c.in_cuda;
@@ -136,7 +138,7 @@ int main(void)
   uint64_t s4[] = {4096 + 0x10, 12288 + 0x456};
   add_stack(db, 4, s4, 2);
 
-  struct callsites *cs = callsites_new(db);
+  struct callsites *cs = resolver(&rec, db);
   struct callsite site;
   CHECK(callsite_resolve(cs, 1, &site) == 0, "no user frame found");
   CHECK(site.frame == 2, "frame %d", site.frame);
@@ -175,12 +177,12 @@ int main(void)
   CHECK(strcmp(buf, "libapp.so+0x456") == 0, "location %s", buf);
   CHECK(!site.function && !site.file, "gone library has names");
   callsites_free(cs);
-  sqlite3_close(db);
+  db_close(&rec);
 
   /* 5: the program changed since the recording (build id differs) */
   db = make_db(1);
   add_stack(db, 1, s1, 4);
-  cs = callsites_new(db);
+  cs = resolver(&rec, db);
   CHECK(callsite_resolve(cs, 1, &site) == 0, "changed program: no frame");
   CHECK(!site.file && !site.function, "changed program still symbolized");
   CHECK(site.frame == 1, "changed program: frame %d", site.frame);
@@ -190,7 +192,7 @@ int main(void)
   CHECK(site.module && strcmp(site.module, exe) == 0, "module %s",
         site.module ? site.module : "(null)");
   callsites_free(cs);
-  sqlite3_close(db);
+  db_close(&rec);
 
   /* 6: a framework library's frames are not looked up in its file unless
    * shown: the program's own file, as if loaded a second time at another
@@ -223,7 +225,7 @@ int main(void)
     uint64_t s6[] = {fw + in_cuda - bias, fw + in_main - bias, in_user,
                      in_main};
     add_stack(db, 6, s6, 4);
-    cs = callsites_new(db);
+    cs = resolver(&rec, db);
     CHECK(callsite_resolve(cs, 6, &site) == 0 && site.frame == 2,
           "framework stack: frame %d", site.frame);
     CHECK(site.line == line, "framework stack: line %d", site.line);
@@ -248,7 +250,7 @@ int main(void)
             fr[2]->file ? fr[2]->file : "(null)");
     }
     callsites_free(cs);
-    sqlite3_close(db);
+    db_close(&rec);
     unlink(lib);
     rmdir(dir);
   }

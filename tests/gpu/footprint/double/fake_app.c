@@ -1,0 +1,173 @@
+/* fake_app.c - TEST DOUBLE, never shipped: plays fp_test.cu's "check" for
+ * the footprint probe on a machine without a GPU.  It delivers, through the
+ * fake Sanitizer library (fake_sanitizer.c), the callbacks the driver would:
+ * a module load, the allocations, and for each of fp_test's three kernels the
+ * launch API calls (the runtime's, the driver's within it with the argument
+ * array), LAUNCH_BEGIN, the kernel's global
+ * accesses (appended as patches.cu does), LAUNCH_END.  It also provides
+ * cuFuncGetParamInfo (found by the probe through RTLD_DEFAULT).  The
+ * accesses are fp_test.cu's, written out by hand from its kernels. */
+#include <cuda.h>
+#include <sanitizer.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "footprint.h"
+
+void fake_emit(Sanitizer_CallbackDomain, Sanitizer_CallbackId, const void *);
+const void *fake_launch_data(void);
+
+#define N 4096
+#define CTX ((CUcontext)0x10)
+#define MOD ((CUmodule)0x20)
+
+/* the kernels, as CUfunction handles, and their parameter sizes */
+static char k_halfwrite, k_gather, k_atomic;
+static const size_t halfwrite_params[] = {8, 8, 4}, gather_params[] = {8, 8},
+                    atomic_params[] = {8};
+
+__attribute__((visibility("default"))) CUresult
+cuFuncGetParamInfo(CUfunction f, size_t i, size_t *off, size_t *size)
+{
+  const size_t *p;
+  size_t n;
+  if (f == (CUfunction)&k_halfwrite)
+    p = halfwrite_params, n = 3;
+  else if (f == (CUfunction)&k_gather)
+    p = gather_params, n = 2;
+  else if (f == (CUfunction)&k_atomic)
+    p = atomic_params, n = 1;
+  else
+    return CUDA_ERROR_INVALID_VALUE;
+  if (i >= n)
+    return CUDA_ERROR_INVALID_VALUE;
+  *off = 0;
+  for (size_t k = 0; k < i; k++)
+    *off += p[k];
+  *size = p[i];
+  return CUDA_SUCCESS;
+}
+
+static void *dev_alloc(size_t size)
+{
+  void *p = calloc(1, size);
+  Sanitizer_ResourceMemoryData m;
+  memset(&m, 0, sizeof m);
+  m.address = (uint64_t)(uintptr_t)p;
+  m.size = size;
+  m.context = CTX;
+  fake_emit(SANITIZER_CB_DOMAIN_RESOURCE,
+            SANITIZER_CBID_RESOURCE_DEVICE_MEMORY_ALLOC, &m);
+  return p;
+}
+
+/* one access by the "kernel": what patches.cu's record() does */
+static void access_(const void *ptr, uint32_t size, uint32_t flags)
+{
+  struct fp_buffer *b = (struct fp_buffer *)fake_launch_data();
+  if (!b)
+    return;
+  uint32_t i = b->count++;
+  if (i < b->capacity)
+    b->accesses[i] = (struct fp_access){(uint64_t)(uintptr_t)ptr, size, flags};
+}
+#define R SANITIZER_MEMORY_DEVICE_FLAG_READ
+#define W SANITIZER_MEMORY_DEVICE_FLAG_WRITE
+
+struct drv_params { /* cuLaunchKernel_params */
+  CUfunction f;
+  unsigned grid[3], block[3], shmem;
+  CUstream stream;
+  void **kernelParams;
+  void **extra;
+};
+
+/* launch KERNEL named NAME with ARGS; BODY plays its accesses */
+static void launch(char *kernel, const char *name, void **args,
+                   void (*body)(void **))
+{
+  /* <<<>>>: the runtime's __cudaLaunchKernel (its parameters unread), and
+   * within it the driver's cuLaunchKernel with the argument array */
+  struct drv_params dp = {(CUfunction)kernel, {1, 1, 1}, {256, 1, 1}, 0,
+                          NULL, args, NULL};
+  Sanitizer_CallbackData api, drv;
+  memset(&api, 0, sizeof api);
+  api.callbackSite = SANITIZER_API_ENTER;
+  api.functionName = "__cudaLaunchKernel";
+  api.functionParams = NULL;
+  fake_emit(SANITIZER_CB_DOMAIN_RUNTIME_API,
+            SANITIZER_CBID_RUNTIME_API___cudaLaunchKernel, &api);
+  drv = api;
+  drv.functionName = "cuLaunchKernel";
+  drv.functionParams = &dp;
+  fake_emit(SANITIZER_CB_DOMAIN_DRIVER_API,
+            SANITIZER_CBID_DRIVER_API_cuLaunchKernel, &drv);
+  Sanitizer_LaunchData l;
+  memset(&l, 0, sizeof l);
+  l.context = CTX;
+  l.module = MOD;
+  l.function = (CUfunction)kernel;
+  l.functionName = name;
+  l.gridDim_x = l.gridDim_y = l.gridDim_z = 1;
+  l.blockDim_x = 256, l.blockDim_y = l.blockDim_z = 1;
+  fake_emit(SANITIZER_CB_DOMAIN_LAUNCH, SANITIZER_CBID_LAUNCH_BEGIN, &l);
+  body(args);
+  fake_emit(SANITIZER_CB_DOMAIN_LAUNCH, SANITIZER_CBID_LAUNCH_END, &l);
+  drv.callbackSite = SANITIZER_API_EXIT;
+  fake_emit(SANITIZER_CB_DOMAIN_DRIVER_API,
+            SANITIZER_CBID_DRIVER_API_cuLaunchKernel, &drv);
+  api.callbackSite = SANITIZER_API_EXIT;
+  fake_emit(SANITIZER_CB_DOMAIN_RUNTIME_API,
+            SANITIZER_CBID_RUNTIME_API___cudaLaunchKernel, &api);
+}
+
+static void halfwrite(void **a)
+{
+  float *out = *(float **)a[0], *in = *(float **)a[1];
+  int n = *(int *)a[2];
+  for (int i = 0; i < n / 2; i++) { /* out[i] = in[i] + in[i + n / 2] */
+    access_(&in[i], 4, R);
+    access_(&in[i + n / 2], 4, R);
+    access_(&out[i], 4, W);
+  }
+}
+
+static void gather(void **a)
+{
+  float *dst = *(float **)a[0], **table = *(float ***)a[1];
+  for (int i = 0; i < 64; i++) { /* dst[i] = table[0][i] * 2 */
+    access_(&table[0], 8, R);
+    access_(&table[0][i], 4, R);
+    access_(&dst[i], 4, W);
+  }
+}
+
+static void atomic(void **a)
+{
+  unsigned *c = *(unsigned **)a[0];
+  for (int i = 0; i < 256; i++)
+    access_(c, 4, R | W);
+}
+
+int main(void)
+{
+  Sanitizer_ResourceModuleData m;
+  memset(&m, 0, sizeof m);
+  m.context = CTX;
+  m.module = MOD;
+  fake_emit(SANITIZER_CB_DOMAIN_RESOURCE, SANITIZER_CBID_RESOURCE_MODULE_LOADED,
+            &m);
+  float *out = dev_alloc(N * 4), *in = dev_alloc(N * 4);
+  float *src = dev_alloc(64 * 4), *dst = dev_alloc(64 * 4);
+  float **table = dev_alloc(sizeof(float *));
+  unsigned *counter = dev_alloc(4);
+  table[0] = src;
+  int n = N;
+  void *a1[] = {&out, &in, &n}, *a2[] = {&dst, &table}, *a3[] = {&counter};
+  launch(&k_halfwrite, "fp_halfwrite", a1, halfwrite);
+  launch(&k_gather, "fp_gather", a2, gather);
+  launch(&k_atomic, "fp_atomic", a3, atomic);
+  printf("check ok (0 wrong)\n");
+  return 0;
+}

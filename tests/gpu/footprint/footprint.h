@@ -1,0 +1,25 @@
+/* footprint.h - the record that the device patches (patches.cu) append for
+ * each global memory access of an instrumented launch, and the buffer they
+ * append to; shared by the patches and the host side of the probe
+ * (probe.c).  Plain C layout: nvcc compiles it as C++, gcc as C. */
+#ifndef CL_FOOTPRINT_H
+#define CL_FOOTPRINT_H
+#include <stdint.h>
+
+/* one access: the address, its size in bytes (1..16, or the copy's size for
+ * an asynchronous copy into shared memory) and the Sanitizer flags
+ * (SANITIZER_MEMORY_DEVICE_FLAG_READ 0x1, _WRITE 0x2; both for an atomic) */
+struct fp_access {
+  uint64_t address;
+  uint32_t size;
+  uint32_t flags;
+};
+
+/* the buffer of one launch, in device memory: COUNT is the number of
+ * accesses seen (it may exceed CAPACITY: the rest were dropped) */
+struct fp_buffer {
+  uint32_t count;
+  uint32_t capacity;
+  struct fp_access *accesses;
+};
+#endif
