@@ -15,6 +15,7 @@
 #include "checks/find_collectives.h"
 #include "cudalens/fnv.h"
 #include "checks/findings.h"
+#include "output/json.h"
 #include "output/output.h"
 #include "util.h"
 
@@ -504,6 +505,9 @@ static void get_body(struct reader *rd, struct recording *r)
       json = r->json_summary != NULL;
       if (json && !rendered_text(r->json_summary) && !rd->why)
         rd->why = "a summary with control characters or invalid UTF-8";
+      /* spliced into the JSON report as read (json_splice) */
+      if (json && !json_well_formed(r->json_summary, true) && !rd->why)
+        rd->why = "a JSON summary that is not JSON";
     } else if (!strcmp(tag, "finding")) {
       get_finding(rd, &r->fs);
     } else if (!strcmp(tag, "extra")) {

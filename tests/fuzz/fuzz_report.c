@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "cudalens/fnv.h"
+#include "output/json.h"
 
 /* report_entry.c: analyzer/report_main.c with its main() renamed */
 int cudalens_report_main(int argc, char **argv);
@@ -759,6 +760,15 @@ static const char *run_report(int fmt, char **targets, int ntargets,
       snprintf(why, len, "raw control character in the %s report",
                formats[fmt]);
       fail = why;
+    } else if (fmt == 1 && code < 2) {
+      char *text = malloc(olen + 1);
+      memcpy(text, out, olen);
+      text[olen] = 0;
+      if (strlen(text) != olen || !json_well_formed(text, false)) {
+        snprintf(why, len, "the JSON report is not JSON");
+        fail = why;
+      }
+      free(text);
     }
   }
   if (fail && elen) {
