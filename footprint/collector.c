@@ -540,8 +540,17 @@ static unsigned env_uint(const char *name, unsigned dflt)
   return v && *v && !*end && n <= 1u << 30 ? (unsigned)n : dflt;
 }
 
+/* a forked child counts its own launches (its CUDA is not the parent's) */
+static void after_fork_child(void)
+{
+  fp_forget_after_fork();
+  atomic_store(&n_launches, 0);
+  atomic_store(&n_errors, 0);
+}
+
 __attribute__((constructor)) static void collector_init(void)
 {
+  pthread_atfork(NULL, NULL, after_fork_child);
   first = env_uint("CUDALENS_FOOTPRINT_FIRST", 4);
   sparse = env_uint("CUDALENS_FOOTPRINT_SPARSE", 1) != 0;
   capacity = env_uint("CUDALENS_FOOTPRINT_CAPACITY", 1u << 20);

@@ -444,6 +444,14 @@ out:
   return rc;
 }
 
+void fp_forget_after_fork(void)
+{
+  pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+  lock = fresh;
+  table = NULL;
+  cap = count = 0;
+}
+
 void fp_reset(void)
 {
   pthread_mutex_lock(&lock);

@@ -55,5 +55,8 @@ int fp_write(const char *path, const char *sample, char *why,
 
 /* forget everything (the unit tests) */
 void fp_reset(void) CL_HIDDEN;
+/* in the child of a fork: forget the parent's launches without touching
+ * the lock another thread of the parent may have held (the memory leaks) */
+void fp_forget_after_fork(void) CL_HIDDEN;
 
 #endif
