@@ -6,7 +6,10 @@
  * array), LAUNCH_BEGIN, the kernel's global
  * accesses (appended as patches.cu does), LAUNCH_END.  It also provides
  * cuFuncGetParamInfo (found by the probe through RTLD_DEFAULT).  The
- * accesses are fp_test.cu's, written out by hand from its kernels. */
+ * accesses are fp_test.cu's, written out by hand from its kernels.  With
+ * "loop N K" it plays a training loop instead: one kernel N times, the
+ * stream synchronized every K launches, and prints what the double saw
+ * (the launches that ran patched code: the collector's cost). */
 #include <cuda.h>
 #include <sanitizer.h>
 #include <stdio.h>
@@ -17,10 +20,12 @@
 
 void fake_emit(Sanitizer_CallbackDomain, Sanitizer_CallbackId, const void *);
 const void *fake_launch_data(void);
+void fake_stats(long *, long *, long *, long *);
 
 #define N 4096
 #define CTX ((CUcontext)0x10)
 #define MOD ((CUmodule)0x20)
+#define STREAM ((Sanitizer_StreamHandle)0x30)
 
 /* the kernels, as CUfunction handles, and their parameter sizes */
 static char k_halfwrite, k_gather, k_atomic;
@@ -106,6 +111,7 @@ static void launch(char *kernel, const char *name, void **args,
   Sanitizer_LaunchData l;
   memset(&l, 0, sizeof l);
   l.context = CTX;
+  l.hStream = STREAM;
   l.module = MOD;
   l.function = (CUfunction)kernel;
   l.functionName = name;
@@ -150,8 +156,24 @@ static void atomic(void **a)
     access_(c, 4, R | W);
 }
 
-int main(void)
+/* the program waits for its stream (cudaStreamSynchronize) */
+static void stream_sync(void)
 {
+  Sanitizer_SynchronizeData d;
+  memset(&d, 0, sizeof d);
+  d.context = CTX;
+  d.hStream = STREAM;
+  fake_emit(SANITIZER_CB_DOMAIN_SYNCHRONIZE,
+            SANITIZER_CBID_SYNCHRONIZE_STREAM_SYNCHRONIZED, &d);
+}
+
+/* fake_app: fp_test's check, its three kernels once each;
+ * fake_app loop N K: fp_halfwrite N times, the stream synchronized after
+ * every K launches (a training loop's step) */
+int main(int argc, char **argv)
+{
+  int loop = argc == 4 && !strcmp(argv[1], "loop");
+  int times = loop ? atoi(argv[2]) : 1, every = loop ? atoi(argv[3]) : 0;
   Sanitizer_ResourceModuleData m;
   memset(&m, 0, sizeof m);
   m.context = CTX;
@@ -165,9 +187,19 @@ int main(void)
   table[0] = src;
   int n = N;
   void *a1[] = {&out, &in, &n}, *a2[] = {&dst, &table}, *a3[] = {&counter};
-  launch(&k_halfwrite, "fp_halfwrite", a1, halfwrite);
-  launch(&k_gather, "fp_gather", a2, gather);
-  launch(&k_atomic, "fp_atomic", a3, atomic);
+  for (int i = 1; i <= times; i++) {
+    launch(&k_halfwrite, "fp_halfwrite", a1, halfwrite);
+    if (every > 0 && i % every == 0)
+      stream_sync();
+  }
+  if (!loop) {
+    launch(&k_gather, "fp_gather", a2, gather);
+    launch(&k_atomic, "fp_atomic", a3, atomic);
+  }
+  long l, p, pc, uc;
+  fake_stats(&l, &p, &pc, &uc);
+  printf("fake: %ld launches, %ld ran patched code, %ld patch calls, %ld unpatch"
+         " calls\n", l, p, pc, uc);
   printf("check ok (0 wrong)\n");
   return 0;
 }
