@@ -313,11 +313,15 @@ static __thread struct {
  * (sanitizerUnpatchModule: "Remove any instrumentation of a CUDA module
  * performed by previous calls to sanitizerPatchModule", sanitizer_patching.h)
  * once its instrumented launches are read back and the launches that ran
- * its patched code are known to be complete (a synchronization of their
- * stream or context), and patched again (sanitizerPatchModule) at the
- * LAUNCH_BEGIN of a launch due for the sample, after the launches that ran
- * its unpatched code are complete (sanitizerStreamSynchronize; its own
- * stream only: a module launched on several streams since is kept patched).
+ * its patched code are known to be complete (the program synchronized
+ * their stream or context, or, at its next launch not sampled, the
+ * collector waits for that stream: quiet_now), and patched again
+ * (sanitizerPatchModule) at the LAUNCH_BEGIN of a launch due for the
+ * sample, after the launches that ran its unpatched code are complete
+ * (sanitizerStreamSynchronize; its own stream only: a sampled launch of a
+ * module launched on several streams since is skipped, counted).  The
+ * documentation does not say that patching is safe while launches of the
+ * module run; hence the waits.
  * The API user serializes the patching calls (sanitizer_patching.h, "an API
  * user must serialize access to sanitizerPatchModule and
  * sanitizerUnpatchModule on the same module"): patch_lock.
@@ -343,7 +347,7 @@ static unsigned n_patched_ctx;
 static bool unpatch = true;  /* CUDALENS_FOOTPRINT_UNPATCH */
 static atomic_bool late;     /* a re-patch came too late for its launch */
 static atomic_long n_loaded, n_unpatched, n_repatched, n_patched_launches,
-    n_instrumented, n_lost, n_forced, n_deferred, n_skipped;
+    n_instrumented, n_lost, n_forced, n_deferred, n_skipped, n_waits;
 
 /* the module M (patch_lock held); NULL when out of memory */
 static struct module *module_of(CUmodule m, CUcontext ctx)
@@ -411,21 +415,24 @@ static void module_unloaded(const Sanitizer_ResourceModuleData *d)
   pthread_mutex_unlock(&patch_lock);
 }
 
-/* STREAM (NULL: every stream of CTX) was synchronized: unpatch the modules
- * whose launches are then known complete and none waits to be read back */
+/* STREAM (NULL: every stream of CTX) was synchronized: the launches of the
+ * modules launched on it alone since their last change are complete; those
+ * with no instrumented launch waiting are unpatched */
 static void unpatch_quiet(CUcontext ctx, Sanitizer_StreamHandle stream)
 {
-  if (!unpatch || atomic_load(&late))
-    return;
+  bool go = unpatch && !atomic_load(&late);
   pthread_mutex_lock(&patch_lock);
   for (size_t i = 0; i < n_modules; i++) {
     struct module *m = &modules[i];
-    if (!m->patched || m->waiting || m->ctx != ctx)
+    if (m->ctx != ctx)
       continue;
     if (m->dirty && stream && (m->multi || m->last != stream))
       continue; /* launched on another stream: perhaps still running */
+    m->dirty = m->multi = false;
+    if (!go || !m->patched || m->waiting)
+      continue;
     if (S.sanitizerUnpatchModule(m->mod) == SANITIZER_SUCCESS) {
-      m->patched = m->dirty = m->multi = false;
+      m->patched = false;
       atomic_fetch_add(&n_unpatched, 1);
     } else {
       atomic_fetch_add(&n_errors, 1);
@@ -512,9 +519,9 @@ static struct fp_buffer *buffer_get(CUcontext ctx, Sanitizer_StreamHandle stream
   return dev;
 }
 
-/* read W back (its stream synchronized: SYNC false; else first waits for
- * it), give its buffer back, free W */
-static void read_back(struct waiting *w, bool sync)
+/* read W back (first waiting for its stream when SYNC; OURS: the wait is
+ * the collector's, not the program's), give its buffer back, free W */
+static void read_back(struct waiting *w, bool sync, bool ours)
 {
   struct fp_buffer h = {0, 0, NULL};
   bool ok = (!sync || S.sanitizerStreamSynchronize(w->stream) ==
@@ -549,7 +556,7 @@ static void read_back(struct waiting *w, bool sync)
                     h.count - kept, alloc_find);
     atomic_fetch_add(&n_instrumented, 1);
   }
-  atomic_fetch_add(sync ? &n_forced : &n_deferred, 1);
+  atomic_fetch_add(sync || ours ? &n_forced : &n_deferred, 1);
   pthread_mutex_lock(&pend_lock);
   spare_put(w->ctx, w->dev);
   pthread_mutex_unlock(&pend_lock);
@@ -563,9 +570,10 @@ static void read_back(struct waiting *w, bool sync)
 }
 
 /* read back the launches waiting on STREAM (NULL: all of CTX; CTX NULL:
- * all); SYNC: wait for them first (else their streams are synchronized) */
+ * all); SYNC: wait for them first (else their streams are synchronized, by
+ * the collector when OURS) */
 static void read_back_all(CUcontext ctx, Sanitizer_StreamHandle stream,
-                          bool sync)
+                          bool sync, bool ours)
 {
   struct waiting *mine[MAX_WAITING];
   unsigned n = 0;
@@ -582,7 +590,7 @@ static void read_back_all(CUcontext ctx, Sanitizer_StreamHandle stream,
   }
   pthread_mutex_unlock(&pend_lock);
   for (unsigned i = 0; i < n; i++)
-    read_back(mine[i], sync);
+    read_back(mine[i], sync, ours);
 }
 
 static void read_args(CUfunction func, struct waiting *w)
@@ -614,6 +622,39 @@ static bool capturing(CUstream s)
 
 static __thread struct waiting *open_launch; /* between BEGIN and END */
 
+/* a launch not due for the sample, L, of a module that still runs patched
+ * code: the program rarely synchronizes (a training loop may not, between
+ * two steps), so the collector waits here for the module's launches on L's
+ * stream, reads them back and unpatches it, and L runs unpatched.  Not for
+ * a module launched on several streams (a context synchronization
+ * unpatches it), nor on a stream being captured (not to be synchronized) */
+static void quiet_now(const Sanitizer_LaunchData *l)
+{
+  pthread_mutex_lock(&patch_lock);
+  struct module *m = module_of(l->module, l->context);
+  bool patched = m && m->patched, go = patched && !m->multi &&
+                                       (!m->dirty || m->last == l->hStream);
+  bool wait = go && m->dirty;
+  if (go && !wait) { /* none of its launches ran patched code: at once */
+    if (S.sanitizerUnpatchModule(m->mod) == SANITIZER_SUCCESS) {
+      m->patched = false;
+      atomic_fetch_add(&n_unpatched, 1);
+    } else {
+      atomic_fetch_add(&n_errors, 1);
+    }
+  }
+  pthread_mutex_unlock(&patch_lock);
+  if (!wait || capturing(l->stream))
+    return;
+  if (S.sanitizerStreamSynchronize(l->hStream) != SANITIZER_SUCCESS) {
+    atomic_fetch_add(&n_errors, 1);
+    return;
+  }
+  atomic_fetch_add(&n_waits, 1);
+  read_back_all(l->context, l->hStream, false, true);
+  unpatch_quiet(l->context, l->hStream);
+}
+
 static void launch_begin(const Sanitizer_LaunchData *l)
 {
   open_launch = NULL;
@@ -621,6 +662,8 @@ static void launch_begin(const Sanitizer_LaunchData *l)
   uint64_t n = fp_launch(name);
   atomic_fetch_add(&n_launches, 1);
   bool due = fp_sampled(n, first, sparse) && !capturing(l->stream);
+  if (!due && unpatch && !atomic_load(&late))
+    quiet_now(l);
   /* the module: patched again if this launch is due, after its unpatched
    * launches are complete */
   bool repatched = false, patched, wait = false;
@@ -639,6 +682,8 @@ static void launch_begin(const Sanitizer_LaunchData *l)
   if (wait && S.sanitizerStreamSynchronize(l->hStream) != SANITIZER_SUCCESS) {
     atomic_fetch_add(&n_errors, 1);
     due = false;
+  } else if (wait) {
+    atomic_fetch_add(&n_waits, 1);
   }
   pthread_mutex_lock(&patch_lock);
   m = module_of(l->module, l->context);
@@ -663,7 +708,7 @@ static void launch_begin(const Sanitizer_LaunchData *l)
   struct fp_buffer *dev = NULL;
   if (w) {
     if (max_waiting && atomic_load(&n_waiting) >= max_waiting)
-      read_back_all(NULL, NULL, true); /* too many waiting: wait for them */
+      read_back_all(NULL, NULL, true, true); /* too many waiting */
     pthread_mutex_lock(&pend_lock);
     dev = buffer_get(l->context, l->hStream);
     pthread_mutex_unlock(&pend_lock);
@@ -700,7 +745,10 @@ static void launch_end(const Sanitizer_LaunchData *l)
     return;
   open_launch = NULL;
   if (!max_waiting) { /* CUDALENS_FOOTPRINT_PENDING=0: read back now */
-    read_back(w, true);
+    CUcontext ctx = w->ctx;
+    Sanitizer_StreamHandle stream = w->stream;
+    read_back(w, true, true);
+    unpatch_quiet(ctx, stream); /* the stream is synchronized */
     return;
   }
   pthread_mutex_lock(&pend_lock);
@@ -709,7 +757,7 @@ static void launch_end(const Sanitizer_LaunchData *l)
     waiting[n_wait++] = w;
   pthread_mutex_unlock(&pend_lock);
   if (!room)
-    read_back(w, true);
+    read_back(w, true, true);
 }
 
 /* the program synchronized STREAM (NULL: the context): its launches are
@@ -717,7 +765,7 @@ static void launch_end(const Sanitizer_LaunchData *l)
  * sample does), then unpatch what is no longer due */
 static void synchronized(const Sanitizer_SynchronizeData *d, bool whole)
 {
-  read_back_all(d->context, whole ? NULL : d->hStream, false);
+  read_back_all(d->context, whole ? NULL : d->hStream, false, false);
   unpatch_quiet(d->context, whole ? NULL : d->hStream);
 }
 
@@ -793,14 +841,14 @@ static void on_sanitizer(void *userdata, Sanitizer_CallbackDomain domain,
     } else if (cbid == SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {
       /* its launches read back while it exists */
       const Sanitizer_ResourceModuleData *m = cbdata;
-      read_back_all(m->context, NULL, true);
+      read_back_all(m->context, NULL, true, true);
       module_unloaded(m);
     } else if (cbid == SANITIZER_CBID_RESOURCE_STREAM_DESTROY_STARTING) {
       const Sanitizer_ResourceStreamData *st = cbdata;
-      read_back_all(st->context, st->hStream, true);
+      read_back_all(st->context, st->hStream, true, true);
     } else if (cbid == SANITIZER_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
       const Sanitizer_ResourceContextData *c = cbdata;
-      read_back_all(c->context, NULL, true);
+      read_back_all(c->context, NULL, true, true);
     } else if (cbid == SANITIZER_CBID_RESOURCE_DEVICE_MEMORY_ALLOC ||
                cbid == SANITIZER_CBID_RESOURCE_MEMORY_ALLOC_ASYNC) {
       const Sanitizer_ResourceMemoryData *m = cbdata;
@@ -985,18 +1033,20 @@ __attribute__((destructor)) static void collector_fini(void)
   }
   if (!atomic_load(&n_launches))
     return; /* no kernel launched: nothing to say */
-  read_back_all(NULL, NULL, true); /* those the program never waited for */
+  read_back_all(NULL, NULL, true, true); /* never waited for */
   if (debug)
     fprintf(stderr,
             "cudalens: footprint cost: %ld launches, %ld ran patched code,"
             " %ld instrumented, %ld lost (%ld read back at the program's"
-            " synchronizations, %ld waited for), %ld skipped; modules: %ld"
-            " patched at load, %ld unpatched, %ld patched again%s\n",
+            " synchronizations, %ld by the collector), %ld skipped; modules:"
+            " %ld patched at load, %ld unpatched, %ld patched again; %ld"
+            " stream waits for patching%s\n",
             atomic_load(&n_launches), atomic_load(&n_patched_launches),
             atomic_load(&n_instrumented), atomic_load(&n_lost),
             atomic_load(&n_deferred), atomic_load(&n_forced),
             atomic_load(&n_skipped), atomic_load(&n_loaded),
             atomic_load(&n_unpatched), atomic_load(&n_repatched),
+            atomic_load(&n_waits),
             atomic_load(&late) ? " (then kept patched: a re-patch came late)"
                                : "");
   char why[512];

@@ -53,68 +53,74 @@ check "atomic" "SELECT group_concat(param||':'||kind||':'||lo||':'||hi, ' ') FRO
   "0:atomic:0:4"
 check "kernels" "SELECT group_concat(name||':'||launches||':'||instrumented||':'||unattributed, ' ') FROM (SELECT * FROM fp_kernels ORDER BY name)" \
   "fp_atomic:1:1:0 fp_gather:1:1:1 fp_halfwrite:1:1:0"
-# the cost: a training loop (fp_halfwrite 100 times, the stream synchronized
-# every 10 launches).  Sampled: launches 1-4, 8, 16, 32, 64.  The module is
-# patched at load, unpatched at the synchronization after its instrumented
-# launches (10, 20, 40, 70) and patched again at launches 16, 32, 64, so the
-# launches that run patched code are 1-10, 16-20, 32-40, 64-70: 31 of 100
-# (100 before: every module patched for good)
-loop() { # NAME ENV...: run the loop with ENV, into $w/NAME.clfp and .out
-  name=$1; shift
+# the cost: a training loop, fp_halfwrite 100 times.  Sampled: launches
+# 1-4, 8, 16, 32, 64.  Every module patched for good (as before, and with
+# CUDALENS_FOOTPRINT_UNPATCH=0), all 100 launches run patched code; the
+# collector keeps a module patched only for its sampled launches: 8 of 100,
+# with the same footprints.
+loop() { # NAME K ENV...: the loop, the stream synchronized every K launches
+  name=$1 k=$2; shift 2
   rm -f "$w/$name.clfp"
   timeout 60 env LD_LIBRARY_PATH="$w/fake" LD_PRELOAD="$w/collector/libcudalens-footprint.so" \
     CUDALENS_SANITIZER_LIB="$w/fake/libsanitizer-public.so" CUDALENS_DEBUGLEVEL=1 \
     CUDALENS_FOOTPRINT_OUTPUT="$w/$name.clfp" CUDALENS_FOOTPRINT_PATCHES=/dev/null \
-    "$@" "$w/fake_app" loop 100 10 >"$w/$name.out" 2>&1 ||
+    "$@" "$w/fake_app" loop 100 "$k" >"$w/$name.out" 2>&1 ||
     { echo "FAIL: $name: fake_app exited $?"; cat "$w/$name.out"; fails=$((fails + 1)); }
 }
 has() { # WHAT FILE TEXT
   if grep -qF -- "$3" "$2"; then echo "ok: $1"; else
     echo "FAIL: $1: no '$3' in:"; cat "$2"; fails=$((fails + 1)); fi
 }
-ranges() { # FILE: fp_halfwrite's ranges and counts
-  sqlite3 "$1" "SELECT group_concat(param||':'||kind||':'||lo||':'||hi||':'||exact, ' ') FROM (SELECT * FROM fp_ranges WHERE name='fp_halfwrite' ORDER BY param, kind)" \
-    "SELECT launches||':'||instrumented FROM fp_kernels WHERE name='fp_halfwrite'" 2>&1 | tr '\n' ' '
+same() { # WHAT FILE WANT: fp_halfwrite's ranges and counts
+  got=$(sqlite3 "$2" "SELECT group_concat(param||':'||kind||':'||lo||':'||hi||':'||exact, ' ') FROM (SELECT * FROM fp_ranges WHERE name='fp_halfwrite' ORDER BY param, kind)" \
+    "SELECT launches||':'||instrumented FROM fp_kernels WHERE name='fp_halfwrite'" 2>&1 | tr '\n' ' ')
+  if [ "$got" = "$3" ]; then echo "ok: $1"; else
+    echo "FAIL: $1: got '$got', want '$3'"; fails=$((fails + 1)); fi
 }
 want="0:write:0:8192:1 1:read:0:16384:1 100:8 "
-loop cost env
-has "unpatched between samples: 31 of 100 launches patched" "$w/cost.out" \
-  "fake: 100 launches, 31 ran patched code, 4 patch calls, 4 unpatch calls"
+# a program synchronizing every 10 launches: the collector waits at the
+# launch after each sampled one (5, 9, 17, 33, 65), reads back and
+# unpatches, and waits again before patching for 8, 16, 32, 64 (the
+# launches before them ran unpatched): 9 waits
+loop cost 10 env
+has "unpatched between samples: 8 of 100 launches patched" "$w/cost.out" \
+  "fake: 100 launches, 8 ran patched code, 5 patch calls, 5 unpatch calls"
 has "cost line" "$w/cost.out" \
-  "cudalens: footprint cost: 100 launches, 31 ran patched code, 8 instrumented, 0 lost (8 read back at the program's synchronizations, 0 waited for), 0 skipped; modules: 1 patched at load, 4 unpatched, 3 patched again"
-got=$(ranges "$w/cost.clfp")
-[ "$got" = "$want" ] && echo "ok: loop footprints" ||
-  { echo "FAIL: loop footprints: got '$got', want '$want'"; fails=$((fails + 1)); }
-# the same footprints as with every module patched for good
-loop keep env CUDALENS_FOOTPRINT_UNPATCH=0
+  "cudalens: footprint cost: 100 launches, 8 ran patched code, 8 instrumented, 0 lost (0 read back at the program's synchronizations, 8 by the collector), 0 skipped; modules: 1 patched at load, 5 unpatched, 4 patched again; 9 stream waits for patching"
+same "footprints, unpatched between samples" "$w/cost.clfp" "$want"
+# a program synchronizing after each launch: read back and unpatched at its
+# synchronizations, patched again at each sampled launch, no wait of the
+# collector's own
+loop step 1 env
+has "read back at the program's synchronizations" "$w/step.out" \
+  "8 instrumented, 0 lost (8 read back at the program's synchronizations, 0 by the collector), 0 skipped; modules: 1 patched at load, 8 unpatched, 7 patched again; 0 stream waits"
+has "8 of 100 patched" "$w/step.out" "fake: 100 launches, 8 ran patched code"
+same "footprints, read back at synchronizations" "$w/step.clfp" "$want"
+# CUDALENS_FOOTPRINT_PENDING=0: read back at each launch's end
+loop now 1 env CUDALENS_FOOTPRINT_PENDING=0
+has "CUDALENS_FOOTPRINT_PENDING=0: each read back at its end" "$w/now.out" \
+  "8 instrumented, 0 lost (0 read back at the program's synchronizations, 8 by the collector)"
+same "footprints, read back at once" "$w/now.clfp" "$want"
+# CUDALENS_FOOTPRINT_UNPATCH=0: patched for good
+loop keep 10 env CUDALENS_FOOTPRINT_UNPATCH=0
 has "CUDALENS_FOOTPRINT_UNPATCH=0: all 100 patched" "$w/keep.out" \
   "fake: 100 launches, 100 ran patched code, 1 patch calls, 0 unpatch calls"
-got=$(ranges "$w/keep.clfp")
-[ "$got" = "$want" ] && echo "ok: loop footprints, modules kept patched" ||
-  { echo "FAIL: kept patched: got '$got', want '$want'"; fails=$((fails + 1)); }
-# read back at each launch's end (the collector waits for each)
-loop now env CUDALENS_FOOTPRINT_PENDING=0
-has "CUDALENS_FOOTPRINT_PENDING=0: each waited for" "$w/now.out" \
-  "8 instrumented, 0 lost (0 read back at the program's synchronizations, 8 waited for)"
-got=$(ranges "$w/now.clfp")
-[ "$got" = "$want" ] && echo "ok: loop footprints, read back at once" ||
-  { echo "FAIL: read back at once: got '$got', want '$want'"; fails=$((fails + 1)); }
-# only the first launches: unpatched at the first synchronization for good
-loop first env CUDALENS_FOOTPRINT_SPARSE=0
-has "CUDALENS_FOOTPRINT_SPARSE=0: 10 patched" "$w/first.out" \
-  "fake: 100 launches, 10 ran patched code, 1 patch calls, 1 unpatch calls"
+same "footprints, modules kept patched" "$w/keep.clfp" "$want"
+# CUDALENS_FOOTPRINT_SPARSE=0: the first 4, then unpatched for good
+loop first 10 env CUDALENS_FOOTPRINT_SPARSE=0
+has "CUDALENS_FOOTPRINT_SPARSE=0: 4 patched" "$w/first.out" \
+  "fake: 100 launches, 4 ran patched code, 1 patch calls, 1 unpatch calls"
 # a Sanitizer where a module patched in LAUNCH_BEGIN runs patched only from
-# the next launch: launch 16 records nothing, is not taken as a footprint,
-# and the module stays patched from then on (the footprints still whole)
-loop late env FAKE_LATE_PATCH=1
-has "late re-patch: launch 16 lost, then kept patched" "$w/late.out" \
-  "7 instrumented, 1 lost (8 read back at the program's synchronizations, 0 waited for)"
-has "late re-patch: 94 patched (launch 16 and later but 16)" "$w/late.out" \
-  "fake: 100 launches, 94 ran patched code, 2 patch calls, 1 unpatch calls"
-got=$(ranges "$w/late.clfp")
-want_late="0:write:0:8192:1 1:read:0:16384:1 100:7 "
-[ "$got" = "$want_late" ] && echo "ok: loop footprints, late re-patch" ||
-  { echo "FAIL: late re-patch: got '$got', want '$want_late'"; fails=$((fails + 1)); }
+# the next launch (an unpatch too): launch 5 still runs patched, launch 8
+# unpatched records nothing and is not taken as a footprint, and the module
+# stays patched from then on (launches 9-100: 97 of 100), the footprints
+# whole
+loop late 10 env FAKE_LATE_PATCH=1
+has "late re-patch: launch 8 lost, then kept patched" "$w/late.out" \
+  "7 instrumented, 1 lost"
+has "late re-patch: 1-5 and 9-100 patched" "$w/late.out" \
+  "fake: 100 launches, 97 ran patched code, 2 patch calls, 1 unpatch calls"
+same "footprints, late re-patch" "$w/late.clfp" "0:write:0:8192:1 1:read:0:16384:1 100:7 "
 # without the Sanitizer library: one line, the program unchanged
 rm -f "$w/fp2.clfp"
 timeout 60 env LD_LIBRARY_PATH="$w/fake" LD_PRELOAD="$w/collector/libcudalens-footprint.so" \
