@@ -2,6 +2,7 @@
  * include/cudalens/tables.def: the schema text, the indexes, and the
  * SELECT and INSERT of every column of a table, in its order. */
 #include "cudalens/tables.h"
+#include "cudalens/format.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -36,11 +37,24 @@ const char CL_INDEX_SQL[] =
 #undef CL_INDEX
     "";
 
-static const char VIEWS_SQL[] =
-#define CL_VIEW(v, select) "CREATE VIEW " #v " AS " select ";\n"
+static const char *const views[][2] = {
+#define CL_VIEW(v, select) {#v, select},
 #include "cudalens/tables.def"
 #undef CL_VIEW
-    "";
+};
+
+int cl_table_until(enum cl_table t)
+{
+  switch (t) {
+#define CL_RETIRED(t, until)                                                   \
+  case CL_TABLE_##t:                                                           \
+    return until;
+#include "cudalens/tables.def"
+#undef CL_RETIRED
+  default:
+    return 0;
+  }
+}
 
 const struct cl_table_decl *cl_table_named(const char *name)
 {
@@ -108,15 +122,25 @@ int cl_insert_sql(char *buf, size_t size, const char *verb, enum cl_table t,
   return x.len;
 }
 
-static char schema[8192];
+/* whether table T is in recordings of schema VERSION */
+static int in_version(int t, int version)
+{
+  int until = cl_table_until((enum cl_table)t);
+  return cl_tables[t].since <= version && (!until || version < until);
+}
 
 /* CREATE TABLE t(column TYPE constraints, ..., table constraints) options;
  * one line each, then the views */
-static void build_schema(void)
+int cl_schema_sql_of(char *buf, size_t size, int version)
 {
-  struct text x = {schema, sizeof schema, 0};
+  struct text x = {buf, size, 0};
+  if (!size)
+    return -1;
+  buf[0] = 0;
   for (int t = 0; t < CL_NTABLES; t++) {
     const struct cl_table_decl *d = &cl_tables[t];
+    if (!in_version(t, version))
+      continue;
     add(&x, "CREATE TABLE %s(", d->name);
     for (int c = 0; c < d->ncols; c++) {
       const struct cl_column *col = &d->cols[c];
@@ -129,9 +153,22 @@ static void build_schema(void)
     add(&x, "%s%s)%s%s;\n", *d->constraints ? ", " : "", d->constraints,
         *d->options ? " " : "", d->options);
   }
-  add(&x, "%s", VIEWS_SQL);
-  if (x.len < 0) /* tests/unit/common/test_tables fails first */
-    schema[0] = 0;
+  /* a view named as a table stands in for it once it is retired */
+  for (size_t v = 0; v < sizeof views / sizeof *views; v++) {
+    const struct cl_table_decl *d = cl_table_named(views[v][0]);
+    int until = d ? cl_table_until((enum cl_table)(d - cl_tables)) : 0;
+    if (!d || (until && version >= until))
+      add(&x, "CREATE VIEW %s AS %s;\n", views[v][0], views[v][1]);
+  }
+  return x.len;
+}
+
+static char schema[16384];
+
+static void build_schema(void)
+{
+  if (cl_schema_sql_of(schema, sizeof schema, CL_SCHEMA_VERSION) < 0)
+    schema[0] = 0; /* tests/unit/common/test_tables fails first */
 }
 
 const char *cl_schema_sql(void)

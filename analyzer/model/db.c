@@ -283,14 +283,17 @@ static int check_companions(const char *path, char **err)
   return 0;
 }
 
-/* every table and column of CL_SCHEMA_SQL must be in the recording, each
- * table a real table (a view in its place, which could run anything, is
- * refused by the authorizer of harden()) */
+/* every table and column of the schema of the recording's version
+ * (cl_schema_sql_of: kernel_args up to 5, launch_args since 6) must be in
+ * the recording, each table a real table (a view in its place, which could
+ * run anything, is refused by the authorizer of harden()) */
 static int check_schema(struct cl_db *d, char **err)
 {
-  sqlite3 *ref;
-  if (sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
-      sqlite3_exec(ref, CL_SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK) {
+  sqlite3 *ref = NULL;
+  char sql[16384];
+  if (cl_schema_sql_of(sql, sizeof sql, d->version) < 0 ||
+      sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+      sqlite3_exec(ref, sql, NULL, NULL, NULL) != SQLITE_OK) {
     *err = xasprintf("%s: cannot build the reference schema: %s", d->path,
                      sqlite3_errmsg(ref));
     sqlite3_close(ref);
