@@ -1,6 +1,7 @@
-/* tables.c - the tables of a recording as data and as SQL, generated from
- * include/cudalens/tables.def: the schema text, the indexes, and the
- * SELECT and INSERT of every column of a table, in its order. */
+/* tables.c - the tables of a recording (and of a footprint file) as data
+ * and as SQL, generated from include/cudalens/tables.def: the schema text
+ * of each kind of file, the indexes, and the SELECT and INSERT of every
+ * column of a table, in its order. */
 #include "cudalens/tables.h"
 #include "cudalens/format.h"
 
@@ -17,11 +18,17 @@
 #undef CL_COL
 #undef CL_END
 
+/* the meta table is in both kinds of file */
+#define FILE_OF(t)                                                             \
+  (CL_TABLE_##t == CL_TABLE_meta ? CL_FILE_RECORDING | CL_FILE_FOOTPRINT       \
+                                 : CL_FILE_RECORDING)
 const struct cl_table_decl cl_tables[CL_NTABLES] = {
-#define CL_TABLE(t, since) {#t, since, cols_##t, CL_NCOLS_##t,
+#define CL_TABLE(t, since) {#t, FILE_OF(t), since, cols_##t, CL_NCOLS_##t,
+#define CL_FP_TABLE(t, since) {#t, CL_FILE_FOOTPRINT, since, cols_##t, CL_NCOLS_##t,
 #define CL_END(t, tcons, opts) tcons, opts},
 #include "cudalens/tables.def"
 #undef CL_TABLE
+#undef CL_FP_TABLE
 #undef CL_END
 };
 
@@ -130,16 +137,18 @@ static int in_version(int t, int version)
 }
 
 /* CREATE TABLE t(column TYPE constraints, ..., table constraints) options;
- * one line each, then the views */
-int cl_schema_sql_of(char *buf, size_t size, int version)
+ * one line each for the tables of FILE (a recording: of schema VERSION),
+ * then (a recording) the views, one named as a table only once the table
+ * is retired; the length, or -1 when it did not fit (BUF then empty) */
+static int build(char *buf, size_t size, int file, int version)
 {
   struct text x = {buf, size, 0};
   if (!size)
     return -1;
-  buf[0] = 0;
   for (int t = 0; t < CL_NTABLES; t++) {
     const struct cl_table_decl *d = &cl_tables[t];
-    if (!in_version(t, version))
+    if (!(d->file & file) ||
+        (file == CL_FILE_RECORDING && !in_version(t, version)))
       continue;
     add(&x, "CREATE TABLE %s(", d->name);
     for (int c = 0; c < d->ncols; c++) {
@@ -153,22 +162,29 @@ int cl_schema_sql_of(char *buf, size_t size, int version)
     add(&x, "%s%s)%s%s;\n", *d->constraints ? ", " : "", d->constraints,
         *d->options ? " " : "", d->options);
   }
-  /* a view named as a table stands in for it once it is retired */
-  for (size_t v = 0; v < sizeof views / sizeof *views; v++) {
+  for (size_t v = 0;
+       file == CL_FILE_RECORDING && v < sizeof views / sizeof *views; v++) {
     const struct cl_table_decl *d = cl_table_named(views[v][0]);
     int until = d ? cl_table_until((enum cl_table)(d - cl_tables)) : 0;
     if (!d || (until && version >= until))
       add(&x, "CREATE VIEW %s AS %s;\n", views[v][0], views[v][1]);
   }
+  if (x.len < 0) /* tests/unit/common/test_tables fails first */
+    buf[0] = 0;
   return x.len;
 }
 
-static char schema[16384];
+int cl_schema_sql_of(char *buf, size_t size, int version)
+{
+  return build(buf, size, CL_FILE_RECORDING, version);
+}
+
+static char schema[16384], fp_schema[2048];
 
 static void build_schema(void)
 {
-  if (cl_schema_sql_of(schema, sizeof schema, CL_SCHEMA_VERSION) < 0)
-    schema[0] = 0; /* tests/unit/common/test_tables fails first */
+  build(schema, sizeof schema, CL_FILE_RECORDING, CL_SCHEMA_VERSION);
+  build(fp_schema, sizeof fp_schema, CL_FILE_FOOTPRINT, 0);
 }
 
 const char *cl_schema_sql(void)
@@ -176,4 +192,10 @@ const char *cl_schema_sql(void)
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once(&once, build_schema);
   return schema;
+}
+
+const char *cl_footprint_schema_sql(void)
+{
+  cl_schema_sql();
+  return fp_schema;
 }

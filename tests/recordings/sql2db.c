@@ -1,6 +1,7 @@
 /* sql2db.c - test helper: builds a recording from hand-written SQL.
  *
- *   sql2db [--bare] [--wal-leftover] [--schema N] OUT.db [IN.sql ...]
+ *   sql2db [--bare] [--wal-leftover] [--schema N | --footprints] OUT.db
+ *          [IN.sql ...]
  *
  * Creates OUT.db (replacing it) with the cudalens schema (CL_SCHEMA_SQL,
  * PRAGMA user_version = CL_SCHEMA_VERSION), then runs each IN.sql (standard
@@ -15,7 +16,9 @@
  * views), put into launch_args as the recorder puts them when the SQL has
  * run.  --wal-leftover writes everything in WAL mode without
  * checkpointing and exits without closing the database, leaving the data
- * in OUT.db-wal, like a recorder killed mid-run. */
+ * in OUT.db-wal, like a recorder killed mid-run.  --footprints makes a
+ * footprint file instead (cl_footprint_schema_sql, CL_FOOTPRINT_VERSION):
+ * the fixtures of cudalens-report --footprints. */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,7 +102,7 @@ static void put_launch_args(sqlite3 *db)
 
 int main(int argc, char **argv)
 {
-  int bare = 0, wal = 0, i = 1, version = CL_SCHEMA_VERSION;
+  int bare = 0, wal = 0, fp = 0, i = 1, version = CL_SCHEMA_VERSION;
   for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
     if (strcmp(argv[i], "--bare") == 0)
       bare = 1;
@@ -107,14 +110,16 @@ int main(int argc, char **argv)
       wal = 1;
     else if (strcmp(argv[i], "--schema") == 0 && i + 1 < argc)
       version = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--footprints") == 0)
+      fp = 1;
     else {
       fprintf(stderr, "sql2db: unknown option %s\n", argv[i]);
       return 2;
     }
   }
   if (i >= argc) {
-    fputs("usage: sql2db [--bare] [--wal-leftover] [--schema N] OUT.db [IN.sql ...]\n",
-          stderr);
+    fputs("usage: sql2db [--bare] [--wal-leftover] [--schema N | --footprints]"
+          " OUT.db [IN.sql ...]\n", stderr);
     return 2;
   }
   const char *out = argv[i++];
@@ -133,16 +138,17 @@ int main(int argc, char **argv)
     run(db, "PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0;", "wal");
   }
   run(db, "BEGIN", "begin");
-  int blobs = !bare && version >= cl_table_until(CL_TABLE_kernel_args);
+  int blobs = !bare && !fp && version >= cl_table_until(CL_TABLE_kernel_args);
   if (!bare) {
     static char schema[16384];
-    if (cl_schema_sql_of(schema, sizeof schema, version) < 0) {
+    if (!fp && cl_schema_sql_of(schema, sizeof schema, version) < 0) {
       fputs("sql2db: no schema\n", stderr);
       return 1;
     }
-    run(db, schema, "schema");
+    run(db, fp ? cl_footprint_schema_sql() : schema, "schema");
     char v[64];
-    snprintf(v, sizeof v, "PRAGMA user_version=%d", version);
+    snprintf(v, sizeof v, "PRAGMA user_version=%d",
+             fp ? CL_FOOTPRINT_VERSION : version);
     run(db, v, "user_version");
   }
   if (blobs)

@@ -33,9 +33,9 @@ static int in_version(int t, int version)
   return cl_tables[t].since <= version && (!until || version < until);
 }
 
-/* the schema of VERSION as SQLite sees it: every declared table of that
- * version, column by column */
-static void check_tables(sqlite3 *db, int version)
+/* the schema of a kind of FILE (a recording: of schema VERSION) as SQLite
+ * sees it: every declared table, column by column */
+static void check_tables(sqlite3 *db, int file, int version)
 {
   int ntables = 0;
   sqlite3_stmt *st;
@@ -46,10 +46,15 @@ static void check_tables(sqlite3 *db, int version)
   for (int t = 0; t < CL_NTABLES; t++) {
     const struct cl_table_decl *d = &cl_tables[t];
     CHECK(cl_table_named(d->name) == d);
-    CHECK(d->since >= 1 && d->since <= CL_SCHEMA_VERSION);
-    if (!in_version(t, version))
+    CHECK(d->file == CL_FILE_RECORDING || d->file == CL_FILE_FOOTPRINT ||
+          t == CL_TABLE_meta);
+    if (!(d->file & file) ||
+        (file == CL_FILE_RECORDING && !in_version(t, version)))
       continue;
     ntables++;
+    CHECK(d->since >= 1 &&
+          d->since <= (d->file == CL_FILE_FOOTPRINT ? CL_FOOTPRINT_VERSION
+                                                    : CL_SCHEMA_VERSION));
     sqlite3_bind_text(st, 1, d->name, -1, SQLITE_STATIC);
     int c = 0;
     for (; sqlite3_step(st) == SQLITE_ROW; c++) {
@@ -92,13 +97,14 @@ static void check_tables(sqlite3 *db, int version)
 }
 
 /* each table's SELECT and INSERT of every column (kernel_args and
- * uninit_params: the SELECTs also read their views) */
-static void check_statements(sqlite3 *db, int version)
+ * uninit_params since schema 6: the SELECTs read their views) */
+static void check_statements(sqlite3 *db, int file, int version)
 {
   for (int t = 0; t < CL_NTABLES; t++) {
     const struct cl_table_decl *d = &cl_tables[t];
-    if (!in_version(t, version) &&
-        !(cl_table_until(t) && version >= cl_table_until(t)))
+    if (!(d->file & file) ||
+        (file == CL_FILE_RECORDING && !in_version(t, version) &&
+         !(cl_table_until(t) && version >= cl_table_until(t))))
       continue;
     char sql[1024];
     sqlite3_stmt *st = NULL;
@@ -118,7 +124,7 @@ static void check_statements(sqlite3 *db, int version)
               d->cols[d->ncols - 1].name);
     sqlite3_finalize(st);
     CHECK(cl_insert_sql(sql, sizeof sql, "INSERT OR IGNORE", t, "") > 0);
-    if (in_version(t, version)) { /* a view takes none */
+    if (file != CL_FILE_RECORDING || in_version(t, version)) { /* a view takes none */
       CHECK(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK);
       CHECK(sqlite3_bind_parameter_count(st) == d->ncols);
       sqlite3_finalize(st);
@@ -126,6 +132,8 @@ static void check_statements(sqlite3 *db, int version)
     /* too small a buffer says so */
     CHECK(cl_select_sql(sql, 10, t, CL_ALL_COLS, "") == -1);
   }
+  if (file != CL_FILE_RECORDING)
+    return;
   /* the generated numbering: the enums are the declaration's order */
   CHECK(CL_COL_calls_seq == 0 && CL_NCOLS_calls == cl_tables[CL_TABLE_calls].ncols);
   CHECK_STR(cl_tables[CL_TABLE_calls].cols[CL_COL_calls_tid].name, "tid");
@@ -312,8 +320,8 @@ int main(void)
   CHECK(sqlite3_exec(db, CL_INDEX_SQL, NULL, NULL, &err) == SQLITE_OK);
   CHECK(query(db, "SELECT count(*) FROM sqlite_master WHERE type='index'"
                   " AND name='activity_correlation'") == 1);
-  check_tables(db, CL_SCHEMA_VERSION);
-  check_statements(db, CL_SCHEMA_VERSION);
+  check_tables(db, CL_FILE_RECORDING, CL_SCHEMA_VERSION);
+  check_statements(db, CL_FILE_RECORDING, CL_SCHEMA_VERSION);
   /* the views read */
   CHECK(query(db, "SELECT count(*) FROM ops") == 0);
   CHECK(query(db, "SELECT count(*) FROM call_activity") == 0);
@@ -327,14 +335,34 @@ int main(void)
   CHECK(cl_schema_sql_of(v5, sizeof v5, 5) > 0);
   CHECK(sqlite3_open(":memory:", &db) == SQLITE_OK);
   CHECK(sqlite3_exec(db, v5, NULL, NULL, NULL) == SQLITE_OK);
-  check_tables(db, 5);
-  check_statements(db, 5);
+  check_tables(db, CL_FILE_RECORDING, 5);
+  check_statements(db, CL_FILE_RECORDING, 5);
   CHECK(query(db, "SELECT count(*) FROM sqlite_master WHERE type='view'") == 2);
   CHECK(query(db, "SELECT count(*) FROM sqlite_master WHERE type='table'"
                   " AND name IN ('kernel_args', 'uninit_params')") == 2);
   sqlite3_close(db);
   CHECK(cl_schema_sql_of(v3, sizeof v3, 3) > 0);
   check_schema3(v3);
+  /* a footprint file: meta and its own tables, no views; none of them in a
+   * recording */
+  CHECK(sqlite3_open(":memory:", &db) == SQLITE_OK);
+  CHECK(cl_footprint_schema_sql()[0] != 0);
+  CHECK(sqlite3_exec(db, cl_footprint_schema_sql(), NULL, NULL, &err) ==
+        SQLITE_OK);
+  if (err)
+    fprintf(stderr, "footprint schema: %s\n", err);
+  check_tables(db, CL_FILE_FOOTPRINT, 0);
+  check_statements(db, CL_FILE_FOOTPRINT, 0);
+  CHECK(query(db, "SELECT count(*) FROM sqlite_master WHERE type='view'") == 0);
+  CHECK(query(db, "SELECT count(*) FROM sqlite_master WHERE name='fp_ranges'") == 1);
+  CHECK(query(db, "SELECT count(*) FROM sqlite_master WHERE name='calls'") == 0);
+  sqlite3_close(db);
+  CHECK(!strstr(schema, "fp_ranges") && !strstr(schema, "fp_kernels"));
+  CHECK(cl_tables[CL_TABLE_fp_ranges].file == CL_FILE_FOOTPRINT &&
+        cl_tables[CL_TABLE_meta].file ==
+            (CL_FILE_RECORDING | CL_FILE_FOOTPRINT));
+  CHECK_STR(cl_fp_kind_name(CL_FP_ATOMIC), "atomic");
+  CHECK(cl_fp_kind_of("write") == CL_FP_WRITE && cl_fp_kind_of("x") == -1);
   /* meta keys: unique, each explained */
   for (int k = 0; k < CL_NMETA; k++) {
     CHECK(cl_meta_key(k) && *cl_meta_key(k));
