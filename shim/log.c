@@ -17,8 +17,8 @@
 #include "manifest.h"
 #include "shim.h"
 
-static struct stat stderr_at_start;
-static int stderr_known;
+static struct stat stderr_at_start CL_STARTUP_DATA;
+static int stderr_known CL_STARTUP_DATA;
 
 /* fstat(2) straight from the kernel: the shim's own fstat wrapper
  * (syscalls.c) would look up the C library's in every process, CUDA or not

@@ -19,6 +19,14 @@
 #include "cudalens/outpath.h"
 #include "cudalens/visibility.h"
 
+/* The few variables that every process touches while the shim starts and in
+ * a wrapper that passes the call through (the shim's state, stderr as it
+ * was, the real functions looked up): one section, placed by the linker
+ * beside .data, so that a process that never uses CUDA faults in one page
+ * for them, not one per module (.bss has the recorder's large arrays
+ * between the modules' variables; issue 24, item 10). */
+#define CL_STARTUP_DATA __attribute__((section("cl_startup")))
+
 /* ---- configuration (config.c), read once from CUDALENS_* variables ------- */
 struct cl_config {
   const char *output;       /* CUDALENS_OUTPUT pattern */
@@ -262,7 +270,7 @@ extern uint64_t cl_start_ns, cl_end_ns CL_HIDDEN;
  * for NCCL (a lock, the loader's list) must not run. */
 #define CL_REAL_AS(type, name)                                                 \
   ({                                                                           \
-    static type cl_fn_;                                                        \
+    static type cl_fn_ CL_STARTUP_DATA;                                        \
     type cl_f_ = __atomic_load_n(&cl_fn_, __ATOMIC_RELAXED);                   \
     if (!cl_f_) {                                                              \
       cl_f_ = (type)cl_dl_sym_real(RTLD_NEXT, #name);                          \
