@@ -36,12 +36,11 @@ static const char env_names[ENV_COUNT][16] = {
     CL_ENV_VARS(CL_ENV_NAME)
 #undef CL_ENV_NAME
 };
-static const char *env_values[ENV_COUNT];
-
 #define PREFIX "CUDALENS_"
 
-/* env_values[] from environ: the first of each name, as getenv finds it */
-static void scan_environ(void)
+/* each variable's value from environ (the first of the name, as getenv
+ * finds it), or NULL */
+static void scan_environ(const char *env_values[ENV_COUNT])
 {
   for (char **e = environ; e && *e; e++) {
     const char *s = *e;
@@ -58,7 +57,8 @@ static void scan_environ(void)
   }
 }
 
-static long env_long(int id, long def, long lo, long hi)
+static long env_long(const char *const *env_values, int id, long def, long lo,
+                     long hi)
 {
   const char *name = env_names[id];
   const char *v = env_values[id];
@@ -77,27 +77,28 @@ static long env_long(int id, long def, long lo, long hi)
 
 void cl_config_load(void)
 {
-  const char *v;
-  scan_environ();
-  cl_cfg.debuglevel = (int)env_long(ENV_DEBUGLEVEL, 0, 0, 3);
+  const char *v, *env_values[ENV_COUNT] = {NULL};
+  scan_environ(env_values);
+  cl_cfg.debuglevel = (int)env_long(env_values, ENV_DEBUGLEVEL, 0, 0, 3);
   if ((v = env_values[ENV_OUTPUT]) && *v)
     cl_cfg.output = v;
   if ((v = env_values[ENV_CUPTI_LIBRARY]) && *v)
     cl_cfg.cupti_library = v;
   if ((v = env_values[ENV_MANIFEST]) && *v)
     cl_cfg.manifest = v;
-  cl_cfg.disable = (int)env_long(ENV_DISABLE, 0, 0, 1);
-  cl_cfg.stack_depth =
-      (int)env_long(ENV_STACK_DEPTH, CL_MAX_FRAMES, 0, CL_MAX_FRAMES);
-  cl_cfg.gpu_activity = (int)env_long(ENV_GPU_ACTIVITY, 1, 0, 1);
-  cl_cfg.kernel_times = (int)env_long(ENV_KERNEL_TIMES, 0, 0, 1);
-  long recs = env_long(ENV_BUFFER_RECORDS, 4096, 64, 1 << 20);
+  cl_cfg.disable = (int)env_long(env_values, ENV_DISABLE, 0, 0, 1);
+  cl_cfg.stack_depth = (int)env_long(env_values, ENV_STACK_DEPTH,
+                                     CL_MAX_FRAMES, 0, CL_MAX_FRAMES);
+  cl_cfg.gpu_activity = (int)env_long(env_values, ENV_GPU_ACTIVITY, 1, 0, 1);
+  cl_cfg.kernel_times = (int)env_long(env_values, ENV_KERNEL_TIMES, 0, 0, 1);
+  long recs = env_long(env_values, ENV_BUFFER_RECORDS, 4096, 64, 1 << 20);
   unsigned cap = 64;
   while (cap < (unsigned long)recs)
     cap <<= 1;
   cl_cfg.buffer_records = cap;
-  cl_cfg.flush_ms = (unsigned)env_long(ENV_FLUSH_MS, 200, 10, 60000);
-  cl_cfg.python = (int)env_long(ENV_PYTHON, 1, 0, 1);
+  cl_cfg.flush_ms =
+      (unsigned)env_long(env_values, ENV_FLUSH_MS, 200, 10, 60000);
+  cl_cfg.python = (int)env_long(env_values, ENV_PYTHON, 1, 0, 1);
   if ((v = env_values[ENV_OVERFLOW]) && *v) {
     if (!strcmp(v, "drop"))
       cl_cfg.overflow_drop = 1;
