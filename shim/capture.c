@@ -131,7 +131,8 @@ static void guard_free(const struct cl_api *api, const void *params,
 {
   struct cl_args a;
   memset(&a, 0, sizeof a);
-  api->decode(params, &a); /* a free's pointer is an input: valid at entry */
+  /* a free's pointer is an input: valid at entry */
+  cl_api_decode(api, params, &a);
   if (cl_allocmap_kind(a.dst, 1) == CL_MEMKIND_MANAGED) {
     /* cudaFree of managed memory: its guards go before the pages do (not
      * reported: cudaFree waits for the device in practice) */
@@ -156,7 +157,7 @@ static void wrap_host_func(const struct cl_api *api, const void *params,
 {
   struct cl_args a;
   memset(&a, 0, sizeof a);
-  api->decode(params, &a);
+  cl_api_decode(api, params, &a);
   uint64_t stream = cl_stream_of(api, a.stream);
   p->hostfn_tried = 1;
   p->hostfn_slot = cl_hostfn_wrap(api, params, p->correlation, stream,
@@ -210,8 +211,8 @@ static int sync_host_kind(const struct cl_args *a, int memset)
 
 static int named(const struct cl_api *api, const char *rt, const char *drv)
 {
-  return !strncmp(api->name, rt, strlen(rt)) ||
-         !strncmp(api->name, drv, strlen(drv));
+  return !strncmp(cl_api_name(api), rt, strlen(rt)) ||
+         !strncmp(cl_api_name(api), drv, strlen(drv));
 }
 
 /* the device whose memory a successful allocation is (as the memory row
@@ -407,7 +408,7 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
     /* no driver call was seen inside: what came before goes now */
     struct cl_args a;
     memset(&a, 0, sizeof a);
-    api->decode(cb->functionParams, &a);
+    cl_api_decode(api, cb->functionParams, &a);
     cl_hostguard_sync(CL_OP_HOST_FUNC, -1, cl_stream_of(api, a.stream),
                       cl_gettid(), 0, UINT64_MAX);
   }
@@ -448,7 +449,7 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
       api->op == CL_OP_SYNC_STREAM || api->op == CL_OP_SYNC_EVENT ||
       api->op == CL_OP_STREAM_DESTROY || api->op == CL_OP_EVENT_DESTROY ||
       api->op == CL_OP_FREE)
-    api->decode(cb->functionParams, &c->a);
+    cl_api_decode(api, cb->functionParams, &c->a);
   /* cuCtxEnablePeerAccess names the peer by its context */
   if (ok && (api->op == CL_OP_PEER_ENABLE || api->op == CL_OP_PEER_DISABLE) &&
       c->a.handle)
@@ -582,8 +583,8 @@ int cl_capture_start(void)
     const struct cl_api *e = &cl_api_table[i];
     r = cl_cupti.cuptiEnableCallback(1, subscriber, e->domain, e->cbid);
     if (r != CUPTI_SUCCESS)
-      CL_LOG(CL_LOG_INFO, "cannot enable the callback for %s: %s", e->name,
-             cl_cupti_error(r));
+      CL_LOG(CL_LOG_INFO, "cannot enable the callback for %s: %s",
+             cl_api_name(e), cl_cupti_error(r));
   }
   cl_cupti.cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
                                CUPTI_CBID_RESOURCE_CONTEXT_CREATED);

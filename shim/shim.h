@@ -289,13 +289,16 @@ void *cl_dl_open_real(const char *file, int mode) CL_HIDDEN;
 void *cl_dl_sym_real(void *handle, const char *name) CL_HIDDEN;
 
 /* ---- the API table (decode.c), generated from api.def ---------------------- */
+/* No pointers in it (a name is an offset into cl_api_names, the decoder is
+ * reached by cl_api_decode): the table is read-only data that the loader
+ * neither relocates nor copies in a process that never uses CUDA (issue
+ * 24, item 10). */
 struct cl_api {
-  const char *name;       /* e.g. "cudaMemcpyAsync_v3020" */
+  unsigned short name_at; /* cl_api_name(): e.g. "cudaMemcpyAsync_v3020" */
+  unsigned short flags;   /* CL_ASYNC, CL_PTSZ */
   int domain;             /* CUpti_CallbackDomain */
   unsigned cbid;
   enum cl_op op;
-  unsigned flags;         /* CL_ASYNC, CL_PTSZ */
-  void (*decode)(const void *params, struct cl_args *a);
 };
 #define CL_ASYNC 1u
 #define CL_PTSZ 2u
@@ -306,6 +309,16 @@ struct cl_api {
 extern const unsigned cl_api_nccl_first CL_HIDDEN;
 extern const struct cl_api cl_api_table[] CL_HIDDEN;
 extern const unsigned cl_api_count CL_HIDDEN;
+/* every API's name, NUL-terminated, one after the other */
+extern const struct cl_api_names cl_api_names CL_HIDDEN;
+static inline const char *cl_api_name(const struct cl_api *api)
+{
+  return (const char *)&cl_api_names + api->name_at;
+}
+/* Reads the parameter struct PARAMS of a call of API into A (nothing for
+ * NCCL's rows: shim/nccl.c records those). */
+void cl_api_decode(const struct cl_api *api, const void *params,
+                   struct cl_args *a) CL_HIDDEN;
 /* Table index of (domain, cbid), or -1. */
 int cl_api_lookup(int domain, unsigned cbid) CL_HIDDEN;
 /* Table index of the API named NAME (CUPTI's name: cudaMemcpyAsync_v3020),
