@@ -15,6 +15,7 @@
 #include "checks/find_collectives.h"
 #include "cudalens/fnv.h"
 #include "checks/findings.h"
+#include "output/json.h"
 #include "output/output.h"
 #include "util.h"
 
@@ -452,6 +453,23 @@ static void get_finding(struct reader *rd, struct findings *fs)
     get_loc(rd, &f->loc);
 }
 
+/* Is S a summary as the text and JSON outputs render it: valid UTF-8
+ * without control characters but newlines?  Those outputs escape the rest;
+ * a summary holding one was not written by --reduce, and printed as read it
+ * would reach the terminal raw (the fuzzer's merge runs found it). */
+static bool rendered_text(const char *s)
+{
+  while (*s) {
+    int n = utf8_len(s);
+    const unsigned char *u = (const unsigned char *)s;
+    if (!n || (n == 1 && ((*u < 0x20 && *u != '\n') || *u == 0x7f)) ||
+        (n == 2 && u[0] == 0xc2 && u[1] < 0xa0))
+      return false;
+    s += n;
+  }
+  return true;
+}
+
 static struct finding *last_finding(struct reader *rd, struct findings *fs)
 {
   if (!fs->n && !rd->why)
@@ -479,10 +497,17 @@ static void get_body(struct reader *rd, struct recording *r)
       r->text_summary = get_str(rd);
       line_done(rd);
       text = r->text_summary != NULL;
+      if (text && !rendered_text(r->text_summary) && !rd->why)
+        rd->why = "a summary with control characters or invalid UTF-8";
     } else if (!strcmp(tag, "json") && !json) {
       r->json_summary = get_str(rd);
       line_done(rd);
       json = r->json_summary != NULL;
+      if (json && !rendered_text(r->json_summary) && !rd->why)
+        rd->why = "a summary with control characters or invalid UTF-8";
+      /* spliced into the JSON report as read (json_splice) */
+      if (json && !json_well_formed(r->json_summary, true) && !rd->why)
+        rd->why = "a JSON summary that is not JSON";
     } else if (!strcmp(tag, "finding")) {
       get_finding(rd, &r->fs);
     } else if (!strcmp(tag, "extra")) {

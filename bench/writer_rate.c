@@ -4,8 +4,9 @@
  * recording, no CUDA, no rings.  Mixes: "launch" (a kernel launch call with
  * 0-3 pointer arguments and its kernel activity record) and "copy" (an async
  * copy call and its memcpy activity record) and "poll" (a cudaStreamQuery
- * that is often not ready and a cudaEventRecord); call stacks drawn from a
- * pool.
+ * that is often not ready and a cudaEventRecord), and "mixed" (the three in
+ * turn, two launches for a copy and a poll: all the common kinds of records
+ * in one stream); call stacks drawn from a pool.
  * Prints records/s and rows/s of the puts and commits, by the clock and per
  * CPU second (steadier on a shared machine), then what creating the
  * recording and closing it (the indexes) cost.  See bench/README.md, "The writer". */
@@ -186,7 +187,7 @@ static void make_poll(struct cl_record r[2], uint32_t api[2], uint64_t t,
 
 static void usage(void)
 {
-  fprintf(stderr, "usage: writer_rate [--mix launch|copy|poll] [--batch N] "
+  fprintf(stderr, "usage: writer_rate [--mix launch|copy|poll|mixed] [--batch N] "
                   "OUT.db RECORDS\n");
   exit(2);
 }
@@ -208,13 +209,15 @@ int main(int argc, char **argv)
       usage();
   }
   if (argc - optind != 2 || batch < 2 ||
-      (strcmp(mix, "launch") && strcmp(mix, "copy") && strcmp(mix, "poll")))
+      (strcmp(mix, "launch") && strcmp(mix, "copy") && strcmp(mix, "poll") &&
+       strcmp(mix, "mixed")))
     usage();
   const char *out = argv[optind];
   long records = atol(argv[optind + 1]);
   if (records < 2)
     usage();
   int launch = !strcmp(mix, "launch"), poll = !strcmp(mix, "poll");
+  int mixed = !strcmp(mix, "mixed");
   if (!access(out, F_OK)) {
     fprintf(stderr, "writer_rate: %s exists\n", out);
     return 2;
@@ -224,8 +227,8 @@ int main(int argc, char **argv)
   cl_cupti.cuptiGetTimestamp = fake_timestamp;
   cl_start_ns = mono_ns();
   make_pools();
-  uint32_t api = (uint32_t)api_index(launch ? "cudaLaunchKernel_v7000"
-                                            : "cudaMemcpyAsync_v3020");
+  uint32_t launch_api = (uint32_t)api_index("cudaLaunchKernel_v7000");
+  uint32_t copy_api = (uint32_t)api_index("cudaMemcpyAsync_v3020");
   uint32_t poll_api[2] = {(uint32_t)api_index("cudaStreamQuery_v3020"),
                           (uint32_t)api_index("cudaEventRecord_v3020")};
 
@@ -240,15 +243,17 @@ int main(int argc, char **argv)
     return 1;
   struct counts n = {0, 0, 0};
   uint64_t put_ns = 0, put_cpu_ns = 0, t = mono_ns();
+  unsigned turn = 0; /* mixed: launch, launch, copy, poll */
   for (long done = 0; done < records;) {
     long k = 0;
     for (; k + 1 < batch && done + k + 1 < records + 1; k += 2) {
-      if (poll)
+      unsigned kind = mixed ? "\0\0\1\2"[turn++ % 4] : launch ? 0 : poll ? 2 : 1;
+      if (kind == 2)
         make_poll(&recs[k], poll_api, t, &n);
-      else if (launch)
-        make_launch(&recs[k], api, t, &n);
+      else if (kind == 0)
+        make_launch(&recs[k], launch_api, t, &n);
       else
-        make_copy(&recs[k], api, t, &n);
+        make_copy(&recs[k], copy_api, t, &n);
       t += 7000;
     }
     uint64_t t0 = mono_ns(), c0 = cpu_ns();

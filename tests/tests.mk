@@ -46,6 +46,7 @@ CAPTURE_TESTS = \
 	tests/capture/words.test
 
 FUZZ_TESTS = \
+	tests/fuzz/merge.test \
 	tests/fuzz/smoke.test
 
 HOSTSYNC_TESTS = \

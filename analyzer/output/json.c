@@ -184,3 +184,116 @@ void json_splice(struct json *j, const char *fragment, int from)
   }
   j->first[j->depth] = false;
 }
+
+/* ---- checking ------------------------------------------------------------ */
+
+static const char *ws(const char *p)
+{
+  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+    p++;
+  return p;
+}
+
+/* the end of the JSON string at P (at its quote), or NULL */
+static const char *string_end(const char *p)
+{
+  if (*p++ != '"')
+    return NULL;
+  for (; *p != '"'; p++) {
+    if ((unsigned char)*p < 0x20)
+      return NULL; /* the end of S, or a raw control character */
+    if (*p == '\\') {
+      p++;
+      if (*p == 'u') {
+        for (int i = 1; i <= 4; i++)
+          if (!strchr("0123456789abcdefABCDEF", p[i]) || !p[i])
+            return NULL;
+        p += 4;
+      } else if (!*p || !strchr("\"\\/bfnrt", *p)) {
+        return NULL;
+      }
+    }
+  }
+  return p + 1;
+}
+
+static const char *number_end(const char *p)
+{
+  if (*p == '-')
+    p++;
+  if (*p == '0')
+    p++;
+  else if (*p >= '1' && *p <= '9')
+    while (*p >= '0' && *p <= '9')
+      p++;
+  else
+    return NULL;
+  if (*p == '.') {
+    if (!(*++p >= '0' && *p <= '9'))
+      return NULL;
+    while (*p >= '0' && *p <= '9')
+      p++;
+  }
+  if (*p == 'e' || *p == 'E') {
+    p++;
+    if (*p == '+' || *p == '-')
+      p++;
+    if (!(*p >= '0' && *p <= '9'))
+      return NULL;
+    while (*p >= '0' && *p <= '9')
+      p++;
+  }
+  return p;
+}
+
+static const char *value_end(const char *p, int depth);
+
+/* the members "key": value, ... at P (after whitespace), up to the first
+ * character that cannot continue them; NULL when malformed */
+static const char *members_end(const char *p, int depth)
+{
+  for (;;) {
+    if (!(p = string_end(ws(p))))
+      return NULL;
+    p = ws(p);
+    if (*p++ != ':' || !(p = value_end(p, depth)))
+      return NULL;
+    p = ws(p);
+    if (*p != ',')
+      return p;
+    p++;
+  }
+}
+
+static const char *value_end(const char *p, int depth)
+{
+  p = ws(p);
+  if (*p == '{' || *p == '[') {
+    if (depth >= JSON_MAX_DEPTH)
+      return NULL;
+    char close = *p == '{' ? '}' : ']';
+    const char *q = ws(p + 1);
+    if (*q == close)
+      return q + 1;
+    if (close == '}') {
+      q = members_end(q, depth + 1);
+    } else {
+      for (q = value_end(q, depth + 1); q && *(q = ws(q)) == ',';)
+        q = value_end(q + 1, depth + 1);
+    }
+    return q && *(q = ws(q)) == close ? q + 1 : NULL;
+  }
+  if (*p == '"')
+    return string_end(p);
+  static const char *const words[] = {"true", "false", "null"};
+  for (int i = 0; i < 3; i++)
+    if (!strncmp(p, words[i], strlen(words[i])))
+      return p + strlen(words[i]);
+  return number_end(p);
+}
+
+bool json_well_formed(const char *s, bool members)
+{
+  const char *end = members ? members_end(s, 1) : value_end(s, 0);
+  return end && !*ws(end);
+}

@@ -42,6 +42,13 @@ void json_kv_bool(struct json *j, const char *key, bool v);
  * indented to J's depth) */
 void json_splice(struct json *j, const char *fragment, int from);
 
+/* Is S well-formed JSON (RFC 8259: objects, arrays, strings with their
+ * escapes, numbers, true, false, null; nested at most JSON_MAX_DEPTH deep):
+ * one value when MEMBERS is false, else the members of an object without
+ * its braces (what json_splice takes: "key": value, ...), whitespace
+ * around.  Reduced results keep their summary as such a fragment. */
+bool json_well_formed(const char *s, bool members);
+
 /* write S as a JSON string literal (with quotes) to F */
 void json_write_escaped(FILE *f, const char *s);
 

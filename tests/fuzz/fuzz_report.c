@@ -1,7 +1,7 @@
 /* fuzz_report.c - a mutation fuzzer of cudalens-report.
  *
- *   fuzz_report [-n RUNS] [-s SEED] [-t SECONDS] [-o CRASHDIR] [-q]
- *               RECORDING.db...
+ *   fuzz_report [-n RUNS] [-s SEED] [-t SECONDS] [-o CRASHDIR] [-q] [-v]
+ *               RECORDING.db|REDUCED.cldr...
  *
  * Each run takes one of the seed recordings, mutates it, writes it to a
  * private work directory and runs the report on it in a forked child (the
@@ -38,6 +38,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "cudalens/fnv.h"
+#include "output/json.h"
 
 /* report_entry.c: analyzer/report_main.c with its main() renamed */
 int cudalens_report_main(int argc, char **argv);
@@ -366,9 +369,266 @@ static void mutate_sql(struct input *in, const char *path)
   in->cap = in->len;
 }
 
+/* ---- reduced results (.cldr): text mutations ------------------------- */
+
+/* A reduced result (analyzer/reduced.h) is text, one record a line, ended
+ * by "end CHECKSUM", an FNV-1a of the bytes before it.  The mutations work
+ * on lines and on their space-separated fields; most runs then write the
+ * checksum again, so that the merge reads what the mutation made of the
+ * file rather than stopping at a checksum that does not match. */
+
+static bool is_cldr(const char *path)
+{
+  size_t n = strlen(path);
+  return n > 5 && strcmp(path + n - 5, ".cldr") == 0;
+}
+
+/* the line starts of IN (N of them; the last line may lack its newline) */
+static size_t *line_starts(const struct input *in, size_t *n)
+{
+  size_t cap = 64, k = 0;
+  size_t *v = malloc(cap * sizeof *v);
+  for (size_t i = 0; v && i < in->len; i++)
+    if (i == 0 || in->bytes[i - 1] == '\n') {
+      if (k == cap)
+        v = realloc(v, (cap *= 2) * sizeof *v);
+      if (v)
+        v[k++] = i;
+    }
+  if (!v)
+    die("out of memory");
+  *n = k;
+  return v;
+}
+
+static size_t line_end(const struct input *in, size_t start)
+{
+  const unsigned char *nl = memchr(in->bytes + start, '\n', in->len - start);
+  return nl ? (size_t)(nl - in->bytes) + 1 : in->len;
+}
+
+/* bytes [AT, AT+DEL) of IN replaced by ADD (LEN bytes) */
+static void splice_bytes(struct input *in, size_t at, size_t del,
+                   const unsigned char *add, size_t len)
+{
+  size_t need = in->len - del + len;
+  if (need > in->cap) {
+    in->cap = need + need / 2 + 16;
+    if (!(in->bytes = realloc(in->bytes, in->cap)))
+      die("out of memory");
+  }
+  memmove(in->bytes + at + len, in->bytes + at + del, in->len - at - del);
+  if (len)
+    memcpy(in->bytes + at, add, len);
+  in->len = need;
+}
+
+/* what a field may become: numbers at and beyond every bound the reader
+ * checks, then strings, the first CLDR_WELL_FORMED of them well-formed
+ * (reaching the merge), the rest malformed */
+static const char *const cldr_numbers[] = {
+    "0", "1", "-1", "2", "3", "7", "255", "256", "1000", "1001",
+    "2147483647", "-2147483648", "4294967296", "9223372036854775807",
+    "-9223372036854775808", "2147483648", "-2147483649",
+    "9223372036854775808", "18446744073709551615", "18446744073709551616",
+    "00", "+1", "0x10", "1e3", ""};
+#define CLDR_IN_RANGE 15 /* of int64_t */
+#define CLDR_WELL_FORMED 11
+static const char *const cldr_strings[] = {
+    "-", "=", "=x", "=%0A%1B[31mred%C2%9B", "=%FF%FE%80", "=a%20b",
+    "=collective-mismatch", "=sync-in-loop", "=all-reduce", "=-",
+    "=0000000000000000", "=%", "=%0", "=%00", "=%zz", "=%%", "x", ""};
+
+/* the tags of reduced.h's lines */
+static const char *const cldr_tags[] = {
+    "cudalens-reduced", "report", "stack", "source", "process", "text",
+    "json", "finding", "loc", "extra", "kernel", "op", "related", "site",
+    "coll", "end"};
+
+/* is line [A, B) of IN a collective ("coll ...")? */
+static bool coll_line(const struct input *in, size_t a, size_t b)
+{
+  return b - a > 5 && !memcmp(in->bytes + a, "coll ", 5);
+}
+
+/* One mutation of IN.  GENTLE ones keep the file well-formed, mostly (a
+ * number for a number, a well-formed string for a string; collectives
+ * deleted, repeated or moved), so that most reach the merge; the others
+ * also break its lines, tags, fields and bytes. */
+static void mutate_cldr_once(struct input *in, const struct seed *seeds,
+                             size_t nseeds, bool gentle)
+{
+  size_t n;
+  size_t *ls = line_starts(in, &n);
+  if (!n) {
+    free(ls);
+    static const char line[] = "cudalens-reduced 1\n";
+    splice_bytes(in, 0, 0, (const unsigned char *)line, sizeof line - 1);
+    note(in, "an empty file given a first line");
+    return;
+  }
+  size_t li = below(n), a = ls[li], b = line_end(in, a);
+  size_t what = below(12);
+  if (gentle) {
+    /* a field after the header (version, --stack and source are checked
+     * first), or a collective deleted (4), repeated (5, 6) or moved (7) */
+    what = below(8);
+    if (what >= 4) {
+      size_t tries = 0;
+      while (!coll_line(in, a, b) && tries++ < 64)
+        li = below(n), a = ls[li], b = line_end(in, a);
+      if (!coll_line(in, a, b))
+        what = 0;
+    }
+    if (what < 4 && n > 4 && li < 4)
+      li = 4 + below(n - 4), a = ls[li], b = line_end(in, a);
+  }
+  switch (what) {
+  case 0: case 1: case 2: case 3: { /* one field replaced */
+    size_t nf = 1;
+    for (size_t i = a; i < b; i++)
+      nf += in->bytes[i] == ' ';
+    size_t fi = nf > 1 && (gentle || below(8)) ? 1 + below(nf - 1) : below(nf);
+    size_t fa = a, k = 0;
+    while (k < fi && fa < b)
+      k += in->bytes[fa++] == ' ';
+    size_t fb = fa;
+    while (fb < b && in->bytes[fb] != ' ' && in->bytes[fb] != '\n')
+      fb++;
+    char buf[6000];
+    /* most: a number for a number, a well-formed string for a string */
+    bool str = in->bytes[fa] == '=' || (in->bytes[fa] == '-' && fb - fa == 1);
+    if (!gentle && !below(4))
+      str = below(2);
+    size_t nv = str ? (gentle || below(4)
+                           ? CLDR_WELL_FORMED
+                           : sizeof cldr_strings / sizeof *cldr_strings)
+                    : gentle && below(4) ? CLDR_IN_RANGE
+                                         : sizeof cldr_numbers / sizeof *cldr_numbers;
+    const char *v = str ? cldr_strings[below(nv)] : cldr_numbers[below(nv)];
+    if (!below(16) && (str || !gentle)) { /* a long string */
+      size_t len = 1 + below(sizeof buf - 2);
+      memset(buf, below(2) ? 'y' : '%', len);
+      buf[0] = '=';
+      buf[len] = 0;
+      v = buf;
+    }
+    splice_bytes(in, fa, fb - fa, (const unsigned char *)v, strlen(v));
+    note(in, "line %zu field %zu = '%.40s'", li + 1, fi + 1, v);
+    break;
+  }
+  case 4: /* a line deleted */
+    splice_bytes(in, a, b - a, NULL, 0);
+    note(in, "line %zu deleted", li + 1);
+    break;
+  case 5: case 6: { /* a line repeated, here or elsewhere */
+    size_t len = b - a, to = below(2) ? b : ls[below(n)];
+    unsigned char *copy = malloc(len + 1);
+    memcpy(copy, in->bytes + a, len);
+    if (len && copy[len - 1] != '\n')
+      copy[len++] = '\n';
+    size_t times = below(4) ? 1 : 1 + below(50);
+    for (size_t t = 0; t < times; t++)
+      splice_bytes(in, to, 0, copy, len);
+    free(copy);
+    note(in, "line %zu repeated %zu times", li + 1, times);
+    break;
+  }
+  case 7: { /* a line moved */
+    size_t len = b - a;
+    unsigned char *copy = malloc(len + 1);
+    memcpy(copy, in->bytes + a, len);
+    if (len && copy[len - 1] != '\n')
+      copy[len++] = '\n';
+    splice_bytes(in, a, b - a, NULL, 0);
+    size_t m;
+    size_t *ls2 = line_starts(in, &m);
+    size_t to = m ? ls2[below(m)] : 0;
+    free(ls2);
+    splice_bytes(in, to, 0, copy, len);
+    free(copy);
+    note(in, "line %zu moved", li + 1);
+    break;
+  }
+  case 8: { /* the tag changed */
+    size_t ta = a;
+    while (ta < b && in->bytes[ta] != ' ' && in->bytes[ta] != '\n')
+      ta++;
+    const char *t = cldr_tags[below(sizeof cldr_tags / sizeof *cldr_tags)];
+    splice_bytes(in, a, ta - a, (const unsigned char *)t, strlen(t));
+    note(in, "line %zu tagged %s", li + 1, t);
+    break;
+  }
+  case 9: { /* a field added or the last one dropped */
+    size_t e = b > a && in->bytes[b - 1] == '\n' ? b - 1 : b;
+    if (below(2)) {
+      splice_bytes(in, e, 0, (const unsigned char *)" 0", 2);
+      note(in, "line %zu has a field more", li + 1);
+    } else {
+      size_t s = e;
+      while (s > a && in->bytes[s - 1] != ' ')
+        s--;
+      if (s > a)
+        s--;
+      splice_bytes(in, s, e - s, NULL, 0);
+      note(in, "line %zu has a field less", li + 1);
+    }
+    break;
+  }
+  case 10: { /* a line of another seed (another rank's collective...) */
+    const struct seed *o = &seeds[below(nseeds)];
+    struct input other = {.bytes = o->bytes, .len = o->len};
+    size_t m;
+    size_t *ol = line_starts(&other, &m);
+    if (m) {
+      size_t oa = ol[below(m)], ob = line_end(&other, oa);
+      splice_bytes(in, ls[below(n)], 0, o->bytes + oa, ob - oa);
+      note(in, "a line of %s inserted", o->path);
+    }
+    free(ol);
+    break;
+  }
+  default: /* bytes */
+    if (below(2)) {
+      size_t at = below(in->len);
+      in->bytes[at] ^= (unsigned char)(1u << below(8));
+      note(in, "a bit flipped at %zu", at);
+    } else {
+      in->len = below(in->len);
+      note(in, "truncated to %zu bytes", in->len);
+    }
+    break;
+  }
+  free(ls);
+}
+
+/* the checksum line written again, for the bytes before it (the last
+ * "end " line), or added at the end */
+static void fix_checksum(struct input *in)
+{
+  size_t n;
+  size_t *ls = line_starts(in, &n);
+  size_t at = in->len;
+  for (size_t i = n; i-- > 0;)
+    if (in->len - ls[i] >= 4 && !memcmp(in->bytes + ls[i], "end ", 4)) {
+      at = ls[i];
+      break;
+    }
+  free(ls);
+  if (at == in->len && in->len && in->bytes[in->len - 1] != '\n')
+    splice_bytes(in, in->len, 0, (const unsigned char *)"\n", 1), at = in->len;
+  uint64_t h = cl_fnv1a(CL_FNV_OFFSET, in->bytes, at);
+  char line[40];
+  snprintf(line, sizeof line, "end %016" PRIx64 "\n", h);
+  splice_bytes(in, at, line_end(in, at) - at, (const unsigned char *)line,
+         strlen(line));
+}
+
 /* ---- running the report --------------------------------------------- */
 
 static char workdir[4096], dbpath[4200], outpath[4200], errpath[4200];
+static char jobdir[4200]; /* a merge run's reduced results */
+#define MAX_RANKS 4
 
 static pid_t owner; /* the fuzzer, not a child running the report */
 static volatile sig_atomic_t stop;
@@ -390,11 +650,26 @@ static void remove_input(void)
   }
 }
 
+static char *rank_path(size_t i)
+{
+  static char p[4300];
+  snprintf(p, sizeof p, "%s/rank%zu.cldr", jobdir, i);
+  return p;
+}
+
+static void remove_job(void)
+{
+  for (size_t i = 0; i < MAX_RANKS; i++)
+    unlink(rank_path(i));
+}
+
 static void cleanup(void)
 {
   if (!workdir[0] || getpid() != owner)
     return;
   remove_input();
+  remove_job();
+  rmdir(jobdir);
   unlink(outpath);
   unlink(errpath);
   rmdir(workdir);
@@ -416,10 +691,10 @@ static bool raw_control(const unsigned char *b, size_t n)
 static const char *const formats[] = {"text",     "json", "sarif",
                                       "github",   "perfetto", "html"};
 
-/* the report on DBPATH in a child, in formats[FMT]; a message when the run
- * fails, else NULL */
-static const char *run_report(int fmt, unsigned timeout_s, char *why,
-                              size_t len)
+/* the report on the NTARGETS paths TARGETS in a child, in formats[FMT]; a
+ * message when the run fails, else NULL */
+static const char *run_report(int fmt, char **targets, int ntargets,
+                              unsigned timeout_s, char *why, size_t len)
 {
   fflush(NULL);
   pid_t pid = fork();
@@ -440,8 +715,11 @@ static const char *run_report(int fmt, unsigned timeout_s, char *why,
     optind = 0;       /* getopt starts afresh (glibc), as in a new process */
     char format[32];
     snprintf(format, sizeof format, "--format=%s", formats[fmt]);
-    char *argv[] = {"cudalens-report", format, dbpath, NULL};
-    exit(cudalens_report_main(3, argv));
+    char *argv[2 + MAX_RANKS + 1] = {"cudalens-report", format};
+    for (int i = 0; i < ntargets && i < MAX_RANKS; i++)
+      argv[2 + i] = targets[i];
+    exit(cudalens_report_main(2 + (ntargets < MAX_RANKS ? ntargets : MAX_RANKS),
+                              argv));
   }
   int status;
   while (waitpid(pid, &status, 0) < 0)
@@ -482,6 +760,15 @@ static const char *run_report(int fmt, unsigned timeout_s, char *why,
       snprintf(why, len, "raw control character in the %s report",
                formats[fmt]);
       fail = why;
+    } else if (fmt == 1 && code < 2) {
+      char *text = malloc(olen + 1);
+      memcpy(text, out, olen);
+      text[olen] = 0;
+      if (strlen(text) != olen || !json_well_formed(text, false)) {
+        snprintf(why, len, "the JSON report is not JSON");
+        fail = why;
+      }
+      free(text);
     }
   }
   if (fail && elen) {
@@ -501,10 +788,94 @@ static double now(void)
   return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static bool verbose; /* -v: each refusal's error line */
+
+/* did the last run exit 2 (anything on stderr, for a run that passed)? */
+static bool refused(unsigned long long r)
+{
+  FILE *e = fopen(errpath, "r");
+  bool yes = false;
+  if (e) {
+    char line[512];
+    if ((yes = fgets(line, sizeof line, e) != NULL) && verbose)
+      printf("run %llu refused: %s", r, line);
+    fclose(e);
+  }
+  return yes;
+}
+
+/* A merge run: the reduced result S, mutated, and up to three more ranks
+ * (from the reduced seeds CLDRS, each mutated one time in three) written
+ * as JOBDIR/rankI.cldr, then the report of the folder or of the files
+ * named (a job's reduced results alone: the merge of analyzer/reduced.c
+ * and report_main.c).  The same failures as a recording's run; 1 when the
+ * run failed (its files kept in CRASHDIR as fail-SEED-RUN-rankI.cldr). */
+static int merge_run(const struct seed *s, const struct seed *cldrs,
+                     size_t ncldr, unsigned long long seed,
+                     unsigned long long r, unsigned timeout_s,
+                     const char *crashdir, unsigned long long *exit2)
+{
+  size_t nranks = 1 + below(MAX_RANKS);
+  struct input in[MAX_RANKS];
+  memset(in, 0, sizeof in);
+  remove_job();
+  for (size_t i = 0; i < nranks; i++) {
+    const struct seed *from = i ? &cldrs[below(ncldr)] : s;
+    in[i].len = in[i].cap = from->len;
+    in[i].bytes = malloc(from->len ? from->len : 1);
+    memcpy(in[i].bytes, from->bytes, from->len);
+    note(&in[i], "from %s", from->path);
+    if (i && below(3))
+      goto write;
+    size_t nmut = 1 + below(3);
+    bool gentle = below(2);
+    for (size_t m = 0; m < nmut; m++)
+      mutate_cldr_once(&in[i], cldrs, ncldr, gentle);
+    if (below(8)) /* most: the checksum matches what was made */
+      fix_checksum(&in[i]);
+  write:
+    write_file(rank_path(i), in[i].bytes, in[i].len);
+  }
+  char *targets[MAX_RANKS];
+  int ntargets = 1;
+  targets[0] = jobdir;
+  if (below(4)) { /* the files named, rather than their folder */
+    for (size_t i = 0; i < nranks; i++)
+      targets[i] = strdup(rank_path(i));
+    ntargets = (int)nranks;
+  }
+  /* text 4/8, json 2/8, sarif and github 1/8 each (the timelines draw
+   * the recording itself: not from a reduced result) */
+  unsigned pick = (unsigned)below(8);
+  int fmt = pick < 4 ? 0 : pick < 6 ? 1 : (int)pick - 4;
+  char why[1024];
+  const char *fail = run_report(fmt, targets, ntargets, timeout_s, why,
+                                sizeof why);
+  if (ntargets > 1)
+    for (int i = 0; i < ntargets; i++)
+      free(targets[i]);
+  if (fail) {
+    printf("FAIL run %llu (seed %llu, merge of %zu reduced results, %s): %s\n",
+           r, seed, nranks, formats[fmt], fail);
+    for (size_t i = 0; i < nranks; i++) {
+      char keep[4300];
+      snprintf(keep, sizeof keep, "%s/fail-%llu-%llu-rank%zu.cldr", crashdir,
+               seed, r, i);
+      write_file(keep, in[i].bytes, in[i].len);
+      printf("  rank%zu.cldr: %s\n  kept as %s\n", i, in[i].what, keep);
+    }
+  } else {
+    *exit2 += refused(r);
+  }
+  for (size_t i = 0; i < nranks; i++)
+    free(in[i].bytes);
+  return fail ? 1 : 0;
+}
+
 static void usage(void)
 {
   fputs("usage: fuzz_report [-n RUNS] [-s SEED] [-r FIRST_RUN] [-t SECONDS]"
-        " [-o CRASHDIR] [-q] RECORDING.db...\n", stderr);
+        " [-o CRASHDIR] [-q] [-v] RECORDING.db|REDUCED.cldr...\n", stderr);
   exit(2);
 }
 
@@ -525,7 +896,7 @@ int main(int argc, char **argv)
   const char *crashdir = ".";
   bool quiet = false;
   int c;
-  while ((c = getopt(argc, argv, "n:s:r:t:o:q")) != -1) {
+  while ((c = getopt(argc, argv, "n:s:r:t:o:qv")) != -1) {
     switch (c) {
     case 'n': runs = number(optarg); break;
     case 's': seed = number(optarg); break;
@@ -533,6 +904,7 @@ int main(int argc, char **argv)
     case 't': timeout_s = (unsigned)number(optarg); break;
     case 'o': crashdir = optarg; break;
     case 'q': quiet = true; break;
+    case 'v': verbose = true; break;
     default: usage();
     }
   }
@@ -555,6 +927,16 @@ int main(int argc, char **argv)
   signal(SIGINT, on_stop);
   signal(SIGTERM, on_stop);
   snprintf(dbpath, sizeof dbpath, "%s/input.db", workdir);
+  snprintf(jobdir, sizeof jobdir, "%s/job", workdir);
+  if (mkdir(jobdir, 0700) != 0)
+    die("%s: %s", jobdir, strerror(errno));
+  size_t ncldr = 0;
+  for (size_t i = 0; i < nseeds; i++)
+    ncldr += is_cldr(seeds[i].path);
+  struct seed *cldrs = calloc(ncldr ? ncldr : 1, sizeof *cldrs);
+  for (size_t i = 0, k = 0; i < nseeds; i++)
+    if (is_cldr(seeds[i].path))
+      cldrs[k++] = seeds[i];
   snprintf(outpath, sizeof outpath, "%s/stdout", workdir);
   snprintf(errpath, sizeof errpath, "%s/stderr", workdir);
 
@@ -565,6 +947,11 @@ int main(int argc, char **argv)
     rng_state = seed * 0x100000001b3ULL ^ r * 0x9e3779b97f4a7c15ULL;
     rnd();
     const struct seed *s = &seeds[below(nseeds)];
+    if (is_cldr(s->path)) {
+      failed += merge_run(s, cldrs, ncldr, seed, r, timeout_s, crashdir,
+                          &exit2);
+      goto next;
+    }
     struct input in = {.len = s->len, .cap = s->len};
     in.bytes = malloc(s->len ? s->len : 1);
     memcpy(in.bytes, s->bytes, s->len);
@@ -583,7 +970,8 @@ int main(int argc, char **argv)
     /* text 4/10, json 2/10, sarif, github, perfetto and html 1/10 each */
     unsigned pick = (unsigned)below(10);
     int fmt = pick < 4 ? 0 : pick < 6 ? 1 : (int)pick - 4;
-    const char *fail = run_report(fmt, timeout_s, why, sizeof why);
+    char *target = dbpath;
+    const char *fail = run_report(fmt, &target, 1, timeout_s, why, sizeof why);
     if (fail) {
       failed++;
       char keep[4300];
@@ -594,13 +982,10 @@ int main(int argc, char **argv)
              fail, in.what, keep);
     } else {
       /* exit 2 is the expected answer to most damaged inputs */
-      FILE *e = fopen(errpath, "r");
-      if (e) {
-        exit2 += fgetc(e) != EOF;
-        fclose(e);
-      }
+      exit2 += refused(r);
     }
     free(in.bytes);
+  next:;
     double t = now();
     if (!quiet && t - last >= 10) {
       printf("%llu runs, %.1f runs/s, %llu failed\n", r - first + 1,
@@ -618,5 +1003,6 @@ int main(int argc, char **argv)
   for (size_t i = 0; i < nseeds; i++)
     free(seeds[i].bytes);
   free(seeds);
+  free(cldrs);
   return failed ? 1 : 0;
 }

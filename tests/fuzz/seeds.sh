@@ -23,6 +23,22 @@ n=$((n + 1))
 n=$((n + 1))
 echo "seeds.sh: $n hand-written recordings"
 
+# reduced results (.cldr): of each hand-written recording the report takes,
+# and of a job of three generated ranks (rank 1's all-reduce of step 4
+# longer), for the fuzzer's merge runs
+for r in 0 1 2; do
+  mis=
+  [ "$r" -ne 1 ] || mis="--mismatch 4"
+  # shellcheck disable=SC2086
+  "$build/bench/gen_recording" --layers 2 --seed $((r + 1)) --rank $r \
+    --nranks 3 $mis "$out/rank$r.db" 3000 >/dev/null || exit 1
+done
+for db in "$out"/rec-*.db "$out"/rank?.db; do
+  "$build/cudalens-report" --reduce "$db" >/dev/null 2>&1
+done
+rm -f "$out"/rank?.db
+echo "seeds.sh: $(ls "$out" | grep -c '\.cldr$') reduced results"
+
 shim=$build/.libs/libcudalens.so simlib=$build/tests/sim/lib
 if [ ! -e "$shim" ] || [ ! -e "$simlib/libcudart.so.13" ]; then
   echo "seeds.sh: shim or simulated runtime not built (make check): no recorded seeds"
@@ -39,4 +55,4 @@ for dir in apps races transfers hostsync; do
     m=$((m + 1))
   done
 done
-echo "seeds.sh: $(ls "$out" | grep -cv '^rec-') recordings of $m sample apps"
+echo "seeds.sh: $(ls "$out" | grep -v '^rec-' | grep -c '\.db$') recordings of $m sample apps"
