@@ -29,6 +29,7 @@ libclreport_la_SOURCES = \
 	analyzer/model/calls.c analyzer/model/calls.h \
 	analyzer/model/collectives.c analyzer/model/collectives.h \
 	analyzer/model/db.c analyzer/model/db.h \
+	analyzer/model/footprints.c analyzer/model/footprints.h \
 	analyzer/model/graphs.c analyzer/model/graphs.h \
 	analyzer/model/host_accesses.c analyzer/model/host_accesses.h \
 	analyzer/model/host_order.c analyzer/model/host_order.h \

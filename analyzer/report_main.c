@@ -25,6 +25,7 @@
 #include "checks/suppress.h"
 #include "model/activity.h"
 #include "model/db.h"
+#include "model/footprints.h"
 #include "model/reading.h"
 #include "model/stacks.h"
 #include "model/summary.h"
@@ -54,6 +55,9 @@ struct options {
   const char *gen_supp_file; /* its FILE; NULL: standard error */
   size_t stack_depth;       /* --stack=N: frames per place (default 1) */
   bool reduce;              /* --reduce: write reduced results, no report */
+  const char *footprints;   /* --footprints / CUDALENS_FOOTPRINTS, or NULL */
+  bool footprints_env;      /* it came from CUDALENS_FOOTPRINTS */
+  struct footprints fp;     /* read from it */
 };
 
 static const char usage_text[] =
@@ -63,7 +67,7 @@ static const char usage_text[] =
     "                       [--suppressions=FILE]...\n"
     "                       [--disable=KIND[,KIND]...]...\n"
     "                       [--gen-suppressions[=FILE] [--broad]] [-o FILE]\n"
-    "                       RECORDING.db...\n"
+    "                       [--footprints=FILE] RECORDING.db...\n"
     "       cudalens-report [OPTIONS] FOLDER\n"
     "       cudalens-report --reduce [--stack=N] [-o FILE] RECORDING.db...\n"
     "       cudalens-report --explain=KIND | --list-checks\n"
@@ -110,6 +114,12 @@ static const char usage_text[] =
     "                        in the finding's function and file (they also\n"
     "                        hide new findings of that kind there)\n"
     "  -o, --output=FILE     write the report to FILE instead of stdout\n"
+    "      --footprints=FILE the kernels' footprints from a separate,\n"
+    "                        instrumented run of the program (cudalens run\n"
+    "                        --footprint; also CUDALENS_FOOTPRINTS): what\n"
+    "                        each kernel function read and wrote through\n"
+    "                        each pointer parameter, applied to all its\n"
+    "                        launches in the recordings\n"
     "      --reduce          write each recording's reduced result (its\n"
     "                        findings, summary and NCCL collectives) beside\n"
     "                        it as X.cldr (or to -o FILE, for one), no report\n"
@@ -175,6 +185,7 @@ static void parse_options(int argc, char **argv, struct options *o)
       {"broad", no_argument, NULL, 'B'},
       {"stack", required_argument, NULL, 'K'},
       {"reduce", no_argument, NULL, 'r'},
+      {"footprints", required_argument, NULL, 'P'},
       {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
   o->fail_on = -1;
@@ -191,6 +202,9 @@ static void parse_options(int argc, char **argv, struct options *o)
         fail("%s (from CUDALENS_SUPPRESSIONS)", err);
     free(list);
   }
+  env = getenv("CUDALENS_FOOTPRINTS");
+  if (env && *env)
+    o->footprints = env, o->footprints_env = true;
   opterr = 0;
   int c;
   while ((c = getopt_long(argc, argv, ":f:o:hV", longopts, NULL)) != -1) {
@@ -259,6 +273,12 @@ static void parse_options(int argc, char **argv, struct options *o)
     case 'r':
       o->reduce = true;
       break;
+    case 'P':
+      if (!*optarg)
+        fail("--footprints needs a file");
+      o->footprints = optarg;
+      o->footprints_env = false;
+      break;
     case 'h':
       fputs(usage_text, stdout);
       exit(ferror(stdout) || fflush(stdout) ? 2 : 0);
@@ -304,7 +324,8 @@ static void parse_options(int argc, char **argv, struct options *o)
   /* a reduced result is what every report shares: findings before
    * --source-root, suppressions and --fail-on, which the report applies */
   if (o->reduce && (o->format != FORMAT_TEXT || o->gen_supp ||
-                    o->source_root || o->fail_on >= 0 || o->supp.nsources))
+                    o->source_root || o->fail_on >= 0 || o->supp.nsources ||
+                    o->footprints))
     fail("--reduce takes only --stack and -o (the report applies the other "
          "options)");
   if (optind >= argc)
@@ -450,7 +471,8 @@ static void analyze(struct recording *r, const struct options *o)
   struct activity act;
   recording_read(&db, &act);
   struct callsites *cs = stacks_callsites(&db);
-  struct report_ctx ctx = {.db = &db, .act = &act, .sum = &r->sum, .cs = cs};
+  struct report_ctx ctx = {.db = &db, .act = &act, .sum = &r->sum, .cs = cs,
+                           .fp = o->footprints ? &o->fp : NULL};
   /* the analyses that need no summary start while it is built */
   struct analyses_run *run = analyses_start(&ctx);
   summary_build(&r->sum, &db, &act);
@@ -486,7 +508,12 @@ static void relative_to_root(struct recording *r, const struct options *o)
 static void load(struct recording *r, const struct options *o)
 {
   char *err = NULL;
-  if (reduced_named(r->path)) {
+  if (reduced_named(r->path) && o->footprints)
+    fail("%s: --footprints applies to a recording, not to a reduced result",
+         r->path);
+  if (o->footprints) {
+    analyze(r, o); /* a reduced result beside it was made without them */
+  } else if (reduced_named(r->path)) {
     if (timeline_format(o->format))
       fail("%s: --format=%s draws the recording itself, not its reduced "
            "result", r->path, o->format == FORMAT_HTML ? "html" : "perfetto");
@@ -576,7 +603,14 @@ int main(int argc, char **argv)
   parse_options(argc, argv, &o);
 
   size_t n;
-  char **paths = recordings_expand(o.args, o.nargs, !o.reduce, &n);
+  /* with footprints, recordings only: their reduced results lack them */
+  char **paths =
+      recordings_expand(o.args, o.nargs, !o.reduce && !o.footprints, &n);
+  if (o.footprints) {
+    char *err = NULL;
+    if (footprints_read(&o.fp, o.footprints, &err) < 0)
+      fail("%s%s", err, o.footprints_env ? " (from CUDALENS_FOOTPRINTS)" : "");
+  }
   if (o.reduce) {
     check_not_input("-o ", o.output, paths, n, &o);
     int status = reduce_all(&o, paths, n);

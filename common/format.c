@@ -60,6 +60,24 @@ const char *cl_dir_name(enum cl_dir d)
   return (unsigned)d < CL_DIR_COUNT ? names[d] : "unknown";
 }
 
+const char *cl_fp_kind_name(enum cl_fp_kind k)
+{
+  static const char *const names[] = {
+#define CL_FP_KIND_NAME(id, name) name,
+      CL_FP_KIND_LIST(CL_FP_KIND_NAME)
+#undef CL_FP_KIND_NAME
+  };
+  return (unsigned)k < CL_FP_KIND_COUNT ? names[k] : "unknown";
+}
+
+int cl_fp_kind_of(const char *name)
+{
+  for (int k = 0; name && k < CL_FP_KIND_COUNT; k++)
+    if (!strcmp(cl_fp_kind_name((enum cl_fp_kind)k), name))
+      return k;
+  return -1;
+}
+
 const char *cl_gnode_name(int type)
 {
   switch (type) {

@@ -1,6 +1,7 @@
-/* tables.c - the tables of a recording as data and as SQL, generated from
- * include/cudalens/tables.def: the schema text, the indexes, and the
- * SELECT and INSERT of every column of a table, in its order. */
+/* tables.c - the tables of a recording (and of a footprint file) as data
+ * and as SQL, generated from include/cudalens/tables.def: the schema text
+ * of each kind of file, the indexes, and the SELECT and INSERT of every
+ * column of a table, in its order. */
 #include "cudalens/tables.h"
 
 #include <pthread.h>
@@ -16,11 +17,17 @@
 #undef CL_COL
 #undef CL_END
 
+/* the meta table is in both kinds of file */
+#define FILE_OF(t)                                                             \
+  (CL_TABLE_##t == CL_TABLE_meta ? CL_FILE_RECORDING | CL_FILE_FOOTPRINT       \
+                                 : CL_FILE_RECORDING)
 const struct cl_table_decl cl_tables[CL_NTABLES] = {
-#define CL_TABLE(t, since) {#t, since, cols_##t, CL_NCOLS_##t,
+#define CL_TABLE(t, since) {#t, FILE_OF(t), since, cols_##t, CL_NCOLS_##t,
+#define CL_FP_TABLE(t, since) {#t, CL_FILE_FOOTPRINT, since, cols_##t, CL_NCOLS_##t,
 #define CL_END(t, tcons, opts) tcons, opts},
 #include "cudalens/tables.def"
 #undef CL_TABLE
+#undef CL_FP_TABLE
 #undef CL_END
 };
 
@@ -108,15 +115,17 @@ int cl_insert_sql(char *buf, size_t size, const char *verb, enum cl_table t,
   return x.len;
 }
 
-static char schema[8192];
+static char schema[8192], fp_schema[2048];
 
 /* CREATE TABLE t(column TYPE constraints, ..., table constraints) options;
- * one line each, then the views */
-static void build_schema(void)
+ * one line each for the tables of FILE, then (a recording) the views */
+static void build(char *buf, size_t size, int file)
 {
-  struct text x = {schema, sizeof schema, 0};
+  struct text x = {buf, size, 0};
   for (int t = 0; t < CL_NTABLES; t++) {
     const struct cl_table_decl *d = &cl_tables[t];
+    if (!(d->file & file))
+      continue;
     add(&x, "CREATE TABLE %s(", d->name);
     for (int c = 0; c < d->ncols; c++) {
       const struct cl_column *col = &d->cols[c];
@@ -129,9 +138,16 @@ static void build_schema(void)
     add(&x, "%s%s)%s%s;\n", *d->constraints ? ", " : "", d->constraints,
         *d->options ? " " : "", d->options);
   }
-  add(&x, "%s", VIEWS_SQL);
+  if (file == CL_FILE_RECORDING)
+    add(&x, "%s", VIEWS_SQL);
   if (x.len < 0) /* tests/unit/common/test_tables fails first */
-    schema[0] = 0;
+    buf[0] = 0;
+}
+
+static void build_schema(void)
+{
+  build(schema, sizeof schema, CL_FILE_RECORDING);
+  build(fp_schema, sizeof fp_schema, CL_FILE_FOOTPRINT);
 }
 
 const char *cl_schema_sql(void)
@@ -139,4 +155,10 @@ const char *cl_schema_sql(void)
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once(&once, build_schema);
   return schema;
+}
+
+const char *cl_footprint_schema_sql(void)
+{
+  cl_schema_sql();
+  return fp_schema;
 }

@@ -130,6 +130,8 @@ int cl_parse_run(int argc, char **argv, struct cl_run_opts *o)
       o->output = a + 2;
     } else if (strcmp(a, "--reduce") == 0) {
       o->reduce = true;
+    } else if (strcmp(a, "--footprint") == 0) {
+      o->footprint = true;
     } else if (strcmp(a, "--fail-on") == 0 ||
                strncmp(a, "--fail-on=", 10) == 0) {
       if (!a[9] && i + 1 >= argc) {
@@ -270,8 +272,8 @@ const char *cl_display_path(const char *path, size_t len, const char *cwd,
 /* ---- the program ----------------------------------------------------------- */
 
 static const char usage_text[] =
-    "Usage: cudalens [run] [-o PATTERN] [--reduce] [--fail-on=SEV] [--] CMD\n"
-    "                [ARGS...]\n"
+    "Usage: cudalens [run] [-o PATTERN] [--reduce] [--fail-on=SEV]\n"
+    "                [--footprint] [--] CMD [ARGS...]\n"
     "       cudalens --version | --help\n"
     "\n"
     "Runs CMD with libcudalens.so preloaded, which records the program's CUDA\n"
@@ -293,6 +295,15 @@ static const char usage_text[] =
     "                        report, findings merged), print it on stderr, and\n"
     "                        exit 1 when it has a finding of severity SEV or\n"
     "                        worse (for CI)\n"
+    "      --footprint       first run CMD once more under\n"
+    "                        libcudalens-footprint.so (NVIDIA's Compute\n"
+    "                        Sanitizer API, not the recorder: the two cannot\n"
+    "                        share a process), which writes what each kernel\n"
+    "                        function read and wrote to\n"
+    "                        cudalens-footprints.clfp beside the databases;\n"
+    "                        then record as usual, and --fail-on's report\n"
+    "                        applies the footprints.  CMD runs twice: it must\n"
+    "                        launch the same kernels both times\n"
     "  -h, --help            show this help\n"
     "      --version         show the version\n"
     "\n"
@@ -300,7 +311,9 @@ static const char usage_text[] =
     "usage error or a bad PATTERN, 126/127 when CMD cannot be run.  With\n"
     "--fail-on and CMD exiting 0: 1 for findings, 2 when a report could not be\n"
     "made, else 0.  Environment: CUDALENS_SHIM (path of libcudalens.so),\n"
-    "CUDALENS_REPORT (path of cudalens-report), and those of libcudalens(7).\n"
+    "CUDALENS_REPORT (path of cudalens-report), CUDALENS_FOOTPRINT_LIB (path\n"
+    "of libcudalens-footprint.so; default beside the shim), and those of\n"
+    "libcudalens(7).\n"
     "See cudalens(1).  Report bugs at " PACKAGE_BUGREPORT "\n";
 
 static void die_usage(const char *msg)
@@ -558,18 +571,25 @@ static int list_recordings(const char *manifest, bool known,
 /* Runs `cudalens-report OPT DB...` with its output on stderr and the
  * environment the launcher was started with; its waitpid status, or -1
  * when it could not be started. */
+/* --footprints=FILE for the reports (--footprint), or NULL */
+static char *footprints_opt;
+
 static pid_t start_report(const char *report, const char *opt, char **dbs,
                           int ndbs, const char *orig_preload)
 {
-  char **argv = calloc((size_t)ndbs + 3, sizeof *argv);
+  char **argv = calloc((size_t)ndbs + 4, sizeof *argv);
   if (!argv) {
     fprintf(stderr, "cudalens: out of memory\n");
     return -1;
   }
-  argv[0] = (char *)report;
-  argv[1] = (char *)opt;
+  int k = 0;
+  argv[k++] = (char *)report;
+  argv[k++] = (char *)opt;
+  /* a reduced result is made without footprints (cudalens-report(1)) */
+  if (footprints_opt && strcmp(opt, "--reduce") != 0)
+    argv[k++] = footprints_opt;
   for (int i = 0; i < ndbs; i++)
-    argv[i + 2] = dbs[i];
+    argv[k++] = dbs[i];
   fflush(stderr);
   pid_t pid = fork();
   if (pid < 0) {
@@ -795,6 +815,154 @@ static int check_recordings(const char *report, const char *sev,
   return code;
 }
 
+/* Runs CMD as a child with the current environment, passing on the
+ * signals that would kill only the launcher; its waitpid status, or -1 when
+ * it could not be started (said on stderr).  *EXEC_ERRNO: why execvp
+ * failed, 0 when CMD ran. */
+static int run_command(char **cmd, int *exec_errno)
+{
+  *exec_errno = 0;
+  /* A close-on-exec pipe tells the parent whether execvp failed. */
+  int ep[2];
+  if (pipe(ep) < 0) {
+    fprintf(stderr, "cudalens: pipe: %s\n", strerror(errno));
+    return -1;
+  }
+  fcntl(ep[0], F_SETFD, FD_CLOEXEC);
+  fcntl(ep[1], F_SETFD, FD_CLOEXEC);
+
+  sigset_t all, old;
+  sigfillset(&all);
+  sigprocmask(SIG_BLOCK, &all, &old);
+  pid_t pid = fork();
+  if (pid < 0) {
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    fprintf(stderr, "cudalens: fork: %s\n", strerror(errno));
+    close(ep[0]);
+    close(ep[1]);
+    return -1;
+  }
+  if (pid == 0) {
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    close(ep[0]);
+    execvp(cmd[0], cmd);
+    int e = errno;
+    ssize_t w = write(ep[1], &e, sizeof e);
+    (void)w;
+    _exit(127);
+  }
+  child_pid = pid;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  sa.sa_handler = forward;
+  for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
+    sigaction(forwarded[i], &sa, NULL);
+  sa.sa_handler = SIG_IGN;
+  for (size_t i = 0; i < sizeof ignored / sizeof *ignored; i++)
+    sigaction(ignored[i], &sa, NULL);
+  sigprocmask(SIG_SETMASK, &old, NULL);
+
+  close(ep[1]);
+  int e = 0;
+  ssize_t r;
+  do
+    r = read(ep[0], &e, sizeof e);
+  while (r < 0 && errno == EINTR);
+  close(ep[0]);
+
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) {
+      fprintf(stderr, "cudalens: waitpid: %s\n", strerror(errno));
+      status = 1 << 8;
+      break;
+    }
+  }
+  child_pid = 0;
+  if (r == (ssize_t)sizeof e)
+    *exec_errno = e;
+  return status;
+}
+
+/* --footprint: runs CMD once under the footprint collector (not the shim:
+ * CUPTI and the Compute Sanitizer API cannot share a process with CUDA
+ * 13.0; tests/gpu/footprint/README.md), which writes
+ * cudalens-footprints.clfp in the folder of the recordings (PATTERN's);
+ * sets footprints_opt when it did.  0, or the exit status of a launcher
+ * that could not run CMD. */
+static int footprint_run(char **cmd, const char *shim, const char *pattern,
+                         const char *orig_preload)
+{
+  char lib[PATH_MAX], resolved[PATH_MAX], path[PATH_MAX], err[256];
+  const char *env = getenv("CUDALENS_FOOTPRINT_LIB");
+  if (env && *env) {
+    snprintf(lib, sizeof lib, "%s", env);
+  } else {
+    const char *slash = strrchr(shim, '/');
+    snprintf(lib, sizeof lib, "%.*s/libcudalens-footprint.so",
+             slash ? (int)(slash - shim) : 1, slash ? shim : ".");
+  }
+  if (!is_file(lib) || !realpath(lib, resolved)) {
+    fprintf(stderr, "cudalens: --footprint: cannot find %s (set "
+                    "CUDALENS_FOOTPRINT_LIB)\n", lib);
+    exit(2);
+  }
+  /* beside the recordings: the folder of the first one's path */
+  if (cl_outpath_expand(pattern, getpid(), path, sizeof path, err,
+                        sizeof err) < 0)
+    snprintf(path, sizeof path, "cudalens.db");
+  char *slash = strrchr(path, '/');
+  char file[PATH_MAX + 32];
+  snprintf(file, sizeof file, "%.*scudalens-footprints.clfp",
+           slash ? (int)(slash - path + 1) : 0, path);
+  /* a file of an earlier run would be merged into: this run's alone */
+  static const char *const sfx[] = {"", "-journal", "-wal", "-shm"};
+  for (size_t i = 0; i < sizeof sfx / sizeof *sfx; i++) {
+    char f[PATH_MAX + 48];
+    snprintf(f, sizeof f, "%s%s", file, sfx[i]);
+    unlink(f);
+  }
+  char *preload = cl_build_preload(resolved, orig_preload);
+  if (!preload || setenv("LD_PRELOAD", preload, 1) < 0 ||
+      setenv("CUDALENS_FOOTPRINT_OUTPUT", file, 1) < 0) {
+    fprintf(stderr, "cudalens: --footprint: cannot preload %s\n", resolved);
+    exit(2);
+  }
+  free(preload);
+  fprintf(stderr, "cudalens: --footprint: running %s under %s first\n",
+          cmd[0], resolved);
+  int exec_errno = 0;
+  int status = run_command(cmd, &exec_errno);
+  unsetenv("CUDALENS_FOOTPRINT_OUTPUT");
+  if (orig_preload)
+    setenv("LD_PRELOAD", orig_preload, 1);
+  else
+    unsetenv("LD_PRELOAD");
+  if (status < 0)
+    return 2;
+  if (exec_errno) {
+    fprintf(stderr, "cudalens: cannot run '%s': %s\n", cmd[0],
+            strerror(exec_errno));
+    return exec_errno == ENOENT ? 127 : 126;
+  }
+  int code = cl_exit_code(status);
+  if (is_file(file)) {
+    fprintf(stderr, "cudalens: footprints in %s (cudalens-report "
+                    "--footprints=%s)%s\n", file, file,
+            code ? "; the footprint run did not exit 0" : "");
+    footprints_opt = malloc(strlen(file) + 16);
+    if (footprints_opt)
+      sprintf(footprints_opt, "--footprints=%s", file);
+  } else {
+    fprintf(stderr, "cudalens: --footprint: the footprint run (exit status "
+                    "%d) wrote no footprints; recording without them\n",
+            code);
+  }
+  return 0;
+}
+
 static int run(int argc, char **argv)
 {
   struct cl_run_opts o;
@@ -817,6 +985,14 @@ static int run(int argc, char **argv)
     prepare_output("CUDALENS_OUTPUT=", env_output);
   const char *p = getenv("LD_PRELOAD");
   char *orig_preload = p ? strdup(p) : NULL;
+  if (o.footprint) {
+    const char *pattern = o.output              ? o.output
+                          : env_output && *env_output ? env_output
+                                                      : "cudalens-%p.db";
+    int code = footprint_run(o.cmd, shim, pattern, orig_preload);
+    if (code)
+      return code;
+  }
   char *preload = cl_build_preload(shim, orig_preload);
   if (!preload) {
     fprintf(stderr, "cudalens: the path %s contains a colon or blank, which "
@@ -848,67 +1024,12 @@ static int run(int argc, char **argv)
     setenv("CUDALENS_MANIFEST", manifest, 1);
   }
 
-  /* A close-on-exec pipe tells the parent whether execvp failed. */
-  int ep[2];
-  if (pipe(ep) < 0) {
-    fprintf(stderr, "cudalens: pipe: %s\n", strerror(errno));
-    goto fail;
-  }
-  fcntl(ep[0], F_SETFD, FD_CLOEXEC);
-  fcntl(ep[1], F_SETFD, FD_CLOEXEC);
-
-  sigset_t all, old;
-  sigfillset(&all);
-  sigprocmask(SIG_BLOCK, &all, &old);
-  pid_t pid = fork();
-  if (pid < 0) {
-    sigprocmask(SIG_SETMASK, &old, NULL);
-    fprintf(stderr, "cudalens: fork: %s\n", strerror(errno));
-    close(ep[0]);
-    close(ep[1]);
-    goto fail;
-  }
-  if (pid == 0) {
-    sigprocmask(SIG_SETMASK, &old, NULL);
-    close(ep[0]);
-    execvp(o.cmd[0], o.cmd);
-    int e = errno;
-    ssize_t w = write(ep[1], &e, sizeof e);
-    (void)w;
-    _exit(127);
-  }
-  child_pid = pid;
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESTART;
-  sa.sa_handler = forward;
-  for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
-    sigaction(forwarded[i], &sa, NULL);
-  sa.sa_handler = SIG_IGN;
-  for (size_t i = 0; i < sizeof ignored / sizeof *ignored; i++)
-    sigaction(ignored[i], &sa, NULL);
-  sigprocmask(SIG_SETMASK, &old, NULL);
-
-  close(ep[1]);
   int exec_errno = 0;
-  ssize_t r;
-  do
-    r = read(ep[0], &exec_errno, sizeof exec_errno);
-  while (r < 0 && errno == EINTR);
-  close(ep[0]);
+  int status = run_command(o.cmd, &exec_errno);
+  if (status < 0)
+    goto fail;
 
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) {
-      fprintf(stderr, "cudalens: waitpid: %s\n", strerror(errno));
-      status = 1 << 8;
-      break;
-    }
-  }
-  child_pid = 0;
-
-  if (r == (ssize_t)sizeof exec_errno) {
+  if (exec_errno) {
     fprintf(stderr, "cudalens: cannot run '%s': %s\n", o.cmd[0],
             strerror(exec_errno));
     if (mfd >= 0) {
@@ -944,6 +1065,8 @@ static int run(int argc, char **argv)
   free(written);
   free(report);
   free(orig_preload);
+  free(footprints_opt);
+  footprints_opt = NULL;
   return code;
 
 fail:

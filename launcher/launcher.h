@@ -13,6 +13,7 @@ struct cl_run_opts {
   char **cmd;         /* the command and its arguments (NULL-terminated) */
   bool help;          /* `cudalens run --help` */
   bool reduce;        /* --reduce: each recording reduced after the run */
+  bool footprint;     /* --footprint: a footprint run first (issue 23) */
   char error[256];    /* why parsing failed */
 };
 

@@ -113,12 +113,18 @@ PYTHON_SCRIPT_TESTS = \
 RACE_TESTS = \
 	tests/races/blocking_legacy.test \
 	tests/races/broadcast_ok.test \
+	tests/races/broadcast_ok_fp.test \
 	tests/races/callback_ok.test \
 	tests/races/const_reads_ok.test \
 	tests/races/device_sync_ok.test \
 	tests/races/event_rerecord_ok.test \
 	tests/races/event_sync_ok.test \
 	tests/races/event_too_early.test \
+	tests/races/fp_atomic_ok.test \
+	tests/races/fp_extent.test \
+	tests/races/fp_gather.test \
+	tests/races/fp_halves_ok.test \
+	tests/races/fp_shared_write.test \
 	tests/races/freeasync_in_use.test \
 	tests/races/graph_exec_update.test \
 	tests/races/graph_exec_update_ok.test \

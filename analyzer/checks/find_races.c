@@ -28,7 +28,15 @@
  * lies in a by-value structure the program did not fully initialize
  * (uninit_params: a stale-argument-race); an NCCL collective (collectives,
  * schema 4) reads and writes the ranges the shim recorded from nccl.def's
- * rule, on its stream like any stream work. */
+ * rule, on its stream like any stream work.
+ * Footprints (--footprints; model/footprints.h): for a kernel function the
+ * footprint file has, what it accessed through each pointer in the
+ * instrumented run replaces the guess: a read, a write or an atomic update,
+ * definite, over the pointer's range [p + lo, p + hi) when every
+ * instrumented launch had that range (else at the pointer, as without a
+ * footprint), and nothing through a pointer it never accessed.  A pair so
+ * decided is a stream-race, or nothing; the finding says the footprint was
+ * sampled in a separate run. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +49,7 @@
 #include "cudalens/semantics.h"
 #include "model/calls.h"
 #include "model/collectives.h"
+#include "model/footprints.h"
 #include "model/graphs.h"
 #include "model/host_order.h"
 #include "model/memmodel.h"
@@ -60,13 +69,13 @@ enum acc_op { ACC_KERNEL, ACC_COPY_SRC, ACC_COPY_DST, ACC_MEMSET, ACC_ALLOC,
 /* the kinds of finding this analysis makes (cudalens-report(1)) */
 enum race_kind {
   RK_STREAM, RK_MASKED, RK_STAGED, RK_HANDOFF, RK_SHARED_ARG, RK_LIBRARY,
-  RK_STALE_ARG
+  RK_STALE_ARG, RK_INDIRECT
 };
 /* their entries in the registry (checks.def) */
 static const enum check_id race_checks[] = {
     CHECK_STREAM_RACE, CHECK_MASKED_RACE, CHECK_STAGED_COPY_RACE,
     CHECK_THREAD_HANDOFF_RACE, CHECK_SHARED_ARGUMENT_RACE, CHECK_LIBRARY_RACE,
-    CHECK_STALE_ARGUMENT_RACE};
+    CHECK_STALE_ARGUMENT_RACE, CHECK_INDIRECT_RACE};
 
 struct race {
   enum race_kind kind;
@@ -87,6 +96,7 @@ struct race {
 struct kname {
   int n;               /* parameters classified, -1 unknown */
   bool untyped;        /* no C++ signature (extern "C", Triton, XLA) */
+  const struct fp_kernel *fp; /* its footprint (--footprints), else NULL */
   enum param_class cls[MAX_PARAMS];
 };
 
@@ -130,6 +140,12 @@ struct walk {
     int64_t call, tid;
   } *hostfn_threads;
   size_t nhostfn_threads, caphostfn_threads;
+  /* device and managed allocations by size and order (footprints'
+   * fp_unattributed): per size the count so far, and per (size, index) the
+   * allocation (ordinals) */
+  struct u64map size_count, ordinal_idx;
+  struct ordinal { uint64_t size, index, address; int64_t seq; } *ordinals;
+  size_t nordinals, capordinals;
   /* the access being checked */
   const struct alloc *cur_alloc;
   int64_t cur_alloc_seq;
@@ -219,6 +235,7 @@ static const struct kname *kname_of(struct walk *w, int64_t name_id,
   GROW(w->knames, w->capknames, w->nknames + 1);
   struct kname *k = &w->knames[w->nknames];
   k->n = mangled ? mangle_param_classes(mangled, k->cls, MAX_PARAMS) : -1;
+  k->fp = footprints_kernel(w->ctx->fp, mangled);
   /* a C++ name whose parameters were not all classified keeps its types */
   k->untyped = !mangled || strncmp(mangled, "_Z", 2) != 0;
   if (k->n > MAX_PARAMS)
@@ -318,6 +335,11 @@ static void on_race(void *ud, const struct hb_access *prev,
                    prev->rule == CL_RULE_SYNC_HTOD_PAGEABLE
                ? RK_STAGED : RK_MASKED;
   }
+  /* two atomic updates do not race: "the operation is atomic in the sense
+   * that it is guaranteed to be performed without interference from other
+   * threads" (CUDA C++ Programming Guide, Atomic Functions) */
+  if (prev->atomic && cur->atomic)
+    return;
   int definite = prev->definite && cur->definite;
   /* The same kernel launched on several streams with the same pointer in
    * the same non-const parameter (and place inside it) is a race if the
@@ -341,6 +363,10 @@ static void on_race(void *ud, const struct hb_access *prev,
   if ((kind == RK_STREAM || kind == RK_SHARED_ARG) &&
       (prev->uninit || cur->uninit))
     kind = RK_STALE_ARG;
+  /* memory placed by the allocations' order in two runs */
+  if ((kind == RK_STREAM || kind == RK_SHARED_ARG || kind == RK_STALE_ARG) &&
+      (prev->indirect || cur->indirect))
+    kind = RK_INDIRECT;
   /* group by call sites; without stacks, by the operations */
   uint64_t h = mix(0, (uint64_t)kind);
   h = mix(h, implicit);
@@ -495,6 +521,107 @@ static void do_copy(struct walk *w, struct replay *r, uint32_t t, uint32_t s)
   host_learns(w, rule, t, s, devs);
 }
 
+/* Kernel K (with a footprint) got pointer VALUE at PARAM, OFFSET: an
+ * access per kind of access its footprint has there (PROTO: the launch's),
+ * over the footprint's range when it was the same in every instrumented
+ * launch, cut to the pointer's allocation (pointer arithmetic leaves an
+ * array only by undefined behaviour: C++, [expr.add]), else at the pointer
+ * as without a footprint.  None where the footprint has none. */
+static void fp_access(struct walk *w, const struct fp_kernel *k,
+                      int64_t param, int64_t offset, uint64_t value,
+                      struct hb_access proto)
+{
+  const struct alloc *al = memmodel_find(w->mm, value);
+  for (size_t i = 0; i < k->nr; i++) {
+    const struct fp_range *r = &k->r[i];
+    if (r->param != param || r->offset != offset)
+      continue;
+    struct hb_access a = proto;
+    a.write = r->kind != CL_FP_READ;
+    a.atomic = r->kind == CL_FP_ATOMIC;
+    a.definite = 1;
+    a.untyped = 0;
+    a.uninit = 0;
+    a.footprint = 1;
+    a.lo = a.hi = value;
+    a.point = 1;
+    if (r->exact && al && al->size <= INT64_MAX) {
+      /* relative to the allocation's start, in [0, size] */
+      int64_t at = (int64_t)(value - al->address), size = (int64_t)al->size;
+      int64_t lo = sat_add(at, r->lo), hi = sat_add(at, r->hi);
+      lo = lo < 0 ? 0 : lo > size ? size : lo;
+      hi = hi < 0 ? 0 : hi > size ? size : hi;
+      if (lo >= hi)
+        continue;
+      a.lo = al->address + (uint64_t)lo;
+      a.hi = al->address + (uint64_t)hi;
+      a.point = 0;
+    }
+    access(w, &a);
+  }
+}
+
+static uint64_t ordinal_key(uint64_t size, uint64_t index)
+{
+  return mix(mix(0, size), index);
+}
+
+/* an allocation made (CL_OP_ALLOC): its place among the device and managed
+ * allocations of its size, as the collector counts them */
+static void count_alloc(struct walk *w, const struct replay_op *o)
+{
+  if (!w->ctx->fp || o->mem_size <= 0 ||
+      (o->mem_kind != CL_MEMKIND_DEVICE && o->mem_kind != CL_MEMKIND_DEVICE_ASYNC &&
+       o->mem_kind != CL_MEMKIND_MANAGED))
+    return;
+  uint64_t size = (uint64_t)o->mem_size, n = 0;
+  u64map_get(&w->size_count, size, &n);
+  u64map_put(&w->size_count, size, ++n);
+  GROW(w->ordinals, w->capordinals, w->nordinals + 1);
+  w->ordinals[w->nordinals] = (struct ordinal){size, n, o->mem_addr, o->seq};
+  u64map_put(&w->ordinal_idx, ordinal_key(size, n), w->nordinals++);
+}
+
+/* Kernel K (with a footprint) reached memory through pointers it read from
+ * memory: per such access of its footprint, the allocation of the recorded
+ * run made in the same order among those of the same size, while it is
+ * live (PROTO: the launch's) */
+static void fp_indirect_access(struct walk *w, const struct fp_kernel *k,
+                               struct hb_access proto)
+{
+  for (size_t i = 0; i < k->nind; i++) {
+    const struct fp_indirect *x = &k->ind[i];
+    uint64_t j;
+    if (!u64map_get(&w->ordinal_idx,
+                    ordinal_key((uint64_t)x->alloc_size, (uint64_t)x->alloc_index),
+                    &j))
+      continue;
+    const struct ordinal *d = &w->ordinals[j];
+    const struct alloc *al = memmodel_find(w->mm, d->address);
+    if (d->size != (uint64_t)x->alloc_size ||
+        d->index != (uint64_t)x->alloc_index || !al || al->seq != d->seq ||
+        al->address != d->address)
+      continue; /* not that allocation, or freed */
+    struct hb_access a = proto;
+    a.lo = al->address + (uint64_t)x->lo;
+    a.hi = al->address + (uint64_t)(x->hi < (int64_t)al->size ? x->hi
+                                                              : (int64_t)al->size);
+    if (a.lo >= a.hi)
+      continue;
+    a.point = 0;
+    a.write = x->kind != CL_FP_READ;
+    a.atomic = x->kind == CL_FP_ATOMIC;
+    a.definite = 1;
+    a.untyped = 0;
+    a.uninit = 0;
+    a.footprint = 1;
+    a.indirect = 1;
+    a.param = -1;
+    a.offset = 0;
+    access(w, &a);
+  }
+}
+
 static void do_kernel(struct walk *w, const struct replay_op *o, uint32_t t,
                       uint32_t s)
 {
@@ -515,8 +642,17 @@ static void do_kernel(struct walk *w, const struct replay_op *o, uint32_t t,
                           .op = ACC_KERNEL, .param = (int32_t)param,
                           .kernel = o->kname < 0 ? 0 : o->kname,
                           .offset = (int32_t)offset};
-    access(w, &a);
+    if (k->fp)
+      fp_access(w, k->fp, param, offset, value, a);
+    else
+      access(w, &a);
   }
+  if (k->fp && k->fp->nind)
+    fp_indirect_access(w, k->fp,
+                       (struct hb_access){.seq = seq, .stack = stack,
+                                          .stream = s, .epoch = epoch,
+                                          .op = ACC_KERNEL,
+                                          .kernel = o->kname < 0 ? 0 : o->kname});
 }
 
 /* the kernel of graph node X (index I of the launch SEQ on S) touches its
@@ -540,7 +676,16 @@ static void node_kernel(struct walk *w, const struct gnode *x, uint32_t i,
     acc.kernel = x->name < 0 ? 0 : x->name;
     acc.offset = (int32_t)offset;
     (void)i;
-    access(w, &acc);
+    if (k->fp)
+      fp_access(w, k->fp, param, offset, x->args[a].value, acc);
+    else
+      access(w, &acc);
+  }
+  if (k->fp && k->fp->nind) {
+    struct hb_access acc = proto;
+    acc.op = ACC_KERNEL;
+    acc.kernel = x->name < 0 ? 0 : x->name;
+    fp_indirect_access(w, k->fp, acc);
   }
 }
 
@@ -847,6 +992,7 @@ static void walk(struct walk *w)
     } else if (op == CL_OP_PREFETCH) {
       hb_issue(w->e, t, s);
     } else if (op == CL_OP_ALLOC && o->mem) {
+      count_alloc(w, o);
       uint64_t addr = o->mem_addr;
       uint64_t size = o->mem_size < 0 ? 0 : (uint64_t)o->mem_size;
       hb_bucket_drop(w->e, addr); /* a new block: fresh history */
@@ -962,7 +1108,9 @@ static void opinfo_load(struct walk *w, int64_t seq,
         q.kname >= 0 ? names_kernel(w->ctx->db, q.kname).demangled : NULL;
     char *dn = name ? xstrdup(name) : NULL;
     char *k = cl_kernel_brief(dn);
-    char *arg = cl_kernel_argument(dn, (int)a->param);
+    char *arg = a->indirect
+                    ? xstrdup("through a pointer it read from memory")
+                    : cl_kernel_argument(dn, (int)a->param);
     out->what = xasprintf("kernel %s (%s)", dn ? dn : "(unnamed)", arg);
     out->brief = xasprintf("kernel %s (%s)", k, arg);
     free(arg);
@@ -1204,6 +1352,17 @@ static void emit(struct walk *w, const struct race *r, struct findings *out)
           " to change (initializing the whole structure, e.g. with {}, lets"
           " cudalens tell)";
     break;
+  case RK_INDIRECT:
+    f = findings_add(out, check, &loc,
+                     "%s, and nothing orders them; the kernel reached the"
+                     " memory through a pointer it read from memory, placed"
+                     " by its footprint from a separate run", pair);
+    finding_add_detail(f, NULL, "the footprint's allocation is taken to be"
+                       " the one made in the same order among those of its"
+                       " size (%s) in this run: a race if the program"
+                       " allocates the same way in both runs",
+                       fmt_bytes(b2, sizeof b2, (int64_t)r->alloc_size));
+    break;
   case RK_SHARED_ARG:
     f = findings_add(out, check, &loc,
                      "%s on %s and %s on %s get the same pointer in a"
@@ -1291,6 +1450,28 @@ static void emit(struct walk *w, const struct race *r, struct findings *out)
                           a->gnode - 1, when_text(w, a->origin, t1, sizeof t1));
     }
   }
+  /* what a footprint decided: from another run, per kernel function */
+  for (int k = 0; k < 2; k++) {
+    const struct hb_access *a = k ? &r->prev : &r->cur;
+    if (!a->footprint || (k && r->cur.footprint && a->kernel == r->cur.kernel))
+      continue;
+    struct kernel_name kn = names_kernel(w->ctx->db, a->kernel);
+    const struct fp_kernel *fk = footprints_kernel(w->ctx->fp, kn.mangled);
+    if (!fk)
+      continue;
+    finding_set_flag(f, "footprint", 1);
+    finding_add_detail(f, NULL, "%s: footprint sampled in a separate run:"
+                       " %" PRId64 " of %" PRId64 " launches instrumented"
+                       " (cudalens run --footprint; it applies to every"
+                       " launch of the kernel function)%s",
+                       kn.demangled ? kn.demangled : kn.mangled,
+                       fk->instrumented, fk->launches,
+                       fk->unattributed && !fk->nind
+                           ? "; it also accessed memory through pointers it"
+                             " read from memory, which this report cannot"
+                             " place"
+                           : "");
+  }
   if (same_launch) {
     finding_add_detail(f, NULL, "two nodes of one graph with no path of edges"
                        " between them may run at the same time, in any order"
@@ -1376,6 +1557,8 @@ void analysis_races(struct report_ctx *ctx, struct findings *out)
   u64map_init(&w.fields);
   u64map_init(&w.race_idx);
   u64map_init(&w.exec_lanes);
+  u64map_init(&w.size_count);
+  u64map_init(&w.ordinal_idx);
   graphs_load(&w.graphs, ctx->db);
 
   fields_count(&w);
@@ -1435,6 +1618,9 @@ void analysis_races(struct report_ctx *ctx, struct findings *out)
   free(w.races);
   free(w.hostfn_threads);
   u64map_free(&w.stream_ids);
+  u64map_free(&w.size_count);
+  u64map_free(&w.ordinal_idx);
+  free(w.ordinals);
   u64map_free(&w.threads);
   u64map_free(&w.capture_events);
   u64map_free(&w.knames_idx);

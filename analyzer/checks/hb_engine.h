@@ -80,6 +80,10 @@ struct hb_access {
                      * (no C++ signature): nothing says it is written */
   uint8_t uninit;   /* a kernel pointer in a by-value structure that was not
                      * fully initialized: it may be stale, unused */
+  uint8_t atomic;   /* the write is an atomic read-modify-write (footprint) */
+  uint8_t footprint; /* a kernel's access as its footprint says (caller's) */
+  uint8_t indirect; /* ... through a pointer read from memory, placed by the
+                     * allocations' order (caller's) */
   uint8_t op;       /* caller's tag (kind of operation) */
   uint8_t rule;     /* caller's tag (the copy rule, semantics.h) */
   int32_t param;    /* caller's tag (kernel parameter), -1 when none */

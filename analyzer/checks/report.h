@@ -1,12 +1,13 @@
 /* report.h - what an analysis gets to work with: the open recording, its
- * GPU activity index, the summary (including the stream instances), and
- * the call-site resolver. */
+ * GPU activity index, the summary (including the stream instances), the
+ * call-site resolver, and the kernels' footprints when given. */
 #ifndef CL_REPORT_REPORT_H
 #define CL_REPORT_REPORT_H
 
 #include "checks/findings.h"
 #include "model/activity.h"
 #include "model/db.h"
+#include "model/footprints.h"
 #include "model/summary.h"
 #include "sites/callsite.h"
 
@@ -15,6 +16,7 @@ struct report_ctx {
   const struct activity *act;
   struct summary *sum;
   struct callsites *cs;
+  const struct footprints *fp; /* --footprints, else NULL */
 };
 
 #endif

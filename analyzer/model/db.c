@@ -29,6 +29,23 @@
 #include "tempdir.h"
 #include "util.h"
 
+/* the two kinds of file db_open_kind reads (tables.h, enum cl_file) and how
+ * its messages name them */
+struct file_kind {
+  const char *format;        /* meta.format */
+  int version;               /* the newest PRAGMA user_version read */
+  const char *(*schema)(void);
+  const char *noun;          /* "recording" */
+  const char *what;          /* "cudalens recording" */
+  const char *version_name;  /* "recording format" */
+};
+static const struct file_kind recording_kind = {
+    CL_FORMAT_NAME, CL_SCHEMA_VERSION, cl_schema_sql, "recording",
+    "cudalens recording", "recording format"};
+static const struct file_kind footprint_kind = {
+    CL_FOOTPRINT_NAME, CL_FOOTPRINT_VERSION, cl_footprint_schema_sql,
+    "footprint file", "cudalens footprint file", "footprint format"};
+
 static int copy_file(const char *from, const char *to)
 {
   int in = open_regular_file(from, NULL);
@@ -233,12 +250,14 @@ static int drop_statistics(struct cl_db *d, char **why)
   return rc == SQLITE_OK ? 0 : -1;
 }
 
-static int check_header(const char *path, char **err)
+static int check_header(const char *path, const struct file_kind *k,
+                        char **err)
 {
   unsigned mode;
   int fd = open_regular_file(path, &mode);
   if (fd == OPEN_NOT_REGULAR) {
-    *err = xasprintf("%s: is %s, not a recording", path, file_type_name(mode));
+    *err = xasprintf("%s: is %s, not a %s", path, file_type_name(mode),
+                     k->noun);
     return -1;
   }
   if (fd < 0) {
@@ -249,8 +268,7 @@ static int check_header(const char *path, char **err)
   ssize_t n = read(fd, hdr, sizeof hdr);
   close(fd);
   if (n != (ssize_t)sizeof hdr || memcmp(hdr, "SQLite format 3", 16) != 0) {
-    *err = xasprintf("%s: not a cudalens recording (not an SQLite database)",
-                     path);
+    *err = xasprintf("%s: not a %s (not an SQLite database)", path, k->what);
     return -1;
   }
   return 0;
@@ -286,11 +304,11 @@ static int check_companions(const char *path, char **err)
 /* every table and column of CL_SCHEMA_SQL must be in the recording, each
  * table a real table (a view in its place, which could run anything, is
  * refused by the authorizer of harden()) */
-static int check_schema(struct cl_db *d, char **err)
+static int check_schema(struct cl_db *d, const struct file_kind *k, char **err)
 {
   sqlite3 *ref;
   if (sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
-      sqlite3_exec(ref, CL_SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK) {
+      sqlite3_exec(ref, k->schema(), NULL, NULL, NULL) != SQLITE_OK) {
     *err = xasprintf("%s: cannot build the reference schema: %s", d->path,
                      sqlite3_errmsg(ref));
     sqlite3_close(ref);
@@ -323,8 +341,8 @@ static int check_schema(struct cl_db *d, char **err)
       free(checked);
       checked = xstrdup(t);
       if (!is_table(d->db, t)) {
-        *err = xasprintf("%s: damaged cudalens recording: '%s' is not a table",
-                         d->path, t);
+        *err = xasprintf("%s: damaged %s: '%s' is not a table", d->path,
+                         k->what, t);
         rc = -1;
         break;
       }
@@ -332,8 +350,8 @@ static int check_schema(struct cl_db *d, char **err)
     sqlite3_bind_text(has, 1, t, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(has, 2, c, -1, SQLITE_TRANSIENT);
     if (sqlite3_step(has) != SQLITE_ROW || sqlite3_column_int(has, 0) == 0) {
-      *err = xasprintf("%s: damaged cudalens recording: table '%s' lacks"
-                       " column '%s'", d->path, t, c);
+      *err = xasprintf("%s: damaged %s: table '%s' lacks column '%s'",
+                       d->path, k->what, t, c);
       rc = -1;
     }
     sqlite3_reset(has);
@@ -345,12 +363,13 @@ static int check_schema(struct cl_db *d, char **err)
   return rc;
 }
 
-int db_open(struct cl_db *d, const char *path, char **err)
+static int open_kind(struct cl_db *d, const char *path,
+                     const struct file_kind *k, char **err)
 {
   memset(d, 0, sizeof *d);
   d->path = path;
   *err = NULL;
-  if (check_header(path, err) < 0 || check_companions(path, err) < 0)
+  if (check_header(path, k, err) < 0 || check_companions(path, err) < 0)
     return -1;
   if (stat(path, &d->identity) < 0)
     memset(&d->identity, 0, sizeof d->identity);
@@ -369,7 +388,7 @@ int db_open(struct cl_db *d, const char *path, char **err)
       free(uri);
     }
     if (rc < 0) {
-      *err = xasprintf("%s: cannot read the recording: %s", path,
+      *err = xasprintf("%s: cannot read the %s: %s", path, k->noun,
                        why ? why : "unknown error");
       free(why);
       db_close(d);
@@ -379,7 +398,7 @@ int db_open(struct cl_db *d, const char *path, char **err)
   free(why);
   why = NULL;
   if (drop_statistics(d, &why) < 0) {
-    *err = xasprintf("%s: cannot read the recording: %s", path,
+    *err = xasprintf("%s: cannot read the %s: %s", path, k->noun,
                      why ? why : "unknown error");
     free(why);
     db_close(d);
@@ -398,14 +417,14 @@ int db_open(struct cl_db *d, const char *path, char **err)
     format = xstrdup(fmt);
     sqlite3_finalize(st);
   } else if (!strstr(sqlite3_errmsg(d->db), "no such table")) {
-    *err = xasprintf("%s: cannot read the recording: %s", path,
+    *err = xasprintf("%s: cannot read the %s: %s", path, k->noun,
                      sqlite3_errmsg(d->db));
     db_close(d);
     return -1;
   }
-  if (!format || strcmp(format, CL_FORMAT_NAME) != 0) {
-    *err = xasprintf("%s: not a cudalens recording (no meta.format='%s')",
-                     path, CL_FORMAT_NAME);
+  if (!format || strcmp(format, k->format) != 0) {
+    *err = xasprintf("%s: not a %s (no meta.format='%s')", path, k->what,
+                     k->format);
     free(format);
     db_close(d);
     return -1;
@@ -416,20 +435,20 @@ int db_open(struct cl_db *d, const char *path, char **err)
   if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
     d->version = sqlite3_column_int(st, 0);
   sqlite3_finalize(st);
-  if (d->version > CL_SCHEMA_VERSION) {
-    *err = xasprintf("%s: was written by a newer cudalens (recording format %d, this"
+  if (d->version > k->version) {
+    *err = xasprintf("%s: was written by a newer cudalens (%s %d, this"
                      " report reads up to %d); upgrade cudalens-report",
-                     path, d->version, CL_SCHEMA_VERSION);
+                     path, k->version_name, d->version, k->version);
     db_close(d);
     return -1;
   }
   if (d->version < 1) {
-    *err = xasprintf("%s: not a valid cudalens recording (recording format %d)",
-                     path, d->version);
+    *err = xasprintf("%s: not a valid %s (%s %d)", path, k->what,
+                     k->version_name, d->version);
     db_close(d);
     return -1;
   }
-  if (check_schema(d, err) < 0) {
+  if (check_schema(d, k, err) < 0) {
     db_close(d);
     return -1;
   }
@@ -437,12 +456,22 @@ int db_open(struct cl_db *d, const char *path, char **err)
    * recording, and SQLite takes its lock (and looks for a hot journal)
    * once, not once per statement run; db_close() ends it */
   if (sqlite3_exec(d->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
-    *err = xasprintf("%s: cannot read the recording: %s", path,
+    *err = xasprintf("%s: cannot read the %s: %s", path, k->noun,
                      sqlite3_errmsg(d->db));
     db_close(d);
     return -1;
   }
   return 0;
+}
+
+int db_open(struct cl_db *d, const char *path, char **err)
+{
+  return open_kind(d, path, &recording_kind, err);
+}
+
+int db_open_footprints(struct cl_db *d, const char *path, char **err)
+{
+  return open_kind(d, path, &footprint_kind, err);
 }
 
 void db_close(struct cl_db *d)

@@ -31,6 +31,9 @@ struct cl_db {
 /* Open and validate PATH.  On failure returns -1 and sets *err to a
  * malloc'd message naming the problem (without the program name). */
 int db_open(struct cl_db *d, const char *path, char **err);
+/* The same for a footprint file (tables.def, CL_FP_TABLE; meta format
+ * cudalens-footprint, CL_FOOTPRINT_VERSION), checked as a recording is */
+int db_open_footprints(struct cl_db *d, const char *path, char **err);
 void db_close(struct cl_db *d);
 
 /* A second connection TWIN to D's recording, for another thread to read

@@ -15,6 +15,30 @@
 #define CL_SCHEMA_VERSION 5
 #define CL_FORMAT_NAME "cudalens"
 
+/* A footprint file (tables.def, CL_FP_TABLE) is a file of its own kind,
+ * written by another process (the footprint collector, in a separate run of
+ * the program) than a recording: its meta format is CL_FOOTPRINT_NAME and
+ * its PRAGMA user_version CL_FOOTPRINT_VERSION, which moves apart from
+ * CL_SCHEMA_VERSION (a recording's tables are not changed by it). */
+#define CL_FOOTPRINT_VERSION 1
+#define CL_FOOTPRINT_NAME "cudalens-footprint"
+
+/* The kinds of access of a footprint (fp_ranges.kind, fp_unattributed.kind),
+ * from the Sanitizer API's flags of a global memory access
+ * (sanitizer_patching.h, Sanitizer_DeviceMemoryFlags): READ alone, WRITE
+ * alone, or both, which an atomic read-modify-write reports */
+#define CL_FP_KIND_LIST(X)                                                     \
+  X(READ, "read")                                                              \
+  X(WRITE, "write")                                                            \
+  X(ATOMIC, "atomic")
+
+enum cl_fp_kind {
+#define CL_FP_KIND_ENUM(id, name) CL_FP_##id,
+  CL_FP_KIND_LIST(CL_FP_KIND_ENUM)
+#undef CL_FP_KIND_ENUM
+  CL_FP_KIND_COUNT
+};
+
 /* Operation classes: what a CUDA API call does to streams, memory and
  * synchronization.  Stored as text in api.op. */
 #define CL_OP_LIST(X)                                                          \
@@ -145,6 +169,9 @@ const char *cl_memkind_name(enum cl_memkind k);
 const char *cl_sync_kind_name(enum cl_op op);
 int cl_sync_kind_op(const char *kind);
 const char *cl_dir_name(enum cl_dir d);
+/* a footprint kind's name, and back (-1 when unknown) */
+const char *cl_fp_kind_name(enum cl_fp_kind k);
+int cl_fp_kind_of(const char *name);
 /* a graph node type's name ("unknown" for values not listed), and back
  * (CL_GNODE_UNKNOWN when unknown) */
 const char *cl_gnode_name(int type);

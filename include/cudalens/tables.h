@@ -52,9 +52,17 @@ struct cl_column {
   const char *constraints; /* "" or e.g. "NOT NULL" */
 };
 
+/* which kind of file a table belongs to (the meta table: both) */
+enum cl_file {
+  CL_FILE_RECORDING = 1,       /* a recording (CL_TABLE) */
+  CL_FILE_FOOTPRINT = 2        /* a footprint file (CL_FP_TABLE) */
+};
+
 struct cl_table_decl {
   const char *name;
-  int since;                   /* the schema version that added it */
+  int file;                    /* enum cl_file bits */
+  int since;                   /* the schema version that added it (of a
+                                * footprint file: CL_FOOTPRINT_VERSION's) */
   const struct cl_column *cols;
   int ncols;
   const char *constraints;     /* after the columns, e.g. PRIMARY KEY(...) */
@@ -97,6 +105,9 @@ int cl_insert_sql(char *buf, size_t size, const char *verb, enum cl_table t,
  * Built once, kept for the life of the process. */
 const char *cl_schema_sql(void);
 #define CL_SCHEMA_SQL cl_schema_sql()
+/* The same for an empty footprint file: its tables (CL_FILE_FOOTPRINT),
+ * without user_version (CL_FOOTPRINT_VERSION, format.h). */
+const char *cl_footprint_schema_sql(void);
 /* The indexes of a finished recording (CREATE INDEX IF NOT EXISTS ...). */
 extern const char CL_INDEX_SQL[];
 

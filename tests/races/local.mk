@@ -18,13 +18,18 @@ RACE_NAMES = \
 	wait_wrong_stream war_kernels war_sync_ok waw_memset waw_query_ok \
 	graph_other_stream graph_other_stream_ok graph_replay_refill \
 	graph_replay_refill_ok graph_unordered_nodes graph_unordered_nodes_ok \
-	graph_ok graph_exec_update graph_exec_update_ok
+	graph_ok graph_exec_update graph_exec_update_ok \
+	fp_shared_write fp_halves_ok fp_extent fp_atomic_ok fp_gather
 
 RACE_GPU_ONLY =
+# footprint fixtures (cudalens-report --footprints; check.sh RACES_FOOTPRINTS)
+RACE_FP_FIXTURES = tests/races/broadcast_ok.fp.sql \
+	$(patsubst %,tests/races/%.fp.sql,fp_shared_write fp_halves_ok fp_extent fp_atomic_ok fp_gather)
 # RACE_TESTS: the folder's test scripts, collected in tests/tests.mk
 TESTS += $(RACE_TESTS)
 EXTRA_DIST += $(RACE_TESTS) tests/races/check.sh tests/races/races.h \
 	tests/races/walk.sql tests/races/walk.expected \
+	$(RACE_FP_FIXTURES) \
 	$(RACE_NAMES:%=tests/races/%.cu) $(RACE_GPU_ONLY:%=tests/races/%.cu)
 
 if HAVE_NVCC

@@ -1,13 +1,15 @@
 /* sql2db.c - test helper: builds a recording from hand-written SQL.
  *
- *   sql2db [--bare] [--wal-leftover] OUT.db [IN.sql ...]
+ *   sql2db [--bare] [--wal-leftover] [--footprints] OUT.db [IN.sql ...]
  *
  * Creates OUT.db (replacing it) with the cudalens schema (CL_SCHEMA_SQL,
  * PRAGMA user_version = CL_SCHEMA_VERSION), then runs each IN.sql (standard
  * input when none).  --bare skips the schema (for "not a recording"
  * cases).  --wal-leftover writes everything in WAL mode without
  * checkpointing and exits without closing the database, leaving the data
- * in OUT.db-wal, like a recorder killed mid-run. */
+ * in OUT.db-wal, like a recorder killed mid-run.  --footprints makes a
+ * footprint file instead (cl_footprint_schema_sql, CL_FOOTPRINT_VERSION):
+ * the fixtures of cudalens-report --footprints. */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,20 +44,22 @@ static void run(sqlite3 *db, const char *sql, const char *what)
 
 int main(int argc, char **argv)
 {
-  int bare = 0, wal = 0, i = 1;
+  int bare = 0, wal = 0, fp = 0, i = 1;
   for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
     if (strcmp(argv[i], "--bare") == 0)
       bare = 1;
     else if (strcmp(argv[i], "--wal-leftover") == 0)
       wal = 1;
+    else if (strcmp(argv[i], "--footprints") == 0)
+      fp = 1;
     else {
       fprintf(stderr, "sql2db: unknown option %s\n", argv[i]);
       return 2;
     }
   }
   if (i >= argc) {
-    fputs("usage: sql2db [--bare] [--wal-leftover] OUT.db [IN.sql ...]\n",
-          stderr);
+    fputs("usage: sql2db [--bare] [--wal-leftover] [--footprints] OUT.db"
+          " [IN.sql ...]\n", stderr);
     return 2;
   }
   const char *out = argv[i++];
@@ -75,9 +79,10 @@ int main(int argc, char **argv)
   }
   run(db, "BEGIN", "begin");
   if (!bare) {
-    run(db, CL_SCHEMA_SQL, "schema");
+    run(db, fp ? cl_footprint_schema_sql() : CL_SCHEMA_SQL, "schema");
     char v[64];
-    snprintf(v, sizeof v, "PRAGMA user_version=%d", CL_SCHEMA_VERSION);
+    snprintf(v, sizeof v, "PRAGMA user_version=%d",
+             fp ? CL_FOOTPRINT_VERSION : CL_SCHEMA_VERSION);
     run(db, v, "user_version");
   }
   if (i >= argc) {

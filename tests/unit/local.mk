@@ -57,6 +57,15 @@ tests_unit_shim_test_hostcode_SOURCES = tests/unit/shim/test_hostcode.c tests/un
 tests_unit_shim_test_hostcode_CFLAGS = $(unit_cflags)
 tests_unit_shim_test_hostcode_LDADD = $(unit_ldadd)
 
+# ---- footprint/
+# the collector's summary and file, read back by the report's reader
+UNIT_TESTS += tests/unit/footprint/test_fp_summary
+tests_unit_footprint_test_fp_summary_SOURCES = tests/unit/footprint/test_fp_summary.c tests/unit/unit.h
+tests_unit_footprint_test_fp_summary_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) \
+	-I$(top_srcdir)/footprint -I$(top_srcdir)/shim $(ANALYZER_CPPFLAGS) $(SQLITE_CFLAGS)
+tests_unit_footprint_test_fp_summary_LDADD = libclfootprint.la libclreport.la \
+	libclsqlite.la libclformat.la $(SQLITE_LIBS) -ldl -lpthread
+
 # ---- analyzer/
 unit_analyzer_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir) $(ANALYZER_CPPFLAGS) $(SQLITE_CFLAGS)
 # cl_kernel_brief, from the analyzer's library

@@ -15,6 +15,7 @@ san=$(cd "$1" && pwd)
 mkdir -p "$2"
 out=$(cd "$2" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../.." && pwd)
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 NVCC=${NVCC:-$CUDA_HOME/bin/nvcc}
 CC=${CC:-gcc}
@@ -26,11 +27,11 @@ cc=$(echo "$ARCH" | sed 's/^sm_//')
 
 # the patches: device functions compiled as a tools patch (SASS for ARCH)
 "$NVCC" --fatbin --keep-device-functions -Xptxas --compile-as-tools-patch \
-  -gencode "arch=compute_$cc,code=$ARCH" -I"$san/include" -I"$here" \
-  -o "$out/footprint_patches.fatbin" "$here/patches.cu"
+  -gencode "arch=compute_$cc,code=$ARCH" -I"$san/include" -I"$top/footprint" \
+  -o "$out/footprint_patches.fatbin" "$top/footprint/patches.cu"
 # the probe: C, warnings on, nothing exported but what it means to
 "$CC" -std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden \
-  -I"$CUDA_HOME/include" -I"$san/include" -I"$here" \
+  -I"$CUDA_HOME/include" -I"$san/include" -I"$here" -I"$top/footprint" \
   -o "$out/libclfootprint_probe.so" "$here/probe.c" "$here/probe_cupti.c" \
   -L"$lib" -lsanitizer-public -ldl -lpthread
 # the test program: shared cudart, as most programs are built

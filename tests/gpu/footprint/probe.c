@@ -40,7 +40,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "footprint.h"
+#include "fp_buffer.h"
 #include "probe.h"
 
 #define EXPORT __attribute__((visibility("default")))

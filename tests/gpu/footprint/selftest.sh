@@ -14,7 +14,7 @@ mkdir -p "$2" && w=$(cd "$2" && pwd) || exit 2
 here=$(cd "$(dirname "$0")" && pwd)
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 CC=${CC:-gcc}
-flags="-std=gnu11 -g -Wall -Wextra -Werror -I$CUDA_HOME/include -I$san/include -I$here"
+flags="-std=gnu11 -g -Wall -Wextra -Werror -I$CUDA_HOME/include -I$san/include -I$here -I$here/../../../footprint"
 set -e
 mkdir -p "$w/fake"
 # shellcheck disable=SC2086

@@ -27,8 +27,9 @@ static char *slurp(const char *path)
 }
 
 /* the schema as SQLite sees it: every declared table, column by column */
-static void check_tables(sqlite3 *db)
+static void check_tables(sqlite3 *db, int file)
 {
+  int ntables = 0;
   sqlite3_stmt *st;
   CHECK(sqlite3_prepare_v2(db,
                            "SELECT name, type, \"notnull\", pk FROM"
@@ -37,7 +38,14 @@ static void check_tables(sqlite3 *db)
   for (int t = 0; t < CL_NTABLES; t++) {
     const struct cl_table_decl *d = &cl_tables[t];
     CHECK(cl_table_named(d->name) == d);
-    CHECK(d->since >= 1 && d->since <= CL_SCHEMA_VERSION);
+    CHECK(d->file == CL_FILE_RECORDING || d->file == CL_FILE_FOOTPRINT ||
+          t == CL_TABLE_meta);
+    if (!(d->file & file))
+      continue;
+    ntables++;
+    CHECK(d->since >= 1 &&
+          d->since <= (d->file == CL_FILE_FOOTPRINT ? CL_FOOTPRINT_VERSION
+                                                    : CL_SCHEMA_VERSION));
     sqlite3_bind_text(st, 1, d->name, -1, SQLITE_STATIC);
     int c = 0;
     for (; sqlite3_step(st) == SQLITE_ROW; c++) {
@@ -76,14 +84,16 @@ static void check_tables(sqlite3 *db)
   sqlite3_finalize(st);
   /* nothing undeclared */
   CHECK(query(db, "SELECT count(*) FROM sqlite_master WHERE type='table'") ==
-        CL_NTABLES);
+        ntables);
 }
 
 /* each table's SELECT and INSERT of every column */
-static void check_statements(sqlite3 *db)
+static void check_statements(sqlite3 *db, int file)
 {
   for (int t = 0; t < CL_NTABLES; t++) {
     const struct cl_table_decl *d = &cl_tables[t];
+    if (!(d->file & file))
+      continue;
     char sql[1024];
     sqlite3_stmt *st = NULL;
     CHECK(cl_select_sql(sql, sizeof sql, t, CL_ALL_COLS, "ORDER BY 1") > 0);
@@ -108,6 +118,8 @@ static void check_statements(sqlite3 *db)
     /* too small a buffer says so */
     CHECK(cl_select_sql(sql, 10, t, CL_ALL_COLS, "") == -1);
   }
+  if (file != CL_FILE_RECORDING)
+    return;
   /* the generated numbering: the enums are the declaration's order */
   CHECK(CL_COL_calls_seq == 0 && CL_NCOLS_calls == cl_tables[CL_TABLE_calls].ncols);
   CHECK_STR(cl_tables[CL_TABLE_calls].cols[CL_COL_calls_tid].name, "tid");
@@ -245,14 +257,34 @@ int main(void)
   CHECK(sqlite3_exec(db, CL_INDEX_SQL, NULL, NULL, &err) == SQLITE_OK);
   CHECK(query(db, "SELECT count(*) FROM sqlite_master WHERE type='index'"
                   " AND name='activity_correlation'") == 1);
-  check_tables(db);
-  check_statements(db);
+  check_tables(db, CL_FILE_RECORDING);
+  check_statements(db, CL_FILE_RECORDING);
   /* the views read */
   CHECK(query(db, "SELECT count(*) FROM ops") == 0);
   CHECK(query(db, "SELECT count(*) FROM call_activity") == 0);
   CHECK(query(db, "SELECT count(*) FROM sqlite_master WHERE type='view'") == 2);
   sqlite3_close(db);
   check_schema3(schema);
+  /* a footprint file: meta and its own tables, no views; none of them in a
+   * recording */
+  CHECK(sqlite3_open(":memory:", &db) == SQLITE_OK);
+  CHECK(cl_footprint_schema_sql()[0] != 0);
+  CHECK(sqlite3_exec(db, cl_footprint_schema_sql(), NULL, NULL, &err) ==
+        SQLITE_OK);
+  if (err)
+    fprintf(stderr, "footprint schema: %s\n", err);
+  check_tables(db, CL_FILE_FOOTPRINT);
+  check_statements(db, CL_FILE_FOOTPRINT);
+  CHECK(query(db, "SELECT count(*) FROM sqlite_master WHERE type='view'") == 0);
+  CHECK(query(db, "SELECT count(*) FROM sqlite_master WHERE name='fp_ranges'") == 1);
+  CHECK(query(db, "SELECT count(*) FROM sqlite_master WHERE name='calls'") == 0);
+  sqlite3_close(db);
+  CHECK(!strstr(schema, "fp_ranges") && !strstr(schema, "fp_kernels"));
+  CHECK(cl_tables[CL_TABLE_fp_ranges].file == CL_FILE_FOOTPRINT &&
+        cl_tables[CL_TABLE_meta].file ==
+            (CL_FILE_RECORDING | CL_FILE_FOOTPRINT));
+  CHECK_STR(cl_fp_kind_name(CL_FP_ATOMIC), "atomic");
+  CHECK(cl_fp_kind_of("write") == CL_FP_WRITE && cl_fp_kind_of("x") == -1);
   /* meta keys: unique, each explained */
   for (int k = 0; k < CL_NMETA; k++) {
     CHECK(cl_meta_key(k) && *cl_meta_key(k));

@@ -134,6 +134,10 @@ static void test_parse(void)
   CHECK(parse(&o, 2, "ls", "-l") == 0 && !o.reduce);
   CHECK(parse(&o, 3, "--reduce", "app", "--reduce") == 0 && o.reduce &&
         strcmp(o.cmd[0], "app") == 0 && strcmp(o.cmd[1], "--reduce") == 0);
+  CHECK(parse(&o, 2, "ls", "-l") == 0 && !o.footprint);
+  CHECK(parse(&o, 4, "--footprint", "--", "app", "--footprint") == 0 &&
+        o.footprint && strcmp(o.cmd[0], "app") == 0 &&
+        strcmp(o.cmd[1], "--footprint") == 0);
   CHECK(parse(&o, 2, "--fail-on=error", "app") == 0 && o.fail_on &&
         strcmp(o.fail_on, "error") == 0 && strcmp(o.cmd[0], "app") == 0);
   CHECK(parse(&o, 5, "--fail-on", "note", "-o", "r.db", "app") == 0 &&

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "footprint.h"
+#include "fp_buffer.h"
 
 void fake_emit(Sanitizer_CallbackDomain, Sanitizer_CallbackId, const void *);
 const void *fake_launch_data(void);

@@ -7,7 +7,7 @@
  * Loaded by probe.c with sanitizerAddPatchesFromFile. */
 #include <sanitizer_patching.h>
 
-#include "footprint.h"
+#include "fp_buffer.h"
 
 static __device__ void record(void *userdata, const void *ptr, uint32_t size,
                               uint32_t flags)

@@ -1,9 +1,9 @@
-/* footprint.h - the record that the device patches (patches.cu) append for
+/* fp_buffer.h - the record that the device patches (patches.cu) append for
  * each global memory access of an instrumented launch, and the buffer they
- * append to; shared by the patches and the host side of the probe
- * (probe.c).  Plain C layout: nvcc compiles it as C++, gcc as C. */
-#ifndef CL_FOOTPRINT_H
-#define CL_FOOTPRINT_H
+ * append to; shared by the patches and the host side that reads them back
+ * (collector.c; tests/gpu/footprint/probe.c).  Plain C layout: nvcc compiles it as C++, gcc as C. */
+#ifndef CL_FP_BUFFER_H
+#define CL_FP_BUFFER_H
 #include <stdint.h>
 
 /* one access: the address, its size in bytes (1..16, or the copy's size for
