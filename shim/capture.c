@@ -21,6 +21,7 @@
 #include "ring.h"
 #include "selftime.h"
 #include "stack.h"
+#include "threadmem.h"
 #include "threads.h"
 
 static CUpti_SubscriberHandle subscriber;
@@ -180,15 +181,20 @@ static void host_func_returned(struct pending *p, const CUpti_CallbackData *cb)
 }
 
 /* Pointer parameters of a kernel declared as pointers to const (bit i for
- * parameter i), read from its mangled name once per kernel and thread. */
+ * parameter i), read from its mangled name once per kernel and thread (the
+ * cache allocated on the thread's first launch: threadmem.c). */
+struct const_entry {
+  uint32_t id;
+  uint64_t mask;
+};
+static __thread struct const_entry *const_cache; /* [64], or NULL */
+
 static uint64_t const_params(uint32_t name_id, const char *name)
 {
-  static __thread struct {
-    uint32_t id;
-    uint64_t mask;
-  } cache[64];
+  struct const_entry *cache =
+      cl_thread_calloc((void **)&const_cache, 64 * sizeof *const_cache);
   unsigned k = name_id % 64;
-  if (name_id && cache[k].id == name_id)
+  if (cache && name_id && cache[k].id == name_id)
     return cache[k].mask;
   enum param_class cls[64];
   uint64_t mask = 0;
@@ -196,7 +202,8 @@ static uint64_t const_params(uint32_t name_id, const char *name)
   for (int i = 0; i < n && i < 64; i++)
     if (cls[i] == PARAM_PTR_CONST)
       mask |= 1ull << i;
-  cache[k].id = name_id, cache[k].mask = mask;
+  if (cache)
+    cache[k].id = name_id, cache[k].mask = mask;
   return mask;
 }
 
