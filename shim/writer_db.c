@@ -530,7 +530,7 @@ static void write_api_table(struct cl_db *db)
   for (unsigned i = 0; i < cl_api_count; i++) {
     const struct cl_api *e = &cl_api_table[i];
     I64(db, api, id, i);
-    TXT(db, api, name, e->name);
+    TXT(db, api, name, cl_api_name(e));
     TXT(db, api, domain, e->domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "runtime"
                          : e->domain == CL_DOMAIN_NCCL           ? "nccl"
                                                                  : "driver");
