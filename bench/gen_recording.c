@@ -391,11 +391,16 @@ static void kernel(int64_t tid, int64_t stream, enum site k, int layer,
   I64(s_kernel, kernels, shared_mem, 0);
   I64(s_kernel, kernels, stream, stream);
   step(s_kernel);
-  for (int i = 0; i < nptrs; i++) {
-    I64(s_karg, kernel_args, seq, s);
-    I64(s_karg, kernel_args, param, i);
-    I64(s_karg, kernel_args, offset, 0);
-    I64(s_karg, kernel_args, value, ptrs[i]);
+  if (nptrs > 0) {
+    /* one launch_args row: parameter i at offset 0 holds ptrs[i] */
+    unsigned char words[16 * CL_LAUNCH_ARG_SIZE];
+    int n = nptrs < 16 ? nptrs : 16;
+    for (int i = 0; i < n; i++)
+      cl_launch_arg_put(words + i * CL_LAUNCH_ARG_SIZE, (unsigned)i, 0, 0,
+                        ptrs[i]);
+    I64(s_karg, launch_args, seq, s);
+    sqlite3_bind_blob(s_karg, CL_COL_launch_args_args + 1, words,
+                      n * CL_LAUNCH_ARG_SIZE, SQLITE_TRANSIENT);
     step(s_karg);
   }
   activity("kernel", stream, -1, NULL, NULL, NULL, name + 1);
@@ -750,7 +755,7 @@ int main(int argc, char **argv)
   exec(CL_SCHEMA_SQL);
   s_call = prep_insert(CL_TABLE_calls);
   s_kernel = prep_insert(CL_TABLE_kernels);
-  s_karg = prep_insert(CL_TABLE_kernel_args);
+  s_karg = prep_insert(CL_TABLE_launch_args);
   s_transfer = prep_insert(CL_TABLE_transfers);
   s_memory = prep_insert(CL_TABLE_memory);
   s_record = prep_insert(CL_TABLE_event_records);

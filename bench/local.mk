@@ -18,3 +18,8 @@ noinst_PROGRAMS += bench/writer_rate
 bench_writer_rate_SOURCES = bench/writer_rate.c
 bench_writer_rate_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir) $(SQLITE_CFLAGS)
 bench_writer_rate_LDADD = libclshim.la libclsqlite.la $(SHIM_SQLITE_LIBS) -ldl -lpthread
+
+# what a preloaded library costs a process that never uses CUDA, per
+# process (bench/README.md, "Start-up cost"); built by `make`, not installed
+noinst_PROGRAMS += bench/startup_cpu
+bench_startup_cpu_SOURCES = bench/startup_cpu.c

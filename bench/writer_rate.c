@@ -146,7 +146,7 @@ static void make_launch(struct cl_record r[2], uint32_t api, uint64_t t,
   fill_activity(&r[1].u.act, c, CL_ACT_KERNEL, c->name, 0);
   n->calls++;
   n->activity++;
-  n->rows += 3 + c->nkargs; /* calls, kernels, kernel_args, activity */
+  n->rows += 3 + (c->nkargs > 0); /* calls, kernels, activity, launch_args */
 }
 
 static void make_copy(struct cl_record r[2], uint32_t api, uint64_t t,

@@ -3,6 +3,7 @@
  * of each kind of file, the indexes, and the SELECT and INSERT of every
  * column of a table, in its order. */
 #include "cudalens/tables.h"
+#include "cudalens/format.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -43,11 +44,24 @@ const char CL_INDEX_SQL[] =
 #undef CL_INDEX
     "";
 
-static const char VIEWS_SQL[] =
-#define CL_VIEW(v, select) "CREATE VIEW " #v " AS " select ";\n"
+static const char *const views[][2] = {
+#define CL_VIEW(v, select) {#v, select},
 #include "cudalens/tables.def"
 #undef CL_VIEW
-    "";
+};
+
+int cl_table_until(enum cl_table t)
+{
+  switch (t) {
+#define CL_RETIRED(t, until)                                                   \
+  case CL_TABLE_##t:                                                           \
+    return until;
+#include "cudalens/tables.def"
+#undef CL_RETIRED
+  default:
+    return 0;
+  }
+}
 
 const struct cl_table_decl *cl_table_named(const char *name)
 {
@@ -115,16 +129,26 @@ int cl_insert_sql(char *buf, size_t size, const char *verb, enum cl_table t,
   return x.len;
 }
 
-static char schema[8192], fp_schema[2048];
+/* whether table T is in recordings of schema VERSION */
+static int in_version(int t, int version)
+{
+  int until = cl_table_until((enum cl_table)t);
+  return cl_tables[t].since <= version && (!until || version < until);
+}
 
 /* CREATE TABLE t(column TYPE constraints, ..., table constraints) options;
- * one line each for the tables of FILE, then (a recording) the views */
-static void build(char *buf, size_t size, int file)
+ * one line each for the tables of FILE (a recording: of schema VERSION),
+ * then (a recording) the views, one named as a table only once the table
+ * is retired; the length, or -1 when it did not fit (BUF then empty) */
+static int build(char *buf, size_t size, int file, int version)
 {
   struct text x = {buf, size, 0};
+  if (!size)
+    return -1;
   for (int t = 0; t < CL_NTABLES; t++) {
     const struct cl_table_decl *d = &cl_tables[t];
-    if (!(d->file & file))
+    if (!(d->file & file) ||
+        (file == CL_FILE_RECORDING && !in_version(t, version)))
       continue;
     add(&x, "CREATE TABLE %s(", d->name);
     for (int c = 0; c < d->ncols; c++) {
@@ -138,16 +162,29 @@ static void build(char *buf, size_t size, int file)
     add(&x, "%s%s)%s%s;\n", *d->constraints ? ", " : "", d->constraints,
         *d->options ? " " : "", d->options);
   }
-  if (file == CL_FILE_RECORDING)
-    add(&x, "%s", VIEWS_SQL);
+  for (size_t v = 0;
+       file == CL_FILE_RECORDING && v < sizeof views / sizeof *views; v++) {
+    const struct cl_table_decl *d = cl_table_named(views[v][0]);
+    int until = d ? cl_table_until((enum cl_table)(d - cl_tables)) : 0;
+    if (!d || (until && version >= until))
+      add(&x, "CREATE VIEW %s AS %s;\n", views[v][0], views[v][1]);
+  }
   if (x.len < 0) /* tests/unit/common/test_tables fails first */
     buf[0] = 0;
+  return x.len;
 }
+
+int cl_schema_sql_of(char *buf, size_t size, int version)
+{
+  return build(buf, size, CL_FILE_RECORDING, version);
+}
+
+static char schema[16384], fp_schema[2048];
 
 static void build_schema(void)
 {
-  build(schema, sizeof schema, CL_FILE_RECORDING);
-  build(fp_schema, sizeof fp_schema, CL_FILE_FOOTPRINT);
+  build(schema, sizeof schema, CL_FILE_RECORDING, CL_SCHEMA_VERSION);
+  build(fp_schema, sizeof fp_schema, CL_FILE_FOOTPRINT, 0);
 }
 
 const char *cl_schema_sql(void)

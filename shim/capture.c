@@ -21,6 +21,7 @@
 #include "ring.h"
 #include "selftime.h"
 #include "stack.h"
+#include "threadmem.h"
 #include "threads.h"
 
 static CUpti_SubscriberHandle subscriber;
@@ -131,7 +132,8 @@ static void guard_free(const struct cl_api *api, const void *params,
 {
   struct cl_args a;
   memset(&a, 0, sizeof a);
-  api->decode(params, &a); /* a free's pointer is an input: valid at entry */
+  /* a free's pointer is an input: valid at entry */
+  cl_api_decode(api, params, &a);
   if (cl_allocmap_kind(a.dst, 1) == CL_MEMKIND_MANAGED) {
     /* cudaFree of managed memory: its guards go before the pages do (not
      * reported: cudaFree waits for the device in practice) */
@@ -156,7 +158,7 @@ static void wrap_host_func(const struct cl_api *api, const void *params,
 {
   struct cl_args a;
   memset(&a, 0, sizeof a);
-  api->decode(params, &a);
+  cl_api_decode(api, params, &a);
   uint64_t stream = cl_stream_of(api, a.stream);
   p->hostfn_tried = 1;
   p->hostfn_slot = cl_hostfn_wrap(api, params, p->correlation, stream,
@@ -179,15 +181,20 @@ static void host_func_returned(struct pending *p, const CUpti_CallbackData *cb)
 }
 
 /* Pointer parameters of a kernel declared as pointers to const (bit i for
- * parameter i), read from its mangled name once per kernel and thread. */
+ * parameter i), read from its mangled name once per kernel and thread (the
+ * cache allocated on the thread's first launch: threadmem.c). */
+struct const_entry {
+  uint32_t id;
+  uint64_t mask;
+};
+static __thread struct const_entry *const_cache; /* [64], or NULL */
+
 static uint64_t const_params(uint32_t name_id, const char *name)
 {
-  static __thread struct {
-    uint32_t id;
-    uint64_t mask;
-  } cache[64];
+  struct const_entry *cache =
+      cl_thread_calloc((void **)&const_cache, 64 * sizeof *const_cache);
   unsigned k = name_id % 64;
-  if (name_id && cache[k].id == name_id)
+  if (cache && name_id && cache[k].id == name_id)
     return cache[k].mask;
   enum param_class cls[64];
   uint64_t mask = 0;
@@ -195,7 +202,8 @@ static uint64_t const_params(uint32_t name_id, const char *name)
   for (int i = 0; i < n && i < 64; i++)
     if (cls[i] == PARAM_PTR_CONST)
       mask |= 1ull << i;
-  cache[k].id = name_id, cache[k].mask = mask;
+  if (cache)
+    cache[k].id = name_id, cache[k].mask = mask;
   return mask;
 }
 
@@ -210,8 +218,8 @@ static int sync_host_kind(const struct cl_args *a, int memset)
 
 static int named(const struct cl_api *api, const char *rt, const char *drv)
 {
-  return !strncmp(api->name, rt, strlen(rt)) ||
-         !strncmp(api->name, drv, strlen(drv));
+  return !strncmp(cl_api_name(api), rt, strlen(rt)) ||
+         !strncmp(cl_api_name(api), drv, strlen(drv));
 }
 
 /* the device whose memory a successful allocation is (as the memory row
@@ -407,7 +415,7 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
     /* no driver call was seen inside: what came before goes now */
     struct cl_args a;
     memset(&a, 0, sizeof a);
-    api->decode(cb->functionParams, &a);
+    cl_api_decode(api, cb->functionParams, &a);
     cl_hostguard_sync(CL_OP_HOST_FUNC, -1, cl_stream_of(api, a.stream),
                       cl_gettid(), 0, UINT64_MAX);
   }
@@ -448,7 +456,7 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
       api->op == CL_OP_SYNC_STREAM || api->op == CL_OP_SYNC_EVENT ||
       api->op == CL_OP_STREAM_DESTROY || api->op == CL_OP_EVENT_DESTROY ||
       api->op == CL_OP_FREE)
-    api->decode(cb->functionParams, &c->a);
+    cl_api_decode(api, cb->functionParams, &c->a);
   /* cuCtxEnablePeerAccess names the peer by its context */
   if (ok && (api->op == CL_OP_PEER_ENABLE || api->op == CL_OP_PEER_DISABLE) &&
       c->a.handle)
@@ -582,8 +590,8 @@ int cl_capture_start(void)
     const struct cl_api *e = &cl_api_table[i];
     r = cl_cupti.cuptiEnableCallback(1, subscriber, e->domain, e->cbid);
     if (r != CUPTI_SUCCESS)
-      CL_LOG(CL_LOG_INFO, "cannot enable the callback for %s: %s", e->name,
-             cl_cupti_error(r));
+      CL_LOG(CL_LOG_INFO, "cannot enable the callback for %s: %s",
+             cl_api_name(e), cl_cupti_error(r));
   }
   cl_cupti.cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
                                CUPTI_CBID_RESOURCE_CONTEXT_CREATED);

@@ -1,5 +1,8 @@
 /* config.c - reads the CUDALENS_* environment variables once, at load time,
- * into cl_cfg.  Every variable is documented in libcudalens(7). */
+ * into cl_cfg.  Every variable is documented in libcudalens(7).  One pass
+ * over environ picks them out (no getenv per variable: the shim's own
+ * getenv wrapper would look up the C library's in every process, CUDA or
+ * not; issue 24, item 10). */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,15 +17,58 @@ struct cl_config cl_cfg = {.output = "cudalens-%p.db",
                            .flush_ms = 200,
                            .python = 1};
 
-static long env_long(const char *name, long def, long lo, long hi)
+extern char **environ;
+
+/* the variables read, and their values as environ had them at load time */
+#define CL_ENV_VARS(X)                                                         \
+  X(DEBUGLEVEL) X(OUTPUT) X(CUPTI_LIBRARY) X(MANIFEST) X(DISABLE)              \
+  X(STACK_DEPTH) X(GPU_ACTIVITY) X(KERNEL_TIMES) X(BUFFER_RECORDS)             \
+  X(FLUSH_MS) X(PYTHON) X(OVERFLOW)
+enum {
+#define CL_ENV_ID(n) ENV_##n,
+  CL_ENV_VARS(CL_ENV_ID)
+#undef CL_ENV_ID
+  ENV_COUNT
+};
+/* (arrays, not pointers: nothing for the loader to relocate) */
+static const char env_names[ENV_COUNT][16] = {
+#define CL_ENV_NAME(n) #n,
+    CL_ENV_VARS(CL_ENV_NAME)
+#undef CL_ENV_NAME
+};
+#define PREFIX "CUDALENS_"
+
+/* each variable's value from environ (the first of the name, as getenv
+ * finds it), or NULL */
+static void scan_environ(const char *env_values[ENV_COUNT])
 {
-  const char *v = getenv(name);
+  for (char **e = environ; e && *e; e++) {
+    const char *s = *e;
+    if (strncmp(s, PREFIX, sizeof PREFIX - 1))
+      continue;
+    s += sizeof PREFIX - 1;
+    const char *eq = strchr(s, '=');
+    if (!eq)
+      continue;
+    for (int i = 0; i < ENV_COUNT; i++)
+      if (!env_values[i] && strlen(env_names[i]) == (size_t)(eq - s) &&
+          !memcmp(s, env_names[i], (size_t)(eq - s)))
+        env_values[i] = eq + 1;
+  }
+}
+
+static long env_long(const char *const *env_values, int id, long def, long lo,
+                     long hi)
+{
+  const char *name = env_names[id];
+  const char *v = env_values[id];
   if (!v || !*v)
     return def;
   char *end;
   long x = strtol(v, &end, 10);
   if (*end || x < lo || x > hi) {
-    CL_LOG(CL_LOG_WARN, "ignoring %s=%s (expected an integer from %ld to %ld)",
+    CL_LOG(CL_LOG_WARN,
+           "ignoring " PREFIX "%s=%s (expected an integer from %ld to %ld)",
            name, v, lo, hi);
     return def;
   }
@@ -31,27 +77,29 @@ static long env_long(const char *name, long def, long lo, long hi)
 
 void cl_config_load(void)
 {
-  const char *v;
-  cl_cfg.debuglevel = (int)env_long("CUDALENS_DEBUGLEVEL", 0, 0, 3);
-  if ((v = getenv("CUDALENS_OUTPUT")) && *v)
+  const char *v, *env_values[ENV_COUNT] = {NULL};
+  scan_environ(env_values);
+  cl_cfg.debuglevel = (int)env_long(env_values, ENV_DEBUGLEVEL, 0, 0, 3);
+  if ((v = env_values[ENV_OUTPUT]) && *v)
     cl_cfg.output = v;
-  if ((v = getenv("CUDALENS_CUPTI_LIBRARY")) && *v)
+  if ((v = env_values[ENV_CUPTI_LIBRARY]) && *v)
     cl_cfg.cupti_library = v;
-  if ((v = getenv("CUDALENS_MANIFEST")) && *v)
+  if ((v = env_values[ENV_MANIFEST]) && *v)
     cl_cfg.manifest = v;
-  cl_cfg.disable = (int)env_long("CUDALENS_DISABLE", 0, 0, 1);
-  cl_cfg.stack_depth =
-      (int)env_long("CUDALENS_STACK_DEPTH", CL_MAX_FRAMES, 0, CL_MAX_FRAMES);
-  cl_cfg.gpu_activity = (int)env_long("CUDALENS_GPU_ACTIVITY", 1, 0, 1);
-  cl_cfg.kernel_times = (int)env_long("CUDALENS_KERNEL_TIMES", 0, 0, 1);
-  long recs = env_long("CUDALENS_BUFFER_RECORDS", 4096, 64, 1 << 20);
+  cl_cfg.disable = (int)env_long(env_values, ENV_DISABLE, 0, 0, 1);
+  cl_cfg.stack_depth = (int)env_long(env_values, ENV_STACK_DEPTH,
+                                     CL_MAX_FRAMES, 0, CL_MAX_FRAMES);
+  cl_cfg.gpu_activity = (int)env_long(env_values, ENV_GPU_ACTIVITY, 1, 0, 1);
+  cl_cfg.kernel_times = (int)env_long(env_values, ENV_KERNEL_TIMES, 0, 0, 1);
+  long recs = env_long(env_values, ENV_BUFFER_RECORDS, 4096, 64, 1 << 20);
   unsigned cap = 64;
   while (cap < (unsigned long)recs)
     cap <<= 1;
   cl_cfg.buffer_records = cap;
-  cl_cfg.flush_ms = (unsigned)env_long("CUDALENS_FLUSH_MS", 200, 10, 60000);
-  cl_cfg.python = (int)env_long("CUDALENS_PYTHON", 1, 0, 1);
-  if ((v = getenv("CUDALENS_OVERFLOW")) && *v) {
+  cl_cfg.flush_ms =
+      (unsigned)env_long(env_values, ENV_FLUSH_MS, 200, 10, 60000);
+  cl_cfg.python = (int)env_long(env_values, ENV_PYTHON, 1, 0, 1);
+  if ((v = env_values[ENV_OVERFLOW]) && *v) {
     if (!strcmp(v, "drop"))
       cl_cfg.overflow_drop = 1;
     else if (strcmp(v, "block"))

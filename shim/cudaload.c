@@ -47,7 +47,8 @@ int cl_loaded_walk(_Atomic unsigned long long *seen,
 }
 
 /* ---- CUDA among them ----------------------------------------------------- */
-static _Atomic unsigned long long seen_adds; /* cl_cuda_scan's walks */
+/* cl_cuda_scan's walks */
+static _Atomic unsigned long long seen_adds CL_STARTUP_DATA;
 
 static const char *base_of(const char *path)
 {

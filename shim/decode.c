@@ -1,6 +1,8 @@
 /* decode.c - the API table, generated from include/cudalens/api.def: for each
  * CUDA API we understand, its CUPTI callback id, operation class, flags and a
- * decoder that reads its parameter struct into struct cl_args. */
+ * decoder that reads its parameter struct into struct cl_args (reached by
+ * cl_api_decode's switch, and the names by offset: no pointers in the
+ * table, nothing for the loader to relocate). */
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <cupti.h>
@@ -86,13 +88,6 @@ static uint8_t rt_dir(enum cudaMemcpyKind k)
 #undef CL_RUNTIME
 #undef CL_DRIVER
 
-/* NCCL calls are recorded by shim/nccl.c, not decoded from CUPTI */
-static void decode_nccl(const void *params, struct cl_args *a)
-{
-  (void)params;
-  (void)a;
-}
-
 /* the NCCL rows (nccl.def) follow api.def's; each NCCL row's cbid is its
  * index among them */
 enum {
@@ -110,24 +105,71 @@ enum {
   CL_ROWS_NCCL
 };
 const unsigned cl_api_nccl_first = CL_ROWS_CUDA;
+
+/* the names: one member each, so that a name's offset is a constant */
+struct cl_api_names {
+#define CL_NAME_MEMBER(name, ...) char name[sizeof #name];
+#define CL_RUNTIME CL_NAME_MEMBER
+#define CL_DRIVER CL_NAME_MEMBER
+#include "cudalens/api.def"
+#undef CL_RUNTIME
+#undef CL_DRIVER
+#define CL_NCCL_COLL CL_NAME_MEMBER
+#define CL_NCCL_COMM CL_NAME_MEMBER
+#include "cudalens/nccl.def"
+#undef CL_NAME_MEMBER
+};
+const struct cl_api_names cl_api_names = {
+#define CL_NAME_VALUE(name, ...) #name,
+#define CL_RUNTIME CL_NAME_VALUE
+#define CL_DRIVER CL_NAME_VALUE
+#include "cudalens/api.def"
+#undef CL_RUNTIME
+#undef CL_DRIVER
+#define CL_NCCL_COLL CL_NAME_VALUE
+#define CL_NCCL_COMM CL_NAME_VALUE
+#include "cudalens/nccl.def"
+#undef CL_NAME_VALUE
+};
+#define CL_NAME_AT(name) offsetof(struct cl_api_names, name)
+
 const struct cl_api cl_api_table[] = {
 #define CL_RUNTIME(name, op, flags, ...)                                       \
-  {#name, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_##name,       \
-   CL_OP_##op, (flags), decode_##name},
+  {CL_NAME_AT(name), (flags), CUPTI_CB_DOMAIN_RUNTIME_API,                     \
+   CUPTI_RUNTIME_TRACE_CBID_##name, CL_OP_##op},
 #define CL_DRIVER(name, op, flags, ...)                                        \
-  {#name, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_##name,          \
-   CL_OP_##op, (flags), decode_##name},
+  {CL_NAME_AT(name), (flags), CUPTI_CB_DOMAIN_DRIVER_API,                      \
+   CUPTI_DRIVER_TRACE_CBID_##name, CL_OP_##op},
 #include "cudalens/api.def"
 #undef CL_RUNTIME
 #undef CL_DRIVER
 #define CL_NCCL_COLL(name, kind, send, recv, doc)                              \
-  {#name, CL_DOMAIN_NCCL, CL_NROW_##name, CL_OP_COLLECTIVE, CL_ASYNC,          \
-   decode_nccl},
+  {CL_NAME_AT(name), CL_ASYNC, CL_DOMAIN_NCCL, CL_NROW_##name,                 \
+   CL_OP_COLLECTIVE},
 #define CL_NCCL_COMM(name, op, doc)                                            \
-  {#name, CL_DOMAIN_NCCL, CL_NROW_##name, CL_OP_##op, 0, decode_nccl},
+  {CL_NAME_AT(name), 0, CL_DOMAIN_NCCL, CL_NROW_##name, CL_OP_##op},
 #include "cudalens/nccl.def"
 };
 const unsigned cl_api_count = sizeof cl_api_table / sizeof cl_api_table[0];
+_Static_assert(sizeof(struct cl_api_names) <= 65535,
+               "cl_api.name_at is 16 bits");
+
+void cl_api_decode(const struct cl_api *api, const void *params,
+                   struct cl_args *a)
+{
+  switch (api - cl_api_table) {
+#define CL_RUNTIME(name, ...)                                                  \
+  case CL_ROW_##name:                                                          \
+    decode_##name(params, a);                                                  \
+    return;
+#define CL_DRIVER CL_RUNTIME
+#include "cudalens/api.def"
+#undef CL_RUNTIME
+#undef CL_DRIVER
+  default: /* NCCL's rows: recorded by shim/nccl.c, not decoded from CUPTI */
+    return;
+  }
+}
 
 /* Direct lookup tables indexed by cbid, built on first use. */
 #define CL_MAX_CBID 1024
@@ -152,7 +194,7 @@ static void build_index(void)
 int cl_api_named(const char *name)
 {
   for (unsigned i = 0; i < cl_api_count; i++)
-    if (!strcmp(cl_api_table[i].name, name))
+    if (!strcmp(cl_api_name(&cl_api_table[i]), name))
       return (int)i;
   return -1;
 }

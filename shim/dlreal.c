@@ -10,8 +10,8 @@
 #include "shim.h"
 
 /* the real functions; also read by dlhook.c's stubs (aligned pointer loads) */
-void *cl_real_dlopen CL_HIDDEN;
-void *cl_real_dlsym CL_HIDDEN;
+void *cl_real_dlopen CL_HIDDEN CL_STARTUP_DATA;
+void *cl_real_dlsym CL_HIDDEN CL_STARTUP_DATA;
 
 #if defined(__x86_64__)
 #define CL_GLIBC_BASE "GLIBC_2.2.5"

@@ -28,7 +28,7 @@ static struct {
   execv_fn execv, execvp;
   fexecve_fn fexecve;
   exit_fn exit_, Exit_;
-} real;
+} real CL_STARTUP_DATA;
 
 static void on_quick_exit(void) { cl_writer_end("quick_exit", 0); }
 

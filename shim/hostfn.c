@@ -138,7 +138,7 @@ void *cl_hostfn_wrap(const struct cl_api *api, const void *params,
     atomic_fetch_add(&unobserved, 1);
     return NULL;
   }
-  s->callback = strstr(api->name, "AddCallback") != NULL;
+  s->callback = strstr(cl_api_name(api), "AddCallback") != NULL;
   s->keep = (uint8_t)(captured != 0);
   s->fn = P->fn;
   s->data = P->data;

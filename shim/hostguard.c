@@ -106,7 +106,7 @@ static _Atomic uint64_t recent_lo = UINT64_MAX, recent_hi;
 
 /* active guards, and the span of their pages: what a system call checks
  * before anything else (written under the lock) */
-_Atomic unsigned cl_hostguard_armed;
+_Atomic unsigned cl_hostguard_armed CL_STARTUP_DATA;
 static _Atomic uint64_t armed_lo = UINT64_MAX, armed_hi;
 
 /* ranges lifted for system calls in progress (syscalls.c) */

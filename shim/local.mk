@@ -1,6 +1,7 @@
 # shim/local.mk - libcudalens.so, the recorder preloaded into CUDA programs,
-# and libcudalens-sqlite.so, the SQLite it loads when a process starts to
-# record (shim/sqlite_api.h).  Everything but the life cycle lives in a
+# and libcudalens-sqlite.so, the SQLite (and the schema's tables,
+# common/tables.c) it loads when a process starts to record
+# (shim/sqlite_api.h).  Everything but the life cycle lives in a
 # convenience library that the unit tests link too, with libclsqlite.la.
 # Each module's header follows its .c.
 noinst_LTLIBRARIES += libclshim.la
@@ -18,10 +19,11 @@ libclshim_la_SOURCES = \
 	shim/outfile.c shim/outfile.h shim/exitwrap.c shim/signals.c \
 	shim/signals.h shim/sigwrap.c shim/sigwrap.h shim/hostguard.c \
 	shim/hostguard.h shim/hostfn.c shim/hostfn.h shim/threads.c \
-	shim/threads.h shim/syscalls.c shim/selftime.c shim/selftime.h \
+	shim/threads.h shim/threadmem.c shim/threadmem.h shim/syscalls.c \
+	shim/selftime.c shim/selftime.h \
 	shim/manifest.c shim/manifest.h shim/dlreal.c shim/nccl.c shim/nccl.h \
 	shim/sqlite_api.h \
-	common/format.c common/tables.c common/semantics.c common/outpath.c \
+	common/format.c common/semantics.c common/outpath.c \
 	common/buildid.c common/mangle_const.c
 libclshim_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(SQLITE_CFLAGS)
 
@@ -35,7 +37,8 @@ libcudalens_la_LDFLAGS = -module -avoid-version -shared -no-undefined
 libcudalens_la_LIBADD = libclshim.la -ldl -lpthread
 
 lib_LTLIBRARIES += libcudalens-sqlite.la
-libcudalens_sqlite_la_SOURCES = shim/sqlite_lib.c shim/sqlite_api.h
+libcudalens_sqlite_la_SOURCES = shim/sqlite_lib.c shim/sqlite_api.h \
+	common/tables.c
 libcudalens_sqlite_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(SQLITE_CFLAGS)
 libcudalens_sqlite_la_LDFLAGS = -module -avoid-version -shared -no-undefined \
 	$(SHIM_SQLITE_LDFLAGS)
@@ -44,7 +47,7 @@ libcudalens_sqlite_la_LIBADD = $(SHIM_SQLITE_LIBS)
 # the same table and its own cl_sqlite_load for programs that link the
 # shim's pieces (libclshim.la) and SQLite themselves: the unit tests
 noinst_LTLIBRARIES += libclsqlite.la
-libclsqlite_la_SOURCES = shim/sqlite_lib.c shim/sqlite_api.h
+libclsqlite_la_SOURCES = shim/sqlite_lib.c shim/sqlite_api.h common/tables.c
 libclsqlite_la_CPPFLAGS = $(AM_CPPFLAGS) -DCL_SQLITE_LINKED
 libclsqlite_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(SQLITE_CFLAGS)
 EXTRA_DIST += shim/sqlite_local.map

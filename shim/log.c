@@ -11,23 +11,37 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "manifest.h"
 #include "shim.h"
 
-static struct stat stderr_at_start;
-static int stderr_known;
+static struct stat stderr_at_start CL_STARTUP_DATA;
+static int stderr_known CL_STARTUP_DATA;
+
+/* fstat(2) straight from the kernel: the shim's own fstat wrapper
+ * (syscalls.c) would look up the C library's in every process, CUDA or not
+ * (issue 24, item 10).  The kernel's struct stat is the C library's on
+ * x86-64 and AArch64. */
+static int stat_fd(int fd, struct stat *st)
+{
+#if defined(SYS_fstat) && (defined(__x86_64__) || defined(__aarch64__))
+  return (int)syscall(SYS_fstat, fd, st);
+#else
+  return fstat(fd, st);
+#endif
+}
 
 void cl_log_init(void)
 {
-  stderr_known = !fstat(STDERR_FILENO, &stderr_at_start);
+  stderr_known = !stat_fd(STDERR_FILENO, &stderr_at_start);
 }
 
 static int still_stderr(void)
 {
   struct stat st;
-  if (fstat(STDERR_FILENO, &st))
+  if (stat_fd(STDERR_FILENO, &st))
     return 0;
   if (stderr_known && st.st_dev == stderr_at_start.st_dev &&
       st.st_ino == stderr_at_start.st_ino)

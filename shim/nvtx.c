@@ -54,7 +54,7 @@ static char *scan_environ(const char *name)
 static char *real_getenv(const char *name)
 {
   typedef char *(*getenv_fn)(const char *);
-  static getenv_fn real;
+  static getenv_fn real CL_STARTUP_DATA;
   static __thread int resolving;
   getenv_fn f = __atomic_load_n(&real, __ATOMIC_ACQUIRE);
   if (!f) {

@@ -19,6 +19,14 @@
 #include "cudalens/outpath.h"
 #include "cudalens/visibility.h"
 
+/* The few variables that every process touches while the shim starts and in
+ * a wrapper that passes the call through (the shim's state, stderr as it
+ * was, the real functions looked up): one section, placed by the linker
+ * beside .data, so that a process that never uses CUDA faults in one page
+ * for them, not one per module (.bss has the recorder's large arrays
+ * between the modules' variables; issue 24, item 10). */
+#define CL_STARTUP_DATA __attribute__((section("cl_startup")))
+
 /* ---- configuration (config.c), read once from CUDALENS_* variables ------- */
 struct cl_config {
   const char *output;       /* CUDALENS_OUTPUT pattern */
@@ -262,7 +270,7 @@ extern uint64_t cl_start_ns, cl_end_ns CL_HIDDEN;
  * for NCCL (a lock, the loader's list) must not run. */
 #define CL_REAL_AS(type, name)                                                 \
   ({                                                                           \
-    static type cl_fn_;                                                        \
+    static type cl_fn_ CL_STARTUP_DATA;                                        \
     type cl_f_ = __atomic_load_n(&cl_fn_, __ATOMIC_RELAXED);                   \
     if (!cl_f_) {                                                              \
       cl_f_ = (type)cl_dl_sym_real(RTLD_NEXT, #name);                          \
@@ -281,13 +289,16 @@ void *cl_dl_open_real(const char *file, int mode) CL_HIDDEN;
 void *cl_dl_sym_real(void *handle, const char *name) CL_HIDDEN;
 
 /* ---- the API table (decode.c), generated from api.def ---------------------- */
+/* No pointers in it (a name is an offset into cl_api_names, the decoder is
+ * reached by cl_api_decode): the table is read-only data that the loader
+ * neither relocates nor copies in a process that never uses CUDA (issue
+ * 24, item 10). */
 struct cl_api {
-  const char *name;       /* e.g. "cudaMemcpyAsync_v3020" */
+  unsigned short name_at; /* cl_api_name(): e.g. "cudaMemcpyAsync_v3020" */
+  unsigned short flags;   /* CL_ASYNC, CL_PTSZ */
   int domain;             /* CUpti_CallbackDomain */
   unsigned cbid;
   enum cl_op op;
-  unsigned flags;         /* CL_ASYNC, CL_PTSZ */
-  void (*decode)(const void *params, struct cl_args *a);
 };
 #define CL_ASYNC 1u
 #define CL_PTSZ 2u
@@ -298,6 +309,16 @@ struct cl_api {
 extern const unsigned cl_api_nccl_first CL_HIDDEN;
 extern const struct cl_api cl_api_table[] CL_HIDDEN;
 extern const unsigned cl_api_count CL_HIDDEN;
+/* every API's name, NUL-terminated, one after the other */
+extern const struct cl_api_names cl_api_names CL_HIDDEN;
+static inline const char *cl_api_name(const struct cl_api *api)
+{
+  return (const char *)&cl_api_names + api->name_at;
+}
+/* Reads the parameter struct PARAMS of a call of API into A (nothing for
+ * NCCL's rows: shim/nccl.c records those). */
+void cl_api_decode(const struct cl_api *api, const void *params,
+                   struct cl_args *a) CL_HIDDEN;
 /* Table index of (domain, cbid), or -1. */
 int cl_api_lookup(int domain, unsigned cbid) CL_HIDDEN;
 /* Table index of the API named NAME (CUPTI's name: cudaMemcpyAsync_v3020),

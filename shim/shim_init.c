@@ -26,13 +26,14 @@
 #include "stack.h"
 #include "writer.h"
 
-static pthread_once_t config_once = PTHREAD_ONCE_INIT;
-static _Atomic int active, finished;
+static pthread_once_t config_once CL_STARTUP_DATA = PTHREAD_ONCE_INIT;
+static _Atomic int active CL_STARTUP_DATA, finished CL_STARTUP_DATA;
 /* waiting for CUDA, starting (one thread subscribes), done (recording, or
  * not: disabled or CUPTI unavailable) */
 enum { WAITING, STARTING, DONE };
-static _Atomic int state = WAITING;
-static struct timespec loaded_at; /* when the shim was configured */
+static _Atomic int state CL_STARTUP_DATA = WAITING;
+/* when the shim was configured */
+static struct timespec loaded_at CL_STARTUP_DATA;
 
 /* Every lock of the shim, in the order fork takes them. */
 static void atfork_prepare(void)

@@ -3,13 +3,18 @@
  * exports (sqlite_lib.c) and the shim loads when a process starts to record
  * (sqlite_load.c).  SQLite is 2 MB of code and 2,500 relocations that every
  * process the shim is preloaded into would otherwise load, most of which
- * never use CUDA (issue 24, item 10).  Included after <sqlite3.h>; in the
- * shim's files the sqlite3_* names below call through the table. */
+ * never use CUDA (issue 24, item 10).  The recording's schema as data
+ * (common/tables.c: the tables, their columns and the meta keys, 640
+ * relocations of their names) lives there too, and the two functions of it
+ * the writer uses are in the table.  Included after <sqlite3.h>; in the
+ * shim's files the sqlite3_* names below, cl_insert_sql, cl_meta_key,
+ * CL_SCHEMA_SQL and CL_INDEX_SQL go through the table. */
 #ifndef CUDALENS_SQLITE_API_H
 #define CUDALENS_SQLITE_API_H
 #include <sqlite3.h>
 #include <stddef.h>
 
+#include "cudalens/tables.h"
 #include "cudalens/visibility.h"
 
 /* every SQLite function the shim calls, without the sqlite3_ prefix; one
@@ -19,11 +24,19 @@
   X(exec) X(finalize) X(free) X(open_v2) X(prepare_v3) X(progress_handler)     \
   X(reset) X(serialize) X(sql) X(step) X(vfs_find)
 
+/* the functions of common/tables.c the writer calls, without the cl_ prefix
+ * (and CL_SCHEMA_SQL is cl_schema_sql(); CL_INDEX_SQL is index_sql below) */
+#define CL_SCHEMA_FUNCTIONS(X) X(insert_sql) X(meta_key) X(schema_sql)
+
 struct cl_sqlite_api {
   unsigned size; /* sizeof (struct cl_sqlite_api): the two built together */
 #define CL_SQLITE_FIELD(f) __typeof__(sqlite3_##f) *f;
   CL_SQLITE_FUNCTIONS(CL_SQLITE_FIELD)
 #undef CL_SQLITE_FIELD
+#define CL_SCHEMA_FIELD(f) __typeof__(cl_##f) *f;
+  CL_SCHEMA_FUNCTIONS(CL_SCHEMA_FIELD)
+#undef CL_SCHEMA_FIELD
+  const char *index_sql; /* CL_INDEX_SQL */
 };
 
 /* the table libcudalens-sqlite.so exports, by this name */
@@ -54,5 +67,9 @@ int cl_sqlite_load(char *why, size_t n) CL_HIDDEN;
 #define sqlite3_sql (cl_sqlite->sql)
 #define sqlite3_step (cl_sqlite->step)
 #define sqlite3_vfs_find (cl_sqlite->vfs_find)
+#define cl_insert_sql (cl_sqlite->insert_sql)
+#define cl_meta_key (cl_sqlite->meta_key)
+#define cl_schema_sql (cl_sqlite->schema_sql)
+#define CL_INDEX_SQL (cl_sqlite->index_sql)
 #endif
 #endif

@@ -1,6 +1,7 @@
 /* sqlite_lib.c - libcudalens-sqlite.so: SQLite, linked in statically and
- * kept local, and the one symbol the library exports, the table of the
- * functions the shim's writer calls (sqlite_api.h).  The shim loads it only
+ * kept local, with the schema's tables (common/tables.c), and the one
+ * symbol the library exports, the table of the functions the shim's writer
+ * calls (sqlite_api.h).  The shim loads it only
  * when a process starts to record (sqlite_load.c), so that processes that
  * never use CUDA do not map and relocate SQLite.  Built a second time with
  * CL_SQLITE_LINKED into libclsqlite.la, for programs that link the shim's
@@ -14,6 +15,10 @@ CL_EXPORT const struct cl_sqlite_api cl_sqlite_api = {
 #define CL_SQLITE_INIT(f) .f = sqlite3_##f,
     CL_SQLITE_FUNCTIONS(CL_SQLITE_INIT)
 #undef CL_SQLITE_INIT
+#define CL_SCHEMA_INIT(f) .f = cl_##f,
+    CL_SCHEMA_FUNCTIONS(CL_SCHEMA_INIT)
+#undef CL_SCHEMA_INIT
+    .index_sql = CL_INDEX_SQL,
 };
 
 #ifdef CL_SQLITE_LINKED

@@ -1,11 +1,13 @@
 /* strings.c - interns kernel names: each distinct string gets a small id once;
  * records carry the id and the writer stores each string once.  A per-thread
- * cache keyed by the caller's pointer makes the common case lock-free. */
+ * cache keyed by the caller's pointer (threadmem.c: allocated on the
+ * thread's first name) makes the common case lock-free. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cudalens/fnv.h"
 #include "shim.h"
+#include "threadmem.h"
 
 static pthread_mutex_t strings_lock = PTHREAD_MUTEX_INITIALIZER;
 static char **strings;          /* strings[id - 1] */
@@ -66,26 +68,28 @@ static uint32_t intern_locked(const char *s)
 }
 
 #define CACHE 64
-static __thread struct {
+struct cache_entry {
   const char *ptr;   /* the caller's pointer */
   const char *copy;  /* our interned copy, never freed */
   uint32_t id;
-} cache[CACHE];
+};
+static __thread struct cache_entry *cache; /* [CACHE], or NULL */
 
 uint32_t cl_intern(const char *s)
 {
   if (!s || !*s)
     return 0;
   unsigned k = (unsigned)(((uintptr_t)s >> 3) & (CACHE - 1));
+  cl_thread_calloc((void **)&cache, CACHE * sizeof *cache);
   /* the pointer may now hold another name (a module was unloaded), so the
    * content is compared too */
-  if (cache[k].ptr == s && cache[k].id && !strcmp(cache[k].copy, s))
+  if (cache && cache[k].ptr == s && cache[k].id && !strcmp(cache[k].copy, s))
     return cache[k].id;
   pthread_mutex_lock(&strings_lock);
   uint32_t id = intern_locked(s);
   const char *copy = id ? strings[id - 1] : NULL;
   pthread_mutex_unlock(&strings_lock);
-  if (id) {
+  if (id && cache) {
     cache[k].ptr = s;
     cache[k].copy = copy;
     cache[k].id = id;

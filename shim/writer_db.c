@@ -42,7 +42,7 @@
   X(alloc_handles, "INSERT OR REPLACE", "")                                    \
   X(transfers, "INSERT", "")                                                   \
   X(kernels, "INSERT", "")                                                     \
-  X(kernel_args, "INSERT OR IGNORE", "")                                       \
+  X(launch_args, "INSERT OR IGNORE", "")                                       \
   X(device_ops, "INSERT", "")                                                  \
   X(stream_ops, "INSERT", "")                                                  \
   X(activity, "INSERT", "")                                                    \
@@ -64,7 +64,6 @@
   X(communicators, "INSERT OR REPLACE", "")                                    \
   X(collectives, "INSERT", "")                                                 \
   X(host_func_runs, "INSERT OR IGNORE", "")                                    \
-  X(uninit_params, "INSERT OR IGNORE", "")                                     \
   X(meta, "INSERT OR REPLACE", "")                                             \
   X(api, "INSERT", "")
 
@@ -92,10 +91,11 @@ struct stack_entry {
  * keeps its bound values between runs, so only the cells that differ from
  * what is bound there are bound again. */
 #define BATCH_ROWS 32
-enum { CELL_NULL, CELL_INT, CELL_TEXT };
+enum { CELL_NULL, CELL_INT, CELL_TEXT, CELL_BLOB };
 struct cell {
-  int64_t i;
-  const char *s;  /* CELL_TEXT: a string literal (bound SQLITE_STATIC) */
+  int64_t i;      /* CELL_BLOB: its length */
+  const char *s;  /* CELL_TEXT: a string literal; CELL_BLOB: bytes that stay
+                   * until the row is inserted (both bound SQLITE_STATIC) */
   uint8_t type;
 };
 
@@ -104,7 +104,7 @@ struct cell {
 #define CL_BATCHES(X)                                                          \
   X(calls)                                                                     \
   X(kernels)                                                                   \
-  X(kernel_args)                                                               \
+  X(launch_args)                                                               \
   X(transfers)                                                                 \
   X(activity)                                                                  \
   X(syncs)                                                                     \
@@ -137,6 +137,8 @@ struct cl_db {
   } insert; /* by table */
   CL_UPDATES(CL_STMT_FIELD)
 #undef CL_STMT_FIELD
+  /* the words of each launch_args row that waits */
+  unsigned char launch_args_buf[BATCH_ROWS][CL_MAX_KARGS * CL_LAUNCH_ARG_SIZE];
 #define CL_BATCH_FIELD(name) struct batch name##_rows;
   CL_BATCHES(CL_BATCH_FIELD)
 #undef CL_BATCH_FIELD
@@ -313,13 +315,16 @@ static void bind_cell(sqlite3_stmt *st, int i, const struct cell *c)
     sqlite3_bind_int64(st, i, c->i);
   else if (c->type == CELL_TEXT)
     sqlite3_bind_text(st, i, c->s, -1, SQLITE_STATIC);
+  else if (c->type == CELL_BLOB)
+    sqlite3_bind_blob(st, i, c->s, (int)c->i, SQLITE_STATIC);
   else
     sqlite3_bind_null(st, i);
 }
 
 static int same_cell(const struct cell *a, const struct cell *b)
 {
-  return a->type == b->type &&
+  /* a blob's bytes change under the same pointer: always bound again */
+  return a->type == b->type && a->type != CELL_BLOB &&
          (a->type == CELL_NULL || (a->type == CELL_INT ? a->i == b->i
                                                        : a->s == b->s));
 }
@@ -339,12 +344,23 @@ static int same_cell(const struct cell *a, const struct cell *b)
     IS(t, c, TEXT);                                                            \
     CELL(row, t, c) = (struct cell){0, (v), CELL_TEXT};                        \
   } while (0)
+#define CB(row, t, c, v, n)                                                    \
+  do {                                                                         \
+    IS(t, c, BLOB);                                                            \
+    CELL(row, t, c) = (struct cell){(int64_t)(n), (const char *)(v), CELL_BLOB}; \
+  } while (0)
 #define CN(row, t, c) (CELL(row, t, c) = (struct cell){0, NULL, CELL_NULL})
 #define COPT(row, t, c, present, v)                                            \
   do {                                                                         \
     IS(t, c, INTEGER);                                                         \
     copt(&CELL(row, t, c), present, v);                                        \
   } while (0)
+/* a kernel argument word's place: (param, offset) as one number */
+static inline uint32_t karg_key(const struct cl_karg *k)
+{
+  return (uint32_t)k->param << 16 | k->offset;
+}
+
 static void copt(struct cell *cell, int present, uint64_t v)
 {
   *cell = present ? (struct cell){(int64_t)v, NULL, CELL_INT}
@@ -514,7 +530,7 @@ static void write_api_table(struct cl_db *db)
   for (unsigned i = 0; i < cl_api_count; i++) {
     const struct cl_api *e = &cl_api_table[i];
     I64(db, api, id, i);
-    TXT(db, api, name, e->name);
+    TXT(db, api, name, cl_api_name(e));
     TXT(db, api, domain, e->domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "runtime"
                          : e->domain == CL_DOMAIN_NCCL           ? "nccl"
                                                                  : "driver");
@@ -1113,19 +1129,30 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
     CI(row, kernels, shared_mem, a->shmem);
     CI(row, kernels, stream, stream);
     ADD_ROW(db, kernels);
-    for (unsigned i = 0; i < c->nkargs; i++) {
-      row = NEXT_ROW(db, kernel_args);
-      CI(row, kernel_args, seq, c->seq);
-      CI(row, kernel_args, param, c->kargs[i].param);
-      CI(row, kernel_args, offset, c->kargs[i].offset);
-      CI(row, kernel_args, value, c->kargs[i].value);
-      ADD_ROW(db, kernel_args);
-      if (c->kargs[i].uninit &&
-          (i == 0 || c->kargs[i - 1].param != c->kargs[i].param)) {
-        I64(db, uninit_params, seq, c->seq);
-        I64(db, uninit_params, param, c->kargs[i].param);
-        run(db, db->insert.uninit_params);
+    if (c->nkargs) {
+      /* one row: the words in (param, offset) order, each (param,
+       * offset) once (the first given), as kernel_args' key kept them */
+      unsigned char order[CL_MAX_KARGS], n = 0;
+      for (unsigned i = 0; i < c->nkargs && i < CL_MAX_KARGS; i++) {
+        unsigned j = n;
+        while (j > 0 && karg_key(&c->kargs[order[j - 1]]) > karg_key(&c->kargs[i]))
+          j--;
+        if (j > 0 && karg_key(&c->kargs[order[j - 1]]) == karg_key(&c->kargs[i]))
+          continue;
+        memmove(order + j + 1, order + j, n - j);
+        order[j] = (unsigned char)i;
+        n++;
       }
+      unsigned char *w = db->launch_args_buf[db->launch_args_rows.n];
+      for (unsigned j = 0; j < n; j++) {
+        const struct cl_karg *k = &c->kargs[order[j]];
+        cl_launch_arg_put(w + j * CL_LAUNCH_ARG_SIZE, k->param, k->offset,
+                          k->uninit ? CL_LAUNCH_ARG_UNINIT : 0, k->value);
+      }
+      row = NEXT_ROW(db, launch_args);
+      CI(row, launch_args, seq, c->seq);
+      CB(row, launch_args, args, w, n * CL_LAUNCH_ARG_SIZE);
+      ADD_ROW(db, launch_args);
     }
     if (c->kargs_truncated)
       cl_db_drop(db, "kernel-args-beyond-16", 1);

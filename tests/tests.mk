@@ -173,6 +173,7 @@ RECORDING_TESTS = \
 	tests/recordings/escape.test \
 	tests/recordings/extreme.test \
 	tests/recordings/failon.test \
+	tests/recordings/format5.test \
 	tests/recordings/github.test \
 	tests/recordings/graphs.test \
 	tests/recordings/hostile.test \

@@ -301,14 +301,20 @@ static int check_companions(const char *path, char **err)
   return 0;
 }
 
-/* every table and column of CL_SCHEMA_SQL must be in the recording, each
- * table a real table (a view in its place, which could run anything, is
- * refused by the authorizer of harden()) */
+/* every table and column of the schema must be in the file (a recording:
+ * of its version's schema, cl_schema_sql_of: kernel_args up to 5,
+ * launch_args since 6), each table a real table (a view in its place,
+ * which could run anything, is refused by the authorizer of harden()) */
 static int check_schema(struct cl_db *d, const struct file_kind *k, char **err)
 {
-  sqlite3 *ref;
-  if (sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
-      sqlite3_exec(ref, k->schema(), NULL, NULL, NULL) != SQLITE_OK) {
+  sqlite3 *ref = NULL;
+  char sql[16384];
+  const char *schema = k->schema();
+  if (k == &recording_kind)
+    schema = cl_schema_sql_of(sql, sizeof sql, d->version) < 0 ? NULL : sql;
+  if (!schema ||
+      sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+      sqlite3_exec(ref, schema, NULL, NULL, NULL) != SQLITE_OK) {
     *err = xasprintf("%s: cannot build the reference schema: %s", d->path,
                      sqlite3_errmsg(ref));
     sqlite3_close(ref);

@@ -366,9 +366,11 @@ struct bytes {
   size_t n, cap;
 };
 
-/* the kernel_args rows, in their order (seq, param, offset): each row's
- * seq, param, offset and value as zigzag varints of the difference from
- * the previous row's, then 1 if its parameter is in uninit_params, else 0 */
+/* the words of the launches' arguments, in their order (seq, param,
+ * offset), from launch_args (schema 6) or kernel_args (up to 5) alike: each
+ * word's seq, param, offset and value as zigzag varints of the difference
+ * from the previous word's, then 1 if its parameter was not fully
+ * initialized (a launch_args flag, or in uninit_params), else 0 */
 struct replay_args {
   struct bytes b;
   size_t nuninit; /* rows whose parameter is in uninit_params */
@@ -562,12 +564,82 @@ static void log_append(struct replay_log *l, struct log_state *s,
     }
 }
 
-struct replay_args *replay_args_read(struct cl_db *db)
+/* one word of a launch's arguments into A (PREV: the previous word's seq,
+ * param, offset, value), as both tables give them */
+static void args_put(struct replay_args *a, int64_t prev[4], const int64_t w[4],
+                     bool uninit)
 {
-  struct replay_args *a = xcalloc(1, sizeof *a);
+  for (int i = 0; i < 4; i++) {
+    put_varint(&a->b, zigzag(w[i], prev[i]));
+    prev[i] = w[i];
+  }
+  put_varint(&a->b, uninit);
+  a->nuninit += uninit;
+}
+
+/* a word of a launch_args blob, its place in the blob for ties */
+struct blob_word {
+  uint32_t key; /* param << 16 | offset */
+  uint32_t at;
+  uint64_t value;
+  bool uninit;
+};
+
+static int blob_word_cmp(const void *x, const void *y)
+{
+  const struct blob_word *a = x, *b = y;
+  if (a->key != b->key)
+    return a->key < b->key ? -1 : 1;
+  return a->at < b->at ? -1 : a->at > b->at;
+}
+
+/* schema 6: each launch's blob, its words in (param, offset) order, each
+ * (param, offset) once, the first in the blob (what kernel_args' primary key
+ * kept); the recorder writes them so, the sort is for other writers */
+static void args_read_blobs(struct cl_db *db, struct replay_args *a)
+{
+  sqlite3_stmt *st = db_prepare_table(db, CL_TABLE_launch_args, CL_ALL_COLS,
+                                     "ORDER BY seq");
+  int64_t prev[4] = {0, 0, 0, 0};
+  struct blob_word *words = NULL;
+  size_t cap = 0;
+  while (st && db_step(db, st)) {
+    int64_t seq = VINT(COL(st, CL_COL_launch_args_seq));
+    const unsigned char *p = sqlite3_column_blob(st, CL_COL_launch_args_args);
+    size_t n = (size_t)sqlite3_column_bytes(st, CL_COL_launch_args_args) /
+               CL_LAUNCH_ARG_SIZE;
+    GROW(words, cap, n);
+    bool sorted = true;
+    for (size_t i = 0; i < n; i++) {
+      unsigned param, offset, flags;
+      unsigned long long value;
+      cl_launch_arg_get(p + i * CL_LAUNCH_ARG_SIZE, &param, &offset, &flags,
+                        &value);
+      words[i] = (struct blob_word){param << 16 | offset, (uint32_t)i, value,
+                                    (flags & CL_LAUNCH_ARG_UNINIT) != 0};
+      sorted = sorted && (i == 0 || words[i - 1].key < words[i].key);
+    }
+    if (!sorted)
+      qsort(words, n, sizeof *words, blob_word_cmp);
+    for (size_t i = 0; i < n; i++) {
+      if (i > 0 && words[i - 1].key == words[i].key)
+        continue;
+      int64_t w[4] = {seq, words[i].key >> 16, words[i].key & 0xffff,
+                      (int64_t)words[i].value};
+      args_put(a, prev, w, words[i].uninit);
+    }
+  }
+  free(words);
+  db_finalize(st);
+}
+
+/* up to schema 5: a row a word (kernel_args), the parameters that may hold
+ * stale words apart (uninit_params, since 5) */
+static void args_read_rows(struct cl_db *db, struct replay_args *a)
+{
   sqlite3_stmt *st = db_prepare_table(db, CL_TABLE_kernel_args, CL_ALL_COLS,
                                      "ORDER BY seq, param, offset");
-  /* the columns next_arg reads, in its order */
+  /* the columns args_put takes, in its order */
   static const int cols[] = {CL_COL_kernel_args_seq, CL_COL_kernel_args_param,
                              CL_COL_kernel_args_offset,
                              CL_COL_kernel_args_value};
@@ -587,20 +659,25 @@ struct replay_args *replay_args_read(struct cl_db *db)
   }
   int64_t prev[4] = {0, 0, 0, 0};
   while (st && db_step(db, st)) {
-    for (int i = 0; i < 4; i++) {
-      int64_t x = VINT(COL(st, cols[i]));
-      put_varint(&a->b, zigzag(x, prev[i]));
-      prev[i] = x;
-    }
+    int64_t w[4];
+    for (int i = 0; i < 4; i++)
+      w[i] = VINT(COL(st, cols[i]));
     uint64_t flag;
-    bool u = prev[1] >= 0 && prev[1] < 64 &&
-             u64map_get(&uninit, (uint64_t)prev[0] * 64 + (uint64_t)prev[1],
-                        &flag);
-    put_varint(&a->b, u);
-    a->nuninit += u;
+    bool u = w[1] >= 0 && w[1] < 64 &&
+             u64map_get(&uninit, (uint64_t)w[0] * 64 + (uint64_t)w[1], &flag);
+    args_put(a, prev, w, u);
   }
   db_finalize(st);
   u64map_free(&uninit);
+}
+
+struct replay_args *replay_args_read(struct cl_db *db)
+{
+  struct replay_args *a = xcalloc(1, sizeof *a);
+  if (db->version >= cl_table_until(CL_TABLE_kernel_args))
+    args_read_blobs(db, a);
+  else
+    args_read_rows(db, a);
   return a;
 }
 

@@ -12,8 +12,40 @@
 
 #include "cudalens/tables.h"
 
-#define CL_SCHEMA_VERSION 5
+#define CL_SCHEMA_VERSION 6
 #define CL_FORMAT_NAME "cudalens"
+
+/* A word of launch_args.args (tables.def): parameter index and byte offset
+ * inside it (16-bit each), flags (8-bit), the pointer value (64-bit), all
+ * big-endian (so that SQL reads them from hex(); the kernel_args view) */
+#define CL_LAUNCH_ARG_SIZE 13
+#define CL_LAUNCH_ARG_UNINIT 1 /* its parameter was not fully initialized */
+
+static inline void cl_launch_arg_put(unsigned char *p, unsigned param,
+                                     unsigned offset, unsigned flags,
+                                     unsigned long long value)
+{
+  p[0] = (unsigned char)(param >> 8);
+  p[1] = (unsigned char)param;
+  p[2] = (unsigned char)(offset >> 8);
+  p[3] = (unsigned char)offset;
+  p[4] = (unsigned char)flags;
+  for (int i = 0; i < 8; i++)
+    p[5 + i] = (unsigned char)(value >> (56 - 8 * i));
+}
+
+static inline void cl_launch_arg_get(const unsigned char *p, unsigned *param,
+                                     unsigned *offset, unsigned *flags,
+                                     unsigned long long *value)
+{
+  unsigned long long v = 0;
+  *param = (unsigned)p[0] << 8 | p[1];
+  *offset = (unsigned)p[2] << 8 | p[3];
+  *flags = p[4];
+  for (int i = 0; i < 8; i++)
+    v = v << 8 | p[5 + i];
+  *value = v;
+}
 
 /* A footprint file (tables.def, CL_FP_TABLE) is a file of its own kind,
  * written by another process (the footprint collector, in a separate run of

@@ -105,6 +105,14 @@ int cl_insert_sql(char *buf, size_t size, const char *verb, enum cl_table t,
  * Built once, kept for the life of the process. */
 const char *cl_schema_sql(void);
 #define CL_SCHEMA_SQL cl_schema_sql()
+/* The same for schema VERSION (an older one: for tests that write
+ * recordings as older recorders did) into BUF of SIZE bytes: the tables
+ * there then and the views (one named as a table only once the table is
+ * retired); its length, or -1 when it does not fit. */
+int cl_schema_sql_of(char *buf, size_t size, int version);
+/* The schema version from which table T is no longer written
+ * (tables.def's CL_RETIRED), 0 when it still is. */
+int cl_table_until(enum cl_table t);
 /* The same for an empty footprint file: its tables (CL_FILE_FOOTPRINT),
  * without user_version (CL_FOOTPRINT_VERSION, format.h). */
 const char *cl_footprint_schema_sql(void);

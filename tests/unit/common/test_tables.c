@@ -26,8 +26,16 @@ static char *slurp(const char *path)
   return buf;
 }
 
-/* the schema as SQLite sees it: every declared table, column by column */
-static void check_tables(sqlite3 *db, int file)
+/* is table T in recordings of schema VERSION? */
+static int in_version(int t, int version)
+{
+  int until = cl_table_until((enum cl_table)t);
+  return cl_tables[t].since <= version && (!until || version < until);
+}
+
+/* the schema of a kind of FILE (a recording: of schema VERSION) as SQLite
+ * sees it: every declared table, column by column */
+static void check_tables(sqlite3 *db, int file, int version)
 {
   int ntables = 0;
   sqlite3_stmt *st;
@@ -40,7 +48,8 @@ static void check_tables(sqlite3 *db, int file)
     CHECK(cl_table_named(d->name) == d);
     CHECK(d->file == CL_FILE_RECORDING || d->file == CL_FILE_FOOTPRINT ||
           t == CL_TABLE_meta);
-    if (!(d->file & file))
+    if (!(d->file & file) ||
+        (file == CL_FILE_RECORDING && !in_version(t, version)))
       continue;
     ntables++;
     CHECK(d->since >= 1 &&
@@ -87,12 +96,15 @@ static void check_tables(sqlite3 *db, int file)
         ntables);
 }
 
-/* each table's SELECT and INSERT of every column */
-static void check_statements(sqlite3 *db, int file)
+/* each table's SELECT and INSERT of every column (kernel_args and
+ * uninit_params since schema 6: the SELECTs read their views) */
+static void check_statements(sqlite3 *db, int file, int version)
 {
   for (int t = 0; t < CL_NTABLES; t++) {
     const struct cl_table_decl *d = &cl_tables[t];
-    if (!(d->file & file))
+    if (!(d->file & file) ||
+        (file == CL_FILE_RECORDING && !in_version(t, version) &&
+         !(cl_table_until(t) && version >= cl_table_until(t))))
       continue;
     char sql[1024];
     sqlite3_stmt *st = NULL;
@@ -112,9 +124,11 @@ static void check_statements(sqlite3 *db, int file)
               d->cols[d->ncols - 1].name);
     sqlite3_finalize(st);
     CHECK(cl_insert_sql(sql, sizeof sql, "INSERT OR IGNORE", t, "") > 0);
-    CHECK(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK);
-    CHECK(sqlite3_bind_parameter_count(st) == d->ncols);
-    sqlite3_finalize(st);
+    if (file != CL_FILE_RECORDING || in_version(t, version)) { /* a view takes none */
+      CHECK(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK);
+      CHECK(sqlite3_bind_parameter_count(st) == d->ncols);
+      sqlite3_finalize(st);
+    }
     /* too small a buffer says so */
     CHECK(cl_select_sql(sql, 10, t, CL_ALL_COLS, "") == -1);
   }
@@ -139,10 +153,59 @@ static void check_statements(sqlite3 *db, int file)
   CHECK(cl_tables[CL_TABLE_mem_access].since == 4 &&
         cl_tables[CL_TABLE_alloc_handles].since == 4 &&
         cl_tables[CL_TABLE_uninit_params].since == 5 &&
-        CL_SCHEMA_VERSION == 5);
+        cl_tables[CL_TABLE_launch_args].since == 6 &&
+        CL_SCHEMA_VERSION == 6);
+  /* kernel_args and uninit_params written up to schema 5, views since */
+  CHECK(cl_table_until(CL_TABLE_kernel_args) == 6 &&
+        cl_table_until(CL_TABLE_uninit_params) == 6 &&
+        cl_table_until(CL_TABLE_launch_args) == 0 &&
+        cl_table_until(CL_TABLE_calls) == 0);
   CHECK(cl_tables[CL_TABLE_names].since == 3 &&
         cl_tables[CL_TABLE_thread_edges].since == 2 &&
         cl_tables[CL_TABLE_calls].since == 1);
+}
+
+/* launch_args words (format.h) read back through the views kernel_args and
+ * uninit_params: fields in place, a value with its top bit set as the
+ * stored integer, the uninit flag */
+static void check_launch_args(sqlite3 *db)
+{
+  unsigned char w[3 * CL_LAUNCH_ARG_SIZE];
+  cl_launch_arg_put(w, 0, 0, 0, 0x7f0000001000ull);
+  cl_launch_arg_put(w + CL_LAUNCH_ARG_SIZE, 2, 264, CL_LAUNCH_ARG_UNINIT,
+                    0xfedcba9876543210ull);
+  cl_launch_arg_put(w + 2 * CL_LAUNCH_ARG_SIZE, 2, 272, CL_LAUNCH_ARG_UNINIT,
+                    1);
+  unsigned param, offset, flags;
+  unsigned long long value;
+  cl_launch_arg_get(w + CL_LAUNCH_ARG_SIZE, &param, &offset, &flags, &value);
+  CHECK(param == 2 && offset == 264 && flags == CL_LAUNCH_ARG_UNINIT &&
+        value == 0xfedcba9876543210ull);
+  sqlite3_stmt *st;
+  CHECK(sqlite3_prepare_v2(db, "INSERT INTO launch_args VALUES(?1, ?2)", -1,
+                           &st, NULL) == SQLITE_OK);
+  sqlite3_bind_int64(st, 1, 7);
+  sqlite3_bind_blob(st, 2, w, sizeof w, SQLITE_STATIC);
+  CHECK(sqlite3_step(st) == SQLITE_DONE);
+  sqlite3_reset(st);
+  sqlite3_bind_int64(st, 1, 9);
+  sqlite3_bind_blob(st, 2, w, CL_LAUNCH_ARG_SIZE, SQLITE_STATIC);
+  CHECK(sqlite3_step(st) == SQLITE_DONE);
+  sqlite3_finalize(st);
+  CHECK(query(db, "SELECT count(*) FROM kernel_args") == 4);
+  CHECK(query(db, "SELECT count(*) FROM kernel_args WHERE seq = 7 AND"
+                  " param = 0 AND offset = 0 AND value = 139637976731648") == 1);
+  CHECK(query(db, "SELECT count(*) FROM kernel_args WHERE seq = 7 AND"
+                  " param = 2 AND offset = 264 AND value = -81985529216486896")
+        == 1);
+  CHECK(query(db, "SELECT count(*) FROM kernel_args WHERE seq = 7 AND"
+                  " param = 2 AND offset = 272 AND value = 1") == 1);
+  CHECK(query(db, "SELECT count(*) FROM kernel_args WHERE seq = 9") == 1);
+  CHECK(query(db, "SELECT count(*) FROM uninit_params") == 1);
+  CHECK(query(db, "SELECT count(*) FROM uninit_params WHERE seq = 7 AND"
+                  " param = 2") == 1);
+  CHECK(sqlite3_exec(db, "DELETE FROM launch_args", NULL, NULL, NULL) ==
+        SQLITE_OK);
 }
 
 /* the statements of schema 3: each still in the schema word for word, or
@@ -257,14 +320,29 @@ int main(void)
   CHECK(sqlite3_exec(db, CL_INDEX_SQL, NULL, NULL, &err) == SQLITE_OK);
   CHECK(query(db, "SELECT count(*) FROM sqlite_master WHERE type='index'"
                   " AND name='activity_correlation'") == 1);
-  check_tables(db, CL_FILE_RECORDING);
-  check_statements(db, CL_FILE_RECORDING);
+  check_tables(db, CL_FILE_RECORDING, CL_SCHEMA_VERSION);
+  check_statements(db, CL_FILE_RECORDING, CL_SCHEMA_VERSION);
   /* the views read */
   CHECK(query(db, "SELECT count(*) FROM ops") == 0);
   CHECK(query(db, "SELECT count(*) FROM call_activity") == 0);
-  CHECK(query(db, "SELECT count(*) FROM sqlite_master WHERE type='view'") == 2);
+  CHECK(query(db, "SELECT count(*) FROM sqlite_master WHERE type='view'") == 4);
+  check_launch_args(db);
   sqlite3_close(db);
-  check_schema3(schema);
+  /* schema 5, as its recorders wrote it: kernel_args and uninit_params
+   * tables, no launch_args */
+  static char v5[16384], v3[16384];
+  CHECK(cl_schema_sql_of(v3, 100, 5) == -1); /* too small a buffer */
+  CHECK(cl_schema_sql_of(v5, sizeof v5, 5) > 0);
+  CHECK(sqlite3_open(":memory:", &db) == SQLITE_OK);
+  CHECK(sqlite3_exec(db, v5, NULL, NULL, NULL) == SQLITE_OK);
+  check_tables(db, CL_FILE_RECORDING, 5);
+  check_statements(db, CL_FILE_RECORDING, 5);
+  CHECK(query(db, "SELECT count(*) FROM sqlite_master WHERE type='view'") == 2);
+  CHECK(query(db, "SELECT count(*) FROM sqlite_master WHERE type='table'"
+                  " AND name IN ('kernel_args', 'uninit_params')") == 2);
+  sqlite3_close(db);
+  CHECK(cl_schema_sql_of(v3, sizeof v3, 3) > 0);
+  check_schema3(v3);
   /* a footprint file: meta and its own tables, no views; none of them in a
    * recording */
   CHECK(sqlite3_open(":memory:", &db) == SQLITE_OK);
@@ -273,8 +351,8 @@ int main(void)
         SQLITE_OK);
   if (err)
     fprintf(stderr, "footprint schema: %s\n", err);
-  check_tables(db, CL_FILE_FOOTPRINT);
-  check_statements(db, CL_FILE_FOOTPRINT);
+  check_tables(db, CL_FILE_FOOTPRINT, 0);
+  check_statements(db, CL_FILE_FOOTPRINT, 0);
   CHECK(query(db, "SELECT count(*) FROM sqlite_master WHERE type='view'") == 0);
   CHECK(query(db, "SELECT count(*) FROM sqlite_master WHERE name='fp_ranges'") == 1);
   CHECK(query(db, "SELECT count(*) FROM sqlite_master WHERE name='calls'") == 0);

@@ -51,6 +51,16 @@ static void make_call(struct cl_record *r, unsigned i, int launch, int copy,
       c->kargs[k].param = (uint16_t)k;
       c->kargs[k].value = 0x7000 + i * 16 + k;
     }
+    if (i % 8 == 7) {
+      /* out of order, and a word given twice: its first value kept */
+      for (unsigned k = 0; k < 3; k++) {
+        c->kargs[k].param = (uint16_t)(2 - k);
+        c->kargs[k].value = 0x7000 + i * 16 + 2 - k;
+      }
+      c->kargs[3] = c->kargs[1];
+      c->kargs[3].value = 1;
+      c->nkargs = 4;
+    }
   } else {
     c->api = (uint32_t)(i % 3 == 1 ? copy : memset_);
     c->a.dst = 0x9000 + i;
@@ -150,6 +160,16 @@ int main(void)
         (CALLS + 1) / 2);
   CHECK(query(s, "SELECT count(*) FROM kernel_args") ==
         query(s, "SELECT sum((seq-1)%4) FROM kernels"));
+  /* one launch_args row a launch with arguments (the view above reads it) */
+  CHECK(query(s, "SELECT count(*) FROM launch_args") ==
+        query(s, "SELECT count(*) FROM kernels WHERE (seq-1)%4 > 0"));
+  CHECK(query(s, "SELECT count(*) FROM launch_args WHERE length(args) !="
+                 " 13 * ((seq-1)%4)") == 0);
+  /* each launch's words in (param, offset) order */
+  CHECK(query(s, "SELECT count(*) FROM launch_args WHERE length(args) >= 26"
+                 " AND (substr(args, 1, 4) >= substr(args, 14, 4) OR"
+                 " (length(args) >= 39 AND"
+                 "  substr(args, 14, 4) >= substr(args, 27, 4)))") == 0);
   CHECK(query(s, "SELECT count(*) FROM kernel_args WHERE"
                  " value=28672+(seq-1)*16+param AND offset=0") ==
         query(s, "SELECT count(*) FROM kernel_args"));
