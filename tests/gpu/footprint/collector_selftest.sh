@@ -53,6 +53,19 @@ check "atomic" "SELECT group_concat(param||':'||kind||':'||lo||':'||hi, ' ') FRO
   "0:atomic:0:4"
 check "kernels" "SELECT group_concat(name||':'||launches||':'||instrumented||':'||unattributed, ' ') FROM (SELECT * FROM fp_kernels ORDER BY name)" \
   "fp_atomic:1:1:0 fp_gather:1:1:1 fp_halfwrite:1:1:0"
+# a full buffer: the patches stop counting but say that accesses were
+# dropped (the double's access_() does as patches.cu's record()); with room
+# for 256 accesses, fp_atomic's 256 and fp_gather's 192 are whole (exact),
+# fp_halfwrite's 6144 are not
+rm -f "$w/cap.clfp"
+timeout 60 env LD_LIBRARY_PATH="$w/fake" LD_PRELOAD="$w/collector/libcudalens-footprint.so" \
+  CUDALENS_SANITIZER_LIB="$w/fake/libsanitizer-public.so" CUDALENS_FOOTPRINT_CAPACITY=256 \
+  CUDALENS_FOOTPRINT_OUTPUT="$w/cap.clfp" CUDALENS_FOOTPRINT_PATCHES=/dev/null \
+  "$w/fake_app" >"$w/cap.out" 2>&1 || { echo "FAIL: cap: fake_app exited"; fails=$((fails + 1)); }
+got=$(sqlite3 "$w/cap.clfp" "SELECT group_concat(name||':'||e, ' ') FROM (SELECT name, min(exact) AS e FROM fp_ranges GROUP BY name ORDER BY name)" 2>&1)
+want="fp_atomic:1 fp_gather:1 fp_halfwrite:0"
+[ "$got" = "$want" ] && echo "ok: full buffer: exact only where nothing was dropped" ||
+  { echo "FAIL: full buffer: got '$got', want '$want'"; fails=$((fails + 1)); }
 # the cost: a training loop, fp_halfwrite 100 times.  Sampled: launches
 # 1-4, 8, 16, 32, 64.  Every module patched for good (as before, and with
 # CUDALENS_FOOTPRINT_UNPATCH=0), all 100 launches run patched code; the
