@@ -7,18 +7,12 @@
  * SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS and _MEMCPY_ASYNC: the device
  * functions of patches.cu append each access to a buffer), and instruments
  * a sample of the launches of each kernel function (fp_summary.h): at
- * LAUNCH_BEGIN it points the patches at a buffer
- * (sanitizerSetLaunchCallbackData), and reads the accesses back when the
- * program itself synchronizes the launch's stream or context (the
- * SYNCHRONIZE callbacks, as NVIDIA's MemoryTracker sample does; it waits
- * itself only when CUDALENS_FOOTPRINT_PENDING launches wait, or a stream,
- * module or context goes away, or at exit); fp_summary.c keeps them relative
+ * LAUNCH_BEGIN it points the patches at its buffer
+ * (sanitizerSetLaunchCallbackData), at LAUNCH_END waits for the launch's
+ * stream and reads the accesses back, and fp_summary.c keeps them relative
  * to the launch's pointer arguments (their layout from
  * cuFuncGetParamInfo, their values from the launch API call's argument
- * array).  To keep the launches not sampled at their native speed, a module
- * runs patched code only while it has a launch due for the sample ("the
- * cost" below: sanitizerUnpatchModule, sanitizerPatchModule again).  At
- * exit it writes the footprint file (fp_write, through
+ * array).  At exit it writes the footprint file (fp_write, through
  * libcudalens-sqlite.so beside it).  It changes no result of the program:
  * the patches only record, launches not sampled get no buffer, and launches
  * into a stream being captured are not instrumented (a capture may not be
@@ -33,19 +27,6 @@
  *                               first (default 4)
  *   CUDALENS_FOOTPRINT_SPARSE   0: no more after those (default 1: then the
  *                               launches whose number is a power of two)
- *                               (each costs its module a re-patch; with 0
- *                               the modules stay unpatched once every
- *                               function launched has its first launches)
- *   CUDALENS_FOOTPRINT_UNPATCH  0: modules stay patched (every launch runs
- *                               the patched code; default 1)
- *   CUDALENS_FOOTPRINT_PENDING  instrumented launches left to wait for the
- *                               program's synchronization (default 16, at
- *                               most 128; each holds a buffer of CAPACITY
- *                               accesses, 16 bytes each); 0: wait for each
- *                               at its end
- *   CUDALENS_DEBUGLEVEL         1: one line at exit with the cost (launches,
- *                               those that ran patched code, instrumented,
- *                               read-backs, module patches and unpatches)
  *   CUDALENS_FOOTPRINT_CAPACITY accesses kept per launch (default 1048576)
  *   CUDALENS_FOOTPRINT_PATCHES  the patch fatbin (default
  *                               cudalens-footprint-patches.fatbin beside it)
@@ -73,8 +54,7 @@
   X(sanitizerAlloc) X(sanitizerMemset) X(sanitizerMemcpyHostToDeviceAsync)    \
   X(sanitizerMemcpyDeviceToHost) X(sanitizerSetLaunchCallbackData)            \
   X(sanitizerStreamSynchronize) X(sanitizerAddPatchesFromFile)                \
-  X(sanitizerPatchInstructions) X(sanitizerPatchModule)                     \
-  X(sanitizerUnpatchModule) X(sanitizerFree)
+  X(sanitizerPatchInstructions) X(sanitizerPatchModule)
 static struct {
 #define SAN_FIELD(f) __typeof__(f) *f;
   SAN_FUNCTIONS(SAN_FIELD)
@@ -88,7 +68,6 @@ static uint32_t capacity = 1u << 20;
 static bool active;          /* subscribed */
 static char problem[512];    /* why not, said at exit */
 static atomic_long n_errors, n_launches;
-static unsigned debug; /* CUDALENS_DEBUGLEVEL: the cost line at exit */
 
 /* this library's folder, with a slash, into DIR */
 static void own_dir(char *dir, size_t n)
@@ -121,16 +100,8 @@ static void *load_sanitizer(void)
 }
 
 /* ---- live allocations (resource callbacks) ---------------------------------- */
-/* an allocation stays listed after its free, with the event number DIED,
- * while instrumented launches made before the free wait to be read back
- * (their accesses are attributed as the memory was at the launch) */
-struct live_alloc {
-  struct fp_alloc a;
-  uint64_t born, died; /* event numbers; DIED 0 while live */
-};
-static struct live_alloc *allocs;
+static struct fp_alloc *allocs;
 static size_t n_allocs, cap_allocs;
-static uint64_t alloc_events; /* allocations and frees so far */
 static pthread_mutex_t alloc_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* per size, the device and managed allocations made so far (open
@@ -182,57 +153,35 @@ static void alloc_add(uint64_t start, uint64_t size, uint32_t flags)
                        : next_index(size);
   if (n_allocs == cap_allocs) {
     size_t c = cap_allocs ? 2 * cap_allocs : 256;
-    struct live_alloc *a = realloc(allocs, c * sizeof *a);
+    struct fp_alloc *a = realloc(allocs, c * sizeof *a);
     if (a) {
       allocs = a;
       cap_allocs = c;
     }
   }
   if (n_allocs < cap_allocs)
-    allocs[n_allocs++] =
-        (struct live_alloc){{start, size, index}, ++alloc_events, 0};
+    allocs[n_allocs++] = (struct fp_alloc){start, size, index};
   pthread_mutex_unlock(&alloc_lock);
 }
 
-static atomic_ulong n_waiting; /* instrumented launches not yet read back */
-
-static void alloc_remove(uint64_t start, bool keep)
+static void alloc_remove(uint64_t start)
 {
   pthread_mutex_lock(&alloc_lock);
-  alloc_events++;
-  for (size_t i = n_allocs; i-- > 0;) {
-    if (allocs[i].died && !keep)
-      allocs[i] = allocs[--n_allocs]; /* no launch waits for it any more */
-    else if (allocs[i].a.start == start && !allocs[i].died) {
-      if (keep)
-        allocs[i].died = alloc_events;
-      else
-        allocs[i] = allocs[--n_allocs];
+  for (size_t i = n_allocs; i-- > 0;)
+    if (allocs[i].start == start) {
+      allocs[i] = allocs[--n_allocs];
+      break;
     }
-  }
   pthread_mutex_unlock(&alloc_lock);
 }
-
-/* the event number now: a launch's accesses are attributed to the
- * allocations live at it */
-static uint64_t alloc_now(void)
-{
-  pthread_mutex_lock(&alloc_lock);
-  uint64_t n = alloc_events;
-  pthread_mutex_unlock(&alloc_lock);
-  return n;
-}
-
-static __thread uint64_t find_at; /* the launch being read back: alloc_now */
 
 static int alloc_find(uint64_t addr, struct fp_alloc *a)
 {
   int found = 0;
   pthread_mutex_lock(&alloc_lock);
   for (size_t i = 0; i < n_allocs && !found; i++)
-    if (addr >= allocs[i].a.start && addr - allocs[i].a.start < allocs[i].a.size &&
-        allocs[i].born <= find_at && (!allocs[i].died || allocs[i].died > find_at)) {
-      *a = allocs[i].a;
+    if (addr >= allocs[i].start && addr - allocs[i].start < allocs[i].size) {
+      *a = allocs[i];
       found = 1;
     }
   pthread_mutex_unlock(&alloc_lock);
@@ -298,319 +247,99 @@ static const struct layout *layout_of(CUfunction func)
   return l;
 }
 
-/* ---- per thread: the launch API call in progress ----------------------------- */
+/* ---- per thread: the launch in flight ---------------------------------------- */
+#define THREAD_CTXS 8
 static __thread struct {
   void **args;                 /* of the launch API call in progress */
   const struct layout *layout; /* their layout, from the driver's call */
   int depth;
+  struct { CUcontext ctx; struct fp_buffer *dev; } bufs[THREAD_CTXS];
+  int active;                  /* an instrumented launch is open */
+  struct fp_buffer *dev;
+  char name[1024];
+  struct fp_word words[MAX_WORDS];
+  unsigned n_words;
+  struct fp_access *host;
+  size_t host_cap;
 } T;
 
-/* ---- the cost: which modules run patched code ---------------------------------
- * Every launch of a patched module runs the patched code, a device call at
- * each global memory access, even with no buffer; so a module is patched
- * only while one of its launches is due for the sample.  It is patched when
- * it loads (the first launches of its functions are sampled), unpatched
- * (sanitizerUnpatchModule: "Remove any instrumentation of a CUDA module
- * performed by previous calls to sanitizerPatchModule", sanitizer_patching.h)
- * once its instrumented launches are read back and the launches that ran
- * its patched code are known to be complete (the program synchronized
- * their stream or context, or, at its next launch not sampled, the
- * collector waits for that stream: quiet_now), and patched again
- * (sanitizerPatchModule) at the LAUNCH_BEGIN of a launch due for the
- * sample, after the launches that ran its unpatched code are complete
- * (sanitizerStreamSynchronize; its own stream only: a sampled launch of a
- * module launched on several streams since is skipped, counted).  The
- * documentation does not say that patching is safe while launches of the
- * module run; hence the waits.
- * The API user serializes the patching calls (sanitizer_patching.h, "an API
- * user must serialize access to sanitizerPatchModule and
- * sanitizerUnpatchModule on the same module"): patch_lock.
- * The documentation does not say whether a module patched at LAUNCH_BEGIN
- * runs patched in that launch; a launch of a module patched at its
- * LAUNCH_BEGIN that recorded no access is taken as not seen (counted as
- * lost), and from then on modules stay patched (the cost of before, the
- * footprints whole).  CUDALENS_FOOTPRINT_UNPATCH=0 keeps them patched. */
-struct module {
-  CUmodule mod;
-  CUcontext ctx;
-  bool patched;
-  bool multi;                  /* launched on several streams since the change */
-  bool dirty;                  /* launched since it was patched or unpatched */
-  Sanitizer_StreamHandle last; /* the stream of those launches */
-  unsigned waiting;            /* its instrumented launches not read back */
-};
-static pthread_mutex_t patch_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct module *modules;
-static size_t n_modules, cap_modules;
-static CUcontext patched_ctx[64];
-static unsigned n_patched_ctx;
-static bool unpatch = true;  /* CUDALENS_FOOTPRINT_UNPATCH */
-static atomic_bool late;     /* a re-patch came too late for its launch */
-static atomic_long n_loaded, n_unpatched, n_repatched, n_patched_launches,
-    n_instrumented, n_lost, n_forced, n_deferred, n_skipped, n_waits;
-
-/* the module M (patch_lock held); NULL when out of memory */
-static struct module *module_of(CUmodule m, CUcontext ctx)
+static struct fp_buffer *thread_buffer(CUcontext ctx,
+                                       Sanitizer_StreamHandle stream)
 {
-  for (size_t i = n_modules; i-- > 0;)
-    if (modules[i].mod == m)
-      return &modules[i];
-  if (n_modules == cap_modules) {
-    size_t c = cap_modules ? 2 * cap_modules : 64;
-    struct module *t = realloc(modules, c * sizeof *t);
-    if (!t)
-      return NULL;
-    modules = t;
-    cap_modules = c;
-  }
-  modules[n_modules] = (struct module){.mod = m, .ctx = ctx};
-  return &modules[n_modules++];
-}
-
-static bool patch(struct module *m)
-{
-  unsigned i = 0;
-  while (i < n_patched_ctx && patched_ctx[i] != m->ctx)
-    i++;
-  bool ok = true;
-  if (i == n_patched_ctx) {
-    ok = S.sanitizerAddPatchesFromFile(patches, m->ctx) == SANITIZER_SUCCESS;
-    if (ok && n_patched_ctx < 64)
-      patched_ctx[n_patched_ctx++] = m->ctx;
-  }
-  if (ok)
-    ok = S.sanitizerPatchInstructions(SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS,
-                                      m->mod, "fp_global_access") ==
-             SANITIZER_SUCCESS &&
-         S.sanitizerPatchInstructions(SANITIZER_INSTRUCTION_MEMCPY_ASYNC,
-                                      m->mod, "fp_memcpy_async") ==
-             SANITIZER_SUCCESS &&
-         S.sanitizerPatchModule(m->mod) == SANITIZER_SUCCESS;
-  if (!ok)
-    atomic_fetch_add(&n_errors, 1);
-  m->patched = ok;
-  m->dirty = m->multi = false;
-  return ok;
-}
-
-static void module_loaded(const Sanitizer_ResourceModuleData *d)
-{
-  pthread_mutex_lock(&patch_lock);
-  struct module *m = module_of(d->module, d->context);
-  if (m && patch(m))
-    atomic_fetch_add(&n_loaded, 1);
-  else if (!m)
-    atomic_fetch_add(&n_errors, 1);
-  pthread_mutex_unlock(&patch_lock);
-}
-
-static void module_unloaded(const Sanitizer_ResourceModuleData *d)
-{
-  pthread_mutex_lock(&patch_lock);
-  for (size_t i = 0; i < n_modules; i++)
-    if (modules[i].mod == d->module) {
-      modules[i] = modules[--n_modules];
-      break;
-    }
-  pthread_mutex_unlock(&patch_lock);
-}
-
-/* STREAM (NULL: every stream of CTX) was synchronized: the launches of the
- * modules launched on it alone since their last change are complete; those
- * with no instrumented launch waiting are unpatched */
-static void unpatch_quiet(CUcontext ctx, Sanitizer_StreamHandle stream)
-{
-  bool go = unpatch && !atomic_load(&late);
-  pthread_mutex_lock(&patch_lock);
-  for (size_t i = 0; i < n_modules; i++) {
-    struct module *m = &modules[i];
-    if (m->ctx != ctx)
-      continue;
-    if (m->dirty && stream && (m->multi || m->last != stream))
-      continue; /* launched on another stream: perhaps still running */
-    m->dirty = m->multi = false;
-    if (!go || !m->patched || m->waiting)
-      continue;
-    if (S.sanitizerUnpatchModule(m->mod) == SANITIZER_SUCCESS) {
-      m->patched = false;
-      atomic_fetch_add(&n_unpatched, 1);
-    } else {
-      atomic_fetch_add(&n_errors, 1);
-    }
-  }
-  pthread_mutex_unlock(&patch_lock);
-}
-
-/* a re-patch came too late for its launch: every module patched, for good */
-static void patch_all(void)
-{
-  pthread_mutex_lock(&patch_lock);
-  for (size_t i = 0; i < n_modules; i++)
-    if (!modules[i].patched && patch(&modules[i]))
-      atomic_fetch_add(&n_repatched, 1);
-  pthread_mutex_unlock(&patch_lock);
-}
-
-/* ---- instrumented launches, read back at the program's synchronizations ---- */
-#define MAX_WAITING 256
-struct waiting {
-  CUcontext ctx;
-  Sanitizer_StreamHandle stream;
-  CUmodule mod;
-  struct fp_buffer *dev;
-  bool repatched; /* its module was patched at its LAUNCH_BEGIN */
-  uint64_t at;    /* alloc_now() at the launch */
-  unsigned n_words;
-  struct fp_word words[MAX_WORDS];
-  char name[1024];
-};
-static pthread_mutex_t pend_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct waiting *waiting[MAX_WAITING];
-static unsigned n_wait, max_waiting = 16; /* CUDALENS_FOOTPRINT_PENDING */
-/* buffers not in use, per context */
-static struct { CUcontext ctx; struct fp_buffer *dev; } spare[MAX_WAITING + 1];
-static unsigned n_spare;
-/* give DEV back (pend_lock held); kept for the next instrumented launch, or
- * left allocated when too many are spare */
-static void spare_put(CUcontext ctx, struct fp_buffer *dev)
-{
-  if (n_spare < sizeof spare / sizeof *spare)
-    spare_put(ctx, dev);
-}
-static __thread struct fp_access *host;
-static __thread size_t host_cap;
-
-/* a buffer for CTX (pend_lock held), its count zeroed on STREAM */
-static struct fp_buffer *buffer_get(CUcontext ctx, Sanitizer_StreamHandle stream)
-{
+  unsigned i;
+  for (i = 0; i < THREAD_CTXS && T.bufs[i].ctx; i++)
+    if (T.bufs[i].ctx == ctx)
+      return T.bufs[i].dev;
+  if (i == THREAD_CTXS)
+    return NULL;
   struct fp_buffer *dev = NULL;
-  for (unsigned i = 0; i < n_spare && !dev; i++)
-    if (spare[i].ctx == ctx) {
-      dev = spare[i].dev;
-      spare[i] = spare[--n_spare];
-    }
-  if (!dev) {
-    void *acc = NULL;
-    if (S.sanitizerAlloc(ctx, (void **)&dev, sizeof *dev) != SANITIZER_SUCCESS)
-      dev = NULL;
-    else if (S.sanitizerAlloc(ctx, &acc, (size_t)capacity *
-                                             sizeof(struct fp_access)) !=
-             SANITIZER_SUCCESS) {
-      S.sanitizerFree(ctx, dev);
-      dev = NULL;
-    }
-    struct fp_buffer h = {0, capacity, (struct fp_access *)acc};
-    if (dev && S.sanitizerMemcpyHostToDeviceAsync(dev, &h, sizeof h, stream) !=
-                   SANITIZER_SUCCESS) {
-      S.sanitizerFree(ctx, acc);
-      S.sanitizerFree(ctx, dev);
-      dev = NULL;
-    }
-    if (!dev) {
-      atomic_fetch_add(&n_errors, 1);
-      return NULL;
-    }
-  }
-  if (S.sanitizerMemset(dev, 0, sizeof dev->count, stream) != SANITIZER_SUCCESS) {
+  void *acc = NULL;
+  if (S.sanitizerAlloc(ctx, (void **)&dev, sizeof *dev) != SANITIZER_SUCCESS ||
+      S.sanitizerAlloc(ctx, &acc, (size_t)capacity * sizeof(struct fp_access)) !=
+          SANITIZER_SUCCESS) {
     atomic_fetch_add(&n_errors, 1);
-    spare_put(ctx, dev);
     return NULL;
   }
+  struct fp_buffer h = {0, capacity, (struct fp_access *)acc};
+  if (S.sanitizerMemcpyHostToDeviceAsync(dev, &h, sizeof h, stream) !=
+      SANITIZER_SUCCESS) {
+    atomic_fetch_add(&n_errors, 1);
+    return NULL;
+  }
+  T.bufs[i].ctx = ctx;
+  T.bufs[i].dev = dev;
   return dev;
 }
 
-/* read W back (first waiting for its stream when SYNC; OURS: the wait is
- * the collector's, not the program's), give its buffer back, free W */
-static void read_back(struct waiting *w, bool sync, bool ours)
+static void read_args(CUfunction func)
 {
-  struct fp_buffer h = {0, 0, NULL};
-  bool ok = (!sync || S.sanitizerStreamSynchronize(w->stream) ==
-                          SANITIZER_SUCCESS) &&
-            S.sanitizerMemcpyDeviceToHost(&h, w->dev, sizeof h, w->stream) ==
-                SANITIZER_SUCCESS;
-  uint32_t kept = h.count < h.capacity ? h.count : h.capacity;
-  if (ok && kept > host_cap) {
-    struct fp_access *p = realloc(host, kept * sizeof *p);
-    if (p) {
-      host = p;
-      host_cap = kept;
-    } else {
-      ok = false;
-    }
-  }
-  ok = ok && (!kept || S.sanitizerMemcpyDeviceToHost(host, h.accesses,
-                                                     kept * sizeof *host,
-                                                     w->stream) ==
-                           SANITIZER_SUCCESS);
-  if (!ok) {
-    atomic_fetch_add(&n_errors, 1);
-  } else if (!h.count && w->repatched) {
-    /* patched at its LAUNCH_BEGIN and nothing seen: perhaps it ran the
-     * unpatched code; not a footprint, and modules stay patched */
-    atomic_fetch_add(&n_lost, 1);
-    if (!atomic_exchange(&late, true))
-      patch_all();
-  } else {
-    find_at = w->at;
-    fp_instrumented(w->name, w->words, w->n_words, host, kept,
-                    h.count - kept, alloc_find);
-    atomic_fetch_add(&n_instrumented, 1);
-  }
-  atomic_fetch_add(sync || ours ? &n_forced : &n_deferred, 1);
-  pthread_mutex_lock(&pend_lock);
-  spare_put(w->ctx, w->dev);
-  pthread_mutex_unlock(&pend_lock);
-  pthread_mutex_lock(&patch_lock);
-  struct module *m = module_of(w->mod, w->ctx);
-  if (m && m->waiting)
-    m->waiting--;
-  pthread_mutex_unlock(&patch_lock);
-  atomic_fetch_sub(&n_waiting, 1);
-  free(w);
-}
-
-/* read back the launches waiting on STREAM (NULL: all of CTX; CTX NULL:
- * all); SYNC: wait for them first (else their streams are synchronized, by
- * the collector when OURS) */
-static void read_back_all(CUcontext ctx, Sanitizer_StreamHandle stream,
-                          bool sync, bool ours)
-{
-  struct waiting *mine[MAX_WAITING];
-  unsigned n = 0;
-  pthread_mutex_lock(&pend_lock);
-  for (unsigned i = 0; i < n_wait;) {
-    struct waiting *w = waiting[i];
-    if ((!ctx || w->ctx == ctx) && (!stream || w->stream == stream)) {
-      mine[n++] = w;
-      memmove(&waiting[i], &waiting[i + 1], (n_wait - i - 1) * sizeof *waiting);
-      n_wait--;
-    } else {
-      i++;
-    }
-  }
-  pthread_mutex_unlock(&pend_lock);
-  for (unsigned i = 0; i < n; i++)
-    read_back(mine[i], sync, ours);
-}
-
-static void read_args(CUfunction func, struct waiting *w)
-{
-  w->n_words = 0;
+  T.n_words = 0;
   if (!T.args)
     return;
   const struct layout *l = T.layout ? T.layout : layout_of(func);
   if (!l)
     return;
-  for (unsigned p = 0; p < l->n && w->n_words < MAX_WORDS; p++)
-    for (unsigned k = 0; k < l->size[p] / 8u && w->n_words < MAX_WORDS; k++) {
-      struct fp_word *x = &w->words[w->n_words++];
-      memcpy(&x->value, (const char *)T.args[p] + 8 * k, 8);
+  for (unsigned p = 0; p < l->n && T.n_words < MAX_WORDS; p++)
+    for (unsigned w = 0; w < l->size[p] / 8u && T.n_words < MAX_WORDS; w++) {
+      struct fp_word *x = &T.words[T.n_words++];
+      memcpy(&x->value, (const char *)T.args[p] + 8 * w, 8);
       x->param = (uint16_t)p;
-      x->offset = (uint16_t)(8 * k);
+      x->offset = (uint16_t)(8 * w);
     }
 }
 
 /* ---- Sanitizer callbacks ----------------------------------------------------- */
+static pthread_mutex_t patch_lock = PTHREAD_MUTEX_INITIALIZER;
+static CUcontext patched_ctx[64];
+static unsigned n_patched_ctx;
+
+static void module_loaded(const Sanitizer_ResourceModuleData *m)
+{
+  /* the API user serializes the patching calls (sanitizer_patching.h) */
+  pthread_mutex_lock(&patch_lock);
+  unsigned i = 0;
+  while (i < n_patched_ctx && patched_ctx[i] != m->context)
+    i++;
+  bool ok = true;
+  if (i == n_patched_ctx) {
+    ok = S.sanitizerAddPatchesFromFile(patches, m->context) ==
+         SANITIZER_SUCCESS;
+    if (ok && n_patched_ctx < 64)
+      patched_ctx[n_patched_ctx++] = m->context;
+  }
+  if (ok)
+    ok = S.sanitizerPatchInstructions(SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS,
+                                      m->module, "fp_global_access") ==
+             SANITIZER_SUCCESS &&
+         S.sanitizerPatchInstructions(SANITIZER_INSTRUCTION_MEMCPY_ASYNC,
+                                      m->module, "fp_memcpy_async") ==
+             SANITIZER_SUCCESS &&
+         S.sanitizerPatchModule(m->module) == SANITIZER_SUCCESS;
+  if (!ok)
+    atomic_fetch_add(&n_errors, 1);
+  pthread_mutex_unlock(&patch_lock);
+}
+
 static bool capturing(CUstream s)
 {
   CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
@@ -620,153 +349,57 @@ static bool capturing(CUstream s)
          st != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
-static __thread struct waiting *open_launch; /* between BEGIN and END */
-
-/* a launch not due for the sample, L, of a module that still runs patched
- * code: the program rarely synchronizes (a training loop may not, between
- * two steps), so the collector waits here for the module's launches on L's
- * stream, reads them back and unpatches it, and L runs unpatched.  Not for
- * a module launched on several streams (a context synchronization
- * unpatches it), nor on a stream being captured (not to be synchronized) */
-static void quiet_now(const Sanitizer_LaunchData *l)
-{
-  pthread_mutex_lock(&patch_lock);
-  struct module *m = module_of(l->module, l->context);
-  bool patched = m && m->patched, go = patched && !m->multi &&
-                                       (!m->dirty || m->last == l->hStream);
-  bool wait = go && m->dirty;
-  if (go && !wait) { /* none of its launches ran patched code: at once */
-    if (S.sanitizerUnpatchModule(m->mod) == SANITIZER_SUCCESS) {
-      m->patched = false;
-      atomic_fetch_add(&n_unpatched, 1);
-    } else {
-      atomic_fetch_add(&n_errors, 1);
-    }
-  }
-  pthread_mutex_unlock(&patch_lock);
-  if (!wait || capturing(l->stream))
-    return;
-  if (S.sanitizerStreamSynchronize(l->hStream) != SANITIZER_SUCCESS) {
-    atomic_fetch_add(&n_errors, 1);
-    return;
-  }
-  atomic_fetch_add(&n_waits, 1);
-  read_back_all(l->context, l->hStream, false, true);
-  unpatch_quiet(l->context, l->hStream);
-}
-
 static void launch_begin(const Sanitizer_LaunchData *l)
 {
-  open_launch = NULL;
+  T.active = 0;
   const char *name = l->functionName ? l->functionName : "";
   uint64_t n = fp_launch(name);
   atomic_fetch_add(&n_launches, 1);
-  bool due = fp_sampled(n, first, sparse) && !capturing(l->stream);
-  if (!due && unpatch && !atomic_load(&late))
-    quiet_now(l);
-  /* the module: patched again if this launch is due, after its unpatched
-   * launches are complete */
-  bool repatched = false, patched, wait = false;
-  pthread_mutex_lock(&patch_lock);
-  struct module *m = module_of(l->module, l->context);
-  if (m && due && !m->patched) {
-    if (m->dirty && (m->multi || m->last != l->hStream)) {
-      due = false; /* its unpatched launches may run on another stream */
-      atomic_fetch_add(&n_skipped, 1);
-    } else {
-      wait = m->dirty;
-    }
-  }
-  pthread_mutex_unlock(&patch_lock);
-  /* (not holding the lock: a synchronization may call back) */
-  if (wait && S.sanitizerStreamSynchronize(l->hStream) != SANITIZER_SUCCESS) {
-    atomic_fetch_add(&n_errors, 1);
-    due = false;
-  } else if (wait) {
-    atomic_fetch_add(&n_waits, 1);
-  }
-  pthread_mutex_lock(&patch_lock);
-  m = module_of(l->module, l->context);
-  if (m && due && !m->patched) {
-    if (patch(m))
-      repatched = true, atomic_fetch_add(&n_repatched, 1);
-    else
-      due = false;
-  }
-  patched = m ? m->patched : true;
-  if (m) {
-    if (m->dirty && m->last != l->hStream)
-      m->multi = true;
-    m->last = l->hStream;
-    m->dirty = true;
-  }
-  pthread_mutex_unlock(&patch_lock);
-  if (patched)
-    atomic_fetch_add(&n_patched_launches, 1);
   /* launches not sampled run with no buffer: the patches return at once */
-  struct waiting *w = due && patched ? malloc(sizeof *w) : NULL;
   struct fp_buffer *dev = NULL;
-  if (w) {
-    if (max_waiting && atomic_load(&n_waiting) >= max_waiting)
-      read_back_all(NULL, NULL, true, true); /* too many waiting */
-    pthread_mutex_lock(&pend_lock);
-    dev = buffer_get(l->context, l->hStream);
-    pthread_mutex_unlock(&pend_lock);
-  }
+  if (fp_sampled(n, first, sparse) && !capturing(l->stream))
+    dev = thread_buffer(l->context, l->hStream);
+  if (dev && S.sanitizerMemset(dev, 0, sizeof dev->count, l->hStream) !=
+                 SANITIZER_SUCCESS)
+    dev = NULL;
   if (S.sanitizerSetLaunchCallbackData(l->hLaunch, l->function, l->hStream,
-                                       dev) != SANITIZER_SUCCESS ||
-      !dev) {
-    if (dev) {
-      pthread_mutex_lock(&pend_lock);
-      spare_put(l->context, dev);
-      pthread_mutex_unlock(&pend_lock);
-    }
-    free(w);
+                                       dev) != SANITIZER_SUCCESS || !dev)
     return;
-  }
-  *w = (struct waiting){.ctx = l->context, .stream = l->hStream,
-                        .mod = l->module, .dev = dev, .repatched = repatched,
-                        .at = alloc_now()};
-  snprintf(w->name, sizeof w->name, "%s", name);
-  read_args(l->function, w);
-  pthread_mutex_lock(&patch_lock);
-  if ((m = module_of(l->module, l->context)))
-    m->waiting++;
-  pthread_mutex_unlock(&patch_lock);
-  atomic_fetch_add(&n_waiting, 1);
-  open_launch = w;
+  T.active = 1;
+  T.dev = dev;
+  snprintf(T.name, sizeof T.name, "%s", name);
+  read_args(l->function);
 }
 
 static void launch_end(const Sanitizer_LaunchData *l)
 {
-  (void)l;
-  struct waiting *w = open_launch;
-  if (!w)
+  if (!T.active)
     return;
-  open_launch = NULL;
-  if (!max_waiting) { /* CUDALENS_FOOTPRINT_PENDING=0: read back now */
-    CUcontext ctx = w->ctx;
-    Sanitizer_StreamHandle stream = w->stream;
-    read_back(w, true, true);
-    unpatch_quiet(ctx, stream); /* the stream is synchronized */
+  T.active = 0;
+  struct fp_buffer h;
+  /* wait for the kernel, then copy on the launch's stream */
+  if (S.sanitizerStreamSynchronize(l->hStream) != SANITIZER_SUCCESS ||
+      S.sanitizerMemcpyDeviceToHost(&h, T.dev, sizeof h, l->hStream) !=
+          SANITIZER_SUCCESS) {
+    atomic_fetch_add(&n_errors, 1);
     return;
   }
-  pthread_mutex_lock(&pend_lock);
-  bool room = n_wait < MAX_WAITING; /* max_waiting leaves room but for races */
-  if (room)
-    waiting[n_wait++] = w;
-  pthread_mutex_unlock(&pend_lock);
-  if (!room)
-    read_back(w, true, true);
-}
-
-/* the program synchronized STREAM (NULL: the context): its launches are
- * complete, read them back without waiting (as NVIDIA's MemoryTracker
- * sample does), then unpatch what is no longer due */
-static void synchronized(const Sanitizer_SynchronizeData *d, bool whole)
-{
-  read_back_all(d->context, whole ? NULL : d->hStream, false, false);
-  unpatch_quiet(d->context, whole ? NULL : d->hStream);
+  uint32_t kept = h.count < h.capacity ? h.count : h.capacity;
+  if (kept > T.host_cap) {
+    struct fp_access *p = realloc(T.host, kept * sizeof *p);
+    if (!p)
+      return;
+    T.host = p;
+    T.host_cap = kept;
+  }
+  if (kept && S.sanitizerMemcpyDeviceToHost(T.host, h.accesses,
+                                            kept * sizeof *T.host,
+                                            l->hStream) != SANITIZER_SUCCESS) {
+    atomic_fetch_add(&n_errors, 1);
+    return;
+  }
+  fp_instrumented(T.name, T.words, T.n_words, T.host, kept, h.count - kept,
+                  alloc_find);
 }
 
 /* the parameter structures of the launch calls, as far as the arguments
@@ -838,17 +471,6 @@ static void on_sanitizer(void *userdata, Sanitizer_CallbackDomain domain,
   case SANITIZER_CB_DOMAIN_RESOURCE:
     if (cbid == SANITIZER_CBID_RESOURCE_MODULE_LOADED) {
       module_loaded(cbdata);
-    } else if (cbid == SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {
-      /* its launches read back while it exists */
-      const Sanitizer_ResourceModuleData *m = cbdata;
-      read_back_all(m->context, NULL, true, true);
-      module_unloaded(m);
-    } else if (cbid == SANITIZER_CBID_RESOURCE_STREAM_DESTROY_STARTING) {
-      const Sanitizer_ResourceStreamData *st = cbdata;
-      read_back_all(st->context, st->hStream, true, true);
-    } else if (cbid == SANITIZER_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
-      const Sanitizer_ResourceContextData *c = cbdata;
-      read_back_all(c->context, NULL, true, true);
     } else if (cbid == SANITIZER_CBID_RESOURCE_DEVICE_MEMORY_ALLOC ||
                cbid == SANITIZER_CBID_RESOURCE_MEMORY_ALLOC_ASYNC) {
       const Sanitizer_ResourceMemoryData *m = cbdata;
@@ -856,7 +478,7 @@ static void on_sanitizer(void *userdata, Sanitizer_CallbackDomain domain,
     } else if (cbid == SANITIZER_CBID_RESOURCE_DEVICE_MEMORY_FREE ||
                cbid == SANITIZER_CBID_RESOURCE_MEMORY_FREE_ASYNC) {
       const Sanitizer_ResourceMemoryData *m = cbdata;
-      alloc_remove(m->address, atomic_load(&n_waiting) > 0);
+      alloc_remove(m->address);
     }
     break;
   case SANITIZER_CB_DOMAIN_LAUNCH:
@@ -864,12 +486,6 @@ static void on_sanitizer(void *userdata, Sanitizer_CallbackDomain domain,
       launch_begin(cbdata);
     else if (cbid == SANITIZER_CBID_LAUNCH_END)
       launch_end(cbdata);
-    break;
-  case SANITIZER_CB_DOMAIN_SYNCHRONIZE:
-    if (cbid == SANITIZER_CBID_SYNCHRONIZE_STREAM_SYNCHRONIZED)
-      synchronized(cbdata, false);
-    else if (cbid == SANITIZER_CBID_SYNCHRONIZE_CONTEXT_SYNCHRONIZED)
-      synchronized(cbdata, true);
     break;
   case SANITIZER_CB_DOMAIN_DRIVER_API:
     launch_api(1, cbid, cbdata);
@@ -895,7 +511,6 @@ static void subscribe(void)
   active = true;
   S.sanitizerEnableDomain(1, h, SANITIZER_CB_DOMAIN_RESOURCE);
   S.sanitizerEnableDomain(1, h, SANITIZER_CB_DOMAIN_LAUNCH);
-  S.sanitizerEnableDomain(1, h, SANITIZER_CB_DOMAIN_SYNCHRONIZE);
   static const Sanitizer_CallbackId drv[] = {
       SANITIZER_CBID_DRIVER_API_cuLaunchKernel,
       SANITIZER_CBID_DRIVER_API_cuLaunchKernel_ptsz,
@@ -931,15 +546,6 @@ static void after_fork_child(void)
   fp_forget_after_fork();
   atomic_store(&n_launches, 0);
   atomic_store(&n_errors, 0);
-  atomic_store(&n_instrumented, 0);
-  atomic_store(&n_patched_launches, 0);
-  /* nor waits for the parent's launches (the locks re-initialized, not
-   * taken: another thread of the parent may have held them) */
-  pthread_mutex_init(&pend_lock, NULL);
-  pthread_mutex_init(&patch_lock, NULL);
-  n_wait = n_spare = 0;
-  n_modules = 0;
-  atomic_store(&n_waiting, 0);
 }
 
 __attribute__((constructor)) static void collector_init(void)
@@ -947,11 +553,6 @@ __attribute__((constructor)) static void collector_init(void)
   pthread_atfork(NULL, NULL, after_fork_child);
   first = env_uint("CUDALENS_FOOTPRINT_FIRST", 4);
   sparse = env_uint("CUDALENS_FOOTPRINT_SPARSE", 1) != 0;
-  unpatch = env_uint("CUDALENS_FOOTPRINT_UNPATCH", 1) != 0;
-  max_waiting = env_uint("CUDALENS_FOOTPRINT_PENDING", 16);
-  if (max_waiting > MAX_WAITING / 2)
-    max_waiting = MAX_WAITING / 2;
-  debug = env_uint("CUDALENS_DEBUGLEVEL", 0);
   capacity = env_uint("CUDALENS_FOOTPRINT_CAPACITY", 1u << 20);
   if (!capacity)
     capacity = 1;
@@ -1033,22 +634,6 @@ __attribute__((destructor)) static void collector_fini(void)
   }
   if (!atomic_load(&n_launches))
     return; /* no kernel launched: nothing to say */
-  read_back_all(NULL, NULL, true, true); /* never waited for */
-  if (debug)
-    fprintf(stderr,
-            "cudalens: footprint cost: %ld launches, %ld ran patched code,"
-            " %ld instrumented, %ld lost (%ld read back at the program's"
-            " synchronizations, %ld by the collector), %ld skipped; modules:"
-            " %ld patched at load, %ld unpatched, %ld patched again; %ld"
-            " stream waits for patching%s\n",
-            atomic_load(&n_launches), atomic_load(&n_patched_launches),
-            atomic_load(&n_instrumented), atomic_load(&n_lost),
-            atomic_load(&n_deferred), atomic_load(&n_forced),
-            atomic_load(&n_skipped), atomic_load(&n_loaded),
-            atomic_load(&n_unpatched), atomic_load(&n_repatched),
-            atomic_load(&n_waits),
-            atomic_load(&late) ? " (then kept patched: a re-patch came late)"
-                               : "");
   char why[512];
   if (load_sqlite(why, sizeof why) < 0 ||
       fp_write(output, sample, why, sizeof why) < 0) {

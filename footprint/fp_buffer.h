@@ -16,8 +16,7 @@ struct fp_access {
 };
 
 /* the buffer of one launch, in device memory: COUNT is the number of
- * accesses kept, or more than CAPACITY when some were dropped (once full,
- * the patches stop counting: COUNT - CAPACITY is not how many) */
+ * accesses seen (it may exceed CAPACITY: the rest were dropped) */
 struct fp_buffer {
   uint32_t count;
   uint32_t capacity;

@@ -15,16 +15,6 @@ static __device__ void record(void *userdata, const void *ptr, uint32_t size,
   struct fp_buffer *b = (struct fp_buffer *)userdata;
   if (!b)
     return;
-  /* full: no more atomics on the one counter (a launch may make 10^8
-   * accesses, each an atomicAdd serialized on one address); the first to
-   * see it exactly full counts one more, so that COUNT > CAPACITY says
-   * accesses were dropped */
-  uint32_t seen = *(volatile uint32_t *)&b->count;
-  if (seen >= b->capacity) {
-    if (seen == b->capacity)
-      atomicAdd(&b->count, 1u);
-    return;
-  }
   uint32_t i = atomicAdd(&b->count, 1u);
   if (i >= b->capacity)
     return; /* full: counted, not kept */

@@ -2,11 +2,8 @@
  * with just the functions the footprint probe calls, on host memory, so that
  * the probe's host side (parameters, merging, attribution, output format)
  * and probe.sh's expectations can be checked on a machine without a GPU
- * (selftest.sh, collector_selftest.sh).  "Device" memory is host memory;
- * fake_emit() lets the fake program (fake_app.c) deliver the callbacks the
- * driver would; it also keeps which modules are patched, so that a launch
- * of an unpatched module records nothing, and counts the launches that ran
- * patched code (fake_stats), as the collector's unpatching must keep low. */
+ * (selftest.sh).  "Device" memory is host memory; fake_emit() lets the fake
+ * program (fake_app.c) deliver the callbacks the driver would. */
 #include <sanitizer.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,63 +12,17 @@ static Sanitizer_CallbackFunc callback;
 static void *callback_userdata;
 static const void *launch_data; /* the user data of the launch in flight */
 
-/* modules and whether they are patched (sanitizerPatchModule,
- * sanitizerUnpatchModule); a launch runs the patched code when its module
- * is patched at the end of its LAUNCH_BEGIN callbacks, or, with
- * FAKE_LATE_PATCH=1 (the other reading of the documentation), at their
- * start: then a module patched in LAUNCH_BEGIN runs patched from the next
- * launch on */
-#define FAKE_MODULES 16
-static struct { CUmodule m; int patched; } modules[FAKE_MODULES];
-static int launch_patched;
-static long launches, patched_launches, patch_calls, unpatch_calls;
-
-static int *patched_of(CUmodule m)
-{
-  for (int i = 0; i < FAKE_MODULES; i++)
-    if (modules[i].m == m || !modules[i].m) {
-      modules[i].m = m;
-      return &modules[i].patched;
-    }
-  return NULL;
-}
-
 __attribute__((visibility("default"))) void
 fake_emit(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
           const void *data)
 {
-  const Sanitizer_LaunchData *l = data;
-  int begin = domain == SANITIZER_CB_DOMAIN_LAUNCH &&
-              cbid == SANITIZER_CBID_LAUNCH_BEGIN;
-  const char *late = getenv("FAKE_LATE_PATCH");
-  if (begin) {
-    launch_data = NULL;
-    launches++;
-    if (late && *late == '1')
-      launch_patched = *patched_of(l->module);
-  }
   if (callback)
     callback(callback_userdata, domain, cbid, data);
-  if (begin) {
-    if (!(late && *late == '1'))
-      launch_patched = *patched_of(l->module);
-    patched_launches += launch_patched;
-  }
 }
 
-/* the user data the patches of the launch in flight get: none when it runs
- * unpatched code (no patch is called) */
 __attribute__((visibility("default"))) const void *fake_launch_data(void)
 {
-  return launch_patched ? launch_data : NULL;
-}
-
-/* what the double saw: launches, those that ran patched code, and the
- * patch and unpatch calls */
-__attribute__((visibility("default"))) void
-fake_stats(long *l, long *p, long *pc, long *uc)
-{
-  *l = launches, *p = patched_launches, *pc = patch_calls, *uc = unpatch_calls;
+  return launch_data;
 }
 
 SanitizerResult sanitizerSubscribe(Sanitizer_SubscriberHandle *s,
@@ -169,27 +120,6 @@ SanitizerResult sanitizerPatchInstructions(const Sanitizer_InstructionId i,
 
 SanitizerResult sanitizerPatchModule(CUmodule m)
 {
-  int *p = patched_of(m);
-  if (!p)
-    return SANITIZER_ERROR_INVALID_PARAMETER;
-  *p = 1;
-  patch_calls++;
-  return SANITIZER_SUCCESS;
-}
-
-SanitizerResult sanitizerUnpatchModule(CUmodule m)
-{
-  int *p = patched_of(m);
-  if (!p)
-    return SANITIZER_ERROR_INVALID_PARAMETER;
-  *p = 0;
-  unpatch_calls++;
-  return SANITIZER_SUCCESS;
-}
-
-SanitizerResult sanitizerFree(CUcontext ctx, void *p)
-{
-  (void)ctx;
-  free(p);
+  (void)m;
   return SANITIZER_SUCCESS;
 }
