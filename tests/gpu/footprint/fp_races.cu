@@ -71,6 +71,10 @@ static void *shared_thread(void *arg)
   pthread_barrier_wait(&bar);
   scale_into<<<N / 256, 256, 0, s>>>(out, in[t], N);
   CHECK(cudaGetLastError());
+  /* both launched before either thread waits: had one thread seen its
+   * kernel finish before the other launched, a handoff between them could
+   * order the two (a thread-handoff-race warning, as an H200 run gave) */
+  pthread_barrier_wait(&bar);
   CHECK(cudaStreamSynchronize(s));
   CHECK(cudaStreamDestroy(s));
   return NULL;
