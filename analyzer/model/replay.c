@@ -474,8 +474,9 @@ static void op_to_fields(struct replay_log *l, const struct replay_op *o,
 #undef LOG_TO
 }
 
-/* field F of O from its value X */
-static void set_field(const struct replay_log *l, struct replay_op *o, int f,
+/* field F of O from its value X (inlined: replay_next calls it for every
+ * changed field of every op, in every pass) */
+static inline __attribute__((always_inline)) void set_field(const struct replay_log *l, struct replay_op *o, int f,
                       int64_t x)
 {
   switch (f) {
@@ -496,7 +497,8 @@ static void fields_to_op(const struct replay_log *l, const int64_t *v,
     set_field(l, o, f, v[f]);
 }
 
-static void put_varint(struct bytes *b, uint64_t x)
+static inline __attribute__((always_inline)) void put_varint(struct bytes *b,
+                                                          uint64_t x)
 {
   if (b->cap - b->n < 10) {
     b->cap = b->cap ? b->cap * 2 : 1 << 16;
@@ -509,9 +511,14 @@ static void put_varint(struct bytes *b, uint64_t x)
   b->buf[b->n++] = (unsigned char)x;
 }
 
-static uint64_t get_varint(const unsigned char **p)
+static inline __attribute__((always_inline)) uint64_t
+get_varint(const unsigned char **p)
 {
   const unsigned char *q = *p;
+  if (*q < 0x80) { /* most deltas fit in a byte */
+    *p = q + 1;
+    return *q;
+  }
   uint64_t x = 0;
   for (unsigned shift = 0;; shift += 7) {
     unsigned char b = *q++;
@@ -552,16 +559,18 @@ static void log_append(struct replay_log *l, struct log_state *s,
 {
   int64_t v[NFIELDS];
   op_to_fields(l, o, v);
-  uint64_t mask = 0;
+  /* the changed fields' deltas, gathered in one pass, after their mask */
+  uint64_t mask = 0, d[NFIELDS];
+  int n = 0;
   for (int f = 0; f < NFIELDS; f++)
-    if (v[f] != s->prev[f])
+    if (v[f] != s->prev[f]) {
       mask |= 1ULL << f;
-  put_varint(&l->ops, mask);
-  for (int f = 0; f < NFIELDS; f++)
-    if (mask >> f & 1) {
-      put_varint(&l->ops, zigzag(v[f], s->prev[f]));
+      d[n++] = zigzag(v[f], s->prev[f]);
       s->prev[f] = v[f];
     }
+  put_varint(&l->ops, mask);
+  for (int i = 0; i < n; i++)
+    put_varint(&l->ops, d[i]);
 }
 
 /* one word of a launch's arguments into A (PREV: the previous word's seq,
