@@ -29,7 +29,11 @@ struct replay_arg;
  * of the calls log (replay.c): X(KIND, name) with KIND the type, one of
  * I64 (int64_t), U64 (uint64_t), INT (int), BOOL (bool), STR (a string of
  * the log) and NAME (one the reader holds while the log is built: API and
- * kernel names, interned by address). */
+ * kernel names, interned by address).  The log keeps a mask of the fields
+ * that changed since the previous op as a varint, a bit a field in this
+ * order: those that change on most calls (seq, times, stacks, correlation
+ * ids, a launch's kernel) come first, so that their mask is 2 bytes, not 7
+ * (the kernel's fields were last, bits 47-48). */
 #define REPLAY_FIELDS(X)                                                       \
   X(I64, seq)                                                                  \
   X(INT, op)            /* enum cl_op; -1 when the API is not in the table */  \
@@ -37,14 +41,17 @@ struct replay_arg;
   X(I64, tid)                                                                  \
   X(I64, start_ns)      /* host time of the call */                            \
   X(I64, end_ns)                                                               \
-  X(I64, device)        /* -1: none recorded */                                \
-  X(BOOL, has_stream)                                                          \
   X(I64, stream)        /* calls.stream, the handle as recorded */             \
-  X(I64, result)        /* 0: the call succeeded */                            \
   X(I64, stack)         /* -1: none */                                         \
   X(I64, pystack)       /* -1: none */                                         \
   X(I64, corr)          /* CUPTI correlation ids, -1: none */                  \
   X(I64, dcorr)                                                                \
+  /* kernels (op == CL_OP_KERNEL), then the rest of calls */                   \
+  X(I64, kname)         /* strings id, -1: none */                             \
+  X(NAME, kmangled)                                                            \
+  X(BOOL, has_stream)                                                          \
+  X(I64, device)        /* -1: none recorded */                                \
+  X(I64, result)        /* 0: the call succeeded */                            \
   /* transfers: copies and memsets */                                          \
   X(BOOL, transfer)                                                            \
   X(BOOL, is_memset)                                                           \
@@ -82,10 +89,7 @@ struct replay_arg;
   X(U64, sync_event)                                                           \
   X(BOOL, has_sync_stream)                                                     \
   X(I64, sync_stream)                                                          \
-  X(BOOL, complete)     /* a query or sync that found the work done */        \
-  /* kernels (op == CL_OP_KERNEL) */                                           \
-  X(I64, kname)         /* strings id, -1: none */                             \
-  X(NAME, kmangled)
+  X(BOOL, complete)     /* a query or sync that found the work done */
 
 #define REPLAY_TYPE_I64 int64_t
 #define REPLAY_TYPE_U64 uint64_t
