@@ -103,6 +103,10 @@ struct reader {
   bool facts_exact;          /* every value they depend on an integer */
   struct u64map tids, task_devs; /* the distinct values seen */
   size_t cap_task_devices;
+  /* the previous call's api id and its entry (-1: none), tid and task
+   * device, which most calls repeat: no lookup for them */
+  int64_t last_api, last_ai, last_tid, last_dev;
+  bool has_last_tid, has_last_dev;
 };
 
 static void load_apis(struct reader *r)
@@ -144,6 +148,7 @@ static void reader_begin(struct reader *r, struct cl_db *db)
   u64map_init(&r->task_devs);
   r->facts_exact = true;
   r->facts.first_kernel = INT64_MAX;
+  r->last_ai = -1;
   r->st = db_prepare_table(db, CL_TABLE_calls, CALLS_READ, "ORDER BY seq");
   for (int i = 0; i < SIDES; i++) {
     r->side[i] = db_prepare_table(db, sides[i].table, sides[i].cols,
@@ -224,9 +229,13 @@ static void add_facts(struct reader *r, sqlite3_value **v, int op)
   }
   f->calls++;
   if (ttid == SQLITE_INTEGER &&
-      !u64map_get(&r->tids, (uint64_t)VINT(v[CALL(tid)]), NULL)) {
-    u64map_put(&r->tids, (uint64_t)VINT(v[CALL(tid)]), 0);
-    f->threads++;
+      !(r->has_last_tid && r->last_tid == VINT(v[CALL(tid)]))) {
+    r->last_tid = VINT(v[CALL(tid)]);
+    r->has_last_tid = true;
+    if (!u64map_get(&r->tids, (uint64_t)r->last_tid, NULL)) {
+      u64map_put(&r->tids, (uint64_t)r->last_tid, 0);
+      f->threads++;
+    }
   }
   if (tstart == SQLITE_INTEGER) {
     int64_t x = VINT(v[CALL(start_ns)]);
@@ -245,11 +254,16 @@ static void add_facts(struct reader *r, sqlite3_value **v, int op)
   int64_t seq = VINT(v[CALL(seq)]);
   if ((op == CL_OP_KERNEL || op == CL_OP_GRAPH_LAUNCH) && seq < f->first_kernel)
     f->first_kernel = seq;
-  if (tdev == SQLITE_INTEGER && cl_op_is_stream_task((enum cl_op)op) &&
-      !u64map_get(&r->task_devs, (uint64_t)VINT(v[CALL(device)]), NULL)) {
-    u64map_put(&r->task_devs, (uint64_t)VINT(v[CALL(device)]), 0);
-    GROW(f->task_devices, r->cap_task_devices, f->ntask_devices + 1);
-    f->task_devices[f->ntask_devices++] = VINT(v[CALL(device)]);
+  if (tdev == SQLITE_INTEGER &&
+      !(r->has_last_dev && r->last_dev == VINT(v[CALL(device)])) &&
+      cl_op_is_stream_task((enum cl_op)op)) {
+    r->last_dev = VINT(v[CALL(device)]);
+    r->has_last_dev = true;
+    if (!u64map_get(&r->task_devs, (uint64_t)r->last_dev, NULL)) {
+      u64map_put(&r->task_devs, (uint64_t)r->last_dev, 0);
+      GROW(f->task_devices, r->cap_task_devices, f->ntask_devices + 1);
+      f->task_devices[f->ntask_devices++] = r->last_dev;
+    }
   }
 }
 
@@ -265,10 +279,16 @@ static bool reader_next(struct reader *r)
   memset(o, 0, sizeof *o);
   o->seq = VINT(c[CALL(seq)]);
   const struct replay_api *api = NULL;
-  uint64_t ai;
-  if (sqlite3_value_type(c[CALL(api)]) == SQLITE_INTEGER &&
-      u64map_get(&r->api_by_id, (uint64_t)VINT(c[CALL(api)]), &ai))
-    api = &r->apis[ai];
+  if (sqlite3_value_type(c[CALL(api)]) == SQLITE_INTEGER) {
+    int64_t id = VINT(c[CALL(api)]);
+    uint64_t ai;
+    if (id != r->last_api || r->last_ai < 0) {
+      r->last_api = id;
+      r->last_ai = u64map_get(&r->api_by_id, (uint64_t)id, &ai) ? (int64_t)ai : -1;
+    }
+    if (r->last_ai >= 0)
+      api = &r->apis[r->last_ai];
+  }
   o->op = !api || !api->op ? -1 : op_of(r, VINT(c[CALL(api)]), api->op);
   o->api = api ? api->name : NULL;
   if (r->facts_exact)
