@@ -12,6 +12,7 @@
  * included, decodes the log, so the analyses' passes cost no SQLite. */
 #include "model/replay.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,6 +87,27 @@ struct replay_api {
   char *name, *op;
 };
 
+/* the kernels rows a second thread reads while this one reads calls
+ * (reading.c), in chunks handed over as they fill: each row's seq, its
+ * name as int_or() reads it, and whether the name is an integer */
+struct kernel_row {
+  int64_t seq, name;
+  bool name_int;
+};
+enum { KERNEL_CHUNK = 4096 };
+struct kernel_chunk {
+  struct kernel_chunk *next;
+  size_t n;
+  struct kernel_row rows[KERNEL_CHUNK];
+};
+struct kernel_feed {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  struct kernel_chunk *head; /* the first chunk not yet taken */
+  struct kernel_chunk **tail;
+  bool done, failed; /* all rows handed over; the reading failed */
+};
+
 /* the SQLite side: calls and the tables merged into it */
 struct reader {
   struct cl_db *db;
@@ -99,6 +121,11 @@ struct reader {
   size_t napis, cap_apis;
   struct u64map api_by_id;
   struct replay_op op;
+  /* kernels' rows from another thread (replay_read_calls_fed), or NULL:
+   * the chunk being read and the next row in it */
+  struct kernel_feed *feed;
+  struct kernel_chunk *kc;
+  size_t ki;
   struct calls_facts facts;  /* so far */
   bool facts_exact;          /* every value they depend on an integer */
   struct u64map tids, task_devs; /* the distinct values seen */
@@ -139,10 +166,12 @@ static void side_step(struct reader *r, int i)
     r->side_seq[i] = db_int(r->side[i], 0);
 }
 
-static void reader_begin(struct reader *r, struct cl_db *db)
+static void reader_begin(struct reader *r, struct cl_db *db,
+                         struct kernel_feed *feed)
 {
   memset(r, 0, sizeof *r);
   r->db = db;
+  r->feed = feed;
   load_apis(r);
   u64map_init(&r->tids);
   u64map_init(&r->task_devs);
@@ -151,6 +180,8 @@ static void reader_begin(struct reader *r, struct cl_db *db)
   r->last_ai = -1;
   r->st = db_prepare_table(db, CL_TABLE_calls, CALLS_READ, "ORDER BY seq");
   for (int i = 0; i < SIDES; i++) {
+    if (i == S_KERNEL && feed)
+      continue; /* fed */
     r->side[i] = db_prepare_table(db, sides[i].table, sides[i].cols,
                                   "ORDER BY seq");
     side_step(r, i);
@@ -164,6 +195,113 @@ static sqlite3_stmt *side_row(struct reader *r, int i, int64_t seq)
   while (r->side_row[i] && r->side_seq[i] < seq)
     side_step(r, i);
   return r->side_row[i] && r->side_seq[i] == seq ? r->side[i] : NULL;
+}
+
+static int64_t int_or(sqlite3_stmt *st, int col, int64_t none);
+
+/* the kernels row of call SEQ from the feed (the rows of earlier calls
+ * skipped): true and its name, else false.  Where the feed failed, the
+ * rest is read on this connection, as side_row() does. */
+static bool fed_kernel(struct reader *r, int64_t seq, int64_t *name,
+                       bool *name_int)
+{
+  for (;;) {
+    while (r->kc && r->ki < r->kc->n && r->kc->rows[r->ki].seq < seq)
+      r->ki++;
+    if (r->kc && r->ki < r->kc->n) {
+      const struct kernel_row *k = &r->kc->rows[r->ki];
+      if (k->seq != seq)
+        return false;
+      *name = k->name;
+      *name_int = k->name_int;
+      return true;
+    }
+    /* the next chunk */
+    struct kernel_feed *f = r->feed;
+    pthread_mutex_lock(&f->mu);
+    while (!f->head && !f->done)
+      pthread_cond_wait(&f->cv, &f->mu);
+    struct kernel_chunk *c = f->head;
+    if (c && !(f->head = c->next))
+      f->tail = &f->head;
+    bool failed = f->failed;
+    pthread_mutex_unlock(&f->mu);
+    free(r->kc);
+    r->kc = c;
+    r->ki = 0;
+    if (c)
+      continue;
+    if (!failed)
+      return false; /* no more rows */
+    /* read the rest here */
+    r->feed = NULL;
+    r->side[S_KERNEL] = db_prepare_table(r->db, CL_TABLE_kernels, KERNELS_READ,
+                                         "ORDER BY seq");
+    side_step(r, S_KERNEL);
+    sqlite3_stmt *k = side_row(r, S_KERNEL, seq);
+    if (!k)
+      return false;
+    *name = int_or(k, KERNEL(name), -1);
+    *name_int = sqlite3_column_type(k, KERNEL(name)) == SQLITE_INTEGER;
+    return true;
+  }
+}
+
+struct kernel_feed *kernel_feed_new(void)
+{
+  struct kernel_feed *f = xcalloc(1, sizeof *f);
+  pthread_mutex_init(&f->mu, NULL);
+  pthread_cond_init(&f->cv, NULL);
+  f->tail = &f->head;
+  return f;
+}
+
+/* chunk C (if any) handed over, and DONE (with FAILED) said */
+static void feed_put(struct kernel_feed *f, struct kernel_chunk *c, bool done,
+                     bool failed)
+{
+  pthread_mutex_lock(&f->mu);
+  if (c) {
+    *f->tail = c;
+    f->tail = &c->next;
+  }
+  f->done = done;
+  f->failed = failed;
+  pthread_cond_signal(&f->cv);
+  pthread_mutex_unlock(&f->mu);
+}
+
+void kernel_feed_read(struct kernel_feed *f, struct cl_db *db)
+{
+  sqlite3_stmt *st = db_prepare_table(db, CL_TABLE_kernels, KERNELS_READ,
+                                      "ORDER BY seq");
+  struct kernel_chunk *c = NULL;
+  while (st && db_step(db, st)) {
+    if (!c)
+      c = xcalloc(1, sizeof *c);
+    c->rows[c->n++] = (struct kernel_row){
+        db_int(st, KERNEL(seq)), int_or(st, KERNEL(name), -1),
+        sqlite3_column_type(st, KERNEL(name)) == SQLITE_INTEGER};
+    if (c->n == KERNEL_CHUNK) {
+      feed_put(f, c, false, false);
+      c = NULL;
+    }
+  }
+  db_finalize(st);
+  feed_put(f, c, true, db->failed || !st);
+}
+
+void kernel_feed_free(struct kernel_feed *f)
+{
+  if (!f)
+    return;
+  for (struct kernel_chunk *c = f->head, *n; c; c = n) {
+    n = c->next;
+    free(c);
+  }
+  pthread_mutex_destroy(&f->mu);
+  pthread_cond_destroy(&f->cv);
+  free(f);
 }
 
 /* enum cl_op of an api row's op name, cached by api id */
@@ -354,10 +492,20 @@ static bool reader_next(struct reader *r)
       o->sync_stream = db_int(y, SYNC(stream));
     o->complete = db_int(y, SYNC(complete)) != 0;
   }
-  sqlite3_stmt *k = side_row(r, S_KERNEL, o->seq);
-  o->kname = k ? int_or(k, KERNEL(name), -1) : -1;
-  if (k && sqlite3_column_type(k, KERNEL(name)) == SQLITE_INTEGER)
-    o->kmangled = names_string(r->db, db_int(k, KERNEL(name)));
+  int64_t kname = -1;
+  bool kint = false;
+  if (r->feed) {
+    fed_kernel(r, o->seq, &kname, &kint);
+  } else {
+    sqlite3_stmt *k = side_row(r, S_KERNEL, o->seq);
+    if (k) {
+      kname = int_or(k, KERNEL(name), -1);
+      kint = sqlite3_column_type(k, KERNEL(name)) == SQLITE_INTEGER;
+    }
+  }
+  o->kname = kname;
+  if (kint)
+    o->kmangled = names_string(r->db, kname);
   return true;
 }
 
@@ -376,6 +524,7 @@ static void reader_end(struct reader *r)
   u64map_free(&r->tids);
   u64map_free(&r->task_devs);
   free(r->facts.task_devices);
+  free(r->kc);
   memset(r, 0, sizeof *r);
 }
 
@@ -718,14 +867,14 @@ void replay_args_free(struct replay_args *a)
 }
 
 /* the calls log of DB, its kernel_args not yet read */
-static struct replay_log *log_build(struct cl_db *db)
+static struct replay_log *log_build(struct cl_db *db, struct kernel_feed *feed)
 {
   struct replay_log *l = xcalloc(1, sizeof *l);
   u64map_init(&l->str_by_hash);
   struct log_state s;
   memset(&s, 0, sizeof s);
   struct reader r;
-  reader_begin(&r, db);
+  reader_begin(&r, db, feed);
   while (reader_next(&r))
     log_append(l, &s, &r.op);
   l->facts = r.facts;
@@ -738,7 +887,13 @@ static struct replay_log *log_build(struct cl_db *db)
 void replay_read_calls(struct cl_db *db)
 {
   if (!db->calls_log)
-    db->calls_log = log_build(db);
+    db->calls_log = log_build(db, NULL);
+}
+
+void replay_read_calls_fed(struct cl_db *db, struct kernel_feed *feed)
+{
+  if (!db->calls_log)
+    db->calls_log = log_build(db, feed);
 }
 
 void replay_set_args(struct cl_db *db, struct replay_args *args)

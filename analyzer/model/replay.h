@@ -147,6 +147,14 @@ void replay_log_free(struct replay_log *l);
  * replay_set_args; NULL: read them now, on DB). */
 struct replay_args;
 void replay_read_calls(struct cl_db *db);
+/* the same, with the kernels table's rows read by another thread on another
+ * connection to the recording (kernel_feed_read, while this one reads the
+ * calls; where it fails, the rest is read on DB) */
+struct kernel_feed;
+struct kernel_feed *kernel_feed_new(void);
+void kernel_feed_read(struct kernel_feed *f, struct cl_db *db);
+void kernel_feed_free(struct kernel_feed *f);
+void replay_read_calls_fed(struct cl_db *db, struct kernel_feed *feed);
 struct replay_args *replay_args_read(struct cl_db *db);
 void replay_set_args(struct cl_db *db, struct replay_args *args);
 void replay_args_free(struct replay_args *a);
