@@ -88,17 +88,17 @@ struct replay_api {
 };
 
 /* the kernels rows a second thread reads while this one reads calls
- * (reading.c), in chunks handed over as they fill: each row's seq, its
- * name as int_or() reads it, and whether the name is an integer */
+ * (reading.c), in chunks handed over as they fill: each row's seq and its
+ * name as int_or() reads it, and a bit a row: the name is an integer */
 struct kernel_row {
   int64_t seq, name;
-  bool name_int;
 };
 enum { KERNEL_CHUNK = 4096 };
 struct kernel_chunk {
   struct kernel_chunk *next;
   size_t n;
   struct kernel_row rows[KERNEL_CHUNK];
+  uint64_t name_int[KERNEL_CHUNK / 64];
 };
 struct kernel_feed {
   pthread_mutex_t mu;
@@ -213,7 +213,7 @@ static bool fed_kernel(struct reader *r, int64_t seq, int64_t *name,
       if (k->seq != seq)
         return false;
       *name = k->name;
-      *name_int = k->name_int;
+      *name_int = r->kc->name_int[r->ki / 64] >> r->ki % 64 & 1;
       return true;
     }
     /* the next chunk */
@@ -279,9 +279,10 @@ void kernel_feed_read(struct kernel_feed *f, struct cl_db *db)
   while (st && db_step(db, st)) {
     if (!c)
       c = xcalloc(1, sizeof *c);
-    c->rows[c->n++] = (struct kernel_row){
-        db_int(st, KERNEL(seq)), int_or(st, KERNEL(name), -1),
-        sqlite3_column_type(st, KERNEL(name)) == SQLITE_INTEGER};
+    if (sqlite3_column_type(st, KERNEL(name)) == SQLITE_INTEGER)
+      c->name_int[c->n / 64] |= 1ULL << c->n % 64;
+    c->rows[c->n++] = (struct kernel_row){db_int(st, KERNEL(seq)),
+                                          int_or(st, KERNEL(name), -1)};
     if (c->n == KERNEL_CHUNK) {
       feed_put(f, c, false, false);
       c = NULL;
