@@ -742,8 +742,9 @@ out:
     free(got.json_summary);
     return -1;
   }
-  char *keep = r->path;
+  char *keep = r->path, *keep_reduced = r->reduced; /* the caller's */
   *r = got;
   r->path = keep;
+  r->reduced = keep_reduced;
   return 0;
 }

@@ -517,11 +517,12 @@ static void load(struct recording *r, const struct options *o)
     if (timeline_format(o->format))
       fail("%s: --format=%s draws the recording itself, not its reduced "
            "result", r->path, o->format == FORMAT_HTML ? "html" : "perfetto");
-    char *file = r->path;
-    r->path = reduced_recording(file); /* the report names the recording */
-    if (reduced_read(file, NULL, o->stack_depth, r, &err) < 0)
+    /* the report names the recording; the reduced result's name kept
+     * reachable at once, as fail() may end the report */
+    r->reduced = r->path;
+    r->path = reduced_recording(r->reduced);
+    if (reduced_read(r->reduced, NULL, o->stack_depth, r, &err) < 0)
       fail("%s", err);
-    r->reduced = file;
   } else if (!timeline_format(o->format)) {
     char *file = reduced_path(r->path);
     if (access(file, F_OK) == 0 &&
@@ -599,13 +600,16 @@ static int reduce_all(const struct options *o, char **paths, size_t n)
 
 int main(int argc, char **argv)
 {
-  struct options o;
+  /* static: what it holds (the footprints, the suppressions) stays
+   * reachable until the process ends, as fail() may end it anywhere */
+  static struct options o;
   parse_options(argc, argv, &o);
 
   size_t n;
-  /* with footprints, recordings only: their reduced results lack them */
-  char **paths =
-      recordings_expand(o.args, o.nargs, !o.reduce && !o.footprints, &n);
+  /* with footprints, recordings only: their reduced results lack them
+   * (static, as o is) */
+  static char **paths;
+  paths = recordings_expand(o.args, o.nargs, !o.reduce && !o.footprints, &n);
   if (o.footprints) {
     char *err = NULL;
     if (footprints_read(&o.fp, o.footprints, &err) < 0)
