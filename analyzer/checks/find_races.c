@@ -521,6 +521,20 @@ static void do_copy(struct walk *w, struct replay *r, uint32_t t, uint32_t s)
   host_learns(w, rule, t, s, devs);
 }
 
+/* PROTO (a launch's access) as a footprint of kind KIND says it is:
+ * read, written or updated atomically, definitely, whatever the parameter's
+ * type or marks suggested */
+static struct hb_access fp_as(struct hb_access proto, enum cl_fp_kind kind)
+{
+  proto.write = kind != CL_FP_READ;
+  proto.atomic = kind == CL_FP_ATOMIC;
+  proto.definite = 1;
+  proto.untyped = 0;
+  proto.uninit = 0;
+  proto.footprint = 1;
+  return proto;
+}
+
 /* Kernel K (with a footprint) got pointer VALUE at PARAM, OFFSET: an
  * access per kind of access its footprint has there (PROTO: the launch's),
  * over the footprint's range when it was the same in every instrumented
@@ -536,13 +550,7 @@ static void fp_access(struct walk *w, const struct fp_kernel *k,
     const struct fp_range *r = &k->r[i];
     if (r->param != param || r->offset != offset)
       continue;
-    struct hb_access a = proto;
-    a.write = r->kind != CL_FP_READ;
-    a.atomic = r->kind == CL_FP_ATOMIC;
-    a.definite = 1;
-    a.untyped = 0;
-    a.uninit = 0;
-    a.footprint = 1;
+    struct hb_access a = fp_as(proto, r->kind);
     a.lo = a.hi = value;
     a.point = 1;
     if (r->exact && al && al->size <= INT64_MAX) {
@@ -602,19 +610,13 @@ static void fp_indirect_access(struct walk *w, const struct fp_kernel *k,
         d->index != (uint64_t)x->alloc_index || !al || al->seq != d->seq ||
         al->address != d->address)
       continue; /* not that allocation, or freed */
-    struct hb_access a = proto;
+    struct hb_access a = fp_as(proto, x->kind);
     a.lo = al->address + (uint64_t)x->lo;
     a.hi = al->address + (uint64_t)(x->hi < (int64_t)al->size ? x->hi
                                                               : (int64_t)al->size);
     if (a.lo >= a.hi)
       continue;
     a.point = 0;
-    a.write = x->kind != CL_FP_READ;
-    a.atomic = x->kind == CL_FP_ATOMIC;
-    a.definite = 1;
-    a.untyped = 0;
-    a.uninit = 0;
-    a.footprint = 1;
     a.indirect = 1;
     a.param = -1;
     a.offset = 0;
