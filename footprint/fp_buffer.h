@@ -23,5 +23,11 @@ struct fp_buffer {
   uint32_t count;
   uint32_t capacity;
   struct fp_access *accesses;
+  /* the records kept so far, by key (FP_SEEN_SLOTS slots, zeroed before
+   * each launch; NULL: none): a record already there is not kept again */
+  uint64_t *seen;
 };
+
+/* slots of the table of records seen (a power of two: 2 MiB) */
+#define FP_SEEN_SLOTS (1u << 18)
 #endif
