@@ -18,6 +18,7 @@ EXTRA_DIST += footprint/collector.c footprint/patches.cu
 
 # the GPU architecture of the patches' SASS (make FOOTPRINT_ARCH=sm_80)
 FOOTPRINT_ARCH = sm_90
+CLEANFILES += cudalens-footprint-patches.fatbin
 
 if HAVE_SANITIZER_H
 # the collector: preloaded like the shim, everything but its constructor
@@ -40,7 +41,6 @@ libcudalens_footprint_la_LIBADD = libclfootprint.la -ldl -lpthread
 footprintdir = $(libdir)
 footprint_DATA = cudalens-footprint-patches.fatbin
 noinst_DATA = .libs/cudalens-footprint-patches.fatbin
-CLEANFILES += cudalens-footprint-patches.fatbin
 cudalens-footprint-patches.fatbin: $(srcdir)/footprint/patches.cu \
 		$(srcdir)/footprint/fp_buffer.h
 	$(AM_V_GEN)$(NVCC) --fatbin --keep-device-functions \
