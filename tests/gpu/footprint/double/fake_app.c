@@ -6,7 +6,11 @@
  * array), LAUNCH_BEGIN, the kernel's global
  * accesses (appended as patches.cu does), LAUNCH_END.  It also provides
  * cuFuncGetParamInfo (found by the probe through RTLD_DEFAULT).  The
- * accesses are fp_test.cu's, written out by hand from its kernels. */
+ * accesses are fp_test.cu's, written out by hand from its kernels.  With
+ * "loop N" it plays a training loop first: fp_halfwrite N times, on two
+ * streams until launch 50 (the second then destroyed), then on one; then
+ * fp_gather and fp_atomic once each (functions first launched late).  It
+ * prints what the double saw (fake_stats). */
 #include <cuda.h>
 #include <sanitizer.h>
 #include <stdio.h>
@@ -17,10 +21,14 @@
 
 void fake_emit(Sanitizer_CallbackDomain, Sanitizer_CallbackId, const void *);
 const void *fake_launch_data(void);
+void fake_stats(long[6]);
 
 #define N 4096
 #define CTX ((CUcontext)0x10)
 #define MOD ((CUmodule)0x20)
+#define STREAM1 ((Sanitizer_StreamHandle)0x30)
+#define STREAM2 ((Sanitizer_StreamHandle)0x31)
+static Sanitizer_StreamHandle stream = STREAM1; /* of the next launch */
 
 /* the kernels, as CUfunction handles, and their parameter sizes */
 static char k_halfwrite, k_gather, k_atomic;
@@ -106,6 +114,8 @@ static void launch(char *kernel, const char *name, void **args,
   Sanitizer_LaunchData l;
   memset(&l, 0, sizeof l);
   l.context = CTX;
+  l.stream = (CUstream)stream;
+  l.hStream = stream;
   l.module = MOD;
   l.function = (CUfunction)kernel;
   l.functionName = name;
@@ -150,8 +160,22 @@ static void atomic(void **a)
     access_(c, 4, R | W);
 }
 
-int main(void)
+/* stream S of CTX is created or destroyed */
+static void stream_event(Sanitizer_CallbackId cbid, Sanitizer_StreamHandle s)
 {
+  Sanitizer_ResourceStreamData d;
+  memset(&d, 0, sizeof d);
+  d.context = CTX;
+  d.stream = (CUstream)s;
+  d.hStream = s;
+  fake_emit(SANITIZER_CB_DOMAIN_RESOURCE, cbid, &d);
+}
+
+/* fake_app: fp_test's check, its three kernels once each;
+ * fake_app loop N: fp_halfwrite N times first */
+int main(int argc, char **argv)
+{
+  int times = argc == 3 && !strcmp(argv[1], "loop") ? atoi(argv[2]) : 0;
   Sanitizer_ResourceModuleData m;
   memset(&m, 0, sizeof m);
   m.context = CTX;
@@ -165,9 +189,23 @@ int main(void)
   table[0] = src;
   int n = N;
   void *a1[] = {&out, &in, &n}, *a2[] = {&dst, &table}, *a3[] = {&counter};
-  launch(&k_halfwrite, "fp_halfwrite", a1, halfwrite);
+  stream_event(SANITIZER_CBID_RESOURCE_STREAM_CREATED, STREAM2);
+  for (int i = 1; i <= times; i++) {
+    stream = i <= 50 && i % 2 == 0 ? STREAM2 : STREAM1;
+    launch(&k_halfwrite, "fp_halfwrite", a1, halfwrite);
+    if (i == 50)
+      stream_event(SANITIZER_CBID_RESOURCE_STREAM_DESTROY_STARTING, STREAM2);
+  }
+  stream = STREAM1;
+  if (!times)
+    launch(&k_halfwrite, "fp_halfwrite", a1, halfwrite);
   launch(&k_gather, "fp_gather", a2, gather);
   launch(&k_atomic, "fp_atomic", a3, atomic);
+  long st[6];
+  fake_stats(st);
+  printf("fake: launches=%ld patched_launches=%ld patch_calls=%ld"
+         " unpatch_calls=%ld waits=%ld waits_destroyed=%ld\n",
+         st[0], st[1], st[2], st[3], st[4], st[5]);
   printf("check ok (0 wrong)\n");
   return 0;
 }
