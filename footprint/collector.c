@@ -340,7 +340,8 @@ static void read_args(CUfunction func)
  * had its due launches (its first FIRST, or as many as it had) instrumented
  * or given up, and no launch of it between LAUNCH_BEGIN and LAUNCH_END.
  * Before unpatching, the collector waits for every stream launched on since
- * its last such wait (sanitizerStreamSynchronize; the documentation does not
+ * its last such wait (kernels and graphs: a graph's kernel nodes come to no
+ * LAUNCH_BEGIN here; sanitizerStreamSynchronize; the documentation does not
  * say that unpatching is safe while the module's launches run), and does not
  * wait while one of them is being captured (a capture may not be
  * synchronized).  A function first launched from a module unpatched this
@@ -544,13 +545,13 @@ static void streams_forget(CUcontext ctx, Sanitizer_StreamHandle h)
   pthread_mutex_unlock(&patch_lock);
 }
 
-/* a launch on stream L->hStream (patch_lock held) */
-static void stream_seen(const Sanitizer_LaunchData *l)
+/* a launch on stream H (S) of CTX (patch_lock held) */
+static void stream_seen(CUcontext ctx, CUstream s, Sanitizer_StreamHandle h)
 {
-  if (last_stream < n_streams && streams[last_stream].h == l->hStream)
+  if (last_stream < n_streams && streams[last_stream].h == h)
     return;
   for (size_t i = 0; i < n_streams; i++)
-    if (streams[i].h == l->hStream) {
+    if (streams[i].h == h) {
       last_stream = i;
       return;
     }
@@ -564,8 +565,19 @@ static void stream_seen(const Sanitizer_LaunchData *l)
     streams = t;
     cap_streams = c;
   }
-  streams[n_streams] = (struct stream){l->context, l->stream, l->hStream};
+  streams[n_streams] = (struct stream){ctx, s, h};
   last_stream = n_streams++;
+}
+
+/* a graph launch (its kernel nodes come to no LAUNCH_BEGIN of the launch
+ * domain): its stream is waited for too before unpatching */
+static void graph_launch(const Sanitizer_GraphLaunchData *g)
+{
+  if (g->isGraphUpload)
+    return;
+  pthread_mutex_lock(&patch_lock);
+  stream_seen(g->context, g->stream, g->hStream);
+  pthread_mutex_unlock(&patch_lock);
 }
 
 /* S may be waited for: not being captured (CUDA Programming Guide, CUDA
@@ -631,7 +643,7 @@ static bool launch_module(const Sanitizer_LaunchData *l, bool *due,
   pthread_mutex_lock(&patch_lock);
   uint64_t now = ++n_begun;
   settle_now(now);
-  stream_seen(l);
+  stream_seen(l->context, l->stream, l->hStream);
   struct function *f = function_of(l->function);
   struct module *m = NULL;
   if (f && f->module < n_modules && modules[f->module].mod == l->module &&
@@ -871,6 +883,10 @@ static void on_sanitizer(void *userdata, Sanitizer_CallbackDomain domain,
     else if (cbid == SANITIZER_CBID_LAUNCH_END)
       launch_end(cbdata);
     break;
+  case SANITIZER_CB_DOMAIN_GRAPHS:
+    if (cbid == SANITIZER_CBID_GRAPHS_LAUNCH_BEGIN)
+      graph_launch(cbdata);
+    break;
   case SANITIZER_CB_DOMAIN_DRIVER_API:
     launch_api(1, cbid, cbdata);
     break;
@@ -895,6 +911,9 @@ static void subscribe(void)
   active = true;
   S.sanitizerEnableDomain(1, h, SANITIZER_CB_DOMAIN_RESOURCE);
   S.sanitizerEnableDomain(1, h, SANITIZER_CB_DOMAIN_LAUNCH);
+  if (settle) /* the streams of graph launches, for the settle's wait */
+    S.sanitizerEnableCallback(1, h, SANITIZER_CB_DOMAIN_GRAPHS,
+                              SANITIZER_CBID_GRAPHS_LAUNCH_BEGIN);
   static const Sanitizer_CallbackId drv[] = {
       SANITIZER_CBID_DRIVER_API_cuLaunchKernel,
       SANITIZER_CBID_DRIVER_API_cuLaunchKernel_ptsz,

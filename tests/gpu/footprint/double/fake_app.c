@@ -8,7 +8,8 @@
  * cuFuncGetParamInfo (found by the probe through RTLD_DEFAULT).  The
  * accesses are fp_test.cu's, written out by hand from its kernels.  With
  * "loop N" it plays a training loop first: fp_halfwrite N times, on two
- * streams until launch 50 (the second then destroyed), then on one; then
+ * streams until launch 50 (the second then destroyed), then on one, with a
+ * graph launched on a third stream after launch 10 (graph callbacks); then
  * fp_gather and fp_atomic once each (functions first launched late).  It
  * prints what the double saw (fake_stats). */
 #include <cuda.h>
@@ -28,6 +29,7 @@ void fake_stats(long[6]);
 #define MOD ((CUmodule)0x20)
 #define STREAM1 ((Sanitizer_StreamHandle)0x30)
 #define STREAM2 ((Sanitizer_StreamHandle)0x31)
+#define STREAM3 ((Sanitizer_StreamHandle)0x32)
 static Sanitizer_StreamHandle stream = STREAM1; /* of the next launch */
 
 /* the kernels, as CUfunction handles, and their parameter sizes */
@@ -195,6 +197,15 @@ int main(int argc, char **argv)
     launch(&k_halfwrite, "fp_halfwrite", a1, halfwrite);
     if (i == 50)
       stream_event(SANITIZER_CBID_RESOURCE_STREAM_DESTROY_STARTING, STREAM2);
+    if (i == 10) { /* cuGraphLaunch on STREAM3 (its nodes not played) */
+      Sanitizer_GraphLaunchData g;
+      memset(&g, 0, sizeof g);
+      g.context = CTX;
+      g.stream = (CUstream)STREAM3;
+      g.hStream = STREAM3;
+      fake_emit(SANITIZER_CB_DOMAIN_GRAPHS, SANITIZER_CBID_GRAPHS_LAUNCH_BEGIN, &g);
+      fake_emit(SANITIZER_CB_DOMAIN_GRAPHS, SANITIZER_CBID_GRAPHS_LAUNCH_END, &g);
+    }
   }
   stream = STREAM1;
   if (!times)
