@@ -598,12 +598,12 @@ static void settle_now(uint64_t now)
 {
   if (!settle || now - last_new <= settle || now < next_try)
     return;
+  next_try = now + settle; /* what is left waits that long */
   bool any = false;
   for (size_t i = 0; i < n_modules && !any; i++)
     any = modules[i].patched && complete(&modules[i]);
   if (!any)
     return;
-  next_try = now + settle; /* what is left waits that long */
   atomic_fetch_add(&n_settles, 1);
   for (size_t i = 0; i < n_streams; i++)
     if (!may_wait(streams[i].stream))
