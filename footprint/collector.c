@@ -272,9 +272,10 @@ static __thread struct {
   void **args;                 /* of the launch API call in progress */
   const struct layout *layout; /* their layout, from the driver's call */
   int depth;
-  struct { CUcontext ctx; struct fp_buffer *dev; } bufs[THREAD_CTXS];
+  struct { CUcontext ctx; struct fp_buffer *dev; uint64_t *seen; } bufs[THREAD_CTXS];
   int active;                  /* an instrumented launch is open */
   struct fp_buffer *dev;
+  uint64_t *seen; /* its table of records seen (fp_buffer.h) */
   char name[1024];
   CUfunction function;         /* of the launch in flight */
   bool due, repatched;         /* launch_module's */
@@ -285,23 +286,28 @@ static __thread struct {
 } T;
 
 static struct fp_buffer *thread_buffer(CUcontext ctx,
-                                       Sanitizer_StreamHandle stream)
+                                       Sanitizer_StreamHandle stream,
+                                       uint64_t **seen)
 {
   unsigned i;
   for (i = 0; i < THREAD_CTXS && T.bufs[i].ctx; i++)
-    if (T.bufs[i].ctx == ctx)
+    if (T.bufs[i].ctx == ctx) {
+      *seen = T.bufs[i].seen;
       return T.bufs[i].dev;
+    }
   if (i == THREAD_CTXS)
     return NULL;
   struct fp_buffer *dev = NULL;
-  void *acc = NULL;
+  void *acc = NULL, *table = NULL;
   if (S.sanitizerAlloc(ctx, (void **)&dev, sizeof *dev) != SANITIZER_SUCCESS ||
       S.sanitizerAlloc(ctx, &acc, (size_t)capacity * sizeof(struct fp_access)) !=
+          SANITIZER_SUCCESS ||
+      S.sanitizerAlloc(ctx, &table, FP_SEEN_SLOTS * sizeof(uint64_t)) !=
           SANITIZER_SUCCESS) {
     atomic_fetch_add(&n_errors, 1);
     return NULL;
   }
-  struct fp_buffer h = {0, capacity, (struct fp_access *)acc};
+  struct fp_buffer h = {0, capacity, (struct fp_access *)acc, (uint64_t *)table};
   if (S.sanitizerMemcpyHostToDeviceAsync(dev, &h, sizeof h, stream) !=
       SANITIZER_SUCCESS) {
     atomic_fetch_add(&n_errors, 1);
@@ -309,6 +315,7 @@ static struct fp_buffer *thread_buffer(CUcontext ctx,
   }
   T.bufs[i].ctx = ctx;
   T.bufs[i].dev = dev;
+  T.bufs[i].seen = *seen = (uint64_t *)table;
   return dev;
 }
 
@@ -726,10 +733,13 @@ static void launch_begin(const Sanitizer_LaunchData *l)
   /* launches not sampled run with no buffer: the patches return at once
    * (also in a module unpatched: in case the unpatch came too late) */
   struct fp_buffer *dev = NULL;
+  uint64_t *seen = NULL;
   if (sampled && patched && !capturing(l->stream))
-    dev = thread_buffer(l->context, l->hStream);
-  if (dev && S.sanitizerMemset(dev, 0, sizeof dev->count, l->hStream) !=
-                 SANITIZER_SUCCESS)
+    dev = thread_buffer(l->context, l->hStream, &seen);
+  if (dev && (S.sanitizerMemset(dev, 0, sizeof dev->count, l->hStream) !=
+                  SANITIZER_SUCCESS ||
+              S.sanitizerMemset(seen, 0, FP_SEEN_SLOTS * sizeof *seen,
+                                l->hStream) != SANITIZER_SUCCESS))
     dev = NULL;
   if (S.sanitizerSetLaunchCallbackData(l->hLaunch, l->function, l->hStream,
                                        dev) != SANITIZER_SUCCESS || !dev)

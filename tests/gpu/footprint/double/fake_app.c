@@ -78,6 +78,11 @@ static void access_(const void *ptr, uint32_t size, uint32_t flags)
   struct fp_buffer *b = (struct fp_buffer *)fake_launch_data();
   if (!b)
     return;
+  if (b->count >= b->capacity) { /* full: one more, then no more */
+    if (b->count == b->capacity)
+      b->count++;
+    return;
+  }
   uint32_t i = b->count++;
   if (i < b->capacity)
     b->accesses[i] = (struct fp_access){(uint64_t)(uintptr_t)ptr, size, flags};
