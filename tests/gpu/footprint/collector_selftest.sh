@@ -27,7 +27,7 @@ mkdir -p "$w/fake"
 $CC $flags -fPIC -shared -o "$w/fake/libsanitizer-public.so" "$here/double/fake_sanitizer.c"
 # shellcheck disable=SC2086
 $CC $flags -rdynamic -o "$w/fake_app" "$here/double/fake_app.c" \
-  -L"$w/fake" -lsanitizer-public
+  -L"$w/fake" -lsanitizer-public -lpthread
 set +e
 fails=0
 db=fp
@@ -75,6 +75,7 @@ settle_run s0 CUDALENS_FOOTPRINT_SETTLE=0
 settle_run s100 CUDALENS_FOOTPRINT_SETTLE=100
 settle_run rep CUDALENS_FOOTPRINT_SETTLE=100 CUDALENS_FOOTPRINT_REPATCH=1
 settle_run late CUDALENS_FOOTPRINT_SETTLE=100 CUDALENS_FOOTPRINT_REPATCH=1 FAKE_LATE_PATCH=1
+settle_run open CUDALENS_FOOTPRINT_SETTLE=100 FAKE_OPEN=60
 # (a) SETTLE=0: every launch ran patched code (the old behaviour); 12 of
 # fp_halfwrite's launches instrumented (1-4, then 8 .. 1024)
 line "SETTLE=0: all 2,002 launches ran patched code, no unpatch" s0 \
@@ -97,6 +98,14 @@ s0=$(sqlite3 "$w/s0.clfp" "$halfwrite_sql" 2>&1)
 db=s100 check "SETTLE=100: fp_halfwrite's footprint as with SETTLE=0" "$halfwrite_sql" "$s0"
 db=s100 check "SETTLE=100: fp_halfwrite 8 of 2,000 launches instrumented" \
   "SELECT launches||':'||instrumented FROM fp_kernels WHERE name='fp_halfwrite'" "2000:8"
+# a launch of the module open in another thread (the 61st launch: its
+# LAUNCH_BEGIN after main's 60th, its LAUNCH_END after main's 160th): the
+# module is not unpatched at launch 102, but at the next look, SETTLE
+# launches later (launch 202 of 2,003)
+line "SETTLE=100, a launch open in another thread: unpatched only after it ended" open \
+  '^fake: launches=2003 patched_launches=201 patch_calls=1 unpatch_calls=1 '
+line "SETTLE=100, a launch open: the cost line" open \
+  '^cudalens: footprint: launches=2003 patched_launches=201 .* modules_unpatched=1 .* settles=1 stream_waits=2 errors=0$'
 # (b) fp_gather and fp_atomic, first launched after the unpatch: missed,
 # no footprint (the report falls back to its guess)
 db=s100 check "SETTLE=100: late functions launched, not instrumented" \

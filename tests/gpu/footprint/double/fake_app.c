@@ -10,9 +10,13 @@
  * "loop N" it plays a training loop first: fp_halfwrite N times, on two
  * streams until launch 50 (the second then destroyed), then on one, with a
  * graph launched on a third stream after launch 10 (graph callbacks); then
- * fp_gather and fp_atomic once each (functions first launched late).  It
- * prints what the double saw (fake_stats). */
+ * fp_gather and fp_atomic once each (functions first launched late).  With
+ * FAKE_OPEN=K a second thread begins a launch of fp_halfwrite after launch
+ * K and ends it only after launch K + 100 (a launch between its
+ * LAUNCH_BEGIN and LAUNCH_END meanwhile).  It prints what the double saw
+ * (fake_stats). */
 #include <cuda.h>
+#include <pthread.h>
 #include <sanitizer.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,6 +182,22 @@ static void stream_event(Sanitizer_CallbackId cbid, Sanitizer_StreamHandle s)
   fake_emit(SANITIZER_CB_DOMAIN_RESOURCE, cbid, &d);
 }
 
+/* the second thread's launch stays open between the two barrier waits */
+static pthread_barrier_t open_bar;
+static void *a1_open[3];
+static void hold(void **a)
+{
+  (void)a;
+  pthread_barrier_wait(&open_bar); /* begun */
+  pthread_barrier_wait(&open_bar); /* may end */
+}
+static void *open_launch(void *unused)
+{
+  (void)unused;
+  launch(&k_halfwrite, "fp_halfwrite", a1_open, hold);
+  return NULL;
+}
+
 /* fake_app: fp_test's check, its three kernels once each;
  * fake_app loop N: fp_halfwrite N times first */
 int main(int argc, char **argv)
@@ -197,7 +217,19 @@ int main(int argc, char **argv)
   int n = N;
   void *a1[] = {&out, &in, &n}, *a2[] = {&dst, &table}, *a3[] = {&counter};
   stream_event(SANITIZER_CBID_RESOURCE_STREAM_CREATED, STREAM2);
+  const char *o = getenv("FAKE_OPEN");
+  int open_at = o ? atoi(o) : 0;
+  pthread_t th;
+  memcpy(a1_open, a1, sizeof a1);
+  pthread_barrier_init(&open_bar, NULL, 2);
   for (int i = 1; i <= times; i++) {
+    if (open_at && i == open_at + 1) {
+      pthread_create(&th, NULL, open_launch, NULL);
+      pthread_barrier_wait(&open_bar);
+    } else if (open_at && i == open_at + 101) {
+      pthread_barrier_wait(&open_bar);
+      pthread_join(th, NULL);
+    }
     stream = i <= 50 && i % 2 == 0 ? STREAM2 : STREAM1;
     launch(&k_halfwrite, "fp_halfwrite", a1, halfwrite);
     if (i == 50)
