@@ -76,6 +76,7 @@ settle_run s100 CUDALENS_FOOTPRINT_SETTLE=100
 settle_run rep CUDALENS_FOOTPRINT_SETTLE=100 CUDALENS_FOOTPRINT_REPATCH=1
 settle_run late CUDALENS_FOOTPRINT_SETTLE=100 CUDALENS_FOOTPRINT_REPATCH=1 FAKE_LATE_PATCH=1
 settle_run open CUDALENS_FOOTPRINT_SETTLE=100 FAKE_OPEN=60
+settle_run capture CUDALENS_FOOTPRINT_SETTLE=100 FAKE_CAPTURE=90:150
 # (a) SETTLE=0: every launch ran patched code (the old behaviour); 12 of
 # fp_halfwrite's launches instrumented (1-4, then 8 .. 1024)
 line "SETTLE=0: all 2,002 launches ran patched code, no unpatch" s0 \
@@ -106,6 +107,13 @@ line "SETTLE=100, a launch open in another thread: unpatched only after it ended
   '^fake: launches=2003 patched_launches=201 patch_calls=1 unpatch_calls=1 '
 line "SETTLE=100, a launch open: the cost line" open \
   '^cudalens: footprint: launches=2003 patched_launches=201 .* modules_unpatched=1 .* settles=1 stream_waits=2 errors=0$'
+# stream 1 being captured at launches 90..150: no wait at launch 102 (a
+# capture may not be synchronized), the settle at launch 202 (201 of 2,002
+# patched); launch 128, into the capture, not instrumented
+line "SETTLE=100, a stream being captured: no wait then, unpatched later" capture \
+  '^fake: launches=2002 patched_launches=201 patch_calls=1 unpatch_calls=1 waits=10 '
+line "SETTLE=100, a stream being captured: the cost line" capture \
+  '^cudalens: footprint: launches=2002 patched_launches=201 instrumented=8 .* modules_unpatched=1 .* settles=2 stream_waits=2 errors=0$'
 # (b) fp_gather and fp_atomic, first launched after the unpatch: missed,
 # no footprint (the report falls back to its guess)
 db=s100 check "SETTLE=100: late functions launched, not instrumented" \

@@ -13,7 +13,9 @@
  * fp_gather and fp_atomic once each (functions first launched late).  With
  * FAKE_OPEN=K a second thread begins a launch of fp_halfwrite after launch
  * K and ends it only after launch K + 100 (a launch between its
- * LAUNCH_BEGIN and LAUNCH_END meanwhile).  It prints what the double saw
+ * LAUNCH_BEGIN and LAUNCH_END meanwhile); with FAKE_CAPTURE=A:B stream 1
+ * is being captured from launch A to launch B (cuStreamIsCapturing, found
+ * by the collector through RTLD_DEFAULT).  It prints what the double saw
  * (fake_stats). */
 #include <cuda.h>
 #include <pthread.h>
@@ -60,6 +62,18 @@ cuFuncGetParamInfo(CUfunction f, size_t i, size_t *off, size_t *size)
   for (size_t k = 0; k < i; k++)
     *off += p[k];
   *size = p[i];
+  return CUDA_SUCCESS;
+}
+
+/* FAKE_CAPTURE=A:B: stream 1 captured while launches A..B are made */
+static int loop_i, capture_from, capture_to;
+__attribute__((visibility("default"))) CUresult
+cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *st)
+{
+  *st = s == (CUstream)STREAM1 && capture_to && loop_i >= capture_from &&
+                loop_i <= capture_to
+            ? CU_STREAM_CAPTURE_STATUS_ACTIVE
+            : CU_STREAM_CAPTURE_STATUS_NONE;
   return CUDA_SUCCESS;
 }
 
@@ -219,10 +233,14 @@ int main(int argc, char **argv)
   stream_event(SANITIZER_CBID_RESOURCE_STREAM_CREATED, STREAM2);
   const char *o = getenv("FAKE_OPEN");
   int open_at = o ? atoi(o) : 0;
+  const char *c = getenv("FAKE_CAPTURE");
+  if (c && sscanf(c, "%d:%d", &capture_from, &capture_to) != 2)
+    capture_from = capture_to = 0;
   pthread_t th;
   memcpy(a1_open, a1, sizeof a1);
   pthread_barrier_init(&open_bar, NULL, 2);
   for (int i = 1; i <= times; i++) {
+    loop_i = i;
     if (open_at && i == open_at + 1) {
       pthread_create(&th, NULL, open_launch, NULL);
       pthread_barrier_wait(&open_bar);
