@@ -985,7 +985,7 @@ __attribute__((constructor)) static void collector_init(void)
   debug = env_uint("CUDALENS_DEBUGLEVEL", 0);
   if (!capacity)
     capacity = 1;
-  snprintf(sample, sizeof sample, "%u,%d", first, sparse);
+  snprintf(sample, sizeof sample, "%u,%d,%u", first, sparse, settle);
   char dir[PATH_MAX];
   own_dir(dir, sizeof dir);
   const char *p = getenv("CUDALENS_FOOTPRINT_PATCHES");

@@ -93,6 +93,7 @@ line "SETTLE=100: two waits (8 more at instrumented launches' ends), none for th
   ' waits=10 waits_destroyed=0$'
 line "SETTLE=100: the cost line" s100 \
   '^cudalens: footprint: launches=2002 patched_launches=101 instrumented=8 modules_patched=1 modules_unpatched=1 modules_repatched=0 modules_still_patched=0 functions_missed=2 lost=0 samples_skipped=4 settles=1 stream_waits=2 errors=0$'
+db=s100 check "SETTLE=100: the sample in the file" "SELECT value FROM meta WHERE key='footprint_sample'" "4,1,100"
 db=s0 check "SETTLE=0: fp_halfwrite's footprint" "$halfwrite_sql" \
   "0:0:write:0:8192:1 1:0:read:0:16384:1"
 s0=$(sqlite3 "$w/s0.clfp" "$halfwrite_sql" 2>&1)
