@@ -368,6 +368,8 @@ struct module {
   CUmodule mod;
   CUcontext ctx;
   unsigned gen;       /* loads of this handle */
+  bool known;         /* its MODULE_LOADED seen (else taken as patched:
+                       * launches of it are sampled as before the settle) */
   bool loaded, patched;
   bool settled;       /* unpatched by the settle */
   unsigned open;      /* launches between LAUNCH_BEGIN and LAUNCH_END */
@@ -518,7 +520,7 @@ static void module_loaded(const Sanitizer_ResourceModuleData *d)
   if (m) {
     /* a handle loaded again is a new module: its functions start over */
     *m = (struct module){.mod = d->module, .ctx = d->context,
-                         .gen = m->gen + 1, .loaded = true};
+                         .gen = m->gen + 1, .known = true, .loaded = true};
     if (patch(m))
       atomic_fetch_add(&n_mod_patched, 1);
   } else {
@@ -671,7 +673,7 @@ static bool launch_module(const Sanitizer_LaunchData *l, bool *due,
       atomic_fetch_add(&n_mod_repatched, 1);
       *repatched = true;
     }
-    if (!m->patched) {
+    if (m->known && !m->patched) {
       atomic_fetch_add(&n_missed, 1);
       *missed = true;
     }
@@ -682,7 +684,7 @@ static bool launch_module(const Sanitizer_LaunchData *l, bool *due,
     bool was = incomplete(f);
     *due = ++f->launches <= due_max();
     m->incomplete += (unsigned)incomplete(f) - (unsigned)was;
-    patched = m->patched;
+    patched = m->patched || !m->known;
   }
   pthread_mutex_unlock(&patch_lock);
   if (patched)
@@ -1053,21 +1055,24 @@ static int load_sqlite(char *why, size_t n)
 /* CUDALENS_DEBUGLEVEL=1: what the collector cost, in one line */
 static void cost_line(void)
 {
-  unsigned still = 0;
+  unsigned still = 0, unknown = 0;
   pthread_mutex_lock(&patch_lock);
-  for (size_t i = 0; i < n_modules; i++)
+  for (size_t i = 0; i < n_modules; i++) {
     still += modules[i].patched;
+    unknown += !modules[i].known;
+  }
   pthread_mutex_unlock(&patch_lock);
   fprintf(stderr,
           "cudalens: footprint: launches=%ld patched_launches=%ld"
           " instrumented=%ld modules_patched=%ld modules_unpatched=%ld"
-          " modules_repatched=%ld modules_still_patched=%u functions_missed=%ld"
+          " modules_repatched=%ld modules_still_patched=%u modules_unknown=%u"
+          " functions_missed=%ld"
           " lost=%ld samples_skipped=%ld settles=%ld stream_waits=%ld"
           " errors=%ld\n",
           atomic_load(&n_launches), atomic_load(&n_patched_launches),
           atomic_load(&n_instrumented), atomic_load(&n_mod_patched),
           atomic_load(&n_mod_unpatched), atomic_load(&n_mod_repatched), still,
-          atomic_load(&n_missed), atomic_load(&n_lost), atomic_load(&n_skipped),
+          unknown, atomic_load(&n_missed), atomic_load(&n_lost), atomic_load(&n_skipped),
           atomic_load(&n_settles), atomic_load(&n_waits),
           atomic_load(&n_errors));
 }

@@ -82,7 +82,7 @@ settle_run capture CUDALENS_FOOTPRINT_SETTLE=100 FAKE_CAPTURE=90:150
 line "SETTLE=0: all 2,002 launches ran patched code, no unpatch" s0 \
   '^fake: launches=2002 patched_launches=2002 patch_calls=1 unpatch_calls=0 '
 line "SETTLE=0: the cost line" s0 \
-  '^cudalens: footprint: launches=2002 patched_launches=2002 instrumented=14 modules_patched=1 modules_unpatched=0 modules_repatched=0 modules_still_patched=1 functions_missed=0 lost=0 samples_skipped=0 settles=0 stream_waits=0 errors=0$'
+  '^cudalens: footprint: launches=2002 patched_launches=2002 instrumented=14 modules_patched=1 modules_unpatched=0 modules_repatched=0 modules_still_patched=1 modules_unknown=0 functions_missed=0 lost=0 samples_skipped=0 settles=0 stream_waits=0 errors=0$'
 # SETTLE=100: the module unpatched at launch 102 (launches 2..101 brought no
 # new function), after a wait for stream 1 and the graph's stream 3 (stream
 # 2 was destroyed);
@@ -92,7 +92,7 @@ line "SETTLE=100: 101 of 2,002 launches ran patched code, one unpatch" s100 \
 line "SETTLE=100: two waits (8 more at instrumented launches' ends), none for the destroyed stream" s100 \
   ' waits=10 waits_destroyed=0$'
 line "SETTLE=100: the cost line" s100 \
-  '^cudalens: footprint: launches=2002 patched_launches=101 instrumented=8 modules_patched=1 modules_unpatched=1 modules_repatched=0 modules_still_patched=0 functions_missed=2 lost=0 samples_skipped=4 settles=1 stream_waits=2 errors=0$'
+  '^cudalens: footprint: launches=2002 patched_launches=101 instrumented=8 modules_patched=1 modules_unpatched=1 modules_repatched=0 modules_still_patched=0 modules_unknown=0 functions_missed=2 lost=0 samples_skipped=4 settles=1 stream_waits=2 errors=0$'
 db=s100 check "SETTLE=100: the sample in the file" "SELECT value FROM meta WHERE key='footprint_sample'" "4,1,100"
 db=s0 check "SETTLE=0: fp_halfwrite's footprint" "$halfwrite_sql" \
   "0:0:write:0:8192:1 1:0:read:0:16384:1"
@@ -127,7 +127,7 @@ db=s100 check "SETTLE=100: no footprint for the late functions" \
 line "REPATCH=1: the module patched again for fp_gather" rep \
   '^fake: launches=2002 patched_launches=103 patch_calls=2 unpatch_calls=1 '
 line "REPATCH=1: the cost line" rep \
-  '^cudalens: footprint: launches=2002 patched_launches=103 instrumented=10 modules_patched=1 modules_unpatched=1 modules_repatched=1 modules_still_patched=1 functions_missed=0 lost=0 samples_skipped=4 settles=1 stream_waits=2 errors=0$'
+  '^cudalens: footprint: launches=2002 patched_launches=103 instrumented=10 modules_patched=1 modules_unpatched=1 modules_repatched=1 modules_still_patched=1 modules_unknown=0 functions_missed=0 lost=0 samples_skipped=4 settles=1 stream_waits=2 errors=0$'
 db=rep check "REPATCH=1: fp_gather's footprint" "SELECT group_concat(param||':'||kind||':'||lo||':'||hi, ' ') FROM (SELECT * FROM fp_ranges WHERE name='fp_gather' ORDER BY param, kind)" \
   "0:write:0:256 1:read:0:8"
 db=rep check "REPATCH=1: fp_atomic's footprint" "SELECT group_concat(param||':'||kind||':'||lo||':'||hi, ' ') FROM fp_ranges WHERE name='fp_atomic'" \
@@ -139,6 +139,16 @@ line "REPATCH=1, late patch: fp_gather lost, fp_atomic instrumented" late \
 db=late check "REPATCH=1, late patch: no footprint for fp_gather" \
   "SELECT group_concat(name||':'||launches||':'||instrumented, ' ') FROM (SELECT * FROM fp_kernels WHERE name<>'fp_halfwrite' ORDER BY name)" \
   "fp_atomic:1:1 fp_gather:1:0"
+# launches naming a module never announced (MODULE_LOADED): sampled as
+# before the settle (instrumented, not missed); the double runs them
+# unpatched, so they record nothing
+rm -f "$w/unseen.clfp"
+timeout 60 env LD_LIBRARY_PATH="$w/fake" LD_PRELOAD="$w/collector/libcudalens-footprint.so" \
+  CUDALENS_SANITIZER_LIB="$w/fake/libsanitizer-public.so" \
+  CUDALENS_FOOTPRINT_OUTPUT="$w/unseen.clfp" CUDALENS_FOOTPRINT_PATCHES=/dev/null \
+  CUDALENS_DEBUGLEVEL=1 FAKE_UNSEEN_MODULE=1 "$w/fake_app" >"$w/unseen.out" 2>&1
+line "a module never announced: instrumented as before, counted" unseen \
+  '^cudalens: footprint: launches=3 patched_launches=3 instrumented=3 .* modules_still_patched=1 modules_unknown=1 functions_missed=0 '
 # without the Sanitizer library: one line, the program unchanged
 rm -f "$w/fp2.clfp"
 timeout 60 env LD_LIBRARY_PATH="$w/fake" LD_PRELOAD="$w/collector/libcudalens-footprint.so" \

@@ -15,7 +15,9 @@
  * K and ends it only after launch K + 100 (a launch between its
  * LAUNCH_BEGIN and LAUNCH_END meanwhile); with FAKE_CAPTURE=A:B stream 1
  * is being captured from launch A to launch B (cuStreamIsCapturing, found
- * by the collector through RTLD_DEFAULT).  It prints what the double saw
+ * by the collector through RTLD_DEFAULT); with FAKE_UNSEEN_MODULE=1 the
+ * launches name a module no MODULE_LOADED announced.  It prints what the
+ * double saw
  * (fake_stats). */
 #include <cuda.h>
 #include <pthread.h>
@@ -141,7 +143,7 @@ static void launch(char *kernel, const char *name, void **args,
   l.context = CTX;
   l.stream = (CUstream)stream;
   l.hStream = stream;
-  l.module = MOD;
+  l.module = getenv("FAKE_UNSEEN_MODULE") ? (CUmodule)0x21 : MOD;
   l.function = (CUfunction)kernel;
   l.functionName = name;
   l.gridDim_x = l.gridDim_y = l.gridDim_z = 1;
