@@ -340,8 +340,6 @@ struct applied {
 };
 static struct applied applied[MAX_APPLIED], applied_tmp[MAX_APPLIED];
 static int napplied, applied_lost;
-/* mprotect calls the shim made (tests: cl_hostguard_mprotects) */
-static _Atomic uint64_t mprotect_calls;
 
 /* every page of [a, b) has protection prot from the shim */
 static int applied_is(uint64_t a, uint64_t b, int prot)
@@ -418,7 +416,6 @@ static _Atomic int dirty_overflow;
 
 static int handler_mprotect(uint64_t lo, uint64_t hi, int prot)
 {
-  atomic_fetch_add(&mprotect_calls, 1);
   int r = mprotect((void *)(uintptr_t)lo, hi - lo, prot);
   for (int i = 0; i < MAX_DIRTY; i++) {
     int none = 0;
@@ -513,7 +510,6 @@ static void reprotect(uint64_t lo, uint64_t hi)
         cl_sigwrap_reclaim();
         reclaimed = 1;
       }
-      atomic_fetch_add(&mprotect_calls, 1);
       int r = mprotect((void *)(uintptr_t)ra, rb - ra, rprot);
       applied_set(ra, rb, r ? APPLIED_UNKNOWN : rprot);
     }
