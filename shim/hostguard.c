@@ -360,6 +360,25 @@ static int applied_is(uint64_t a, uint64_t b, int prot)
   return rw || a >= b;
 }
 
+/* every page of [a, b) is protected by the shim at least as strictly as a
+ * guard of that level needs: then a new guard there changes nothing (the
+ * protection of every page is the strictest its guards call for, and
+ * applied[] is that protection wherever it is known) */
+static int applied_covers(uint64_t a, uint64_t b, int readonly)
+{
+  if (applied_lost)
+    return 0;
+  for (int i = 0; i < napplied && a < b; i++) {
+    const struct applied *e = &applied[i];
+    if (e->hi <= a)
+      continue;
+    if (e->lo > a || (e->prot != PROT_NONE && !(readonly && e->prot == PROT_READ)))
+      return 0;
+    a = e->hi;
+  }
+  return a >= b;
+}
+
 static void applied_set(uint64_t a, uint64_t b, int prot)
 {
   if (applied_lost || a >= b)
@@ -413,10 +432,12 @@ lost:
 static _Atomic int dirty_state[MAX_DIRTY]; /* 0 free, 1 writing, 2 queued */
 static uint64_t dirty_lo[MAX_DIRTY], dirty_hi[MAX_DIRTY];
 static _Atomic int dirty_overflow;
+static _Atomic unsigned ndirty; /* queued or being queued */
 
 static int handler_mprotect(uint64_t lo, uint64_t hi, int prot)
 {
   int r = mprotect((void *)(uintptr_t)lo, hi - lo, prot);
+  atomic_fetch_add(&ndirty, 1);
   for (int i = 0; i < MAX_DIRTY; i++) {
     int none = 0;
     if (atomic_compare_exchange_strong(&dirty_state[i], &none, 1)) {
@@ -426,11 +447,14 @@ static int handler_mprotect(uint64_t lo, uint64_t hi, int prot)
     }
   }
   atomic_store(&dirty_overflow, 1);
+  atomic_fetch_sub(&ndirty, 1);
   return r;
 }
 
 static void dirty_drain(void) /* lock held */
 {
+  if (!atomic_load(&ndirty) && !atomic_load(&dirty_overflow))
+    return;
   if (atomic_exchange(&dirty_overflow, 0)) {
     applied_lost = 1;
     napplied = 0;
@@ -439,6 +463,7 @@ static void dirty_drain(void) /* lock held */
     if (atomic_load_explicit(&dirty_state[i], memory_order_acquire) == 2) {
       applied_set(dirty_lo[i], dirty_hi[i], APPLIED_UNKNOWN);
       atomic_store(&dirty_state[i], 0);
+      atomic_fetch_sub(&ndirty, 1);
     }
 }
 
@@ -685,7 +710,9 @@ static void guard_pages(uint64_t seq, uint64_t stream, uint64_t tid,
       atomic_store(&armed_lo, lo);
     if (hi > atomic_load(&armed_hi))
       atomic_store(&armed_hi, hi);
-    reprotect(lo, hi);
+    dirty_drain();
+    if (!applied_covers(lo, hi, readonly)) /* else protected already */
+      reprotect(lo, hi);
   }
   unlock();
   if (!g)
