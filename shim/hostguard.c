@@ -379,50 +379,51 @@ static int applied_covers(uint64_t a, uint64_t b, int readonly)
   return a >= b;
 }
 
+/* applied_tmp gets e, merged with the entry before when they meet */
+static int applied_push(int n, uint64_t lo, uint64_t hi, int prot)
+{
+  if (lo >= hi || prot == (PROT_READ | PROT_WRITE))
+    return n;
+  if (n && applied_tmp[n - 1].hi == lo && applied_tmp[n - 1].prot == prot) {
+    applied_tmp[n - 1].hi = hi;
+    return n;
+  }
+  if (n == MAX_APPLIED)
+    return -1;
+  applied_tmp[n] = (struct applied){lo, hi, prot};
+  return n + 1;
+}
+
+/* the shim gave [a, b) protection prot (APPLIED_UNKNOWN: some protection) */
 static void applied_set(uint64_t a, uint64_t b, int prot)
 {
   if (applied_lost || a >= b)
     return;
-  int n = 0, put = prot == (PROT_READ | PROT_WRITE);
-  for (int i = 0; i <= napplied; i++) {
-    struct applied e = i < napplied ? applied[i] : (struct applied){b, b, 0};
-    if (!put && e.lo >= a) { /* the new range goes before e */
-      if (n + 3 > MAX_APPLIED)
-        goto lost;
-      if (n && applied_tmp[n - 1].hi == a && applied_tmp[n - 1].prot == prot)
-        applied_tmp[n - 1].hi = b;
-      else
-        applied_tmp[n++] = (struct applied){a, b, prot};
+  int n = 0, put = 0;
+  for (int i = 0; i < napplied && n >= 0; i++) {
+    const struct applied *e = &applied[i];
+    if (!put && e->hi > a) { /* the parts of e before a, then [a, b) */
+      n = applied_push(n, e->lo, e->lo < a ? a : e->lo, e->prot);
+      if (n >= 0)
+        n = applied_push(n, a, b, prot);
       put = 1;
+      if (n >= 0 && e->hi > b)
+        n = applied_push(n, e->lo > b ? e->lo : b, e->hi, e->prot);
+      continue;
     }
-    if (i == napplied)
-      break;
-    if (n + 3 > MAX_APPLIED)
-      goto lost;
-    if (e.hi > a && e.lo < b) { /* keep the parts outside [a, b) */
-      if (e.lo < a)
-        applied_tmp[n++] = (struct applied){e.lo, a, e.prot};
-      if (e.hi > b) {
-        if (!put) {
-          applied_tmp[n++] = (struct applied){a, b, prot};
-          put = 1;
-        }
-        e.lo = b;
-      } else {
-        continue;
-      }
-    }
-    if (n && applied_tmp[n - 1].hi == e.lo && applied_tmp[n - 1].prot == e.prot)
-      applied_tmp[n - 1].hi = e.hi;
-    else
-      applied_tmp[n++] = e;
+    if (put && e->hi <= b)
+      continue; /* inside [a, b) */
+    n = applied_push(n, put && e->lo < b ? b : e->lo, e->hi, e->prot);
+  }
+  if (!put && n >= 0)
+    n = applied_push(n, a, b, prot);
+  if (n < 0) {
+    applied_lost = 1;
+    napplied = 0;
+    return;
   }
   memcpy(applied, applied_tmp, (size_t)n * sizeof *applied);
   napplied = n;
-  return;
-lost:
-  applied_lost = 1;
-  napplied = 0;
 }
 
 /* Protection changed by a handler without the lock (a fault's lift, a
