@@ -40,7 +40,7 @@
  * reported, like a fault, and released; the others are protected again.
  *
  * What it costs (issue 25): the shim remembers the protection it gave each
- * page (applied[]), so a copy whose pages are already protected at the level
+ * page (protmap.c), so a copy whose pages are already protected at the level
  * it needs (the copies of one buffer between two synchronizations) costs no
  * system call, and a synchronization lifts the pages of all the work it
  * covers at once, one mprotect per stretch whose protection changes.  The
@@ -60,6 +60,7 @@
 #include "cudalens/semantics.h"
 #include "hostguard.h"
 #include "kparams.h"
+#include "protmap.h"
 #include "pyframes.h"
 #include "ring.h"
 #include "shim.h"
@@ -323,111 +324,11 @@ static void add_cuts(uint64_t *cut, int *ncut, uint64_t lo, uint64_t hi,
 /* protection changes made by writers (the handler's stuck-fault check) */
 static _Atomic uint64_t prot_changes;
 
-/* ---- the protection the shim gave (lock held) ------------------------------
- * Sorted, disjoint page ranges whose protection from the shim's own mprotect
- * is not read-write, with that protection, or APPLIED_UNKNOWN where a fault
- * or step handler changed it without the lock (dirty[] below); every other
- * page is as the program had it (read-write: pinned, registered and managed
- * memory).  A stretch is protected again only where this differs from what
- * the guards call for.  applied_lost: the table ran out of room, and every
- * change makes its system call until nothing is guarded. */
-#define APPLIED_UNKNOWN (-1)
+/* the protection the shim gave each page: protmap.c (lock held) */
 #define MAX_DIRTY 64
-#define MAX_APPLIED (MAX_CUTS + 2 * MAX_DIRTY)
-struct applied {
-  uint64_t lo, hi;
-  int prot;
-};
-static struct applied applied[MAX_APPLIED], applied_tmp[MAX_APPLIED];
-static int napplied, applied_lost;
-
-/* every page of [a, b) has protection prot from the shim */
-static int applied_is(uint64_t a, uint64_t b, int prot)
-{
-  if (applied_lost)
-    return 0;
-  int rw = prot == (PROT_READ | PROT_WRITE);
-  for (int i = 0; i < napplied && a < b; i++) {
-    const struct applied *e = &applied[i];
-    if (e->hi <= a)
-      continue;
-    if (e->lo >= b)
-      break;
-    if (rw || e->prot != prot || e->lo > a)
-      return 0; /* protected where it should not be, or a gap */
-    a = e->hi;
-  }
-  return rw || a >= b;
-}
-
-/* every page of [a, b) is protected by the shim at least as strictly as a
- * guard of that level needs: then a new guard there changes nothing (the
- * protection of every page is the strictest its guards call for, and
- * applied[] is that protection wherever it is known) */
-static int applied_covers(uint64_t a, uint64_t b, int readonly)
-{
-  if (applied_lost)
-    return 0;
-  for (int i = 0; i < napplied && a < b; i++) {
-    const struct applied *e = &applied[i];
-    if (e->hi <= a)
-      continue;
-    if (e->lo > a || (e->prot != PROT_NONE && !(readonly && e->prot == PROT_READ)))
-      return 0;
-    a = e->hi;
-  }
-  return a >= b;
-}
-
-/* applied_tmp gets e, merged with the entry before when they meet */
-static int applied_push(int n, uint64_t lo, uint64_t hi, int prot)
-{
-  if (lo >= hi || prot == (PROT_READ | PROT_WRITE))
-    return n;
-  if (n && applied_tmp[n - 1].hi == lo && applied_tmp[n - 1].prot == prot) {
-    applied_tmp[n - 1].hi = hi;
-    return n;
-  }
-  if (n == MAX_APPLIED)
-    return -1;
-  applied_tmp[n] = (struct applied){lo, hi, prot};
-  return n + 1;
-}
-
-/* the shim gave [a, b) protection prot (APPLIED_UNKNOWN: some protection) */
-static void applied_set(uint64_t a, uint64_t b, int prot)
-{
-  if (applied_lost || a >= b)
-    return;
-  int n = 0, put = 0;
-  for (int i = 0; i < napplied && n >= 0; i++) {
-    const struct applied *e = &applied[i];
-    if (!put && e->hi > a) { /* the parts of e before a, then [a, b) */
-      n = applied_push(n, e->lo, e->lo < a ? a : e->lo, e->prot);
-      if (n >= 0)
-        n = applied_push(n, a, b, prot);
-      put = 1;
-      if (n >= 0 && e->hi > b)
-        n = applied_push(n, e->lo > b ? e->lo : b, e->hi, e->prot);
-      continue;
-    }
-    if (put && e->hi <= b)
-      continue; /* inside [a, b) */
-    n = applied_push(n, put && e->lo < b ? b : e->lo, e->hi, e->prot);
-  }
-  if (!put && n >= 0)
-    n = applied_push(n, a, b, prot);
-  if (n < 0) {
-    applied_lost = 1;
-    napplied = 0;
-    return;
-  }
-  memcpy(applied, applied_tmp, (size_t)n * sizeof *applied);
-  napplied = n;
-}
 
 /* Protection changed by a handler without the lock (a fault's lift, a
- * step): those pages' protection is unknown to applied[] until a writer
+ * step): those pages' protection is unknown to protmap.c until a writer
  * sets it.  Queued after the handler's own mprotect; the lock's holder
  * marks them (dirty_drain).  A full queue forgets the whole table. */
 static _Atomic int dirty_state[MAX_DIRTY]; /* 0 free, 1 writing, 2 queued */
@@ -456,13 +357,11 @@ static void dirty_drain(void) /* lock held */
 {
   if (!atomic_load(&ndirty) && !atomic_load(&dirty_overflow))
     return;
-  if (atomic_exchange(&dirty_overflow, 0)) {
-    applied_lost = 1;
-    napplied = 0;
-  }
+  if (atomic_exchange(&dirty_overflow, 0))
+    cl_protmap_forget();
   for (int i = 0; i < MAX_DIRTY; i++)
     if (atomic_load_explicit(&dirty_state[i], memory_order_acquire) == 2) {
-      applied_set(dirty_lo[i], dirty_hi[i], APPLIED_UNKNOWN);
+      cl_protmap_set(dirty_lo[i], dirty_hi[i], CL_PROT_UNKNOWN);
       atomic_store(&dirty_state[i], 0);
       atomic_fetch_sub(&ndirty, 1);
     }
@@ -472,10 +371,10 @@ static void dirty_drain(void) /* lock held */
  * has been made read-write by the change that ended its guard */
 static void applied_idle(void)
 {
-  for (int i = 0; i < MAX_LIFTS && applied_lost; i++)
+  for (int i = 0; i < MAX_LIFTS; i++)
     if (lifts[i].used)
       return;
-  applied_lost = 0;
+  cl_protmap_relearn();
 }
 
 /* inside the fault or trap handler: no sigaction calls from there */
@@ -523,7 +422,7 @@ static void reprotect(uint64_t lo, uint64_t hi)
         if (lifts[i].used && a >= lifts[i].lo && a < lifts[i].hi)
           prot = lifts[i].kernel_writes ? PROT_READ | PROT_WRITE : PROT_READ;
       if (prot == rprot && a == rb) { /* the run goes on */
-        rneed |= !applied_is(a, b, prot);
+        rneed |= !cl_protmap_is(a, b, prot);
         rb = b;
         continue;
       }
@@ -537,10 +436,10 @@ static void reprotect(uint64_t lo, uint64_t hi)
         reclaimed = 1;
       }
       int r = mprotect((void *)(uintptr_t)ra, rb - ra, rprot);
-      applied_set(ra, rb, r ? APPLIED_UNKNOWN : rprot);
+      cl_protmap_set(ra, rb, r ? CL_PROT_UNKNOWN : rprot);
     }
     ra = a, rb = b, rprot = prot;
-    rneed = a < b && !applied_is(a, b, prot);
+    rneed = a < b && !cl_protmap_is(a, b, prot);
   }
   atomic_fetch_add(&prot_changes, 1);
 }
@@ -712,7 +611,7 @@ static void guard_pages(uint64_t seq, uint64_t stream, uint64_t tid,
     if (hi > atomic_load(&armed_hi))
       atomic_store(&armed_hi, hi);
     dirty_drain();
-    if (!applied_covers(lo, hi, readonly)) /* else protected already */
+    if (!cl_protmap_covers(lo, hi, readonly)) /* else protected already */
       reprotect(lo, hi);
   }
   unlock();
