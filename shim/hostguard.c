@@ -444,9 +444,7 @@ static void reprotect(uint64_t lo, uint64_t hi)
   atomic_fetch_add(&prot_changes, 1);
 }
 
-/* The range goes into recent[] before the guard stops being active, so that
- * the handler of a fault taken before the pages are lifted always finds it
- * in one or the other. */
+/* n guards went inactive: the slots in use, the armed span, the map */
 static void disarm(unsigned n)
 {
   while (guards_top && !guards[guards_top - 1].active)
@@ -458,6 +456,9 @@ static void disarm(unsigned n)
   }
 }
 
+/* The range goes into recent[] before the guard stops being active, so that
+ * the handler of a fault taken before the pages are lifted always finds it
+ * in one or the other. */
 static void release(struct guard *g)
 {
   struct recent *r = recent_push(g->lo, g->hi);
