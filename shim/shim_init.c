@@ -25,6 +25,7 @@
 #include "sqlite_api.h"
 #include "stack.h"
 #include "writer.h"
+#include "writer_db.h"
 
 static pthread_once_t config_once CL_STARTUP_DATA = PTHREAD_ONCE_INIT;
 static _Atomic int active CL_STARTUP_DATA, finished CL_STARTUP_DATA;
@@ -119,7 +120,7 @@ static uint64_t load_time_ns(void)
 static void start(const struct cl_cuda_found *f)
 {
   char why[1024];
-  if (cl_cupti_bind(f, why, sizeof why)) {
+  if (cl_dbfd_no_room(why, sizeof why) || cl_cupti_bind(f, why, sizeof why)) {
     CL_LOG(CL_LOG_ERROR, "%s; this run is not recorded", why);
     return;
   }
