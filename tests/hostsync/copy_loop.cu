@@ -5,10 +5,12 @@
 // KiB, 1 MiB every eighth round), both streams synchronized every 16
 // rounds; after each synchronization the host reads every destination and
 // writes every source (legal: the copies are done).  Then, on buffers the
-// loop used: a read of a destination before its stream's synchronization
-// (a bug), a read of a source while only its host-to-device copy is in
-// flight (legal: the device only reads it), and a write of that source
-// (a bug).  copy_loop.test counts the shim's mprotect calls.
+// loop used, a protection made stricter and one made weaker (a buffer read
+// then written by copies on one stream; one written on a stream and read
+// on another, whose writer alone is synchronized), a read of a destination
+// before its stream's synchronization (a bug), a read of a source while
+// only its host-to-device copy is in flight (legal: the device only reads
+// it), and a write of that source (a bug).  copy_loop.test counts the shim's mprotect calls.
 #include "common.h"
 #include <cstring>
 
@@ -42,6 +44,23 @@ int main(int argc, char **argv)
                 }
         }
     }
+    CHECK(cudaDeviceSynchronize());
+
+    // one buffer read by a copy, then written by another on its stream: no
+    // access at all until they are done
+    float *x = (float *)out[1], *y = (float *)in[0];
+    CHECK(cudaMemcpyAsync(dev[0], x, kSmall, cudaMemcpyHostToDevice, s[0]));
+    CHECK(cudaMemcpyAsync(x, dev[1], kSmall, cudaMemcpyDeviceToHost, s[0]));
+    touch_read(x + 3); // expect: host-read-before-sync
+    CHECK(cudaStreamSynchronize(s[0]));
+    touch_write(x + 4); // legal: synchronized
+    // written by a copy on s[0], read by one on s[1]: once s[0] is
+    // synchronized the host may read it, not write it
+    CHECK(cudaMemcpyAsync(y, dev[0], kSmall, cudaMemcpyDeviceToHost, s[0]));
+    CHECK(cudaMemcpyAsync(dev[1], y, kSmall, cudaMemcpyHostToDevice, s[1]));
+    CHECK(cudaStreamSynchronize(s[0]));
+    touch_read(y + 5); // legal: only s[1]'s copy, which reads it, may run
+    touch_write(y + 6); // expect: host-write-before-sync
     CHECK(cudaDeviceSynchronize());
 
     float *h = (float *)out[0], *src = (float *)in[1];
