@@ -5,8 +5,11 @@
  * (listed in one place), and the final flush at exit.  A process that never
  * loads CUDA gets no CUPTI, no file and no message.  The library exports no
  * symbols of its own but its wrappers and NVTX's entry point (nvtx.c). */
+#include <sched.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "capture.h"
 #include "cudaload.h"
@@ -26,7 +29,9 @@
 #include "stack.h"
 #include "writer.h"
 
-static pthread_once_t config_once CL_STARTUP_DATA = PTHREAD_ONCE_INIT;
+/* configured once: not yet, under way, done */
+enum { UNCONFIGURED, CONFIGURING, CONFIGURED };
+static _Atomic int configured CL_STARTUP_DATA = UNCONFIGURED;
 static _Atomic int active CL_STARTUP_DATA, finished CL_STARTUP_DATA;
 /* waiting for CUDA, starting (one thread subscribes), done (recording, or
  * not: disabled or CUPTI unavailable) */
@@ -95,9 +100,22 @@ static void finish(void)
   cl_writer_stop(1);   /* drain every ring, close the database */
 }
 
+/* CLOCK_MONOTONIC from the kernel: the C library's clock_gettime (a page of
+ * its code) and the vDSO's data page that it reads are two page faults in
+ * a process that never asks the time (true, sed, the shell; issue 24, item
+ * 10), a system call is less */
+static void monotonic_now(struct timespec *ts)
+{
+#if defined(SYS_clock_gettime) && (defined(__x86_64__) || defined(__aarch64__))
+  if (!syscall(SYS_clock_gettime, CLOCK_MONOTONIC, ts))
+    return;
+#endif
+  clock_gettime(CLOCK_MONOTONIC, ts);
+}
+
 static void configure(void)
 {
-  clock_gettime(CLOCK_MONOTONIC, &loaded_at);
+  monotonic_now(&loaded_at);
   cl_log_init(); /* what stderr is (log.c) */
   cl_config_load();
   if (cl_cfg.disable)
@@ -114,6 +132,25 @@ static uint64_t load_time_ns(void)
                   (now.tv_nsec - loaded_at.tv_nsec);
   uint64_t t = cl_now_ns();
   return since > 0 && (uint64_t)since < t ? t - (uint64_t)since : t;
+}
+
+/* configure() once, the first caller running it and any other waiting for
+ * it, as pthread_once would; but pthread_once wakes waiters with a futex
+ * system call every time, in every process (issue 24, item 10).  A second
+ * thread can only come while other libraries' constructors dlopen() before
+ * this one ran: it yields until the first is done. */
+static void configure_once(void)
+{
+  int expect = UNCONFIGURED;
+  if (atomic_load_explicit(&configured, memory_order_acquire) == CONFIGURED)
+    return;
+  if (atomic_compare_exchange_strong(&configured, &expect, CONFIGURING)) {
+    configure();
+    atomic_store_explicit(&configured, CONFIGURED, memory_order_release);
+    return;
+  }
+  while (atomic_load_explicit(&configured, memory_order_acquire) != CONFIGURED)
+    sched_yield();
 }
 
 static void start(const struct cl_cuda_found *f)
@@ -148,19 +185,16 @@ static void start(const struct cl_cuda_found *f)
 
 int cl_shim_waiting(void) { return atomic_load(&state) == WAITING; }
 
-/* The thread that sees CUDA first subscribes, before its dlopen() returns.
- * Another thread that finds the start under way does not wait for it (it
- * might hold the loader's lock that the start needs). */
-int cl_cuda_maybe_loaded(void)
+/* The start, by the one thread that moved the state to STARTING: which
+ * CUDA is loaded (a path of up to 4 KiB, on this stack only here, not in the
+ * look that every process makes; issue 24, item 10). */
+static __attribute__((noinline)) int start_found(void)
 {
-  if (atomic_load(&state) != WAITING)
-    return 0;
-  pthread_once(&config_once, configure);
   struct cl_cuda_found f;
-  int expect = WAITING;
-  if (!cl_cuda_scan(&f) ||
-      !atomic_compare_exchange_strong(&state, &expect, STARTING))
+  if (!cl_cuda_scan(&f)) { /* unloaded since the look */
+    atomic_store(&state, WAITING);
     return 0;
+  }
   CL_LOG(CL_LOG_DEBUG, "CUDA is loaded (runtime %s, driver %s)",
          f.runtime[0] ? f.runtime : "static or none", f.driver ? "yes" : "no");
   start(&f);
@@ -168,9 +202,24 @@ int cl_cuda_maybe_loaded(void)
   return 1;
 }
 
+/* The thread that sees CUDA first subscribes, before its dlopen() returns.
+ * Another thread that finds the start under way does not wait for it (it
+ * might hold the loader's lock that the start needs). */
+int cl_cuda_maybe_loaded(void)
+{
+  if (atomic_load(&state) != WAITING)
+    return 0;
+  configure_once();
+  int expect = WAITING;
+  if (!cl_cuda_appeared() ||
+      !atomic_compare_exchange_strong(&state, &expect, STARTING))
+    return 0;
+  return start_found();
+}
+
 __attribute__((constructor)) static void cl_constructor(void)
 {
-  pthread_once(&config_once, configure);
+  configure_once();
   cl_cuda_maybe_loaded();
 }
 __attribute__((destructor)) static void cl_destructor(void) { finish(); }
