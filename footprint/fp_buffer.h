@@ -6,8 +6,9 @@
 #define CL_FP_BUFFER_H
 #include <stdint.h>
 
-/* one access: the address, its size in bytes (1..16, or the copy's size for
- * an asynchronous copy into shared memory) and the Sanitizer flags
+/* one access, or a warp's coalesced accesses as one range: the address, its
+ * size in bytes (1..16 for one access, up to 512 for a warp's, or the copy's
+ * size for an asynchronous copy into shared memory) and the Sanitizer flags
  * (SANITIZER_MEMORY_DEVICE_FLAG_READ 0x1, _WRITE 0x2; both for an atomic) */
 struct fp_access {
   uint64_t address;
@@ -16,10 +17,17 @@ struct fp_access {
 };
 
 /* the buffer of one launch, in device memory: COUNT is the number of
- * accesses seen (it may exceed CAPACITY: the rest were dropped) */
+ * records kept, or more than CAPACITY when some were dropped (once full,
+ * the patches stop counting: COUNT - CAPACITY is not how many) */
 struct fp_buffer {
   uint32_t count;
   uint32_t capacity;
   struct fp_access *accesses;
+  /* the records kept so far, by key (FP_SEEN_SLOTS slots, zeroed before
+   * each launch; NULL: none): a record already there is not kept again */
+  uint64_t *seen;
 };
+
+/* slots of the table of records seen (a power of two: 2 MiB) */
+#define FP_SEEN_SLOTS (1u << 18)
 #endif

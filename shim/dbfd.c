@@ -52,6 +52,23 @@ static int lowest_fd(void)
   return lowest;
 }
 
+/* The recording keeps its descriptors above the program's (lowest_fd): a
+ * soft limit of 64 or less leaves no room there, and any descriptor the
+ * recorder held would be one the program no longer has (a driver that
+ * needs a few more fails differently, or later): such a process is not
+ * recorded, and says why. */
+int cl_dbfd_no_room(char *why, size_t whysz)
+{
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur > 64)
+    return 0;
+  snprintf(why, whysz,
+           "RLIMIT_NOFILE is %llu: the recording's descriptors would be taken "
+           "from the program's (it needs a soft limit above 64)",
+           (unsigned long long)rl.rlim_cur);
+  return 1;
+}
+
 int cl_dbfd_move(int fd)
 {
   if (fd < 0 || fd >= lowest_fd())

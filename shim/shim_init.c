@@ -28,6 +28,7 @@
 #include "sqlite_api.h"
 #include "stack.h"
 #include "writer.h"
+#include "writer_db.h"
 
 /* configured once: not yet, under way, done */
 enum { UNCONFIGURED, CONFIGURING, CONFIGURED };
@@ -156,7 +157,7 @@ static void configure_once(void)
 static void start(const struct cl_cuda_found *f)
 {
   char why[1024];
-  if (cl_cupti_bind(f, why, sizeof why)) {
+  if (cl_dbfd_no_room(why, sizeof why) || cl_cupti_bind(f, why, sizeof why)) {
     CL_LOG(CL_LOG_ERROR, "%s; this run is not recorded", why);
     return;
   }

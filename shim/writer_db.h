@@ -38,6 +38,9 @@ uint64_t cl_db_progress(void) CL_HIDDEN;
 int cl_dbfd_install(void) CL_HIDDEN;
 /* fd moved above the program's range (close-on-exec), or -1. */
 int cl_dbfd_move(int fd) CL_HIDDEN;
+/* 1, with why, when the descriptor limit leaves the recording no room
+ * above the program's descriptors (then nothing is recorded) */
+int cl_dbfd_no_room(char *why, size_t whysz) CL_HIDDEN;
 /* -1 with why when the program closed or replaced one of them. */
 int cl_dbfd_check(char *why, size_t whysz) CL_HIDDEN;
 /* Close those that are still the recording's; forget them all. */

@@ -7,11 +7,12 @@
 #   shared   without: shared-argument-race   with: stream-race
 #   halves   without: nothing                with: nothing
 #   gather   without: nothing                with: indirect-race
+#   gemm     without: nothing                with: indirect-race
 #   tests/gpu/footprint/fp_check.sh [DIR]
 # DIR (default: this script's folder) holds bin/cudalens,
 # bin/cudalens-report, lib/libcudalens.so, lib/libcudalens-sqlite.so,
 # lib/libcudalens-footprint.so, lib/cudalens-footprint-patches.fatbin and
-# fp_races (nvcc -arch=sm_90 -cudart shared fp_races.cu -lpthread), and
+# fp_races (nvcc -arch=sm_90 -cudart shared fp_races.cu -lcublas -lpthread), and
 # perhaps sanitizer/libsanitizer-public.so (used when the toolkit has none).
 # Results in DIR/out (OUT): per case the log, the recordings, the footprint
 # file and both reports; one "ok:"/"FAIL:" line per check.
@@ -40,7 +41,8 @@ check() { # CASE WHAT GOT WANT
   if [ "$3" = "$4" ]; then echo "ok: $1 $2: '${3}'"; else
     echo "FAIL: $1 $2: got '$3', want '$4'"; fails=$((fails + 1)); fi
 }
-for c in shared:shared-argument-race:stream-race halves:: gather::indirect-race; do
+for c in shared:shared-argument-race:stream-race halves:: gather::indirect-race \
+         gemm::indirect-race; do
   mode=${c%%:*} rest=${c#*:}
   without=${rest%%:*} with=${rest#*:}
   d=$out/$mode

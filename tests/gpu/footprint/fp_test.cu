@@ -10,6 +10,11 @@
  *   fp_test loop N  N launches of a tiny kernel (32 threads, 128 bytes read
  *                   and written) on one stream, then one synchronize; prints
  *                   the launch loop's wall time ("loop N launches S s")
+ *   fp_test late N  the loop, then the check: its three kernels first
+ *                   launched after N others (for the collector's settle:
+ *                   with CUDALENS_FOOTPRINT_SETTLE below N they come after
+ *                   their module was unpatched; missed, or with
+ *                   CUDALENS_FOOTPRINT_REPATCH=1 instrumented or lost)
  * Exit status 0 when every CUDA call succeeded and the results are right. */
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -140,6 +145,10 @@ int main(int argc, char **argv)
     return check();
   if (argc == 3 && !strcmp(argv[1], "loop"))
     return loop(atol(argv[2]));
-  fprintf(stderr, "usage: fp_test check | fp_test loop N\n");
+  if (argc == 3 && !strcmp(argv[1], "late")) {
+    int bad = loop(atol(argv[2])); /* first: the check's kernels come after */
+    return check() || bad;
+  }
+  fprintf(stderr, "usage: fp_test check | fp_test loop N | fp_test late N\n");
   return 2;
 }

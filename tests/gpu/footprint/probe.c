@@ -232,7 +232,7 @@ static struct fp_buffer *thread_buffer(CUcontext ctx,
   T.bufs[i].ctx = ctx;
   T.bufs[i].dev = dev;
   /* the header's accesses pointer is set once; each launch resets count */
-  struct fp_buffer h = {0, capacity, (struct fp_access *)acc};
+  struct fp_buffer h = {0, capacity, (struct fp_access *)acc, NULL};
   r = sanitizerMemcpyHostToDeviceAsync(dev, &h, sizeof h, stream);
   if (r != SANITIZER_SUCCESS)
     note_error("%s: %d (%s)", r, "sanitizerMemcpyHostToDeviceAsync");

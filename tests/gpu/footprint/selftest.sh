@@ -24,7 +24,7 @@ $CC $flags -fPIC -shared -fvisibility=hidden -o "$w/libclfootprint_probe.so" \
   "$here/probe.c" "$here/probe_cupti.c" -L"$w/fake" -lsanitizer-public -ldl -lpthread
 # shellcheck disable=SC2086
 $CC $flags -rdynamic -o "$w/fake_app" "$here/double/fake_app.c" \
-  -L"$w/fake" -lsanitizer-public
+  -L"$w/fake" -lsanitizer-public -lpthread
 set +e
 # shellcheck source=expect.sh
 . "$here/expect.sh"

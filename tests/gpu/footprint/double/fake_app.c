@@ -6,8 +6,21 @@
  * array), LAUNCH_BEGIN, the kernel's global
  * accesses (appended as patches.cu does), LAUNCH_END.  It also provides
  * cuFuncGetParamInfo (found by the probe through RTLD_DEFAULT).  The
- * accesses are fp_test.cu's, written out by hand from its kernels. */
+ * accesses are fp_test.cu's, written out by hand from its kernels.  With
+ * "loop N" it plays a training loop first: fp_halfwrite N times, on two
+ * streams until launch 50 (the second then destroyed), then on one, with a
+ * graph launched on a third stream after launch 10 (graph callbacks); then
+ * fp_gather and fp_atomic once each (functions first launched late).  With
+ * FAKE_OPEN=K a second thread begins a launch of fp_halfwrite after launch
+ * K and ends it only after launch K + 100 (a launch between its
+ * LAUNCH_BEGIN and LAUNCH_END meanwhile); with FAKE_CAPTURE=A:B stream 1
+ * is being captured from launch A to launch B (cuStreamIsCapturing, found
+ * by the collector through RTLD_DEFAULT); with FAKE_UNSEEN_MODULE=1 the
+ * launches name a module no MODULE_LOADED announced.  It prints what the
+ * double saw
+ * (fake_stats). */
 #include <cuda.h>
+#include <pthread.h>
 #include <sanitizer.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,10 +30,15 @@
 
 void fake_emit(Sanitizer_CallbackDomain, Sanitizer_CallbackId, const void *);
 const void *fake_launch_data(void);
+void fake_stats(long[6]);
 
 #define N 4096
 #define CTX ((CUcontext)0x10)
 #define MOD ((CUmodule)0x20)
+#define STREAM1 ((Sanitizer_StreamHandle)0x30)
+#define STREAM2 ((Sanitizer_StreamHandle)0x31)
+#define STREAM3 ((Sanitizer_StreamHandle)0x32)
+static Sanitizer_StreamHandle stream = STREAM1; /* of the next launch */
 
 /* the kernels, as CUfunction handles, and their parameter sizes */
 static char k_halfwrite, k_gather, k_atomic;
@@ -49,6 +67,18 @@ cuFuncGetParamInfo(CUfunction f, size_t i, size_t *off, size_t *size)
   return CUDA_SUCCESS;
 }
 
+/* FAKE_CAPTURE=A:B: stream 1 captured while launches A..B are made */
+static int loop_i, capture_from, capture_to;
+__attribute__((visibility("default"))) CUresult
+cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *st)
+{
+  *st = s == (CUstream)STREAM1 && capture_to && loop_i >= capture_from &&
+                loop_i <= capture_to
+            ? CU_STREAM_CAPTURE_STATUS_ACTIVE
+            : CU_STREAM_CAPTURE_STATUS_NONE;
+  return CUDA_SUCCESS;
+}
+
 static void *dev_alloc(size_t size)
 {
   void *p = calloc(1, size);
@@ -68,6 +98,11 @@ static void access_(const void *ptr, uint32_t size, uint32_t flags)
   struct fp_buffer *b = (struct fp_buffer *)fake_launch_data();
   if (!b)
     return;
+  if (b->count >= b->capacity) { /* full: one more, then no more */
+    if (b->count == b->capacity)
+      b->count++;
+    return;
+  }
   uint32_t i = b->count++;
   if (i < b->capacity)
     b->accesses[i] = (struct fp_access){(uint64_t)(uintptr_t)ptr, size, flags};
@@ -106,7 +141,9 @@ static void launch(char *kernel, const char *name, void **args,
   Sanitizer_LaunchData l;
   memset(&l, 0, sizeof l);
   l.context = CTX;
-  l.module = MOD;
+  l.stream = (CUstream)stream;
+  l.hStream = stream;
+  l.module = getenv("FAKE_UNSEEN_MODULE") ? (CUmodule)0x21 : MOD;
   l.function = (CUfunction)kernel;
   l.functionName = name;
   l.gridDim_x = l.gridDim_y = l.gridDim_z = 1;
@@ -150,8 +187,38 @@ static void atomic(void **a)
     access_(c, 4, R | W);
 }
 
-int main(void)
+/* stream S of CTX is created or destroyed */
+static void stream_event(Sanitizer_CallbackId cbid, Sanitizer_StreamHandle s)
 {
+  Sanitizer_ResourceStreamData d;
+  memset(&d, 0, sizeof d);
+  d.context = CTX;
+  d.stream = (CUstream)s;
+  d.hStream = s;
+  fake_emit(SANITIZER_CB_DOMAIN_RESOURCE, cbid, &d);
+}
+
+/* the second thread's launch stays open between the two barrier waits */
+static pthread_barrier_t open_bar;
+static void *a1_open[3];
+static void hold(void **a)
+{
+  (void)a;
+  pthread_barrier_wait(&open_bar); /* begun */
+  pthread_barrier_wait(&open_bar); /* may end */
+}
+static void *open_launch(void *unused)
+{
+  (void)unused;
+  launch(&k_halfwrite, "fp_halfwrite", a1_open, hold);
+  return NULL;
+}
+
+/* fake_app: fp_test's check, its three kernels once each;
+ * fake_app loop N: fp_halfwrite N times first */
+int main(int argc, char **argv)
+{
+  int times = argc == 3 && !strcmp(argv[1], "loop") ? atoi(argv[2]) : 0;
   Sanitizer_ResourceModuleData m;
   memset(&m, 0, sizeof m);
   m.context = CTX;
@@ -165,9 +232,48 @@ int main(void)
   table[0] = src;
   int n = N;
   void *a1[] = {&out, &in, &n}, *a2[] = {&dst, &table}, *a3[] = {&counter};
-  launch(&k_halfwrite, "fp_halfwrite", a1, halfwrite);
+  stream_event(SANITIZER_CBID_RESOURCE_STREAM_CREATED, STREAM2);
+  const char *o = getenv("FAKE_OPEN");
+  int open_at = o ? atoi(o) : 0;
+  const char *c = getenv("FAKE_CAPTURE");
+  if (c && sscanf(c, "%d:%d", &capture_from, &capture_to) != 2)
+    capture_from = capture_to = 0;
+  pthread_t th;
+  memcpy(a1_open, a1, sizeof a1);
+  pthread_barrier_init(&open_bar, NULL, 2);
+  for (int i = 1; i <= times; i++) {
+    loop_i = i;
+    if (open_at && i == open_at + 1) {
+      pthread_create(&th, NULL, open_launch, NULL);
+      pthread_barrier_wait(&open_bar);
+    } else if (open_at && i == open_at + 101) {
+      pthread_barrier_wait(&open_bar);
+      pthread_join(th, NULL);
+    }
+    stream = i <= 50 && i % 2 == 0 ? STREAM2 : STREAM1;
+    launch(&k_halfwrite, "fp_halfwrite", a1, halfwrite);
+    if (i == 50)
+      stream_event(SANITIZER_CBID_RESOURCE_STREAM_DESTROY_STARTING, STREAM2);
+    if (i == 10) { /* cuGraphLaunch on STREAM3 (its nodes not played) */
+      Sanitizer_GraphLaunchData g;
+      memset(&g, 0, sizeof g);
+      g.context = CTX;
+      g.stream = (CUstream)STREAM3;
+      g.hStream = STREAM3;
+      fake_emit(SANITIZER_CB_DOMAIN_GRAPHS, SANITIZER_CBID_GRAPHS_LAUNCH_BEGIN, &g);
+      fake_emit(SANITIZER_CB_DOMAIN_GRAPHS, SANITIZER_CBID_GRAPHS_LAUNCH_END, &g);
+    }
+  }
+  stream = STREAM1;
+  if (!times)
+    launch(&k_halfwrite, "fp_halfwrite", a1, halfwrite);
   launch(&k_gather, "fp_gather", a2, gather);
   launch(&k_atomic, "fp_atomic", a3, atomic);
+  long st[6];
+  fake_stats(st);
+  printf("fake: launches=%ld patched_launches=%ld patch_calls=%ld"
+         " unpatch_calls=%ld waits=%ld waits_destroyed=%ld\n",
+         st[0], st[1], st[2], st[3], st[4], st[5]);
   printf("check ok (0 wrong)\n");
   return 0;
 }
