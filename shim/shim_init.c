@@ -5,7 +5,6 @@
  * (listed in one place), and the final flush at exit.  A process that never
  * loads CUDA gets no CUPTI, no file and no message.  The library exports no
  * symbols of its own but its wrappers and NVTX's entry point (nvtx.c). */
-#include <sched.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -30,9 +29,7 @@
 #include "writer.h"
 #include "writer_db.h"
 
-/* configured once: not yet, under way, done */
-enum { UNCONFIGURED, CONFIGURING, CONFIGURED };
-static _Atomic int configured CL_STARTUP_DATA = UNCONFIGURED;
+static pthread_once_t config_once CL_STARTUP_DATA = PTHREAD_ONCE_INIT;
 static _Atomic int active CL_STARTUP_DATA, finished CL_STARTUP_DATA;
 /* waiting for CUDA, starting (one thread subscribes), done (recording, or
  * not: disabled or CUPTI unavailable) */
@@ -135,24 +132,11 @@ static uint64_t load_time_ns(void)
   return since > 0 && (uint64_t)since < t ? t - (uint64_t)since : t;
 }
 
-/* configure() once, the first caller running it and any other waiting for
- * it, as pthread_once would; but pthread_once wakes waiters with a futex
- * system call every time, in every process (issue 24, item 10).  A second
- * thread can only come while other libraries' constructors dlopen() before
- * this one ran: it yields until the first is done. */
-static void configure_once(void)
-{
-  int expect = UNCONFIGURED;
-  if (atomic_load_explicit(&configured, memory_order_acquire) == CONFIGURED)
-    return;
-  if (atomic_compare_exchange_strong(&configured, &expect, CONFIGURING)) {
-    configure();
-    atomic_store_explicit(&configured, CONFIGURED, memory_order_release);
-    return;
-  }
-  while (atomic_load_explicit(&configured, memory_order_acquire) != CONFIGURED)
-    sched_yield();
-}
+/* configure() once.  (pthread_once makes a futex system call each time it
+ * runs one, in every process; kept, for what it does that an atomic flag
+ * would not: a child forked while another thread configured runs it
+ * again, where a waiter would wait forever.) */
+static void configure_once(void) { pthread_once(&config_once, configure); }
 
 static void start(const struct cl_cuda_found *f)
 {
