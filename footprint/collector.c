@@ -342,7 +342,9 @@ static void read_args(CUfunction func)
  * (sanitizerUnpatchModule: "Remove any instrumentation of a CUDA module
  * performed by previous calls to sanitizerPatchModule", sanitizer_patching.h)
  * once the process has settled, one way: CUDALENS_FOOTPRINT_SETTLE launches
- * since the last launch of a kernel function not seen before.  Only modules
+ * since the last launch of a kernel function not seen before, at the entry
+ * of the next launch API call (where no launch of the calling thread is
+ * open).  Only modules
  * that are complete are unpatched: launched, every function seen from it has
  * had its due launches (its first FIRST, or as many as it had) instrumented
  * or given up, and no launch of it between LAUNCH_BEGIN and LAUNCH_END.
@@ -398,6 +400,7 @@ static size_t n_functions, cap_functions;
 static struct stream *streams; /* launched on since the last settle wait */
 static size_t n_streams, cap_streams, last_stream;
 static uint64_t n_begun, last_new, next_try;
+static atomic_bool settle_ready; /* settle_now is due at the next API entry */
 static unsigned settle = 1000; /* CUDALENS_FOOTPRINT_SETTLE; 0: never */
 static bool repatch;           /* CUDALENS_FOOTPRINT_REPATCH */
 static unsigned debug;         /* CUDALENS_DEBUGLEVEL: the cost line */
@@ -601,8 +604,11 @@ static bool may_wait(CUstream s)
                            st == CU_STREAM_CAPTURE_STATUS_NONE);
 }
 
-/* at the LAUNCH_BEGIN of launch NOW (patch_lock held): when the process has
- * settled, wait for the streams and unpatch the complete modules */
+/* at the entry of a launch API call, no launch of this thread open
+ * (patch_lock held; NOW: the launches begun so far): when the process has
+ * settled, wait for the streams and unpatch the complete modules.  Not at a
+ * LAUNCH_BEGIN: there, on an H100, the wait and the unpatch of a loop's one
+ * module never returned (fp_test loop: no launch after the 1000th) */
 static void settle_now(uint64_t now)
 {
   if (!settle || now - last_new <= settle || now < next_try)
@@ -651,7 +657,8 @@ static bool launch_module(const Sanitizer_LaunchData *l, bool *due,
   *due = *repatched = *missed = false;
   pthread_mutex_lock(&patch_lock);
   uint64_t now = ++n_begun;
-  settle_now(now);
+  if (settle && now - last_new > settle && now >= next_try)
+    atomic_store_explicit(&settle_ready, true, memory_order_relaxed);
   stream_seen(l->context, l->stream, l->hStream);
   struct function *f = function_of(l->function);
   struct module *m = NULL;
@@ -849,6 +856,13 @@ static void launch_api(int driver, Sanitizer_CallbackId cbid,
     args = P->kernelParams, f = P->f;
   }
   if (d->callbackSite == SANITIZER_API_ENTER) {
+    if (T.depth == 0 &&
+        atomic_load_explicit(&settle_ready, memory_order_relaxed)) {
+      pthread_mutex_lock(&patch_lock);
+      atomic_store_explicit(&settle_ready, false, memory_order_relaxed);
+      settle_now(n_begun);
+      pthread_mutex_unlock(&patch_lock);
+    }
     T.depth++;
     if (args) {
       T.args = args;
@@ -969,6 +983,7 @@ static void after_fork_child(void)
   n_modules = cap_modules = n_functions = cap_functions = 0;
   n_streams = cap_streams = last_stream = n_patched_ctx = 0;
   n_begun = last_new = next_try = 0;
+  atomic_store(&settle_ready, false);
   atomic_long *counts[] = {&n_patched_launches, &n_instrumented, &n_mod_patched,
                            &n_mod_unpatched, &n_mod_repatched, &n_missed,
                            &n_lost, &n_skipped, &n_waits, &n_settles};

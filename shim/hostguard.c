@@ -37,7 +37,15 @@
  * filling one fails with EFAULT instead.  syscalls.c lifts the protection
  * over a call's buffers while it runs (cl_hostguard_lift), and when it is
  * over (cl_hostguard_settle) the copies whose pages it transferred are
- * reported, like a fault, and released; the others are protected again. */
+ * reported, like a fault, and released; the others are protected again.
+ *
+ * What it costs (issue 25): the shim remembers the protection it gave each
+ * page (protmap.c), so a copy whose pages are already protected at the level
+ * it needs (the copies of one buffer between two synchronizations) costs no
+ * system call, and a synchronization lifts the pages of all the work it
+ * covers at once, one mprotect per stretch whose protection changes.  The
+ * protection at every moment is the one the guards call for, as before:
+ * only the calls that would not change it are left out. */
 #define _GNU_SOURCE
 #include <link.h>
 #include <signal.h>
@@ -52,6 +60,7 @@
 #include "cudalens/semantics.h"
 #include "hostguard.h"
 #include "kparams.h"
+#include "protmap.h"
 #include "pyframes.h"
 #include "ring.h"
 #include "shim.h"
@@ -77,6 +86,7 @@ struct guard {
   uint64_t birth;         /* order of creation */
 };
 static struct guard guards[MAX_GUARDS];
+static int guards_top; /* slots at and above are inactive (lock held) */
 static atomic_flag guard_lock = ATOMIC_FLAG_INIT;
 static __thread int holding; /* this thread holds guard_lock */
 static uint64_t page_size;
@@ -314,6 +324,62 @@ static void add_cuts(uint64_t *cut, int *ncut, uint64_t lo, uint64_t hi,
 /* protection changes made by writers (the handler's stuck-fault check) */
 static _Atomic uint64_t prot_changes;
 
+/* the protection the shim gave each page: protmap.c (lock held) */
+#define MAX_DIRTY 64
+
+/* Protection changed by a handler without the lock (a fault's lift, a
+ * step): those pages' protection is unknown to protmap.c until a writer
+ * sets it.  Queued after the handler's own mprotect; the lock's holder
+ * marks them (dirty_drain).  A full queue forgets the whole table. */
+static _Atomic int dirty_state[MAX_DIRTY]; /* 0 free, 1 writing, 2 queued */
+static uint64_t dirty_lo[MAX_DIRTY], dirty_hi[MAX_DIRTY];
+static _Atomic int dirty_overflow;
+static _Atomic unsigned ndirty; /* queued or being queued */
+
+static int handler_mprotect(uint64_t lo, uint64_t hi, int prot)
+{
+  int r = mprotect((void *)(uintptr_t)lo, hi - lo, prot);
+  atomic_fetch_add(&ndirty, 1);
+  for (int i = 0; i < MAX_DIRTY; i++) {
+    int none = 0;
+    if (atomic_compare_exchange_strong(&dirty_state[i], &none, 1)) {
+      dirty_lo[i] = lo, dirty_hi[i] = hi;
+      atomic_store_explicit(&dirty_state[i], 2, memory_order_release);
+      return r;
+    }
+  }
+  atomic_store(&dirty_overflow, 1);
+  atomic_fetch_sub(&ndirty, 1);
+  return r;
+}
+
+static void dirty_drain(void) /* lock held */
+{
+  if (!atomic_load(&ndirty) && !atomic_load(&dirty_overflow))
+    return;
+  if (atomic_exchange(&dirty_overflow, 0))
+    cl_protmap_forget();
+  for (int i = 0; i < MAX_DIRTY; i++)
+    if (atomic_load_explicit(&dirty_state[i], memory_order_acquire) == 2) {
+      cl_protmap_set(dirty_lo[i], dirty_hi[i], CL_PROT_UNKNOWN);
+      atomic_store(&dirty_state[i], 0);
+      atomic_fetch_sub(&ndirty, 1);
+    }
+}
+
+/* nothing guarded, no system call lifted: every page the shim protected
+ * has been made read-write by the change that ended its guard */
+static void applied_idle(void)
+{
+  for (int i = 0; i < MAX_LIFTS; i++)
+    if (lifts[i].used)
+      return;
+  cl_protmap_relearn();
+}
+
+/* inside the fault or trap handler: no sigaction calls from there */
+static __thread int in_handler;
+
 static int protecting(struct guard *g)
 {
   return g->active && !is_hit(g);
@@ -324,9 +390,10 @@ static void reprotect(uint64_t lo, uint64_t hi)
   uint64_t cut[MAX_CUTS];
   int ncut = 0;
   atomic_fetch_add(&prot_changes, 1);
+  dirty_drain();
   cut[ncut++] = lo;
   cut[ncut++] = hi;
-  for (int i = 0; i < MAX_GUARDS; i++)
+  for (int i = 0; i < guards_top; i++)
     if (protecting(&guards[i]))
       add_cuts(cut, &ncut, lo, hi, guards[i].lo, guards[i].hi);
   for (int i = 0; i < MAX_LIFTS; i++)
@@ -338,22 +405,55 @@ static void reprotect(uint64_t lo, uint64_t hi)
       cut[j] = cut[j - 1];
       cut[j - 1] = t;
     }
-  for (int k = 0; k + 1 < ncut; k++) {
-    uint64_t a = cut[k], b = cut[k + 1];
-    if (a >= b)
-      continue;
+  /* runs of stretches of one protection: one mprotect each, made only
+   * when some page of the run has another protection now */
+  uint64_t ra = lo, rb = lo;
+  int rprot = PROT_READ | PROT_WRITE, rneed = 0, reclaimed = in_handler;
+  for (int k = 0; k < ncut; k++) {
+    uint64_t a = k + 1 < ncut ? cut[k] : hi, b = k + 1 < ncut ? cut[k + 1] : hi;
     int prot = PROT_READ | PROT_WRITE;
-    for (int i = 0; i < MAX_GUARDS; i++) {
-      struct guard *g = &guards[i];
-      if (protecting(g) && a >= g->lo && a < g->hi)
-        prot = g->readonly && prot != PROT_NONE ? PROT_READ : PROT_NONE;
+    if (a < b) {
+      for (int i = 0; i < guards_top; i++) {
+        struct guard *g = &guards[i];
+        if (protecting(g) && a >= g->lo && a < g->hi)
+          prot = g->readonly && prot != PROT_NONE ? PROT_READ : PROT_NONE;
+      }
+      for (int i = 0; i < MAX_LIFTS && prot != (PROT_READ | PROT_WRITE); i++)
+        if (lifts[i].used && a >= lifts[i].lo && a < lifts[i].hi)
+          prot = lifts[i].kernel_writes ? PROT_READ | PROT_WRITE : PROT_READ;
+      if (prot == rprot && a == rb) { /* the run goes on */
+        rneed |= !cl_protmap_is(a, b, prot);
+        rb = b;
+        continue;
+      }
+    } else if (k + 1 < ncut) {
+      continue; /* an empty stretch */
     }
-    for (int i = 0; i < MAX_LIFTS && prot != (PROT_READ | PROT_WRITE); i++)
-      if (lifts[i].used && a >= lifts[i].lo && a < lifts[i].hi)
-        prot = lifts[i].kernel_writes ? PROT_READ | PROT_WRITE : PROT_READ;
-    mprotect((void *)(uintptr_t)a, b - a, prot);
+    if (rneed) { /* the run ends: [ra, rb) */
+      if (rprot != (PROT_READ | PROT_WRITE) && !reclaimed) {
+        /* a fault must reach dispatch(), not the program */
+        cl_sigwrap_reclaim();
+        reclaimed = 1;
+      }
+      int r = mprotect((void *)(uintptr_t)ra, rb - ra, rprot);
+      cl_protmap_set(ra, rb, r ? CL_PROT_UNKNOWN : rprot);
+    }
+    ra = a, rb = b, rprot = prot;
+    rneed = a < b && !cl_protmap_is(a, b, prot);
   }
   atomic_fetch_add(&prot_changes, 1);
+}
+
+/* n guards went inactive: the slots in use, the armed span, the map */
+static void disarm(unsigned n)
+{
+  while (guards_top && !guards[guards_top - 1].active)
+    guards_top--;
+  if (atomic_fetch_sub(&cl_hostguard_armed, n) == n) {
+    atomic_store(&armed_lo, UINT64_MAX);
+    atomic_store(&armed_hi, 0);
+    applied_idle();
+  }
 }
 
 /* The range goes into recent[] before the guard stops being active, so that
@@ -367,10 +467,52 @@ static void release(struct guard *g)
   end_change(g);
   reprotect(g->lo, g->hi);
   atomic_store(&r->lifted_ns, cl_monotonic_ns());
-  if (atomic_fetch_sub(&cl_hostguard_armed, 1) == 1) {
-    atomic_store(&armed_lo, UINT64_MAX);
-    atomic_store(&armed_hi, 0);
+  disarm(1);
+}
+
+/* Release the guards a synchronization (or a free) covers all at once: the
+ * pages of each stretch their ranges make together change protection in
+ * one mprotect, not once per guard (issue 25: a copy loop synchronized
+ * every few copies lifts each buffer once). */
+static struct guard *batch[MAX_GUARDS];
+static void release_all(struct guard **gs, int n)
+{
+  struct {
+    uint64_t lo, hi;
+    struct recent *r;
+  } span[MAX_GUARDS];
+  int nspan = 0;
+  if (n == 1) {
+    release(gs[0]);
+    return;
   }
+  for (int i = 0; i < n; i++) { /* sorted by lo, then merged */
+    int j = nspan++;
+    for (; j > 0 && span[j - 1].lo > gs[i]->lo; j--)
+      span[j] = span[j - 1];
+    span[j].lo = gs[i]->lo, span[j].hi = gs[i]->hi;
+  }
+  int m = 0;
+  for (int i = 0; i < nspan; i++)
+    if (m && span[i].lo <= span[m - 1].hi) {
+      if (span[i].hi > span[m - 1].hi)
+        span[m - 1].hi = span[i].hi;
+    } else {
+      span[m++] = span[i];
+    }
+  for (int i = 0; i < m; i++)
+    span[i].r = recent_push(span[i].lo, span[i].hi);
+  for (int i = 0; i < n; i++) {
+    begin_change(gs[i]);
+    gs[i]->active = 0;
+    end_change(gs[i]);
+  }
+  for (int i = 0; i < m; i++)
+    reprotect(span[i].lo, span[i].hi);
+  uint64_t t = cl_monotonic_ns();
+  for (int i = 0; i < m; i++)
+    atomic_store(&span[i].r->lifted_ns, t);
+  disarm((unsigned)n);
 }
 
 /* The guards a fault claimed while the lock was busy (their pages were
@@ -378,7 +520,7 @@ static void release(struct guard *g)
 static void wlock(void)
 {
   lock();
-  for (int i = 0; i < MAX_GUARDS; i++)
+  for (int i = 0; i < guards_top; i++)
     if (guards[i].active && is_hit(&guards[i]))
       release(&guards[i]);
 }
@@ -428,12 +570,11 @@ static void guard_pages(uint64_t seq, uint64_t stream, uint64_t tid,
                         : end & ~(page_size - 1);
   if (hi <= lo)
     return; /* no whole page inside */
-  cl_sigwrap_reclaim(); /* a fault must reach dispatch(), not the program */
   wlock();
   if (!nvendor)
     dl_iterate_phdr(add_vendor, NULL);
   struct guard *g = NULL;
-  for (int i = 0; merge && i < MAX_GUARDS && !g; i++) {
+  for (int i = 0; merge && i < guards_top && !g; i++) {
     struct guard *m = &guards[i];
     if (m->active && m->lo == lo && m->hi == hi && m->device == device &&
         same_stream(m, stream, tid) && (m->readonly == readonly || !readonly)) {
@@ -454,6 +595,8 @@ static void guard_pages(uint64_t seq, uint64_t stream, uint64_t tid,
     if (!guards[i].active)
       g = &guards[i];
   if (g) {
+    if (g - guards >= guards_top)
+      guards_top = (int)(g - guards) + 1;
     begin_change(g);
     g->active = 1;
     g->readonly = readonly;
@@ -468,7 +611,9 @@ static void guard_pages(uint64_t seq, uint64_t stream, uint64_t tid,
       atomic_store(&armed_lo, lo);
     if (hi > atomic_load(&armed_hi))
       atomic_store(&armed_hi, hi);
-    reprotect(lo, hi);
+    dirty_drain();
+    if (!cl_protmap_covers(lo, hi, readonly)) /* else protected already */
+      reprotect(lo, hi);
   }
   unlock();
   if (!g)
@@ -671,7 +816,8 @@ void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
     unlock();
     return;
   }
-  for (int i = 0; i < MAX_GUARDS; i++) {
+  int n = 0;
+  for (int i = 0; i < guards_top; i++) {
     struct guard *g = &guards[i];
     if (!g->active)
       continue;
@@ -701,8 +847,10 @@ void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
                                 events[e].seq, 3);
     }
     if (covered)
-      release(g);
+      batch[n++] = g;
   }
+  if (n)
+    release_all(batch, n);
   unlock();
 }
 
@@ -713,15 +861,18 @@ uint64_t cl_hostguard_free(uint64_t addr)
   uint64_t copy = 0, lo, hi;
   if (!enabled || !cl_allocmap_find(addr, &lo, &hi))
     return 0;
+  int n = 0;
   wlock();
-  for (int i = 0; i < MAX_GUARDS; i++) {
+  for (int i = 0; i < guards_top; i++) {
     struct guard *g = &guards[i];
     if (g->active && g->start < hi && g->end > lo) {
       if (!copy)
         copy = g->copy_seq;
-      release(g);
+      batch[n++] = g;
     }
   }
+  if (n)
+    release_all(batch, n);
   unlock();
   return copy;
 }
@@ -901,7 +1052,7 @@ static int step_over(ucontext_t *ctx, uint64_t page, uint64_t ip)
   if (single.n == STEP_PAGES)
     return 0;
   atomic_fetch_add(&prot_changes, 1);
-  if (mprotect((void *)(uintptr_t)page, page_size, PROT_READ | PROT_WRITE))
+  if (handler_mprotect(page, page + page_size, PROT_READ | PROT_WRITE))
     return 0;
   single.pages[single.n++] = page;
   ctx->uc_mcontext.gregs[REG_EFL] |= EFLAGS_TF;
@@ -910,7 +1061,7 @@ static int step_over(ucontext_t *ctx, uint64_t page, uint64_t ip)
 }
 
 /* SIGTRAP: the end of a step, or the program's own */
-static int on_trap(int sig, siginfo_t *si, void *uc)
+static int on_trap_in(int sig, siginfo_t *si, void *uc)
 {
   struct step st;
   if (sig != SIGTRAP)
@@ -935,6 +1086,14 @@ static int on_trap(int sig, siginfo_t *si, void *uc)
    * which faults and is stepped again */
   return si->si_code == TRAP_TRACE && !st.tf;
 }
+
+static int on_trap(int sig, siginfo_t *si, void *uc)
+{
+  in_handler++;
+  int r = on_trap_in(sig, si, uc);
+  in_handler--;
+  return r;
+}
 #else
 static int step_over(ucontext_t *ctx, uint64_t page, uint64_t ip)
 {
@@ -950,7 +1109,7 @@ static int step_over(ucontext_t *ctx, uint64_t page, uint64_t ip)
  * including inside this thread's own change of the guards (holding), and
  * while another thread is inside mprotect for the same pages.  The guards
  * are read through their sequence counts; the lock is only tried. */
-static int on_fault(int sig, siginfo_t *si, void *uc)
+static int on_fault_in(int sig, siginfo_t *si, void *uc)
 {
   /* protection never gives anything but SEGV_ACCERR (an unmapped page is
    * not ours to retry) */
@@ -1007,19 +1166,18 @@ static int on_fault(int sig, siginfo_t *si, void *uc)
       /* the lock is busy (maybe with this very thread, interrupted): lift
        * the copy's pages here; a hit guard protects nothing, and the next
        * writer releases it */
-      mprotect((void *)(uintptr_t)sn.lo, sn.hi - sn.lo, PROT_READ | PROT_WRITE);
+      handler_mprotect(sn.lo, sn.hi, PROT_READ | PROT_WRITE);
     }
   }
   if (!ours && beside && step_over((ucontext_t *)uc, page, ip))
     return 1;
   if (!ours) {
     if (read_only)
-      ours = !mprotect((void *)(uintptr_t)page, page_size, PROT_READ);
+      ours = !handler_mprotect(page, page + page_size, PROT_READ);
     else if (lately_lifted(addr))
       /* taken before the protection went, handled after its guard went:
        * its pages are (being) lifted; lift this one now, not wait */
-      ours = !mprotect((void *)(uintptr_t)page, page_size,
-                       PROT_READ | PROT_WRITE);
+      ours = !handler_mprotect(page, page + page_size, PROT_READ | PROT_WRITE);
     return ours;
   }
   if (report) {
@@ -1042,6 +1200,15 @@ static int on_fault(int sig, siginfo_t *si, void *uc)
   return 1;
 }
 
+/* the handlers, marked as such for reprotect (no sigaction from there) */
+static int on_fault(int sig, siginfo_t *si, void *uc)
+{
+  in_handler++;
+  int r = on_fault_in(sig, si, uc);
+  in_handler--;
+  return r;
+}
+
 /* ---- system calls (syscalls.c) -------------------------------------------- */
 static int in_the_way(const struct guard *g, uint64_t lo, uint64_t hi,
                       int kernel_writes)
@@ -1060,7 +1227,7 @@ int cl_hostguard_lift(uint64_t addr, uint64_t len, int kernel_writes)
     return 0;
   int token = 0, found = 0;
   wlock();
-  for (int i = 0; i < MAX_GUARDS && !found; i++)
+  for (int i = 0; i < guards_top && !found; i++)
     found = in_the_way(&guards[i], lo, hi, kernel_writes);
   if (found) {
     for (int i = 0; i < MAX_LIFTS && !token; i++)
@@ -1069,12 +1236,12 @@ int cl_hostguard_lift(uint64_t addr, uint64_t len, int kernel_writes)
         token = i + 1;
       }
     if (token) { /* only the pages of copies: never anything else */
-      for (int i = 0; i < MAX_GUARDS; i++)
+      for (int i = 0; i < guards_top; i++)
         if (in_the_way(&guards[i], lo, hi, kernel_writes))
           reprotect(lo > guards[i].lo ? lo : guards[i].lo,
                     hi < guards[i].hi ? hi : guards[i].hi);
     } else { /* too many calls at once: these copies go unchecked */
-      for (int i = 0; i < MAX_GUARDS; i++)
+      for (int i = 0; i < guards_top; i++)
         if (in_the_way(&guards[i], lo, hi, kernel_writes))
           release(&guards[i]);
     }
@@ -1114,7 +1281,7 @@ void cl_hostguard_settle(int token, const struct iovec *iov, int iovcnt,
   wlock();
   struct lift l = lifts[token - 1];
   lifts[token - 1].used = 0;
-  for (int i = 0; i < MAX_GUARDS; i++) {
+  for (int i = 0; i < guards_top; i++) {
     struct guard *g = &guards[i];
     if (!g->active || g->hi <= l.lo || g->lo >= l.hi)
       continue;
@@ -1154,7 +1321,7 @@ void cl_hostguard_atfork_child(void)
    * pages, and a page the child touches is its own copy (or not mapped):
    * nothing to check, and nothing for a later synchronization of the
    * parent's streams to lift */
-  for (int i = 0; i < MAX_GUARDS; i++)
+  for (int i = 0; i < guards_top; i++)
     if (guards[i].active)
       release(&guards[i]);
   unlock();

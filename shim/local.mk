@@ -18,7 +18,7 @@ libclshim_la_SOURCES = \
 	shim/writer.h shim/writer_db.c shim/writer_db.h shim/dbfd.c \
 	shim/outfile.c shim/outfile.h shim/exitwrap.c shim/signals.c \
 	shim/signals.h shim/sigwrap.c shim/sigwrap.h shim/hostguard.c \
-	shim/hostguard.h shim/hostfn.c shim/hostfn.h shim/threads.c \
+	shim/hostguard.h shim/protmap.c shim/protmap.h shim/hostfn.c shim/hostfn.h shim/threads.c \
 	shim/threads.h shim/threadmem.c shim/threadmem.h shim/syscalls.c \
 	shim/selftime.c shim/selftime.h \
 	shim/manifest.c shim/manifest.h shim/dlreal.c shim/nccl.c shim/nccl.h \

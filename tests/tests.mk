@@ -53,6 +53,7 @@ FUZZ_TESTS = \
 HOSTSYNC_TESTS = \
 	tests/hostsync/callback_ok.test \
 	tests/hostsync/capture_ok.test \
+	tests/hostsync/copy_loop.test \
 	tests/hostsync/double_buffer.test \
 	tests/hostsync/event_sync.test \
 	tests/hostsync/fault_storm.test \

@@ -10,7 +10,7 @@ HOSTSYNC_NAMES = read_before_sync write_before_sync free_before_sync \
 	capture_ok hostfn_read_early hostfn_handoff_ok flag_kernel_ok \
 	hostfn_event_ok hostfn_no_wait \
 	small_managed_read small_managed_sync small_pinned_read small_pinned_ok \
-	step_storm \
+	step_storm copy_loop \
 	$(MANAGED_NAMES)
 # the managed and mapped (zero-copy) samples: kernels, memsets and copies on
 # memory the host reaches too (also run on a GPU by tests/gpu/managed.sh)
@@ -18,6 +18,13 @@ MANAGED_NAMES = managed_read managed_sync managed_write managed_write_sync \
 	managed_event managed_device_sync managed_query managed_memset \
 	managed_attach_host mapped_read mapped_sync managed_legacy managed_legacy_ok
 # (listed in full: automake cannot derive test logs from substitutions)
+# copy_loop.test counts the shim's mprotect calls through this preloaded
+# counter (a test double)
+check_LTLIBRARIES += tests/hostsync/libmpcount.la
+tests_hostsync_libmpcount_la_SOURCES = tests/hostsync/mpcount.c
+tests_hostsync_libmpcount_la_LDFLAGS = -shared -module -avoid-version -no-undefined \
+	-rpath $(abs_builddir)/tests/hostsync
+tests_hostsync_libmpcount_la_LIBADD = -ldl
 # HOSTSYNC_TESTS: the folder's test scripts, collected in tests/tests.mk
 EXTRA_DIST += tests/hostsync/common.h $(HOSTSYNC_NAMES:%=tests/hostsync/%.cu) \
 	tests/hostsync/capture_ok.cu tests/gpu/torch_host_storm.py tests/gpu/managed.sh \

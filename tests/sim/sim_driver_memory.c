@@ -6,10 +6,19 @@
  * see correct data) and produce CUpti_ActivityMemcpy6 / MemcpyPtoP4 /
  * Memset4 records timed on the stream's simulated timeline: ~5 GB/s from
  * or to pageable memory, ~25 GB/s pinned, ~1000 GB/s device to device.
+ * The copy is made at the call, on the caller's thread, so it faults on
+ * host pages the CPU may not touch; CUDALENS_SIM_DMA=1 makes the async
+ * copies of pinned or managed memory like a real copy engine's, which the
+ * CPU's page protection does not stop (dma_move): pinned memory is then a
+ * shared mapping with a second, unprotected view of the same pages (its
+ * alias) that the copies use; other memory goes through /proc/self/mem.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "sim_driver.h"
 
 struct range {
@@ -19,6 +28,7 @@ struct range {
     int device;
     int registered;  /* cuMemHostRegister'ed user memory (not ours to free) */
     void *pool;      /* stream-ordered: the memory pool (sim_driver_vmm.c) */
+    uintptr_t alias; /* CUDALENS_SIM_DMA: the copy engine's view of the pages */
 };
 
 static struct range *g_r;
@@ -58,7 +68,7 @@ static void add_pool(uintptr_t base, size_t size, int kind, int device, int regi
     }
     i = upper(base);
     memmove(&g_r[i + 1], &g_r[i], (g_n - i) * sizeof *g_r);
-    g_r[i] = (struct range){ base, size, kind, device, registered, pool };
+    g_r[i] = (struct range){ base, size, kind, device, registered, pool, 0 };
     g_n++;
     pthread_mutex_unlock(&clsimdrv_lock);
 }
@@ -148,6 +158,40 @@ int clsimdrv_ptr_info(const void *p, int *memkind, int *device, void **base, siz
 
 /* ---- allocation ------------------------------------------------------------- */
 
+static int dma_mode(void)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *e = getenv("CUDALENS_SIM_DMA");
+        on = e && !strcmp(e, "1");
+    }
+    return on;
+}
+
+/* CUDALENS_SIM_DMA: pinned memory mapped twice from one memfd; *alias is
+ * the second view (NULL on failure: aligned_alloc then) */
+static void *dma_alloc(size_t bytes, void **alias)
+{
+    size_t n = (bytes + 4095) & ~(size_t)4095;
+    void *p = MAP_FAILED, *a = MAP_FAILED;
+    int fd = memfd_create("clsim-pinned", MFD_CLOEXEC);
+    if (fd >= 0 && !ftruncate(fd, (off_t)n)) {
+        p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        a = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    }
+    if (fd >= 0)
+        close(fd);
+    if (p == MAP_FAILED || a == MAP_FAILED) {
+        if (p != MAP_FAILED)
+            munmap(p, n);
+        if (a != MAP_FAILED)
+            munmap(a, n);
+        return NULL;
+    }
+    *alias = a;
+    return p;
+}
+
 static CUresult alloc_in(void **out, size_t bytes, int kind, void *pool, int device)
 {
     struct sim_ctx *c = drv_ctx();
@@ -164,11 +208,19 @@ static CUresult alloc_in(void **out, size_t bytes, int kind, void *pool, int dev
      * (never pages shared with the program's heap) */
     size_t align = kind == CUPTI_ACTIVITY_MEMORY_KIND_PINNED ||
                    kind == CUPTI_ACTIVITY_MEMORY_KIND_MANAGED ? 4096 : 256;
-    p = aligned_alloc(align, (bytes + align - 1) & ~(align - 1));
+    void *alias = NULL;
+    p = kind == CUPTI_ACTIVITY_MEMORY_KIND_PINNED && dma_mode() ? dma_alloc(bytes, &alias) : NULL;
+    if (!p)
+        p = aligned_alloc(align, (bytes + align - 1) & ~(align - 1));
     if (!p)
         return CUDA_ERROR_OUT_OF_MEMORY;
     memset(p, 0xcd, bytes);  /* uninitialized device memory is not zero */
     add_pool((uintptr_t)p, bytes, kind, device >= 0 ? device : c->device, 0, pool);
+    if (alias) {
+        pthread_mutex_lock(&clsimdrv_lock);
+        find((uintptr_t)p)->alias = (uintptr_t)alias;
+        pthread_mutex_unlock(&clsimdrv_lock);
+    }
     *out = p;
     return CUDA_SUCCESS;
 }
@@ -187,7 +239,12 @@ static CUresult release(const void *p, int kind)
         return CUDA_ERROR_INVALID_CONTEXT;
     if (!del((uintptr_t)p, kind, 0, &r))
         return CUDA_ERROR_INVALID_VALUE;
-    free((void *)r.base);
+    if (r.alias) {
+        munmap((void *)r.base, (r.size + 4095) & ~(size_t)4095);
+        munmap((void *)r.alias, (r.size + 4095) & ~(size_t)4095);
+    } else {
+        free((void *)r.base);
+    }
     return CUDA_SUCCESS;
 }
 
@@ -345,6 +402,48 @@ static uint64_t duration(size_t bytes, int srck, int dstk)
     return 1000 + (uint64_t)bytes * 1000 / bytes_per_us;  /* ns, with 1 us latency */
 }
 
+/* p as the copy engine sees it: through the alias of its pinned memory,
+ * or p itself (device memory, never protected); NULL: host memory
+ * without an alias (registered, managed) */
+static void *dma_view(const void *p)
+{
+    void *v = NULL;
+    pthread_mutex_lock(&clsimdrv_lock);
+    struct range *r = find((uintptr_t)p);
+    if (r && r->alias)
+        v = (char *)r->alias + ((uintptr_t)p - r->base);
+    else if (r && r->kind == CUPTI_ACTIVITY_MEMORY_KIND_DEVICE)
+        v = (void *)p;
+    pthread_mutex_unlock(&clsimdrv_lock);
+    return v;
+}
+
+/* CUDALENS_SIM_DMA=1: move n bytes as a DMA engine does, past the CPU's
+ * page protection: through the views of dma_view, or else through
+ * /proc/self/mem (the kernel's access there forces it) by a bounce buffer,
+ * so either side may be protected; 0 when not asked for or not possible
+ * (the caller then uses memmove) */
+static int dma_move(void *dst, const void *src, size_t n)
+{
+    static int fd = -2;
+    if (!dma_mode())
+        return 0;
+    void *d = dma_view(dst), *s = dma_view(src);
+    if (d && s) {
+        memmove(d, s, n);
+        return 1;
+    }
+    if (fd == -2)
+        fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    char *b = malloc(n);
+    int ok = b && pread(fd, b, n, (off_t)(uintptr_t)src) == (ssize_t)n &&
+             pwrite(fd, b, n, (off_t)(uintptr_t)dst) == (ssize_t)n;
+    free(b);
+    return ok;
+}
+
 /* want: CUpti_ActivityMemcpyKind the API asserts (0: infer, unified) */
 static CUresult copy(void *dst, const void *src, size_t n, int want, CUstream h, int async)
 {
@@ -392,7 +491,9 @@ CUresult drv_copy(void *dst, const void *src, size_t n, int want, CUstream h, in
                     : (is_dev(dk) ? CUPTI_ACTIVITY_MEMCPY_KIND_HTOD : CUPTI_ACTIVITY_MEMCPY_KIND_HTOH);
     if (want && want != ck)
         return CUDA_ERROR_INVALID_VALUE;  /* e.g. cuMemcpyHtoD to a host pointer */
-    memmove(dst, src, n);
+    if (!async || sk == CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE || dk == CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE ||
+        !dma_move(dst, src, n))
+        memmove(dst, src, n);
     drv_schedule(s, duration(n, sk, dk), &st, &en);
     if (clsim_activity_wanted(CUPTI_ACTIVITY_KIND_MEMCPY)) {
         CUpti_ActivityMemcpy6 r;

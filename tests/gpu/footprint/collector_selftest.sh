@@ -83,16 +83,17 @@ line "SETTLE=0: all 2,002 launches ran patched code, no unpatch" s0 \
   '^fake: launches=2002 patched_launches=2002 patch_calls=1 unpatch_calls=0 '
 line "SETTLE=0: the cost line" s0 \
   '^cudalens: footprint: launches=2002 patched_launches=2002 instrumented=14 modules_patched=1 modules_unpatched=0 modules_repatched=0 modules_still_patched=1 modules_unknown=0 functions_missed=0 lost=0 samples_skipped=0 settles=0 stream_waits=0 errors=0$'
-# SETTLE=100: the module unpatched at launch 102 (launches 2..101 brought no
-# new function), after a wait for stream 1 and the graph's stream 3 (stream
-# 2 was destroyed);
-# launches 102.. ran unpatched, their samples (128 .. 1024) skipped
-line "SETTLE=100: 101 of 2,002 launches ran patched code, one unpatch" s100 \
-  '^fake: launches=2002 patched_launches=101 patch_calls=1 unpatch_calls=1 '
+# SETTLE=100: launches 2..101 brought no new function: the module is
+# unpatched at the entry of the next launch call (launch 103's: no launch
+# of the thread open there), after a wait for stream 1 and the graph's
+# stream 3 (stream 2 was destroyed); launches 103.. ran unpatched, their
+# samples (128 .. 1024) skipped
+line "SETTLE=100: 102 of 2,002 launches ran patched code, one unpatch" s100 \
+  '^fake: launches=2002 patched_launches=102 patch_calls=1 unpatch_calls=1 '
 line "SETTLE=100: two waits (8 more at instrumented launches' ends), none for the destroyed stream" s100 \
   ' waits=10 waits_destroyed=0$'
 line "SETTLE=100: the cost line" s100 \
-  '^cudalens: footprint: launches=2002 patched_launches=101 instrumented=8 modules_patched=1 modules_unpatched=1 modules_repatched=0 modules_still_patched=0 modules_unknown=0 functions_missed=2 lost=0 samples_skipped=4 settles=1 stream_waits=2 errors=0$'
+  '^cudalens: footprint: launches=2002 patched_launches=102 instrumented=8 modules_patched=1 modules_unpatched=1 modules_repatched=0 modules_still_patched=0 modules_unknown=0 functions_missed=2 lost=0 samples_skipped=4 settles=1 stream_waits=2 errors=0$'
 db=s100 check "SETTLE=100: the sample in the file" "SELECT value FROM meta WHERE key='footprint_sample'" "4,1,100"
 db=s0 check "SETTLE=0: fp_halfwrite's footprint" "$halfwrite_sql" \
   "0:0:write:0:8192:1 1:0:read:0:16384:1"
@@ -102,19 +103,19 @@ db=s100 check "SETTLE=100: fp_halfwrite 8 of 2,000 launches instrumented" \
   "SELECT launches||':'||instrumented FROM fp_kernels WHERE name='fp_halfwrite'" "2000:8"
 # a launch of the module open in another thread (the 61st launch: its
 # LAUNCH_BEGIN after main's 60th, its LAUNCH_END after main's 160th): the
-# module is not unpatched at launch 102, but at the next look, SETTLE
-# launches later (launch 202 of 2,003)
+# module is not unpatched at launch 103, but at the next look, SETTLE
+# launches later (launch 203 of 2,003)
 line "SETTLE=100, a launch open in another thread: unpatched only after it ended" open \
-  '^fake: launches=2003 patched_launches=201 patch_calls=1 unpatch_calls=1 '
+  '^fake: launches=2003 patched_launches=202 patch_calls=1 unpatch_calls=1 '
 line "SETTLE=100, a launch open: the cost line" open \
-  '^cudalens: footprint: launches=2003 patched_launches=201 .* modules_unpatched=1 .* settles=1 stream_waits=2 errors=0$'
-# stream 1 being captured at launches 90..150: no wait at launch 102 (a
-# capture may not be synchronized), the settle at launch 202 (201 of 2,002
+  '^cudalens: footprint: launches=2003 patched_launches=202 .* modules_unpatched=1 .* settles=1 stream_waits=2 errors=0$'
+# stream 1 being captured at launches 90..150: no wait at launch 103 (a
+# capture may not be synchronized), the settle at launch 203 (202 of 2,002
 # patched); launch 128, into the capture, not instrumented
 line "SETTLE=100, a stream being captured: no wait then, unpatched later" capture \
-  '^fake: launches=2002 patched_launches=201 patch_calls=1 unpatch_calls=1 waits=10 '
+  '^fake: launches=2002 patched_launches=202 patch_calls=1 unpatch_calls=1 waits=10 '
 line "SETTLE=100, a stream being captured: the cost line" capture \
-  '^cudalens: footprint: launches=2002 patched_launches=201 instrumented=8 .* modules_unpatched=1 .* settles=2 stream_waits=2 errors=0$'
+  '^cudalens: footprint: launches=2002 patched_launches=202 instrumented=8 .* modules_unpatched=1 .* settles=2 stream_waits=2 errors=0$'
 # (b) fp_gather and fp_atomic, first launched after the unpatch: missed,
 # no footprint (the report falls back to its guess)
 db=s100 check "SETTLE=100: late functions launched, not instrumented" \
@@ -125,9 +126,9 @@ db=s100 check "SETTLE=100: no footprint for the late functions" \
 # REPATCH=1: fp_gather's launch patches the module again (the double
 # applies it at once) and is instrumented; fp_atomic runs patched
 line "REPATCH=1: the module patched again for fp_gather" rep \
-  '^fake: launches=2002 patched_launches=103 patch_calls=2 unpatch_calls=1 '
+  '^fake: launches=2002 patched_launches=104 patch_calls=2 unpatch_calls=1 '
 line "REPATCH=1: the cost line" rep \
-  '^cudalens: footprint: launches=2002 patched_launches=103 instrumented=10 modules_patched=1 modules_unpatched=1 modules_repatched=1 modules_still_patched=1 modules_unknown=0 functions_missed=0 lost=0 samples_skipped=4 settles=1 stream_waits=2 errors=0$'
+  '^cudalens: footprint: launches=2002 patched_launches=104 instrumented=10 modules_patched=1 modules_unpatched=1 modules_repatched=1 modules_still_patched=1 modules_unknown=0 functions_missed=0 lost=0 samples_skipped=4 settles=1 stream_waits=2 errors=0$'
 db=rep check "REPATCH=1: fp_gather's footprint" "SELECT group_concat(param||':'||kind||':'||lo||':'||hi, ' ') FROM (SELECT * FROM fp_ranges WHERE name='fp_gather' ORDER BY param, kind)" \
   "0:write:0:256 1:read:0:8"
 db=rep check "REPATCH=1: fp_atomic's footprint" "SELECT group_concat(param||':'||kind||':'||lo||':'||hi, ' ') FROM fp_ranges WHERE name='fp_atomic'" \
