@@ -39,10 +39,9 @@ libcudalens_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(SQLITE_CFLAGS)
 # and end touch the first and the last 64 KiB of its code, the headers and
 # its read-only data; in one segment these share those two faults, in
 # three they took four (issue 24, item 10).  The price: the headers and
-# the read-only data are mapped executable too.  (Where the linker takes
-# the option: configure.ac.)
+# the read-only data are mapped executable too.
 libcudalens_la_LDFLAGS = -module -avoid-version -shared -no-undefined \
-	$(SHIM_LAYOUT_LDFLAGS)
+	-Wl,-z,noseparate-code
 libcudalens_la_LIBADD = libclshim.la -ldl -lpthread
 
 lib_LTLIBRARIES += libcudalens-sqlite.la
