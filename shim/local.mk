@@ -33,15 +33,7 @@ libcudalens_la_SOURCES = \
 	shim/nvtx.h shim/nccl_load.c shim/nccl_load.h shim/gotpatch.c \
 	shim/gotpatch.h shim/sqlite_load.c
 libcudalens_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(SQLITE_CFLAGS)
-# -z noseparate-code: the code and the read-only data in one segment, as
-# before binutils 2.31, not three: the kernel maps 64 KiB of a file around
-# each page fault, and in a process that never uses CUDA the shim's start
-# and end touch the first and the last 64 KiB of its code, the headers and
-# its read-only data; in one segment these share those two faults, in
-# three they took four (issue 24, item 10).  The price: the headers and
-# the read-only data are mapped executable too.
-libcudalens_la_LDFLAGS = -module -avoid-version -shared -no-undefined \
-	-Wl,-z,noseparate-code
+libcudalens_la_LDFLAGS = -module -avoid-version -shared -no-undefined
 libcudalens_la_LIBADD = libclshim.la -ldl -lpthread
 
 lib_LTLIBRARIES += libcudalens-sqlite.la
