@@ -7,9 +7,20 @@
 #include <stddef.h>
 #include <string.h>
 
+/* The names are rows of characters, not pointers: nothing for the loader to
+ * relocate, in every process the shim is preloaded into (issue 24, item
+ * 10).  A name longer than a row fails the build (FITS). */
+#define ROW 24
+#define FITS(id, name) char id##_[sizeof(name) <= ROW ? 1 : -1];
+struct op_names_fit { CL_OP_LIST(FITS) };
+struct memkind_names_fit { CL_MEMKIND_LIST(FITS) };
+struct dir_names_fit { CL_DIR_LIST(FITS) };
+struct fp_kind_names_fit { CL_FP_KIND_LIST(FITS) };
+#undef FITS
+
 const char *cl_op_name(enum cl_op op)
 {
-  static const char *const names[] = {
+  static const char names[][ROW] = {
 #define CL_OP_NAME(id, name) name,
       CL_OP_LIST(CL_OP_NAME)
 #undef CL_OP_NAME
@@ -42,7 +53,7 @@ int cl_sync_kind_op(const char *kind)
 
 const char *cl_memkind_name(enum cl_memkind k)
 {
-  static const char *const names[] = {
+  static const char names[][ROW] = {
 #define CL_MEMKIND_NAME(id, name) name,
       CL_MEMKIND_LIST(CL_MEMKIND_NAME)
 #undef CL_MEMKIND_NAME
@@ -52,7 +63,7 @@ const char *cl_memkind_name(enum cl_memkind k)
 
 const char *cl_dir_name(enum cl_dir d)
 {
-  static const char *const names[] = {
+  static const char names[][ROW] = {
 #define CL_DIR_NAME(id, name) name,
       CL_DIR_LIST(CL_DIR_NAME)
 #undef CL_DIR_NAME
@@ -62,7 +73,7 @@ const char *cl_dir_name(enum cl_dir d)
 
 const char *cl_fp_kind_name(enum cl_fp_kind k)
 {
-  static const char *const names[] = {
+  static const char names[][ROW] = {
 #define CL_FP_KIND_NAME(id, name) name,
       CL_FP_KIND_LIST(CL_FP_KIND_NAME)
 #undef CL_FP_KIND_NAME

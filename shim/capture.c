@@ -45,14 +45,21 @@ struct pending {
 };
 
 #define MAX_NEST 4
-static __thread struct {
+/* A thread's calls under way, allocated on its first callback (threadmem.c)
+ * rather than in static thread-local storage, which the C library clears
+ * for every thread of every process the shim is preloaded into, CUDA or not
+ * (3 KB, a page; issue 24, item 10).  A thread that cannot have it (no
+ * memory) records nothing. */
+struct thread_state {
   int busy;               /* inside our own handler: ignore CUDA calls we make */
   int depth;              /* open recorded calls (may exceed MAX_NEST) */
   int runtime_depth;      /* open runtime calls */
   struct pending p[MAX_NEST];
   CUcontext last_ctx;
   int32_t last_dev;
-} T;
+  struct cl_record scratch; /* a call's record that the ring cannot keep */
+};
+static __thread struct thread_state *T; /* set in on_callback */
 
 uint64_t cl_start_ns, cl_end_ns;
 
@@ -67,12 +74,12 @@ static int32_t device_of(CUcontext ctx)
 {
   if (!ctx)
     return -1;
-  if (ctx == T.last_ctx)
-    return T.last_dev;
+  if (ctx == T->last_ctx)
+    return T->last_dev;
   uint32_t dev;
   int32_t d = cl_cupti.cuptiGetDeviceId(ctx, &dev) == CUPTI_SUCCESS ? (int32_t)dev : -1;
-  T.last_ctx = ctx;
-  T.last_dev = d;
+  T->last_ctx = ctx;
+  T->last_dev = d;
   return d;
 }
 
@@ -347,10 +354,10 @@ static void api_enter(int runtime, CUpti_CallbackId cbid,
 {
   int idx = cl_api_lookup(runtime ? CUPTI_CB_DOMAIN_RUNTIME_API
                                   : CUPTI_CB_DOMAIN_DRIVER_API, cbid);
-  if (!runtime && T.runtime_depth > 0) {
+  if (!runtime && T->runtime_depth > 0) {
     /* a driver call inside a runtime call belongs to that call */
-    if (T.depth > 0 && T.depth <= MAX_NEST && idx >= 0) {
-      struct pending *p = &T.p[T.depth - 1];
+    if (T->depth > 0 && T->depth <= MAX_NEST && idx >= 0) {
+      struct pending *p = &T->p[T->depth - 1];
       if (!p->driver_correlation)
         p->driver_correlation = cb->correlationId;
       scan_launch(cb, cl_api_table[idx].op, cbid, p);
@@ -359,12 +366,12 @@ static void api_enter(int runtime, CUpti_CallbackId cbid,
     }
     return;
   }
-  int d = T.depth++;
+  int d = T->depth++;
   if (runtime)
-    T.runtime_depth++;
+    T->runtime_depth++;
   if (d >= MAX_NEST)
     return;
-  struct pending *p = &T.p[d];
+  struct pending *p = &T->p[d];
   p->api = idx;
   p->runtime = runtime;
   p->correlation = cb->correlationId;
@@ -375,7 +382,7 @@ static void api_enter(int runtime, CUpti_CallbackId cbid,
   CL_PHASE_END(CL_PH_STACK, t0);
   /* nested calls share the outermost call's Python stack */
   CL_PHASE_BEGIN(t1);
-  p->pystack = d == 0 ? cl_pystack_capture() : T.p[0].pystack;
+  p->pystack = d == 0 ? cl_pystack_capture() : T->p[0].pystack;
   CL_PHASE_END(CL_PH_PYSTACK, t1);
   p->freed_copy = 0;
   p->hostfn_tried = 0;
@@ -392,20 +399,20 @@ static void api_enter(int runtime, CUpti_CallbackId cbid,
 static void api_exit(int runtime, const CUpti_CallbackData *cb)
 {
   uint64_t end_ns = cl_now_ns();
-  if (!runtime && T.runtime_depth > 0) {
+  if (!runtime && T->runtime_depth > 0) {
     /* folded into the enclosing runtime call */
-    if (T.depth > 0 && T.depth <= MAX_NEST && T.p[T.depth - 1].hostfn_slot)
-      host_func_returned(&T.p[T.depth - 1], cb);
+    if (T->depth > 0 && T->depth <= MAX_NEST && T->p[T->depth - 1].hostfn_slot)
+      host_func_returned(&T->p[T->depth - 1], cb);
     return;
   }
-  if (T.depth == 0)
+  if (T->depth == 0)
     return; /* subscribed while this call was in flight */
-  int d = --T.depth;
-  if (runtime && T.runtime_depth > 0)
-    T.runtime_depth--;
+  int d = --T->depth;
+  if (runtime && T->runtime_depth > 0)
+    T->runtime_depth--;
   if (d >= MAX_NEST)
     return;
-  struct pending *p = &T.p[d];
+  struct pending *p = &T->p[d];
   if (p->api < 0)
     return;
   const struct cl_api *api = &cl_api_table[p->api];
@@ -421,13 +428,12 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
   }
   /* a record that cannot be kept (counted as dropped) is still decoded: the
    * allocation map and the host-access check must follow every call */
-  static __thread struct cl_record scratch;
   CL_PHASE_BEGIN(t0);
   cl_threads_before_record();
   struct cl_record *r = cl_ring_reserve(CL_REC_CALL);
   int keep = r != NULL;
   if (!keep)
-    r = &scratch;
+    r = &T->scratch;
   r->type = CL_REC_CALL;
   struct cl_call *c = &r->u.call;
   c->seq = cl_next_seq();
@@ -530,8 +536,8 @@ static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
   uint32_t uid = 0;
   cl_cupti.cuptiGetContextId(rd->context, &uid);
   int32_t dev = device_of(rd->context);
-  if (T.last_ctx == rd->context && !created)
-    T.last_ctx = NULL;
+  if (T->last_ctx == rd->context && !created)
+    T->last_ctx = NULL;
   if (created && dev >= 0)
     cl_device_describe(dev);
   struct cl_record *r = cl_ring_reserve(CL_REC_CONTEXT);
@@ -550,9 +556,11 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
                                  CUpti_CallbackId cbid, const void *data)
 {
   (void)userdata;
-  if (T.busy)
+  if (!T && !cl_thread_calloc((void **)&T, sizeof *T))
     return;
-  T.busy = 1;
+  if (T->busy)
+    return;
+  T->busy = 1;
   if (domain == CUPTI_CB_DOMAIN_RUNTIME_API ||
       domain == CUPTI_CB_DOMAIN_DRIVER_API) {
     const CUpti_CallbackData *cb = data;
@@ -564,13 +572,13 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
       api_exit(runtime, cb);
     CL_PHASE_END(CL_PH_CALLBACK, t0);
 #ifdef CUDALENS_SELFTIME
-    if (!runtime && T.runtime_depth > 0)
+    if (!runtime && T->runtime_depth > 0)
       CL_PHASE_END(CL_PH_NESTED, t0);
 #endif
   } else if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
     on_resource(cbid, data);
   }
-  T.busy = 0;
+  T->busy = 0;
 }
 
 int cl_capture_start(void)

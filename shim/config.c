@@ -15,7 +15,16 @@ struct cl_config cl_cfg = {.output = "cudalens-%p.db",
                            .kernel_times = 0,
                            .buffer_records = 4096,
                            .flush_ms = 200,
-                           .python = 1};
+                           .python = 1,
+                           .cwd = ""};
+
+/* The working directory at start.  Most paths fit the short buffer, which
+ * lies with the start-up variables (shim.h) on a page that every process
+ * touches anyway; a longer one goes to the long buffer, in .bss.  (A 4 KiB
+ * array in cl_cfg made .data a page longer, a page that every process
+ * copied; issue 24, item 10.) */
+static char cwd_short[256] CL_STARTUP_DATA;
+static char cwd_long[4096];
 
 extern char **environ;
 
@@ -105,6 +114,8 @@ void cl_config_load(void)
     else if (strcmp(v, "block"))
       CL_LOG(CL_LOG_WARN, "ignoring CUDALENS_OVERFLOW=%s (block or drop)", v);
   }
-  if (!getcwd(cl_cfg.cwd, sizeof cl_cfg.cwd))
-    cl_cfg.cwd[0] = 0;
+  if (getcwd(cwd_short, sizeof cwd_short))
+    cl_cfg.cwd = cwd_short;
+  else if (getcwd(cwd_long, sizeof cwd_long))
+    cl_cfg.cwd = cwd_long;
 }

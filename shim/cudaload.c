@@ -47,7 +47,7 @@ int cl_loaded_walk(_Atomic unsigned long long *seen,
 }
 
 /* ---- CUDA among them ----------------------------------------------------- */
-/* cl_cuda_scan's walks */
+/* cl_cuda_appeared's walks */
 static _Atomic unsigned long long seen_adds CL_STARTUP_DATA;
 
 static const char *base_of(const char *path)
@@ -105,8 +105,34 @@ static int look_at(struct dl_phdr_info *info, void *arg)
   return 0;
 }
 
+static int look_at_each(struct dl_phdr_info *info, size_t size, void *arg)
+{
+  (void)size;
+  return look_at(info, arg);
+}
+
 int cl_cuda_scan(struct cl_cuda_found *f)
 {
   memset(f, 0, sizeof *f);
-  return cl_loaded_walk(&seen_adds, look_at, f) && (f->driver || f->runtime[0]);
+  dl_iterate_phdr(look_at_each, f);
+  return f->driver || f->runtime[0];
+}
+
+/* the driver or a runtime among the loaded objects (no path copied: the
+ * look that every process makes at start-up and after each dlopen() keeps
+ * 4 KiB off the stack, which would fault in a page there; issue 24, item
+ * 10) */
+static int is_cuda(struct dl_phdr_info *info, void *arg)
+{
+  int *found = arg;
+  const char *name = info->dlpi_name;
+  if (name && *name && cl_cuda_lib_kind(name))
+    *found = 1;
+  return *found;
+}
+
+int cl_cuda_appeared(void)
+{
+  int found = 0;
+  return cl_loaded_walk(&seen_adds, is_cuda, &found) && found;
 }

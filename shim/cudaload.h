@@ -19,8 +19,10 @@ struct cl_cuda_found {
   int runtime_major;     /* N, 0 when unknown */
   int driver;            /* libcuda.so.1 is loaded */
 };
-/* 1 when objects were loaded since the last scan and CUDA is among the
- * loaded ones (f says which). */
+/* 1 when objects were loaded since the last call and CUDA (the driver or
+ * a runtime) is among the loaded ones. */
+int cl_cuda_appeared(void) CL_HIDDEN;
+/* 1 when CUDA is among the loaded objects; f says which. */
 int cl_cuda_scan(struct cl_cuda_found *f) CL_HIDDEN;
 /* 1 for the driver (libcuda.so[.1]), 2 for a runtime (libcudart.so[.N]) */
 int cl_cuda_lib_kind(const char *path) CL_HIDDEN;

@@ -53,7 +53,8 @@ void cl_log_write(int level, const char *fmt, ...)
 {
   if (!still_stderr())
     return;
-  static const char *const prefix[] = {"", "warning: ", "", "debug: "};
+  /* (rows of characters, not pointers: nothing to relocate at load) */
+  static const char prefix[][12] = {"", "warning: ", "", "debug: "};
   char line[1024];
   int n = snprintf(line, sizeof line, "cudalens: %s",
                    prefix[level < 0 ? 0 : level > 3 ? 3 : level]);

@@ -41,7 +41,7 @@ struct cl_config {
   int overflow_drop;        /* CUDALENS_OVERFLOW=drop */
   unsigned flush_ms;        /* CUDALENS_FLUSH_MS */
   int python;               /* CUDALENS_PYTHON: record Python stacks */
-  char cwd[4096];           /* working directory at start */
+  const char *cwd;          /* working directory at start, "" if unknown */
 };
 extern struct cl_config cl_cfg CL_HIDDEN;
 void cl_config_load(void) CL_HIDDEN;

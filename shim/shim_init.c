@@ -6,7 +6,9 @@
  * loads CUDA gets no CUPTI, no file and no message.  The library exports no
  * symbols of its own but its wrappers and NVTX's entry point (nvtx.c). */
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "capture.h"
 #include "cudaload.h"
@@ -96,9 +98,22 @@ static void finish(void)
   cl_writer_stop(1);   /* drain every ring, close the database */
 }
 
+/* CLOCK_MONOTONIC from the kernel: the C library's clock_gettime (a page of
+ * its code) and the vDSO's data page that it reads are two page faults in
+ * a process that never asks the time (true, sed, the shell; issue 24, item
+ * 10), a system call is less */
+static void monotonic_now(struct timespec *ts)
+{
+#if defined(SYS_clock_gettime) && (defined(__x86_64__) || defined(__aarch64__))
+  if (!syscall(SYS_clock_gettime, CLOCK_MONOTONIC, ts))
+    return;
+#endif
+  clock_gettime(CLOCK_MONOTONIC, ts);
+}
+
 static void configure(void)
 {
-  clock_gettime(CLOCK_MONOTONIC, &loaded_at);
+  monotonic_now(&loaded_at);
   cl_log_init(); /* what stderr is (log.c) */
   cl_config_load();
   if (cl_cfg.disable)
@@ -116,6 +131,12 @@ static uint64_t load_time_ns(void)
   uint64_t t = cl_now_ns();
   return since > 0 && (uint64_t)since < t ? t - (uint64_t)since : t;
 }
+
+/* configure() once.  (pthread_once makes a futex system call each time it
+ * runs one, in every process; kept, for what it does that an atomic flag
+ * would not: a child forked while another thread configured runs it
+ * again, where a waiter would wait forever.) */
+static void configure_once(void) { pthread_once(&config_once, configure); }
 
 static void start(const struct cl_cuda_found *f)
 {
@@ -149,19 +170,16 @@ static void start(const struct cl_cuda_found *f)
 
 int cl_shim_waiting(void) { return atomic_load(&state) == WAITING; }
 
-/* The thread that sees CUDA first subscribes, before its dlopen() returns.
- * Another thread that finds the start under way does not wait for it (it
- * might hold the loader's lock that the start needs). */
-int cl_cuda_maybe_loaded(void)
+/* The start, by the one thread that moved the state to STARTING: which
+ * CUDA is loaded (a path of up to 4 KiB, on this stack only here, not in the
+ * look that every process makes; issue 24, item 10). */
+static __attribute__((noinline)) int start_found(void)
 {
-  if (atomic_load(&state) != WAITING)
-    return 0;
-  pthread_once(&config_once, configure);
   struct cl_cuda_found f;
-  int expect = WAITING;
-  if (!cl_cuda_scan(&f) ||
-      !atomic_compare_exchange_strong(&state, &expect, STARTING))
+  if (!cl_cuda_scan(&f)) { /* unloaded since the look */
+    atomic_store(&state, WAITING);
     return 0;
+  }
   CL_LOG(CL_LOG_DEBUG, "CUDA is loaded (runtime %s, driver %s)",
          f.runtime[0] ? f.runtime : "static or none", f.driver ? "yes" : "no");
   start(&f);
@@ -169,9 +187,24 @@ int cl_cuda_maybe_loaded(void)
   return 1;
 }
 
+/* The thread that sees CUDA first subscribes, before its dlopen() returns.
+ * Another thread that finds the start under way does not wait for it (it
+ * might hold the loader's lock that the start needs). */
+int cl_cuda_maybe_loaded(void)
+{
+  if (atomic_load(&state) != WAITING)
+    return 0;
+  configure_once();
+  int expect = WAITING;
+  if (!cl_cuda_appeared() ||
+      !atomic_compare_exchange_strong(&state, &expect, STARTING))
+    return 0;
+  return start_found();
+}
+
 __attribute__((constructor)) static void cl_constructor(void)
 {
-  pthread_once(&config_once, configure);
+  configure_once();
   cl_cuda_maybe_loaded();
 }
 __attribute__((destructor)) static void cl_destructor(void) { finish(); }

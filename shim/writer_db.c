@@ -474,7 +474,7 @@ static char *json_cmdline(void)
  * plain non-negative decimal number; else NULL. */
 static const char *launcher_rank(void)
 {
-  static const char *const vars[] = {"RANK", "OMPI_COMM_WORLD_RANK",
+  static const char vars[][24] = {"RANK", "OMPI_COMM_WORLD_RANK",
                                      "PMI_RANK", "PMIX_RANK"};
   for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
     const char *v = getenv(vars[i]);
@@ -712,7 +712,7 @@ static void remove_published(const char *path, const struct stat *made)
       made->st_ino != now.st_ino)
     return;
   char side[4096 + 8];
-  static const char *const suffixes[] = {"-wal", "-shm", "-journal"};
+  static const char suffixes[][12] = {"-wal", "-shm", "-journal"};
   for (unsigned i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
     snprintf(side, sizeof side, "%s%s", path, suffixes[i]);
     if (!lstat(side, &now) && S_ISREG(now.st_mode) &&
@@ -1269,9 +1269,12 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
   }
 }
 
+/* (names in rows of characters, here and in the other small tables of
+ * this file: nothing for the loader to relocate in every process; issue
+ * 24, item 10) */
 static const char *cupti_memkind(uint8_t k)
 {
-  static const char *const names[] = {"unknown", "pageable", "pinned",
+  static const char names[][12] = {"unknown", "pageable", "pinned",
                                       "device",  "array",    "managed",
                                       "device",  "managed"};
   return k < sizeof names / sizeof names[0] ? names[k] : "unknown";
@@ -1279,7 +1282,7 @@ static const char *cupti_memkind(uint8_t k)
 
 static const char *cupti_copykind(uint8_t k)
 {
-  static const char *const names[] = {"unknown", "htod", "dtoh", "htoa",
+  static const char names[][8] = {"unknown", "htod", "dtoh", "htoa",
                                       "atoh",    "atoa", "atod", "dtoa",
                                       "dtod",    "htoh", "ptop"};
   return k < sizeof names / sizeof names[0] ? names[k] : "unknown";
@@ -1287,7 +1290,7 @@ static const char *cupti_copykind(uint8_t k)
 
 static void put_activity(struct cl_db *db, const struct cl_activity *x)
 {
-  static const char *const kinds[] = {"", "kernel", "memcpy", "memset",
+  static const char kinds[][12] = {"", "kernel", "memcpy", "memset",
                                       "memcpy-p2p"};
   struct cell *row = NEXT_ROW(db, activity);
   int copy = x->kind == CL_ACT_MEMCPY || x->kind == CL_ACT_P2P;

@@ -38,6 +38,7 @@ CAPTURE_TESTS = \
 	tests/capture/signals.test \
 	tests/capture/sqlite_lib.test \
 	tests/capture/startup.test \
+	tests/capture/startup_cost.test \
 	tests/capture/stderr.test \
 	tests/capture/streams.test \
 	tests/capture/stub.test \

@@ -11,6 +11,7 @@
 // before its stream's synchronization (a bug), a read of a source while
 // only its host-to-device copy is in flight (legal: the device only reads
 // it), and a write of that source (a bug).  copy_loop.test counts the shim's mprotect calls.
+// rule: SYNC_STREAM SYNC_DEVICE
 #include "common.h"
 #include <cstring>
 
