@@ -286,8 +286,12 @@ def _build(tmp):
         _run(["sh", "./autogen.sh"], src, what="autogen.sh")
     # a prefix nobody has: the launcher finds the shim beside itself
     prefix = "/opt/cudalens-wheel"
+    # the footprint collector (cudalens run --footprint) is not packed:
+    # not built, whatever sanitizer.h configure could find (the
+    # CUDALENS_CONFIGURE_ARGS that follow may say otherwise)
     args = ["sh", "./configure", "--prefix=" + prefix,
-            "--disable-dependency-tracking", "--with-cuda=" + cuda]
+            "--disable-dependency-tracking", "--with-cuda=" + cuda,
+            "--without-sanitizer"]
     if os.environ.get("CUDALENS_WHEEL_GLIBC"):
         args += _old_glibc(tmp, os.environ["CUDALENS_WHEEL_GLIBC"])
     args += _configure_args()

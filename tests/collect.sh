@@ -11,6 +11,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$top/tests/tests.mk}
 # folder, variable
 lists="capture CAPTURE_TESTS
+footprint FOOTPRINT_TESTS
 fuzz FUZZ_TESTS
 hostsync HOSTSYNC_TESTS
 nccl NCCL_TESTS

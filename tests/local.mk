@@ -4,12 +4,17 @@
 TEST_EXTENSIONS += .test
 TEST_LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/run-test.sh
 # CL_SAN_SUFFIX: -san in make check-sanitize (analyzer/sanitize.mk), whose
-# tests run the sanitized cudalens-report-san and friends.  Suppression
+# tests run the sanitized cudalens-report-san and friends.  CL_SANITIZER_INC:
+# where configure found sanitizer.h, empty when it built no footprint
+# collector (CL_SANITIZER_RESULT says why; tests/footprint).  Suppression
 # files of the caller's CUDALENS_SUPPRESSIONS must not change reports.
 CL_SAN_SUFFIX =
 AM_TESTS_ENVIRONMENT = CL_TOP_BUILDDIR='$(abs_top_builddir)'; \
 	CL_TOP_SRCDIR='$(abs_top_srcdir)'; CL_SAN_SUFFIX='$(CL_SAN_SUFFIX)'; \
-	export CL_TOP_BUILDDIR CL_TOP_SRCDIR CL_SAN_SUFFIX; \
+	CL_SANITIZER_INC='$(SANITIZER_INC)'; CL_SANITIZER_RESULT='$(SANITIZER_RESULT)'; \
+	CL_CUDA_HOME='$(CUDA_HOME)'; \
+	export CL_TOP_BUILDDIR CL_TOP_SRCDIR CL_SAN_SUFFIX CL_SANITIZER_INC \
+	CL_SANITIZER_RESULT CL_CUDA_HOME; \
 	unset CUDALENS_SUPPRESSIONS;
 EXTRA_DIST += tests/run-test.sh tests/lib.sh tests/marks.sh
 # the test scripts of the folders, listed by tests/collect.sh (tests.mk,
@@ -32,12 +37,15 @@ EXTRA_DIST += tests/gpu/kit.sh tests/gpu/realtests.sh tests/gpu/run-all.sh \
 	tests/gpu/samples_kit.sh tests/gpu/python_sites.sh \
 	tests/gpu/torch_host.py tests/gpu/graphs.sh
 # issue 23's footprint probe (tests/gpu/footprint/README.md): built by its
-# build.sh, run on a GPU by probe.sh; selftest.sh checks its host side
-# against a test double, without a GPU
+# build.sh, run on a GPU by probe.sh; selftest.sh checks its host side, and
+# collector_selftest.sh the collector's, against a test double, without a
+# GPU (both run by tests/footprint/collector.test); fp_check.sh is the
+# collector's GPU check
 EXTRA_DIST += tests/gpu/footprint/README.md tests/gpu/footprint/build.sh \
 	tests/gpu/footprint/probe.sh tests/gpu/footprint/selftest.sh \
-	tests/gpu/footprint/expect.sh tests/gpu/footprint/footprint.h \
-	tests/gpu/footprint/patches.cu tests/gpu/footprint/probe.c \
+	tests/gpu/footprint/collector_selftest.sh tests/gpu/footprint/fp_check.sh \
+	tests/gpu/footprint/fp_races.cu \
+	tests/gpu/footprint/expect.sh tests/gpu/footprint/probe.c \
 	tests/gpu/footprint/probe.h tests/gpu/footprint/probe_cupti.c \
 	tests/gpu/footprint/fp_test.cu tests/gpu/footprint/double/fake_app.c \
 	tests/gpu/footprint/double/fake_sanitizer.c

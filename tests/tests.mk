@@ -46,6 +46,9 @@ CAPTURE_TESTS = \
 	tests/capture/unload.test \
 	tests/capture/words.test
 
+FOOTPRINT_TESTS = \
+	tests/footprint/collector.test
+
 FUZZ_TESTS = \
 	tests/fuzz/merge.test \
 	tests/fuzz/smoke.test

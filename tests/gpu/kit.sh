@@ -9,9 +9,10 @@
 # BUILD_DIR is a configured cudalens tree after `make check` (so that the
 # test programs of tests/ exist: nvcc builds them for sm_90 with the shared
 # cudart).  KIT_DIR receives:
-#   build/    the build tree's executables and shared libraries at their
-#             paths (.libs/libcudalens.so, cudalens-report, tests/dbcheck,
-#             tests/races/..., tests/capture/hostile...), without objects;
+#   build/    the build tree's executables, shared libraries and fatbins at
+#             their paths (.libs/libcudalens.so, cudalens-report, tests/dbcheck,
+#             tests/races/..., tests/capture/hostile..., where built
+#             .libs/libcudalens-footprint.so and its patches), without objects;
 #             usable as CL_TOP_BUILDDIR and as BUILD_DIR of the GPU scripts
 #   build/lib-extra/  libdw.so.1 and libelf.so.1 of this machine (the two
 #             must be of one elfutils release; the GPU machine has another)
@@ -46,7 +47,7 @@ mkdir -p "$kit/build/lib-extra"
 case $kit in "$build"/*) inside=./${kit#"$build"/} ;; *) inside=./.gpukit ;; esac
 (cd "$build" && find . \( -path "$inside" -o -path ./.gpukit -o -path ./.gpucarry \) \
    -prune -o -type f \
-   \( -perm -u+x -o -name '*.so' -o -name '*.so.*' \) \
+   \( -perm -u+x -o -name '*.so' -o -name '*.so.*' -o -name '*.fatbin' \) \
    ! -name '*.o' ! -name '*.lo' ! -name '*.la' ! -name '*.sh' ! -name '*.test' \
    ! -name '*.py' ! -name 'config.*' ! -name configure \
    ! -name libtool ! -name autogen.sh ! -path './build-aux/*' \
@@ -54,6 +55,7 @@ case $kit in "$build"/*) inside=./${kit#"$build"/} ;; *) inside=./.gpukit ;; esa
   while read -r f; do
     case $(head -c 4 "$build/$f" | od -An -c | tr -d ' ') in
       177ELF) ;;
+      P355U272) ;; # a fatbin: the footprint collector's patches, beside it
       *) continue ;; # a libtool wrapper script or a source file
     esac
     mkdir -p "$kit/build/$(dirname "$f")"

@@ -5,12 +5,13 @@
 # the Sanitizer's callbacks, and the footprint file the collector writes at
 # exit must hold their footprints (sqlite3), as fp_test's are on a GPU:
 #   tests/gpu/footprint/collector_selftest.sh SANITIZER_DIR WORKDIR [BUILDDIR]
-# SANITIZER_DIR as for selftest.sh (include/sanitizer.h); BUILDDIR: a built
-# cudalens (its .libs/libcudalens-sqlite.so).  Needs nvcc (the patches are
-# built too) and sqlite3.  Then the settle (the collector unpatches the
-# modules once no new kernel function came for CUDALENS_FOOTPRINT_SETTLE
-# launches): "fake_app loop 2000", whose launches the double counts as
-# patched or not.
+# SANITIZER_DIR as for selftest.sh (include/sanitizer.h); BUILDDIR (default:
+# the source tree): a cudalens built with the collector (configure found
+# sanitizer.h: footprint/local.mk), whose .libs/libcudalens-footprint.so,
+# with libcudalens-sqlite.so beside it, is tested.  Needs sqlite3.  Then the
+# settle (the collector unpatches the modules once no new kernel function
+# came for CUDALENS_FOOTPRINT_SETTLE launches): "fake_app loop 2000", whose
+# launches the double counts as patched or not.
 set -u
 [ $# -ge 2 ] || { echo "usage: $0 SANITIZER_DIR WORKDIR [BUILDDIR]" >&2; exit 2; }
 san=$(cd "$1" && pwd) || exit 2
@@ -21,7 +22,12 @@ CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 CC=${CC:-gcc}
 flags="-std=gnu11 -g -Wall -Wextra -Werror -I$CUDA_HOME/include -I$san/include -I$here -I$top/footprint"
 set -e
-sh "$top/footprint/build.sh" "$san/include" "$w/collector" "${3:-$top}" >/dev/null
+col=$(cd "${3:-$top}" && pwd)/.libs
+[ -f "$col/libcudalens-footprint.so" ] || {
+  echo "$0: no $col/libcudalens-footprint.so: configure with sanitizer.h (--with-sanitizer=DIR), make" >&2
+  exit 2; }
+# the checks below preload WORKDIR/collector/libcudalens-footprint.so
+rm -rf "$w/collector" && ln -s "$col" "$w/collector"
 mkdir -p "$w/fake"
 # shellcheck disable=SC2086
 $CC $flags -fPIC -shared -o "$w/fake/libsanitizer-public.so" "$here/double/fake_sanitizer.c"
