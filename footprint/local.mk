@@ -16,8 +16,10 @@ libclfootprint_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/shim
 libclfootprint_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(SQLITE_CFLAGS)
 EXTRA_DIST += footprint/collector.c footprint/patches.cu
 
-# the GPU architecture of the patches' SASS (make FOOTPRINT_ARCH=sm_80)
-FOOTPRINT_ARCH = sm_90
+# the GPU architectures of the patches' SASS, one image each, from Turing
+# (the oldest CUDA 13 builds for) to Blackwell; the Sanitizer loads the
+# one of the GPU (make FOOTPRINT_ARCHS=sm_90 for one)
+FOOTPRINT_ARCHS = sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120
 CLEANFILES += cudalens-footprint-patches.fatbin
 
 if HAVE_SANITIZER_H
@@ -34,7 +36,7 @@ libcudalens_footprint_la_LDFLAGS = -module -avoid-version -shared -no-undefined
 libcudalens_footprint_la_LIBADD = libclfootprint.la -ldl -lpthread
 
 # the patches: device functions compiled as a tools patch (SASS for
-# FOOTPRINT_ARCH), which the collector loads from its own folder
+# FOOTPRINT_ARCHS), which the collector loads from its own folder
 # (CUDALENS_FOOTPRINT_PATCHES overrides): installed beside it, and in the
 # build tree copied beside .libs/libcudalens-footprint.so, the collector
 # that the build tree's launcher finds (beside .libs/libcudalens.so)
@@ -45,7 +47,7 @@ cudalens-footprint-patches.fatbin: $(srcdir)/footprint/patches.cu \
 		$(srcdir)/footprint/fp_buffer.h
 	$(AM_V_GEN)$(NVCC) --fatbin --keep-device-functions \
 	  -Xptxas --compile-as-tools-patch \
-	  -gencode arch=compute_$(FOOTPRINT_ARCH:sm_%=%),code=$(FOOTPRINT_ARCH) \
+	  $(foreach a,$(FOOTPRINT_ARCHS),-gencode arch=compute_$(a:sm_%=%),code=$(a)) \
 	  -I$(SANITIZER_INC) -I$(srcdir)/footprint -o $@ $(srcdir)/footprint/patches.cu
 .libs/cudalens-footprint-patches.fatbin: cudalens-footprint-patches.fatbin
 	$(AM_V_at)$(MKDIR_P) .libs && cp -p cudalens-footprint-patches.fatbin $@
