@@ -45,7 +45,9 @@
  *                               cost: launches that ran patched code,
  *                               instrumented, modules unpatched, functions
  *                               missed, stream waits)
- *   CUDALENS_FOOTPRINT_CAPACITY accesses kept per launch (default 1048576)
+ *   CUDALENS_FOOTPRINT_CAPACITY records kept per launch (default 1048576;
+ *                               a record: an access, or a warp's coalesced
+ *                               accesses; each kept once, fp_buffer.h)
  *   CUDALENS_FOOTPRINT_PATCHES  the patch fatbin (default
  *                               cudalens-footprint-patches.fatbin beside it)
  *   CUDALENS_SANITIZER_LIB      libsanitizer-public.so (default: the search
