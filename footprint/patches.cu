@@ -1,10 +1,12 @@
 /* patches.cu - the device functions that the Compute Sanitizer patching API
  * calls at each global memory access of an instrumented kernel (modelled on
  * NVIDIA's MemoryTracker sample): each appends {address, size, flags} to the
- * launch's buffer (fp_buffer.h), whose device address the collector passes as
- * the callbacks' user data; a warp's coalesced access is one record.  Built as a tools patch:
- *   nvcc --fatbin --keep-device-functions -Xptxas --compile-as-tools-patch
- * Loaded by probe.c with sanitizerAddPatchesFromFile. */
+ * launch's buffer (fp_buffer.h), whose device address the collector passes
+ * as the callbacks' user data; a warp's coalesced access is one record, and
+ * a record the launch kept already is not kept again.  Built as a tools
+ * patch (footprint/local.mk: nvcc --fatbin --keep-device-functions -Xptxas
+ * --compile-as-tools-patch); loaded by the collector (and the probe of
+ * tests/gpu/footprint) with sanitizerAddPatchesFromFile. */
 #include <sanitizer_patching.h>
 
 #include "fp_buffer.h"
