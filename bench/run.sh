@@ -18,6 +18,10 @@ BUILD_DIR_OR_SHIM: libcudalens.so itself, a build directory (its
 
 Options:
   --runs N      runs of each variant, interleaved (default 5)
+  --budget S    then, while cudalens/native is inconclusive (its 95%
+                interval wider than +-2%, or fewer than 6 pairs), more
+                rounds of the benchmark until S seconds have passed since
+                its first (default 0: exactly --runs)
   --bin DIR     take the benchmark programs from DIR, building the missing
                 ones there (default: build them in a temporary directory)
   --arch ARCH   nvcc -arch for building them (default native)
@@ -55,11 +59,13 @@ EOF
 
 die() { echo "run.sh: $*" >&2; exit 2; }
 
-steps_opt='' runs=5 bindir='' arch=native torch=0 train=0 cuda=1 quick=0 keep=0 target='' floor='' with='' only='' sanitizer=1
+steps_opt='' runs=5 budget=0 bindir='' arch=native torch=0 train=0 cuda=1 quick=0 keep=0 target='' floor='' with='' only='' sanitizer=1
 while [ $# -gt 0 ]; do
   case $1 in
   --runs) [ $# -ge 2 ] || die "--runs needs a number"; runs=$2; shift ;;
   --runs=*) runs=${1#--runs=} ;;
+  --budget) [ $# -ge 2 ] || die "--budget needs seconds"; budget=$2; shift ;;
+  --budget=*) budget=${1#--budget=} ;;
   --steps) [ $# -ge 2 ] || die "--steps needs a number"; steps_opt=$2; shift ;;
   --steps=*) steps_opt=${1#--steps=} ;;
   --bin) [ $# -ge 2 ] || die "--bin needs a directory"; bindir=$2; shift ;;
@@ -91,6 +97,7 @@ target=$1
 case $runs in '' | *[!0-9]*) die "--runs wants a positive number, not '$runs'" ;; esac
 [ "$runs" -ge 1 ] || die "--runs wants a positive number"
 [ "$runs" -ge 5 ] || echo "run.sh: note: with fewer than 5 runs the medians are not reliable" >&2
+case $budget in '' | *[!0-9]*) die "--budget wants seconds, not '$budget'" ;; esac
 
 here=$(cd "$(dirname "$0")" && pwd) || exit 2
 
@@ -265,6 +272,15 @@ interval() {
     awk -v label="  $3" -f "$here/paired_ci.awk"
 }
 
+# another NAT OTHER R T0: whether to run round R: within --runs, or past
+# them while the interval of OTHER over NAT is inconclusive and --budget
+# seconds have not passed since T0 (the benchmark's start)
+another() {
+  [ "$3" -le "$runs" ] && return 0
+  [ "$budget" -gt 0 ] && [ $(($(date +%s) - $4)) -lt "$budget" ] &&
+    interval "$1" "$2" x | grep -q inconclusive
+}
+
 # the output files of variant $2 of benchmark $1 (the shim's are the
 # benchmark's own name: its databases are named after it)
 out_of() { if [ "$2" = cudalens ]; then echo "$work/out/$1"; else echo "$work/out/$1.$2"; fi; }
@@ -343,8 +359,8 @@ if [ "$cuda" = 1 ]; then
       for vv in $variants; do : >"$(out_of "$name" "$vv").times"; done
       dbinfo=''
       ok=1
-      r=1
-      while [ $r -le "$runs" ]; do
+      r=1 began=$(date +%s)
+      while another "$nat.times" "$cl.times" $r "$began"; do
         run_one native "$nat" "$exe" "$arg" || { ok=0; break; }
         run_variants "$name" "$([ $r -eq "$runs" ] && echo 1 || echo 0)" \
           "$exe" "$arg" || { ok=0; break; }
@@ -362,7 +378,7 @@ if [ "$cuda" = 1 ]; then
       wc=$(awk '{ print $2 }' "$cl.times" | median)
       wr=$(ratios "$nat.times" "$cl.times" 2 | median)
       printf '%s(%s): native %.3f s, cudalens %.3f s, ratio %.2f (%d runs each)\n' \
-        "$b" "$v" "$mn" "$mc" "$mr" "$runs"
+        "$b" "$v" "$mn" "$mc" "$mr" $((r - 1))
       printf '  whole process: native %.3f s, cudalens %.3f s, ratio %.2f\n' \
         "$wn" "$wc" "$wr"
       interval "$nat.times" "$cl.times" "cudalens/native"
@@ -388,8 +404,8 @@ torch_case() {
   for vv in $variants; do : >"$(out_of "$name" "$vv").times"; done
   dbinfo=''
   ok=1
-  r=1
-  while [ $r -le "$runs" ]; do
+  r=1 began=$(date +%s)
+  while another "$nat.times" "$cl.times" $r "$began"; do
     run_one native "$nat" "$py" "$@" || { ok=0; break; }
     run_variants "$name" "$([ $r -eq "$runs" ] && echo 1 || echo 0)" \
       "$py" "$@" || { ok=0; break; }
@@ -412,7 +428,7 @@ torch_case() {
       "$(awk '{ print $1 }' "$cs.times" | median)" \
       "$(ratios "$nat.times" "$cs.times" 1 | median)")
   fi
-  line="$line ($runs runs each)"
+  line="$line ($((r - 1)) runs each)"
   echo "$line"
   interval "$nat.times" "$cl.times" "cudalens/native"
   print_variants "$name"
