@@ -113,6 +113,13 @@ int cl_hostcode_has(const struct cl_hostcode *code, uint64_t v)
   return lo > 0 && v < code->v[lo - 1].hi;
 }
 
+void cl_hostcode_bounds(const struct cl_hostcode *code, uint64_t *lo,
+                        uint64_t *span)
+{
+  *lo = code->v[0].lo;
+  *span = code->hi - code->v[0].lo;
+}
+
 void cl_hostcode_atfork_prepare(void)
 {
   pthread_mutex_lock(&rebuild_lock);

@@ -13,6 +13,11 @@ struct cl_hostcode;
 const struct cl_hostcode *cl_hostcode_now(void) CL_HIDDEN;
 /* Is V an address in host code of snapshot CODE? */
 int cl_hostcode_has(const struct cl_hostcode *code, uint64_t v) CL_HIDDEN;
+/* The bounds of CODE's segments, [*lo, *lo + *span): no word outside them
+ * is in host code (a caller's test before cl_hostcode_has, in one
+ * comparison: v - lo < span). */
+void cl_hostcode_bounds(const struct cl_hostcode *code, uint64_t *lo,
+                        uint64_t *span) CL_HIDDEN;
 void cl_hostcode_atfork_prepare(void) CL_HIDDEN;
 void cl_hostcode_atfork_parent(void) CL_HIDDEN;
 void cl_hostcode_atfork_child(void) CL_HIDDEN;

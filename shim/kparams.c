@@ -326,17 +326,14 @@ static struct layout *layout_lookup(void *func)
 
 #define MAX_SCAN_BYTES 4096
 
-/* does word V of parameter I (SIZE bytes) mark it as not fully initialized:
- * an address in host code, in an aggregate (kparams.c's top) */
-static inline int marks_uninit(const struct cl_hostcode *code, unsigned size,
-                               unsigned i, uint64_t v)
-{
-  return code && size > 8 && i < 64 && cl_hostcode_has(code, v);
-}
-
+/* The scan asks of every word whether it is in [lo, hi) (the allocations'
+ * bounds) and, in an aggregate, whether it is in host code's bounds: each
+ * one unsigned comparison (v - lo < hi - lo), and only a word inside the
+ * bounds costs more.  Most words (sizes, strides, flags) are in neither. */
 void cl_kparams_scan(void *func, void **params, struct cl_call *c)
 {
-  if (!func || !params || atomic_load_explicit(&map_hi, memory_order_relaxed) == 0)
+  if (!func || !params || c->kargs_truncated ||
+      atomic_load_explicit(&map_hi, memory_order_relaxed) == 0)
     return;
   CL_PHASE_BEGIN(t0);
   struct layout *l = layout_of(func);
@@ -345,8 +342,12 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c)
     return;
   uint64_t lo = atomic_load_explicit(&map_lo, memory_order_relaxed);
   uint64_t hi = atomic_load_explicit(&map_hi, memory_order_relaxed);
+  uint64_t span = hi > lo ? hi - lo : 0; /* 0: nothing is inside */
   /* (taken before the map's lock: it may ask the loader) */
   const struct cl_hostcode *code = l->aggregate ? cl_hostcode_now() : NULL;
+  uint64_t code_lo = 0, code_span = 0; /* 0: no word is host code */
+  if (code)
+    cl_hostcode_bounds(code, &code_lo, &code_span);
   pthread_rwlock_rdlock(&map_lock);
   /* the range the last pointer fell in: the pointers of one launch mostly
    * fall in one allocation (a caching allocator's segment) */
@@ -354,40 +355,44 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c)
   int hit_device = 0;
   uint64_t uninit = 0; /* the aggregates that held an address in host code */
   unsigned first = c->nkargs;
-  for (unsigned i = 0; i < l->n && !c->kargs_truncated; i++) {
+  for (unsigned i = 0; i < l->n; i++) {
     const unsigned char *p = params[i];
     unsigned size = l->size[i] > MAX_SCAN_BYTES ? MAX_SCAN_BYTES : l->size[i];
     if (!p)
       continue;
     CL_PHASE_ADD(CL_PH_KP_WORDS, size / 8);
-    for (unsigned off = 0; off + 8 <= size; off += 8) {
+    /* an address in host code marks an aggregate (kparams.c's top) */
+    uint64_t cspan = size > 8 && i < 64 ? code_span : 0;
+    const unsigned char *end = p + (size & ~7u);
+    for (const unsigned char *q = p; q < end; q += 8) {
       uint64_t v;
-      memcpy(&v, p + off, 8);
-      /* not in an allocation: an address in host code? */
-      if (v < lo || v >= hi) {
-        if (marks_uninit(code, size, i, v))
+      memcpy(&v, q, 8);
+      if (v - lo >= span && v - code_lo >= cspan)
+        continue; /* neither in an allocation nor in host code */
+      int inside = v - lo < span;
+      if (inside && (v < hit_start || v >= hit_end)) {
+        size_t k = lower_bound(v + 1); /* first range starting after v */
+        inside = k > 0 && v < map[k - 1].end;
+        if (inside) {
+          hit_start = map[k - 1].start, hit_end = map[k - 1].end;
+          hit_device = map[k - 1].kind == CL_MEMKIND_DEVICE ||
+                       map[k - 1].kind == CL_MEMKIND_MAPPED;
+        }
+      }
+      if (!inside) { /* not in an allocation */
+        if (v - code_lo < cspan && cl_hostcode_has(code, v))
           uninit |= (uint64_t)1 << i;
         continue;
       }
-      if (v < hit_start || v >= hit_end) {
-        size_t k = lower_bound(v + 1); /* first range starting after v */
-        if (k == 0 || v >= map[k - 1].end) {
-          if (marks_uninit(code, size, i, v))
-            uninit |= (uint64_t)1 << i;
-          continue;
-        }
-        hit_start = map[k - 1].start, hit_end = map[k - 1].end;
-        hit_device = map[k - 1].kind == CL_MEMKIND_DEVICE ||
-                     map[k - 1].kind == CL_MEMKIND_MAPPED;
-      }
       if (c->nkargs == CL_MAX_KARGS) { /* nothing more can be kept */
         c->kargs_truncated = 1;
-        break;
+        goto done;
       }
-      c->kargs[c->nkargs++] =
-          (struct cl_karg){(uint16_t)i, (uint16_t)off, (uint8_t)hit_device, 0, v};
+      c->kargs[c->nkargs++] = (struct cl_karg){
+          (uint16_t)i, (uint16_t)(q - p), (uint8_t)hit_device, 0, v};
     }
   }
+done:
   pthread_rwlock_unlock(&map_lock);
   for (unsigned k = first; uninit && k < c->nkargs; k++)
     c->kargs[k].uninit = (uninit >> c->kargs[k].param) & 1;
