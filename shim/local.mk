@@ -25,14 +25,24 @@ libclshim_la_SOURCES = \
 	shim/sqlite_api.h \
 	common/format.c common/semantics.c common/outpath.c \
 	common/buildid.c common/mangle_const.c
-libclshim_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(SQLITE_CFLAGS)
+# The shim's thread-local variables are reached with the initial-exec
+# model: one instruction (%fs-relative) instead of a call to
+# __tls_get_addr at each function's first use, some 30 calls a kernel
+# launch (bench/launch_cost.sh).  It needs the library's TLS in the static
+# block, which a library loaded at start-up (LD_PRELOAD, how the shim is
+# always loaded: launcher/, python/) is in; a dlopen after start-up may
+# refuse it (glibc: "cannot allocate memory in static TLS block").
+SHIM_TLS_CFLAGS = -ftls-model=initial-exec
+libclshim_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(SQLITE_CFLAGS) \
+	$(SHIM_TLS_CFLAGS)
 
 lib_LTLIBRARIES += libcudalens.la
 libcudalens_la_SOURCES = \
 	shim/shim_init.c shim/shim_init.h shim/dlhook.c shim/nvtx.c \
 	shim/nvtx.h shim/nccl_load.c shim/nccl_load.h shim/gotpatch.c \
 	shim/gotpatch.h shim/sqlite_load.c
-libcudalens_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(SQLITE_CFLAGS)
+libcudalens_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(SQLITE_CFLAGS) \
+	$(SHIM_TLS_CFLAGS)
 libcudalens_la_LDFLAGS = -module -avoid-version -shared -no-undefined
 libcudalens_la_LIBADD = libclshim.la -ldl -lpthread
 
