@@ -19,6 +19,7 @@
  * do): a by-value aggregate that holds one was not fully initialized, and
  * its pointer-like words are marked (cl_karg.uninit) as words that may be
  * stale (the report decides which: checks/find_races.c). */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,7 +29,19 @@
 #include "selftime.h"
 #include "shim.h"
 
-/* ---- the allocation map: sorted [start, end) ranges, read-mostly ---------- */
+/* ---- the allocation map: sorted [start, end) ranges, read-mostly ----------
+ * Read on every launch, copy and synchronization by the program's threads,
+ * changed by allocations and frees: a sequence lock, so that a reader
+ * takes no lock and writes no shared cache line (a read-write lock made
+ * two atomic operations on one line per lookup, which threads launching
+ * at once pass between their cores).  A writer (map_lock) makes map_seq
+ * odd, changes the map, makes it even again; a reader reads map_seq,
+ * reads, and reads again if map_seq was odd or has changed meanwhile.  A
+ * reader may thus read a range a writer is moving: what it read is never
+ * used unless map_seq says no writer ran, and every read stays inside an
+ * array that is never freed.  An array that grows is copied; the old one
+ * is kept (a reader may still be in it): they are half the size of the
+ * live array in all (the sizes double). */
 struct range {
   uint64_t start, end;
   int kind;
@@ -37,17 +50,70 @@ struct range {
                            * pinned allocation starting here; 0: none */
   int32_t device;         /* the device whose memory it is; -1: host memory */
 };
-static pthread_rwlock_t map_lock = PTHREAD_RWLOCK_INITIALIZER;
-static struct range *map;
-static size_t nmap, capmap;
+struct ranges {
+  size_t cap;
+  struct ranges *older;   /* the array this one replaced, kept */
+  struct range v[];
+};
+static pthread_mutex_t map_lock = PTHREAD_MUTEX_INITIALIZER; /* writers */
+static _Atomic unsigned map_seq; /* odd while a writer changes the map */
+static _Atomic(struct ranges *) map;
+static _Atomic size_t nmap;
 static _Atomic uint64_t map_lo = UINT64_MAX, map_hi;
 
-static size_t lower_bound(uint64_t start)
+/* a field of the map that a writer may be changing (see above) */
+#define RD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+
+static unsigned read_begin(void)
 {
-  size_t lo = 0, hi = nmap;
+  unsigned s;
+  for (unsigned spins = 0;
+       (s = atomic_load_explicit(&map_seq, memory_order_acquire)) & 1; spins++)
+    if (spins >= 64)
+      sched_yield(); /* a writer was preempted */
+  return s;
+}
+
+/* did a writer change the map since read_begin returned S? */
+static int read_again(unsigned s)
+{
+  atomic_thread_fence(memory_order_acquire);
+  return atomic_load_explicit(&map_seq, memory_order_relaxed) != s;
+}
+
+static void write_begin(void)
+{
+  pthread_mutex_lock(&map_lock);
+  unsigned s = atomic_load_explicit(&map_seq, memory_order_relaxed);
+  atomic_store_explicit(&map_seq, s + 1, memory_order_relaxed);
+  atomic_thread_fence(memory_order_release);
+}
+
+static void write_end(void)
+{
+  unsigned s = atomic_load_explicit(&map_seq, memory_order_relaxed);
+  atomic_store_explicit(&map_seq, s + 1, memory_order_release);
+  pthread_mutex_unlock(&map_lock);
+}
+
+/* the map's ranges as a reader (or the writer) sees them: their number,
+ * never more than the array holds */
+static size_t view(const struct range **v)
+{
+  const struct ranges *m = atomic_load_explicit(&map, memory_order_acquire);
+  size_t n = atomic_load_explicit(&nmap, memory_order_relaxed);
+  *v = m ? m->v : NULL;
+  return !m ? 0 : n < m->cap ? n : m->cap;
+}
+
+/* the first of the N ranges V starting at or after START */
+static inline size_t lower_bound(const struct range *v, size_t n,
+                                 uint64_t start)
+{
+  size_t lo = 0, hi = n;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    if (map[mid].start < start)
+    if (RD(v[mid].start) < start)
       lo = mid + 1;
     else
       hi = mid;
@@ -55,169 +121,222 @@ static size_t lower_bound(uint64_t start)
   return lo;
 }
 
+/* The range starting last at or before ADDR: 1 and, in *R, the fields
+ * FIELDS names (a constant: only those are read), or 0 when none does. */
+enum { F_START = 1, F_END = 2, F_KIND = 4, F_FLAGS = 8, F_HOST = 16, F_DEVICE = 32 };
+static inline __attribute__((always_inline)) int
+range_before(uint64_t addr, struct range *r, unsigned fields)
+{
+  int found;
+  unsigned s;
+  do {
+    s = read_begin();
+    const struct range *v;
+    size_t i = lower_bound(v, view(&v), addr + 1);
+    found = i > 0;
+    if (found) {
+      const struct range *x = &v[i - 1];
+      if (fields & F_START)
+        r->start = RD(x->start);
+      if (fields & F_END)
+        r->end = RD(x->end);
+      if (fields & F_KIND)
+        r->kind = RD(x->kind);
+      if (fields & F_FLAGS)
+        r->flags = RD(x->flags);
+      if (fields & F_HOST)
+        r->host = RD(x->host);
+      if (fields & F_DEVICE)
+        r->device = RD(x->device);
+    }
+  } while (read_again(s));
+  return found;
+}
+
+/* (writer) room for one more range; 0 when there is none */
+static int make_room(void)
+{
+  struct ranges *m = atomic_load_explicit(&map, memory_order_relaxed);
+  size_t n = atomic_load_explicit(&nmap, memory_order_relaxed);
+  if (m && n < m->cap)
+    return 1;
+  size_t nc = m ? m->cap * 2 : 256;
+  struct ranges *g = malloc(sizeof *g + nc * sizeof g->v[0]);
+  if (!g)
+    return 0;
+  g->cap = nc;
+  g->older = m;
+  if (m)
+    memcpy(g->v, m->v, n * sizeof *m->v);
+  atomic_store_explicit(&map, g, memory_order_release);
+  return 1;
+}
+
+/* (writer) the map's array and its number of ranges */
+static struct range *wmap(size_t *n)
+{
+  struct ranges *m = atomic_load_explicit(&map, memory_order_relaxed);
+  *n = atomic_load_explicit(&nmap, memory_order_relaxed);
+  return m ? m->v : NULL;
+}
+
+static void set_nmap(size_t n)
+{
+  atomic_store_explicit(&nmap, n, memory_order_relaxed);
+}
+
 void cl_allocmap_add(uint64_t start, uint64_t size, int kind, uint32_t flags,
                      int32_t device)
 {
   if (!start || !size)
     return;
-  pthread_rwlock_wrlock(&map_lock);
-  size_t i = lower_bound(start);
-  if (i < nmap && map[i].start == start) {
-    map[i] = (struct range){start, start + size, kind, flags, 0, device};
+  write_begin();
+  size_t n;
+  struct range *m = wmap(&n);
+  size_t i = lower_bound(m, n, start);
+  if (i < n && m[i].start == start) {
+    m[i] = (struct range){start, start + size, kind, flags, 0, device};
   } else {
-    if (nmap == capmap) {
-      size_t nc = capmap ? capmap * 2 : 256;
-      struct range *m = realloc(map, nc * sizeof *m);
-      if (!m) {
-        pthread_rwlock_unlock(&map_lock);
-        return;
-      }
-      map = m;
-      capmap = nc;
+    if (!make_room()) {
+      write_end();
+      return;
     }
-    memmove(&map[i + 1], &map[i], (nmap - i) * sizeof *map);
-    map[i] = (struct range){start, start + size, kind, flags, 0, device};
-    nmap++;
+    m = wmap(&n);
+    memmove(&m[i + 1], &m[i], (n - i) * sizeof *m);
+    m[i] = (struct range){start, start + size, kind, flags, 0, device};
+    set_nmap(n + 1);
   }
   if (start < atomic_load(&map_lo))
     atomic_store(&map_lo, start);
   if (start + size > atomic_load(&map_hi))
     atomic_store(&map_hi, start + size);
-  pthread_rwlock_unlock(&map_lock);
+  write_end();
 }
 
 void cl_allocmap_remove(uint64_t start)
 {
-  pthread_rwlock_wrlock(&map_lock);
-  size_t i = lower_bound(start);
-  if (i < nmap && map[i].start == start && !map[i].host) {
-    memmove(&map[i], &map[i + 1], (nmap - i - 1) * sizeof *map);
-    nmap--;
+  write_begin();
+  size_t n;
+  struct range *m = wmap(&n);
+  size_t i = lower_bound(m, n, start);
+  if (i < n && m[i].start == start && !m[i].host) {
+    memmove(&m[i], &m[i + 1], (n - i - 1) * sizeof *m);
+    n--;
     /* and the device aliases of the allocation */
-    for (size_t k = 0; k < nmap;)
-      if (map[k].host == start) {
-        memmove(&map[k], &map[k + 1], (nmap - k - 1) * sizeof *map);
-        nmap--;
+    for (size_t k = 0; k < n;)
+      if (m[k].host == start) {
+        memmove(&m[k], &m[k + 1], (n - k - 1) * sizeof *m);
+        n--;
       } else {
         k++;
       }
+    set_nmap(n);
   }
-  pthread_rwlock_unlock(&map_lock);
+  write_end();
 }
 
 void cl_allocmap_remove_range(uint64_t start, uint64_t size)
 {
-  pthread_rwlock_wrlock(&map_lock);
-  size_t i = lower_bound(start), k = i;
-  while (k < nmap && map[k].start - start < size &&
-         map[k].kind == CL_MEMKIND_MAPPED)
+  write_begin();
+  size_t n;
+  struct range *m = wmap(&n);
+  size_t i = lower_bound(m, n, start), k = i;
+  while (k < n && m[k].start - start < size && m[k].kind == CL_MEMKIND_MAPPED)
     k++;
-  memmove(&map[i], &map[k], (nmap - k) * sizeof *map);
-  nmap -= k - i;
-  pthread_rwlock_unlock(&map_lock);
+  if (k > i) {
+    memmove(&m[i], &m[k], (n - k) * sizeof *m);
+    set_nmap(n - (k - i));
+  }
+  write_end();
 }
 
 void cl_allocmap_alias(uint64_t device, uint64_t host)
 {
-  uint64_t start, end;
-  int kind;
   if (!device || device == host)
     return; /* unified addressing: the host pointer is the device's */
-  pthread_rwlock_rdlock(&map_lock);
-  size_t i = lower_bound(host + 1);
-  int found = i > 0 && host < map[i - 1].end && !map[i - 1].host &&
-              (map[i - 1].kind == CL_MEMKIND_PINNED ||
-               map[i - 1].kind == CL_MEMKIND_REGISTERED);
-  if (found)
-    start = map[i - 1].start, end = map[i - 1].end, kind = map[i - 1].kind;
-  pthread_rwlock_unlock(&map_lock);
-  if (!found || device < host - start)
+  struct range r = {0, 0, 0, 0, 0, 0};
+  int found = range_before(host, &r, F_START | F_END | F_KIND | F_HOST) &&
+              host < r.end && !r.host &&
+              (r.kind == CL_MEMKIND_PINNED || r.kind == CL_MEMKIND_REGISTERED);
+  if (!found || device < host - r.start)
     return;
-  uint64_t base = device - (host - start);
-  cl_allocmap_add(base, end - start, kind, 0, -1);
-  pthread_rwlock_wrlock(&map_lock);
-  i = lower_bound(base);
-  if (i < nmap && map[i].start == base)
-    map[i].host = start;
-  pthread_rwlock_unlock(&map_lock);
+  uint64_t base = device - (host - r.start);
+  cl_allocmap_add(base, r.end - r.start, r.kind, 0, -1);
+  write_begin();
+  size_t n;
+  struct range *m = wmap(&n);
+  size_t i = lower_bound(m, n, base);
+  if (i < n && m[i].start == base)
+    m[i].host = r.start;
+  write_end();
 }
 
 void cl_allocmap_attach(uint64_t addr, uint32_t flags)
 {
-  pthread_rwlock_wrlock(&map_lock);
-  size_t i = lower_bound(addr + 1);
-  if (i > 0 && addr < map[i - 1].end && map[i - 1].kind == CL_MEMKIND_MANAGED)
-    map[i - 1].flags = flags;
-  pthread_rwlock_unlock(&map_lock);
+  write_begin();
+  size_t n;
+  struct range *m = wmap(&n);
+  size_t i = lower_bound(m, n, addr + 1);
+  if (i > 0 && addr < m[i - 1].end && m[i - 1].kind == CL_MEMKIND_MANAGED)
+    m[i - 1].flags = flags;
+  write_end();
 }
 
 int cl_allocmap_device_reach(uint64_t v, uint64_t *start, uint64_t *end)
 {
+  struct range r = {0, 0, 0, 0, 0, 0};
+  if (!range_before(v, &r, F_START | F_END | F_KIND | F_FLAGS | F_HOST) ||
+      v >= r.end)
+    return 0;
   int found = 0;
-  pthread_rwlock_rdlock(&map_lock);
-  size_t i = lower_bound(v + 1);
-  if (i > 0 && v < map[i - 1].end) {
-    const struct range *r = &map[i - 1];
-    switch (r->kind) {
-    case CL_MEMKIND_MANAGED:
-      found = !(r->flags & 0x02); /* cudaMemAttachHost: the host's */
-      break;
-    case CL_MEMKIND_PINNED:
-      found = 1;
-      break;
-    case CL_MEMKIND_REGISTERED:
-      /* read-only registrations must never be made writable again */
-      found = !(r->flags & 0x08);
-      break;
-    default:
-      break;
-    }
-    if (found) {
-      *start = r->host ? r->host : r->start;
-      *end = *start + (r->end - r->start);
-    }
+  switch (r.kind) {
+  case CL_MEMKIND_MANAGED:
+    found = !(r.flags & 0x02); /* cudaMemAttachHost: the host's */
+    break;
+  case CL_MEMKIND_PINNED:
+    found = 1;
+    break;
+  case CL_MEMKIND_REGISTERED:
+    /* read-only registrations must never be made writable again */
+    found = !(r.flags & 0x08);
+    break;
+  default:
+    break;
   }
-  pthread_rwlock_unlock(&map_lock);
+  if (found) {
+    *start = r.host ? r.host : r.start;
+    *end = *start + (r.end - r.start);
+  }
   return found;
 }
 
 int cl_allocmap_kind(uint64_t addr, uint64_t bytes)
 {
-  int kind = CL_MEMKIND_UNKNOWN;
-  pthread_rwlock_rdlock(&map_lock);
-  size_t i = lower_bound(addr + 1);
-  if (i > 0 && addr + bytes <= map[i - 1].end && !map[i - 1].host)
-    kind = map[i - 1].kind;
+  struct range r = {0, 0, 0, 0, 0, 0};
+  if (!range_before(addr, &r, F_END | F_KIND | F_FLAGS | F_HOST) ||
+      addr + bytes > r.end || r.host)
+    return CL_MEMKIND_UNKNOWN;
   /* read-only registrations must never be made writable again */
-  if (kind == CL_MEMKIND_REGISTERED && (map[i - 1].flags & 0x08))
-    kind = CL_MEMKIND_UNKNOWN;
-  pthread_rwlock_unlock(&map_lock);
-  return kind;
+  if (r.kind == CL_MEMKIND_REGISTERED && (r.flags & 0x08))
+    return CL_MEMKIND_UNKNOWN;
+  return r.kind;
 }
 
 int32_t cl_allocmap_device(uint64_t addr)
 {
-  int32_t device = -1;
-  pthread_rwlock_rdlock(&map_lock);
-  size_t i = lower_bound(addr + 1);
-  if (i > 0 && addr < map[i - 1].end)
-    device = map[i - 1].device;
-  pthread_rwlock_unlock(&map_lock);
-  return device;
+  struct range r = {0, 0, 0, 0, 0, 0};
+  return range_before(addr, &r, F_END | F_DEVICE) && addr < r.end ? r.device
+                                                                  : -1;
 }
 
 int cl_allocmap_find(uint64_t addr, uint64_t *start, uint64_t *end)
 {
-  int found = 0;
-  pthread_rwlock_rdlock(&map_lock);
-  size_t i = lower_bound(addr + 1);
-  if (i > 0 && addr < map[i - 1].end) {
-    *start = map[i - 1].start;
-    *end = map[i - 1].end;
-    found = 1;
-  }
-  pthread_rwlock_unlock(&map_lock);
-  return found;
+  struct range r = {0, 0, 0, 0, 0, 0};
+  if (!range_before(addr, &r, F_START | F_END) || addr >= r.end)
+    return 0;
+  *start = r.start;
+  *end = r.end;
+  return 1;
 }
 
 /* ---- parameter layouts, cached per CUfunction ------------------------------ *
@@ -348,13 +467,20 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c)
   uint64_t code_lo = 0, code_span = 0; /* 0: no word is host code */
   if (code)
     cl_hostcode_bounds(code, &code_lo, &code_span);
-  pthread_rwlock_rdlock(&map_lock);
   /* the range the last pointer fell in: the pointers of one launch mostly
    * fall in one allocation (a caching allocator's segment) */
-  uint64_t hit_start = 1, hit_end = 0;
-  int hit_device = 0;
-  uint64_t uninit = 0; /* the aggregates that held an address in host code */
+  uint64_t hit_start, hit_end;
+  int hit_device;
+  uint64_t uninit; /* the aggregates that held an address in host code */
   unsigned first = c->nkargs;
+  unsigned seq;
+again:
+  seq = read_begin();
+  const struct range *rv;
+  size_t nranges = view(&rv);
+  hit_start = 1, hit_end = 0, hit_device = 0, uninit = 0;
+  c->nkargs = first;
+  c->kargs_truncated = 0;
   for (unsigned i = 0; i < l->n; i++) {
     const unsigned char *p = params[i];
     unsigned size = l->size[i] > MAX_SCAN_BYTES ? MAX_SCAN_BYTES : l->size[i];
@@ -371,12 +497,13 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c)
         continue; /* neither in an allocation nor in host code */
       int inside = v - lo < span;
       if (inside && (v < hit_start || v >= hit_end)) {
-        size_t k = lower_bound(v + 1); /* first range starting after v */
-        inside = k > 0 && v < map[k - 1].end;
+        /* first range starting after v */
+        size_t k = lower_bound(rv, nranges, v + 1);
+        inside = k > 0 && v < RD(rv[k - 1].end);
         if (inside) {
-          hit_start = map[k - 1].start, hit_end = map[k - 1].end;
-          hit_device = map[k - 1].kind == CL_MEMKIND_DEVICE ||
-                       map[k - 1].kind == CL_MEMKIND_MAPPED;
+          int kind = RD(rv[k - 1].kind);
+          hit_start = RD(rv[k - 1].start), hit_end = RD(rv[k - 1].end);
+          hit_device = kind == CL_MEMKIND_DEVICE || kind == CL_MEMKIND_MAPPED;
         }
       }
       if (!inside) { /* not in an allocation */
@@ -393,7 +520,8 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c)
     }
   }
 done:
-  pthread_rwlock_unlock(&map_lock);
+  if (read_again(seq))
+    goto again; /* the map changed meanwhile: scan again */
   for (unsigned k = first; uninit && k < c->nkargs; k++)
     c->kargs[k].uninit = (uninit >> c->kargs[k].param) & 1;
 }
@@ -401,17 +529,17 @@ done:
 void cl_kparams_atfork_prepare(void)
 {
   pthread_mutex_lock(&layout_lock);
-  pthread_rwlock_wrlock(&map_lock);
+  pthread_mutex_lock(&map_lock);
 }
 void cl_kparams_atfork_parent(void)
 {
-  pthread_rwlock_unlock(&map_lock);
+  pthread_mutex_unlock(&map_lock);
   pthread_mutex_unlock(&layout_lock);
 }
 /* The child's only thread is not the owner the locks remember: they are
  * made anew rather than unlocked. */
 void cl_kparams_atfork_child(void)
 {
-  pthread_rwlock_init(&map_lock, NULL);
+  pthread_mutex_init(&map_lock, NULL);
   pthread_mutex_init(&layout_lock, NULL);
 }

@@ -5,10 +5,62 @@
  * system without unified addressing: not something the simulated runtime
  * produces), and never device memory; mappings of one reserved range
  * (cuMemMap), adjacent ranges that an unmap ends together; the device
- * whose memory an address is (cl_allocmap_device: a copy's devices). */
+ * whose memory an address is (cl_allocmap_device: a copy's devices); and
+ * lookups that run while another thread adds and removes allocations
+ * around them, growing the map (kparams.c reads it without a lock). */
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "shim/kparams.h"
 #include "shim/shim.h"
 #include "../unit.h"
+
+/* ---- lookups while another thread changes the map ---- */
+#define STABLE 0x5000000000ull /* never removed while the readers run */
+static atomic_int stop;
+
+static void *churn(void *arg)
+{
+  (void)arg;
+  /* allocations below and above the stable one: each add or remove moves
+   * it in the map's array, and the array grows (copied) more than once */
+  for (int round = 0; round < 200; round++) {
+    for (uint64_t k = 1; k <= 600; k++) {
+      cl_allocmap_add(STABLE - k * 0x100000, 0x1000, CL_MEMKIND_DEVICE, 0, 0);
+      cl_allocmap_add(STABLE + k * 0x100000, 0x1000, CL_MEMKIND_PINNED, 0, -1);
+    }
+    for (uint64_t k = 1; k <= 600; k++) {
+      cl_allocmap_remove(STABLE - k * 0x100000);
+      cl_allocmap_remove(STABLE + k * 0x100000);
+    }
+  }
+  atomic_store(&stop, 1);
+  return NULL;
+}
+
+static int concurrent_lookups(void)
+{
+  cl_allocmap_add(STABLE, 0x10000, CL_MEMKIND_MANAGED, 1, 2);
+  pthread_t t;
+  if (pthread_create(&t, NULL, churn, NULL))
+    return 1;
+  long wrong = 0, lookups = 0;
+  uint64_t s, e;
+  while (!atomic_load(&stop)) {
+    wrong += cl_allocmap_kind(STABLE + 64, 64) != CL_MEMKIND_MANAGED;
+    wrong += cl_allocmap_device(STABLE + 0x8000) != 2;
+    wrong += !cl_allocmap_find(STABLE + 0xffff, &s, &e) || s != STABLE ||
+             e != STABLE + 0x10000;
+    wrong += !cl_allocmap_device_reach(STABLE, &s, &e) || s != STABLE;
+    wrong += cl_allocmap_kind(STABLE + 0x10000, 8) != CL_MEMKIND_UNKNOWN;
+    lookups += 5;
+  }
+  pthread_join(t, NULL);
+  CHECK(wrong == 0, "%ld of %ld lookups wrong while the map changed", wrong,
+        lookups);
+  cl_allocmap_remove(STABLE);
+  return 0;
+}
 
 int main(void)
 {
@@ -72,5 +124,7 @@ int main(void)
   cl_allocmap_remove_range(va + 4 * MiB, 4 * MiB);
   CHECK(!cl_allocmap_find(va + 4 * MiB, &s, &e));
   CHECK(cl_allocmap_find(va + 6 * MiB, &s, &e));
+
+  CHECK(concurrent_lookups() == 0);
   UNIT_DONE();
 }
