@@ -15,6 +15,10 @@
 #   bench/launch_cost.sh BUILD_DIR [MODE...]   (empty args event query copy)
 #   SHIM=/other/libcudalens.so bench/launch_cost.sh BUILD_DIR   (compare)
 #   N1=2000 N2=20000 (defaults)
+#   FLOOR=cupti_floor.so: also under bench/cupti_floor.c built against the
+#   sim (cc -shared -fPIC -O2 -I$CUDA/include -Iinclude bench/cupti_floor.c
+#   -o cupti_floor.so -Ltests/sim/lib -l:libcupti.so.13), and the shim's
+#   instructions above that floor
 set -eu
 build=$(cd "${1:?usage: launch_cost.sh BUILD_DIR [MODE...]}" && pwd)
 shift
@@ -34,6 +38,11 @@ for mode in "$@"; do
     env LD_LIBRARY_PATH="$sim" valgrind --tool=callgrind \
       --callgrind-out-file="$tmp/native.$mode.$n" "$tmp/launch_mix" "$mode" "$n" \
       >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+    if [ -n "${FLOOR:-}" ]; then
+      env LD_LIBRARY_PATH="$sim" LD_PRELOAD="$FLOOR" valgrind --tool=callgrind \
+        --callgrind-out-file="$tmp/floor.$mode.$n" "$tmp/launch_mix" "$mode" "$n" \
+        >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+    fi
     env LD_LIBRARY_PATH="$sim" LD_PRELOAD="$shim" CUDALENS_OUTPUT="$tmp/m-%p.db" \
       valgrind --tool=callgrind --separate-threads=yes \
       --callgrind-out-file="$tmp/cg.$mode.$n" "$tmp/launch_mix" "$mode" "$n" \
@@ -45,7 +54,8 @@ for mode in "$@"; do
     done
   done
   python3 - "$mode" "$((n2 - n1))" "$funcs" "$tmp/cg.$mode.$n1" "$tmp/cg.$mode.$n2" \
-    "$tmp/native.$mode.$n1" "$tmp/native.$mode.$n2" <<'PY'
+    "$tmp/native.$mode.$n1" "$tmp/native.$mode.$n2" \
+    "$tmp/floor.$mode.$n1" "$tmp/floor.$mode.$n2" <<'PY'
 import glob, re, sys
 mode, dn, funcs, a, b = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
 def summary(f):
@@ -53,6 +63,10 @@ def summary(f):
         if line.startswith("summary:") or line.startswith("totals:"):
             return int(line.split()[1])
 native = (summary(sys.argv[7]) - summary(sys.argv[6])) / dn
+try:
+    floor = (summary(sys.argv[9]) - summary(sys.argv[8])) / dn
+except OSError:
+    floor = None
 def load(f):
     tot, fn = 0, {}
     for line in open(f):
@@ -77,6 +91,9 @@ app = per(app_a, app_b)
 print("%-6s app thread: native %5.0f, shim %5.0f, difference %5.0f; "
       "under the callback %5.0f; writer thread %6.0f" %
       (mode, native, app, app - native, cbv, wr / dn))
+if floor is not None:
+    print("%-6s   CUPTI floor %5.0f (%5.0f above native); the shim above the floor %5.0f" %
+          (mode, floor, floor - native, app - floor))
 rows = [(per(fa.get(k, 0), v), k) for k, v in fb.items()
         if "libcudalens" in k or "ld-linux" in k or "libc.so" in k]
 rows = [r for r in rows if r[0] > 0 and "(below main)" not in r[1] and
