@@ -9,17 +9,16 @@ static const struct cl_op_sem no_sem = {CL_WORK_NONE, CL_HOST_NONE,
 
 const struct cl_op_sem *cl_op_sem(enum cl_op op)
 {
-  static const struct { enum cl_op op; struct cl_op_sem sem; } rows[] = {
+  /* indexed by class (asked on every synchronization the program makes):
+   * a class ops.def does not list is all zero, no_sem's row */
+  static const struct cl_op_sem by_op[CL_OP_COUNT] = {
 #define CL_OP_SEM(op, work, host, edge, doc)                                   \
-  {CL_OP_##op, {CL_WORK_##work, CL_HOST_##host, CL_EDGE_##edge, doc}},
+  [CL_OP_##op] = {CL_WORK_##work, CL_HOST_##host, CL_EDGE_##edge, doc},
 #include "cudalens/ops.def"
   };
   if ((unsigned)op >= CL_OP_COUNT)
     return &no_sem;
-  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-    if (rows[i].op == op)
-      return &rows[i].sem;
-  return &no_sem;
+  return &by_op[op];
 }
 
 bool cl_op_is_stream_work(enum cl_op op, bool has_stream)
