@@ -789,10 +789,11 @@ void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
       (host == CL_HOST_NONE && op != CL_OP_EVENT_RECORD &&
        op != CL_OP_HOST_FUNC && op != CL_OP_STREAM_WAIT_EVENT))
     return;
-  /* with nothing guarded, a wait covers nothing that exists now, and
-   * nothing guarded later is older than its event (the record's own entry
+  /* with nothing guarded, a synchronization (or a host function) has
+   * nothing to lift, and a wait covers nothing that exists now: nothing
+   * guarded later is older than it or its event (the record's own entry
    * is kept: a stale one covers only older, released work) */
-  if (op == CL_OP_STREAM_WAIT_EVENT && !atomic_load(&cl_hostguard_armed))
+  if (op != CL_OP_EVENT_RECORD && !atomic_load(&cl_hostguard_armed))
     return;
   wlock();
   if (op == CL_OP_STREAM_WAIT_EVENT) {
