@@ -499,8 +499,10 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
   }
   struct cl_gexec_rec snap = {.seq = c->seq, .exec = c->a.handle,
                               .graph = c->a.graph, .device = c->device};
+  /* what a graph's kernel node takes, kept past the commit (the writer
+   * may take the record at once) */
   struct cl_karg kargs[CL_MAX_KARGS];
-  uint8_t nkargs = c->nkargs;
+  uint8_t nkargs = api->op == CL_OP_GRAPH_EXEC_NODE ? c->nkargs : 0;
   uint64_t node = c->a.dst;
   memcpy(kargs, c->kargs, nkargs * sizeof *kargs);
   CL_PHASE_BEGIN(t2);
