@@ -25,14 +25,15 @@ libclshim_la_SOURCES = \
 	shim/sqlite_api.h \
 	common/format.c common/semantics.c common/outpath.c \
 	common/buildid.c common/mangle_const.c
-# The shim's thread-local variables are reached with the initial-exec
-# model: one instruction (%fs-relative) instead of a call to
-# __tls_get_addr at each function's first use, some 30 calls a kernel
-# launch (bench/launch_cost.sh).  It needs the library's TLS in the static
-# block, which a library loaded at start-up (LD_PRELOAD, how the shim is
-# always loaded: launcher/, python/) is in; a dlopen after start-up may
-# refuse it (glibc: "cannot allocate memory in static TLS block").
-SHIM_TLS_CFLAGS = -ftls-model=initial-exec
+# The shim's thread-local variables are reached through TLS descriptors
+# (SHIM_TLS_CFLAGS, configure.ac: -mtls-dialect=gnu2 on x86-64): for a
+# library in the static TLS block (loaded at start-up, as LD_PRELOAD
+# does) a call that returns the offset, instead of __tls_get_addr at each
+# function's first use (some 30 calls a kernel launch: bench/README.md).
+# The initial-exec model would save about 100 instructions a launch more,
+# but a library built with it cannot be loaded by dlopen once its TLS no
+# longer fits the static block's reserve (tests/python's probe, loaded by
+# ctypes, could not).
 libclshim_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(SQLITE_CFLAGS) \
 	$(SHIM_TLS_CFLAGS)
 
