@@ -7,18 +7,28 @@
 static const struct cl_op_sem no_sem = {CL_WORK_NONE, CL_HOST_NONE,
                                         CL_EDGE_DOC, NULL};
 
+/* each class's row of ops.def, by position: ROW_<class> */
+enum {
+#define CL_OP_SEM(op, work, host, edge, doc) ROW_##op,
+#include "cudalens/ops.def"
+};
+
 const struct cl_op_sem *cl_op_sem(enum cl_op op)
 {
-  /* indexed by class (asked on every synchronization the program makes):
-   * a class ops.def does not list is all zero, no_sem's row */
-  static const struct cl_op_sem by_op[CL_OP_COUNT] = {
+  static const struct { enum cl_op op; struct cl_op_sem sem; } rows[] = {
 #define CL_OP_SEM(op, work, host, edge, doc)                                   \
-  [CL_OP_##op] = {CL_WORK_##work, CL_HOST_##host, CL_EDGE_##edge, doc},
+  {CL_OP_##op, {CL_WORK_##work, CL_HOST_##host, CL_EDGE_##edge, doc}},
 #include "cudalens/ops.def"
   };
-  if ((unsigned)op >= CL_OP_COUNT)
+  /* a class's row + 1, 0 for a class ops.def does not list: asked on every
+   * synchronization the program makes, so not searched for */
+  static const unsigned char row_of[CL_OP_COUNT] = {
+#define CL_OP_SEM(op, work, host, edge, doc) [CL_OP_##op] = ROW_##op + 1,
+#include "cudalens/ops.def"
+  };
+  if ((unsigned)op >= CL_OP_COUNT || !row_of[op])
     return &no_sem;
-  return &by_op[op];
+  return &rows[row_of[op] - 1].sem;
 }
 
 bool cl_op_is_stream_work(enum cl_op op, bool has_stream)
