@@ -16,6 +16,7 @@
 #include "selftime.h"
 #include "shim.h"
 #include "stack.h"
+#include "threadmem.h"
 
 static uintptr_t self_start, self_end;
 /* [lo, hi) ranges skipped (CUPTI) and where the walk stops (libc) */
@@ -143,6 +144,9 @@ enum { RULE_NONE = 0, RULE_SP, RULE_FP, RULE_VARIABLE };
   ((uint64_t)(ip) | ((uint64_t)((k) / 8) << IP_BITS) | ((uint64_t)(d) << 58) | \
    ((uint64_t)(rule) << 62))
 static _Atomic(_Atomic uint64_t *) learned;
+/* changed whenever a word of the table is written: a walk remembered
+ * (struct memo) followed the rules of one generation */
+static _Atomic unsigned rules_gen;
 static __thread unsigned walks;
 static __thread unsigned long slow_walks; /* by libgcc */
 static __thread uintptr_t stack_lo, stack_hi;
@@ -255,8 +259,10 @@ static void learn(const struct observed *o)
   if (!slot)
     return; /* crowded: not learned */
   while (!w) {
-    if (atomic_compare_exchange_weak(slot, &w, fresh))
+    if (atomic_compare_exchange_weak(slot, &w, fresh)) {
+      atomic_fetch_add_explicit(&rules_gen, 1, memory_order_release);
       return;
+    }
     if (w && SLOT_IP(w) != o->ip)
       return; /* another address took the slot: not learned this time */
   }
@@ -268,6 +274,7 @@ static void learn(const struct observed *o)
   if (rule == RULE_SP && SLOT_K(w) == 0) { /* END: a walk went further now */
     atomic_store_explicit(slot, SLOT(o->ip, 0, 0, RULE_VARIABLE),
                           memory_order_relaxed);
+    atomic_fetch_add_explicit(&rules_gen, 1, memory_order_release);
     return;
   }
   int fits = rule == RULE_SP ? o->cfa == o->sp + (uintptr_t)SLOT_K(w)
@@ -282,8 +289,10 @@ static void learn(const struct observed *o)
     unsigned nd = rbp_at_fp(o) ? RBP_AT_FP : RBP_UNKNOWN;
     now = (now & ~(15ull << 58)) | ((uint64_t)nd << 58);
   }
-  if (now != w)
+  if (now != w) {
     atomic_store_explicit(slot, now, memory_order_relaxed);
+    atomic_fetch_add_explicit(&rules_gen, 1, memory_order_release);
+  }
 }
 
 struct walk {
@@ -299,8 +308,8 @@ static void learn_end(uintptr_t ip)
   _Atomic uint64_t *t = atomic_load_explicit(&learned, memory_order_relaxed);
   uint64_t w;
   _Atomic uint64_t *slot = t && !(ip >> IP_BITS) ? slot_of(t, ip, &w) : NULL;
-  if (slot && !w)
-    atomic_compare_exchange_strong(slot, &w, SLOT(ip, 0, 0, RULE_SP));
+  if (slot && !w && atomic_compare_exchange_strong(slot, &w, SLOT(ip, 0, 0, RULE_SP)))
+    atomic_fetch_add_explicit(&rules_gen, 1, memory_order_release);
 }
 
 /* libgcc hands each frame's IP with the CFA of the frame it called, which is
@@ -338,19 +347,116 @@ static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
   return w->cut ? _URC_END_OF_STACK : _URC_NO_REASON;
 }
 
+/* ---- the last walk, remembered ---------------------------------------------
+ * A program calls CUDA from a few places, and the outer part of its stack
+ * (its main loop, the Python frames above a layer) is the same from one
+ * call to the next.  A fast walk depends only on each frame's state (ip,
+ * sp, rbp and whether rbp is known), the rules of the table, the words it
+ * reads from the stack, the stack's bounds and the spans: a thread
+ * remembers its last complete fast walk, and a walk that reaches a frame
+ * in the same state (rbp compared only where a later frame uses it) takes
+ * the rest from it once each word that walk read there and after still
+ * holds what it held, in the same generation of rules.  The frames are
+ * then those a walk would have found, at one comparison a word read
+ * instead of a rule's lookup and checks a frame. */
+#define MEMO_FRAMES 64
+#define MEMO_READS (3 * MEMO_FRAMES) /* at most 3 words a frame */
+struct memo_frame {
+  uintptr_t ip, sp, rbp;
+  uint8_t rbp_known;
+  uint8_t uses_rbp;       /* the walk from here reads rbp before setting it */
+  uint8_t out_before;     /* frames emitted before this one */
+  uint8_t first_read;     /* its first word in addr[], val[] */
+  uint8_t rbp_read;       /* (while written) the word it set rbp from, + 1 */
+};
+struct memo {
+  unsigned gen;           /* rules_gen of the walk */
+  int max;                /* its limit */
+  int n;                  /* frames in f, the last one where the walk ended */
+  int natural;            /* it ended at its end, not at max frames */
+  int nreads, nout;
+  struct memo_frame f[MEMO_FRAMES];
+  uintptr_t addr[MEMO_READS], val[MEMO_READS]; /* the words read, in order */
+  uint64_t out[CL_MAX_FRAMES];                 /* the frames it found */
+};
+struct memos {
+  struct memo m[2];       /* the one kept, and the one being written */
+  int cur;
+};
+static __thread struct memos *memos;
+
+/* Do the words M's walk read from frame J on still hold what they held? */
+static int memo_holds(const struct memo *m, int j)
+{
+  for (int r = m->f[j].first_read; r < m->nreads; r++)
+    if (*(const uintptr_t *)m->addr[r] != m->val[r])
+      return 0;
+  return 1;
+}
+
 /* Follow learned rules from (ip, sp, rbp); -1 when a rule is missing or
- * cannot be followed. */
+ * cannot be followed.  What every frame reads (the stack's bounds, the
+ * spans) is held in locals: the frames written could otherwise be the
+ * same memory, and each would be read again for each frame. */
 static int fast_walk(_Atomic uint64_t *t, uintptr_t ip, uintptr_t sp,
                      uintptr_t rbp, uint64_t *frames, int max)
 {
-  int n = 0, rbp_known = 1;
+  const uintptr_t lo = stack_lo, hi = stack_hi;
+#define IN_STACK(a) ((a) >= lo && (a) < hi && hi - (a) >= 8)
+  struct memos *ms = memos;
+  if (!ms && max <= CL_MAX_FRAMES)
+    ms = cl_thread_calloc((void **)&memos, sizeof *memos);
+  unsigned gen = atomic_load_explicit(&rules_gen, memory_order_acquire);
+  const struct memo *old = ms ? &ms->m[ms->cur] : NULL;
+  /* (the frames it found are kept: CL_MAX_FRAMES at most) */
+  struct memo *rec = ms && max <= CL_MAX_FRAMES ? &ms->m[!ms->cur] : NULL;
+  if (old && (old->gen != gen || old->max != max || !old->n))
+    old = NULL;
+  int j = 0; /* old's first frame not below sp */
+  int n = 0, rbp_known = 1, k = 0, natural = 1, nreads = 0;
+  struct memo_frame *f = NULL;
   while (ip && n < max) {
+    if (old) {
+      while (j < old->n && old->f[j].sp < sp)
+        j++;
+      const struct memo_frame *o = &old->f[j];
+      if (j < old->n && o->sp == sp && o->ip == ip &&
+          o->rbp_known == rbp_known && (!o->uses_rbp || o->rbp == rbp)) {
+        if ((old->natural || n >= o->out_before) && memo_holds(old, j)) {
+          int more = old->nout - o->out_before;
+          if (more > max - n)
+            more = max - n;
+          memcpy(frames + n, old->out + o->out_before,
+                 (size_t)more * sizeof *frames);
+          return n + more;
+        }
+        old = NULL; /* changed: walk on */
+      }
+    }
+    if (rec && k < MEMO_FRAMES) {
+      f = &rec->f[k++];
+      *f = (struct memo_frame){ip, sp, rbp, (uint8_t)rbp_known, 0, (uint8_t)n,
+                               (uint8_t)nreads, 0};
+    } else {
+      rec = NULL, f = NULL; /* too deep to remember */
+    }
+#define READ(var, a)                                                           \
+  do {                                                                         \
+    uintptr_t a_ = (a);                                                        \
+    var = *(const uintptr_t *)a_;                                              \
+    if (f) {                                                                   \
+      rec->addr[nreads] = a_;                                                  \
+      rec->val[nreads++] = var;                                                \
+    }                                                                          \
+  } while (0)
     if (in_spans(stop, nstop, ip))
-      return n;
+      goto end;
     if (!((ip >= self_start && ip < self_end) || in_spans(skip, nskip, ip)))
       frames[n++] = ip;
-    if (n == max)
-      return n;
+    if (n == max) {
+      natural = 0;
+      goto end;
+    }
     uint64_t w;
     if (!slot_of(t, ip, &w) || SLOT_IP(w) != ip)
       return -1;
@@ -358,40 +464,90 @@ static int fast_walk(_Atomic uint64_t *t, uintptr_t ip, uintptr_t sp,
     switch (SLOT_RULE(w)) {
     case RULE_SP:
       if (SLOT_K(w) == 0)
-        return n; /* END */
+        goto end; /* END */
       cfa = sp + (uintptr_t)SLOT_K(w);
       break;
     case RULE_FP:
       if (!rbp_known)
         return -1;
+      if (f)
+        f->uses_rbp = 1;
       if (SLOT_K(w) < FP_DEREF) {
         cfa = rbp + (uintptr_t)SLOT_K(w);
       } else {
         uintptr_t at = rbp - (uintptr_t)(SLOT_K(w) - FP_DEREF);
-        if (!in_stack(at))
+        if (!IN_STACK(at))
           return -1;
-        cfa = *(const uintptr_t *)at;
+        READ(cfa, at);
       }
       break;
     default:
       return -1;
     }
-    if (!in_stack(cfa - 8) || cfa <= sp)
+    if (!IN_STACK(cfa - 8) || cfa <= sp)
       return -1;
     unsigned d = SLOT_D(w);
     if (d == RBP_UNKNOWN) {
       rbp_known = 0;
+      if (f && !f->uses_rbp)
+        f->uses_rbp = 2; /* what came in is not used after */
     } else if (d == RBP_AT_FP) {
-      if (!rbp_known || !in_stack(rbp))
+      if (!rbp_known || !IN_STACK(rbp))
         return -1;
-      rbp = *(const uintptr_t *)rbp;
+      if (f)
+        f->uses_rbp = 1, f->rbp_read = (uint8_t)(nreads + 1);
+      READ(rbp, rbp);
     } else if (d != RBP_SAME) {
-      if (!in_stack(cfa - 8 * d))
+      if (!IN_STACK(cfa - 8 * d))
         return -1;
-      rbp = *(const uintptr_t *)(cfa - 8 * d);
+      if (f)
+        f->rbp_read = (uint8_t)(nreads + 1);
+      READ(rbp, cfa - 8 * d);
+      if (f && !f->uses_rbp)
+        f->uses_rbp = 2;
     }
-    ip = *(const uintptr_t *)(cfa - 8);
+    READ(ip, cfa - 8);
     sp = cfa;
+#undef READ
+  }
+  /* ip 0: the end */
+  if (rec && k < MEMO_FRAMES) {
+    f = &rec->f[k++];
+    *f = (struct memo_frame){ip, sp, rbp, (uint8_t)rbp_known, 0, (uint8_t)n,
+                             (uint8_t)nreads, 0};
+  } else {
+    rec = NULL;
+  }
+end:
+#undef IN_STACK
+  if (rec) {
+    /* whether each frame's walk reads the rbp it came in with: its own
+     * rule, or a later frame's while no frame between sets it */
+    int later = 0;
+    for (int i = k - 1; i >= 0; i--) {
+      struct memo_frame *x = &rec->f[i];
+      /* a word rbp was set from that no later frame uses is not kept:
+       * (a register a function saved, not a frame pointer: it changes
+       * from call to call and changes nothing in the walk) */
+      if (x->rbp_read && !later)
+        rec->addr[x->rbp_read - 1] = 0;
+      later = x->uses_rbp == 1 || (x->uses_rbp == 0 && later);
+      x->uses_rbp = (uint8_t)later;
+    }
+    int kept = 0;
+    for (int i = 0, r = 0; i < k; i++) {
+      int last = i + 1 < k ? rec->f[i + 1].first_read : nreads;
+      rec->f[i].first_read = (uint8_t)kept;
+      for (; r < last; r++)
+        if (rec->addr[r])
+          rec->addr[kept] = rec->addr[r], rec->val[kept++] = rec->val[r];
+    }
+    nreads = kept;
+    rec->gen = gen, rec->max = max, rec->n = k, rec->natural = natural;
+    rec->nreads = nreads;
+    rec->nout = n;
+    memcpy(rec->out, frames, (size_t)n * sizeof *frames);
+    ms->cur = !ms->cur;
   }
   return n;
 }

@@ -6,7 +6,10 @@
  * and once learned, walks through the alloca frame (found by its frame
  * pointer), the realigned one (by the CFA saved below its frame pointer)
  * and to the outermost frame (no C library spans to stop at: the
- * shim's code is linked into this program) must not fall back to libgcc. */
+ * shim's code is linked into this program) must not fall back to libgcc;
+ * and a walk from the same place at the same stack depth, called by one
+ * caller then another (a thread's last walk, remembered, must not stand
+ * for a stack whose return addresses changed). */
 #include <alloca.h>
 #include <execinfo.h>
 
@@ -65,6 +68,19 @@ __attribute__((noinline)) static void level(int depth, int vary)
   __asm__ volatile("" ::: "memory"); /* not a tail call */
 }
 
+/* two callers of probe() with the same frame, called from one place:
+ * the stack differs only in probe's return address */
+__attribute__((noinline)) static void via_a(void)
+{
+  probe();
+  __asm__ volatile("" ::: "memory"); /* not a tail call */
+}
+__attribute__((noinline)) static void via_b(void)
+{
+  probe();
+  __asm__ volatile("" ::: "memory");
+}
+
 int main(void)
 {
   for (int i = 0; i < 1000; i++)
@@ -74,5 +90,12 @@ int main(void)
   unsigned long slow = cl_stack_slow_walks();
   printf("%lu of 1000 walks by libgcc\n", slow);
   CHECK(slow <= 20); /* learning a few frame shapes, and the checks */
+
+  void (*volatile callers[2])(void) = {via_a, via_b};
+  mismatches = 0;
+  for (int i = 0; i < 1000; i++)
+    callers[(i / 3) & 1](); /* runs of three: the same stack, then another */
+  printf("%d mismatching walks of 1000 through two callers\n", mismatches);
+  CHECK(mismatches == 0);
   UNIT_DONE();
 }
