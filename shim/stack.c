@@ -382,6 +382,8 @@ struct memo {
 struct memos {
   struct memo m[2];       /* the one kept, and the one being written */
   int cur;
+  int busy;               /* a walk is using them (a walk that interrupts
+                           * it, from a handler, does without) */
 };
 static __thread struct memos *memos;
 
@@ -394,18 +396,16 @@ static int memo_holds(const struct memo *m, int j)
   return 1;
 }
 
-/* Follow learned rules from (ip, sp, rbp); -1 when a rule is missing or
- * cannot be followed.  What every frame reads (the stack's bounds, the
+/* Follow learned rules from (ip, sp, rbp), with the thread's memos MS
+ * (or none); -1 when a rule is missing or cannot be followed.  What every
+ * frame reads (the stack's bounds, the
  * spans) is held in locals: the frames written could otherwise be the
  * same memory, and each would be read again for each frame. */
-static int fast_walk(_Atomic uint64_t *t, uintptr_t ip, uintptr_t sp,
-                     uintptr_t rbp, uint64_t *frames, int max)
+static int walk_rules(struct memos *ms, _Atomic uint64_t *t, uintptr_t ip,
+                      uintptr_t sp, uintptr_t rbp, uint64_t *frames, int max)
 {
   const uintptr_t lo = stack_lo, hi = stack_hi;
 #define IN_STACK(a) ((a) >= lo && (a) < hi && hi - (a) >= 8)
-  struct memos *ms = memos;
-  if (!ms && max <= CL_MAX_FRAMES)
-    ms = cl_thread_calloc((void **)&memos, sizeof *memos);
   unsigned gen = atomic_load_explicit(&rules_gen, memory_order_acquire);
   const struct memo *old = ms ? &ms->m[ms->cur] : NULL;
   /* (the frames it found are kept: CL_MAX_FRAMES at most) */
@@ -549,6 +549,22 @@ end:
     memcpy(rec->out, frames, (size_t)n * sizeof *frames);
     ms->cur = !ms->cur;
   }
+  return n;
+}
+
+static int fast_walk(_Atomic uint64_t *t, uintptr_t ip, uintptr_t sp,
+                     uintptr_t rbp, uint64_t *frames, int max)
+{
+  struct memos *ms = memos;
+  if (!ms && max <= CL_MAX_FRAMES)
+    ms = cl_thread_calloc((void **)&memos, sizeof *memos);
+  if (ms && ms->busy)
+    ms = NULL;
+  if (ms)
+    ms->busy = 1;
+  int n = walk_rules(ms, t, ip, sp, rbp, frames, max);
+  if (ms)
+    ms->busy = 0;
   return n;
 }
 
