@@ -66,7 +66,7 @@ static void scan_environ(const char *env_values[ENV_COUNT])
   }
 }
 
-static long env_long(const char *const *env_values, int id, long def, long lo,
+CL_STARTUP_CODE static long env_long(const char *const *env_values, int id, long def, long lo,
                      long hi)
 {
   const char *name = env_names[id];
@@ -84,7 +84,7 @@ static long env_long(const char *const *env_values, int id, long def, long lo,
   return x;
 }
 
-void cl_config_load(void)
+CL_STARTUP_CODE void cl_config_load(void)
 {
   const char *v, *env_values[ENV_COUNT] = {NULL};
   scan_environ(env_values);

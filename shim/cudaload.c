@@ -22,7 +22,7 @@ struct walk {
   void *arg;
 };
 
-static int walk_one(struct dl_phdr_info *info, size_t size, void *arg)
+CL_STARTUP_CODE static int walk_one(struct dl_phdr_info *info, size_t size, void *arg)
 {
   struct walk *w = arg;
   if (w->first) {
@@ -74,7 +74,7 @@ int cl_cuda_runtime_major(const char *path)
 
 /* libcuda.so.1; libcudart.so.N, or libcudart-HASH.so.N as wheels repaired
  * by auditwheel carry it */
-int cl_cuda_lib_kind(const char *path)
+CL_STARTUP_CODE int cl_cuda_lib_kind(const char *path)
 {
   const char *b = base_of(path);
   if (!strcmp(b, "libcuda.so.1") || !strcmp(b, "libcuda.so"))
@@ -122,7 +122,7 @@ int cl_cuda_scan(struct cl_cuda_found *f)
  * look that every process makes at start-up and after each dlopen() keeps
  * 4 KiB off the stack, which would fault in a page there; issue 24, item
  * 10) */
-static int is_cuda(struct dl_phdr_info *info, void *arg)
+CL_STARTUP_CODE static int is_cuda(struct dl_phdr_info *info, void *arg)
 {
   int *found = arg;
   const char *name = info->dlpi_name;
@@ -131,7 +131,7 @@ static int is_cuda(struct dl_phdr_info *info, void *arg)
   return *found;
 }
 
-int cl_cuda_appeared(void)
+CL_STARTUP_CODE int cl_cuda_appeared(void)
 {
   int found = 0;
   return cl_loaded_walk(&seen_adds, is_cuda, &found) && found;

@@ -28,7 +28,7 @@ static void *unavailable(void) { return NULL; }
  * shim's constructor ran (other libraries' constructors may dlopen first).
  * dlvsym is not interposed, so it reaches glibc's; the version names are
  * glibc's for dlsym (the first since 2.34, the second before). */
-void cl_dl_bind_real(void)
+CL_STARTUP_CODE void cl_dl_bind_real(void)
 {
   if (__atomic_load_n(&cl_real_dlopen, __ATOMIC_ACQUIRE))
     return;
@@ -55,7 +55,7 @@ void *cl_dl_open_real(const char *file, int mode)
 }
 
 /* RTLD_NEXT is resolved from the shim (this call's return address) */
-void *cl_dl_sym_real(void *handle, const char *name)
+CL_STARTUP_CODE void *cl_dl_sym_real(void *handle, const char *name)
 {
   cl_dl_bind_real();
   return ((void *(*)(void *, const char *))cl_real_dlsym)(handle, name);

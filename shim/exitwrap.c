@@ -32,6 +32,23 @@ static struct {
 
 static void on_quick_exit(void) { cl_writer_end("quick_exit", 0); }
 
+#ifdef __GLIBC__
+/* at_quick_exit(3) is a stub of glibc's libc_nonshared.a, which the linker
+ * puts after all the shim's code: a window of code of its own for the
+ * kernel's fault-around, in every process.  This does what the stub does
+ * (glibc's stdlib/at_quick_exit.c), beside the start-up code. */
+extern int __cxa_at_quick_exit(void (*func)(void *), void *arg, void *dso);
+extern void *__dso_handle CL_HIDDEN;
+static void on_quick_exit_arg(void *unused)
+{
+  (void)unused;
+  on_quick_exit();
+}
+#define CL_AT_QUICK_EXIT(f) __cxa_at_quick_exit(f##_arg, NULL, __dso_handle)
+#else
+#define CL_AT_QUICK_EXIT(f) at_quick_exit(f)
+#endif
+
 __attribute__((constructor)) static void bind_real(void)
 {
   real.execve = (execve_fn)cl_dl_sym_real(RTLD_NEXT, "execve");
@@ -41,7 +58,7 @@ __attribute__((constructor)) static void bind_real(void)
   real.fexecve = (fexecve_fn)cl_dl_sym_real(RTLD_NEXT, "fexecve");
   real.exit_ = (exit_fn)cl_dl_sym_real(RTLD_NEXT, "_exit");
   real.Exit_ = (exit_fn)cl_dl_sym_real(RTLD_NEXT, "_Exit");
-  at_quick_exit(on_quick_exit); /* runs after the program's handlers */
+  CL_AT_QUICK_EXIT(on_quick_exit); /* runs after the program's handlers */
 }
 
 /* ---- exec ------------------------------------------------------------------- */

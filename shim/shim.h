@@ -27,6 +27,15 @@
  * between the modules' variables; issue 24, item 10). */
 #define CL_STARTUP_DATA __attribute__((section("cl_startup")))
 
+/* The code that every process runs (the constructors and what they call,
+ * the destructor's path while nothing records): one place at the start of
+ * .text, where GNU ld and lld put .text.startup.* (beside the
+ * constructors, which GCC puts in .text.startup, and _init), so that the
+ * kernel's fault-around maps it with one fault, not one per 64 KiB window
+ * of code that it spans (issue 24, item 10; bench/README.md, "Fourth
+ * round").  Not for the wrappers' own code: that runs in CUDA programs. */
+#define CL_STARTUP_CODE __attribute__((section(".text.startup.cl")))
+
 /* ---- configuration (config.c), read once from CUDALENS_* variables ------- */
 struct cl_config {
   const char *output;       /* CUDALENS_OUTPUT pattern */

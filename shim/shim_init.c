@@ -82,7 +82,7 @@ static void atfork_child(void)
   cl_writer_atfork_child();
 }
 
-static void finish(void)
+CL_STARTUP_CODE static void finish(void)
 {
   if (!atomic_load(&active) || atomic_exchange(&finished, 1) ||
       cl_ring_unseen_process(0))
@@ -111,7 +111,7 @@ static void monotonic_now(struct timespec *ts)
   clock_gettime(CLOCK_MONOTONIC, ts);
 }
 
-static void configure(void)
+CL_STARTUP_CODE static void configure(void)
 {
   monotonic_now(&loaded_at);
   cl_log_init(); /* what stderr is (log.c) */
@@ -190,7 +190,7 @@ static __attribute__((noinline)) int start_found(void)
 /* The thread that sees CUDA first subscribes, before its dlopen() returns.
  * Another thread that finds the start under way does not wait for it (it
  * might hold the loader's lock that the start needs). */
-int cl_cuda_maybe_loaded(void)
+CL_STARTUP_CODE int cl_cuda_maybe_loaded(void)
 {
   if (atomic_load(&state) != WAITING)
     return 0;
@@ -208,3 +208,10 @@ __attribute__((constructor)) static void cl_constructor(void)
   cl_cuda_maybe_loaded();
 }
 __attribute__((destructor)) static void cl_destructor(void) { finish(); }
+
+/* DT_FINI, which the loader calls after the destructors (shim/local.mk
+ * links with -fini=cl_dt_fini): the C library's _fini does nothing either,
+ * but its .fini section lies after all the shim's code, a window of code
+ * of its own for the kernel's fault-around in every process at exit. */
+CL_STARTUP_CODE void cl_dt_fini(void);
+CL_STARTUP_CODE void cl_dt_fini(void) {}
