@@ -53,7 +53,7 @@ static void scan_environ(const char *env_values[ENV_COUNT])
 {
   for (char **e = environ; e && *e; e++) {
     const char *s = *e;
-    if (strncmp(s, PREFIX, sizeof PREFIX - 1))
+    if (strncmp(s, CL_STARTUP_STR(PREFIX), sizeof PREFIX - 1))
       continue;
     s += sizeof PREFIX - 1;
     const char *eq = strchr(s, '=');

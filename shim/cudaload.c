@@ -17,7 +17,8 @@
 /* ---- the loaded objects, when some were loaded since the last walk ------- */
 struct walk {
   _Atomic unsigned long long *seen;
-  int first, unchanged;
+  int started, unchanged; /* both 0 at first: GCC merged {1, 0} into a
+                            * constant loaded from .rodata, a fault */
   int (*fn)(struct dl_phdr_info *, void *);
   void *arg;
 };
@@ -25,8 +26,8 @@ struct walk {
 CL_STARTUP_CODE static int walk_one(struct dl_phdr_info *info, size_t size, void *arg)
 {
   struct walk *w = arg;
-  if (w->first) {
-    w->first = 0;
+  if (!w->started) {
+    w->started = 1;
     /* dlpi_adds counts the loads of the process (glibc, since 2.4) */
     if (size >= offsetof(struct dl_phdr_info, dlpi_subs) &&
         info->dlpi_adds == atomic_load(w->seen)) {
@@ -41,7 +42,7 @@ CL_STARTUP_CODE static int walk_one(struct dl_phdr_info *info, size_t size, void
 int cl_loaded_walk(_Atomic unsigned long long *seen,
                    int (*fn)(struct dl_phdr_info *, void *), void *arg)
 {
-  struct walk w = {seen, 1, 0, fn, arg};
+  struct walk w = {seen, 0, 0, fn, arg};
   dl_iterate_phdr(walk_one, &w);
   return !w.unchanged;
 }
@@ -77,10 +78,12 @@ int cl_cuda_runtime_major(const char *path)
 CL_STARTUP_CODE int cl_cuda_lib_kind(const char *path)
 {
   const char *b = base_of(path);
-  if (!strcmp(b, "libcuda.so.1") || !strcmp(b, "libcuda.so"))
+  if (!strcmp(b, CL_STARTUP_STR("libcuda.so.1")) ||
+      !strcmp(b, CL_STARTUP_STR("libcuda.so")))
     return 1;
-  if (!strncmp(b, "libcudart", 9) &&
-      (!strncmp(b + 9, ".so", 3) || (b[9] == '-' && strstr(b, ".so"))))
+  if (!strncmp(b, CL_STARTUP_STR("libcudart"), 9) &&
+      (!strncmp(b + 9, CL_STARTUP_STR(".so"), 3) ||
+       (b[9] == '-' && strstr(b, CL_STARTUP_STR(".so")))))
     return 2;
   return 0;
 }

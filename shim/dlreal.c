@@ -32,12 +32,14 @@ CL_STARTUP_CODE void cl_dl_bind_real(void)
 {
   if (__atomic_load_n(&cl_real_dlopen, __ATOMIC_ACQUIRE))
     return;
-  void *sym = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
+  void *sym = dlvsym(RTLD_NEXT, CL_STARTUP_STR("dlsym"),
+               CL_STARTUP_STR("GLIBC_2.34"));
   if (!sym)
-    sym = dlvsym(RTLD_NEXT, "dlsym", CL_GLIBC_BASE);
+    sym = dlvsym(RTLD_NEXT, CL_STARTUP_STR("dlsym"),
+                 CL_STARTUP_STR(CL_GLIBC_BASE));
   void *open = NULL;
   if (sym)
-    open = ((void *(*)(void *, const char *))sym)(RTLD_NEXT, "dlopen");
+    open = ((void *(*)(void *, const char *))sym)(RTLD_NEXT, CL_STARTUP_STR("dlopen"));
   if (!sym || !open) {
     cl_log_write(CL_LOG_ERROR, "cannot find the C library's dlopen and "
                                "dlsym; they will fail in this process");

@@ -51,13 +51,13 @@ static void on_quick_exit_arg(void *unused)
 
 __attribute__((constructor)) static void bind_real(void)
 {
-  real.execve = (execve_fn)cl_dl_sym_real(RTLD_NEXT, "execve");
-  real.execvpe = (execve_fn)cl_dl_sym_real(RTLD_NEXT, "execvpe");
-  real.execv = (execv_fn)cl_dl_sym_real(RTLD_NEXT, "execv");
-  real.execvp = (execv_fn)cl_dl_sym_real(RTLD_NEXT, "execvp");
-  real.fexecve = (fexecve_fn)cl_dl_sym_real(RTLD_NEXT, "fexecve");
-  real.exit_ = (exit_fn)cl_dl_sym_real(RTLD_NEXT, "_exit");
-  real.Exit_ = (exit_fn)cl_dl_sym_real(RTLD_NEXT, "_Exit");
+  real.execve = (execve_fn)cl_dl_sym_real(RTLD_NEXT, CL_STARTUP_STR("execve"));
+  real.execvpe = (execve_fn)cl_dl_sym_real(RTLD_NEXT, CL_STARTUP_STR("execvpe"));
+  real.execv = (execv_fn)cl_dl_sym_real(RTLD_NEXT, CL_STARTUP_STR("execv"));
+  real.execvp = (execv_fn)cl_dl_sym_real(RTLD_NEXT, CL_STARTUP_STR("execvp"));
+  real.fexecve = (fexecve_fn)cl_dl_sym_real(RTLD_NEXT, CL_STARTUP_STR("fexecve"));
+  real.exit_ = (exit_fn)cl_dl_sym_real(RTLD_NEXT, CL_STARTUP_STR("_exit"));
+  real.Exit_ = (exit_fn)cl_dl_sym_real(RTLD_NEXT, CL_STARTUP_STR("_Exit"));
   CL_AT_QUICK_EXIT(on_quick_exit); /* runs after the program's handlers */
 }
 

@@ -36,6 +36,18 @@
  * round").  Not for the wrappers' own code: that runs in CUDA programs. */
 #define CL_STARTUP_CODE __attribute__((section(".text.startup.cl")))
 
+/* A string constant that every process reads at start (the names looked
+ * up, the prefix of the variables, CUDA's file names): in RELRO, which the
+ * loader writes (relocates) in every process anyway and then makes
+ * read-only, not in .rodata, a window of its own for the fault-around.
+ * Read-only all the same; never executable. */
+#define CL_STARTUP_STR(s)                                                      \
+  ({                                                                           \
+    static const char cl_s_[] __attribute__((section(".data.rel.ro.cl"))) = \
+        s;                                                                     \
+    cl_s_;                                                                     \
+  })
+
 /* ---- configuration (config.c), read once from CUDALENS_* variables ------- */
 struct cl_config {
   const char *output;       /* CUDALENS_OUTPUT pattern */
