@@ -33,10 +33,11 @@ libcudalens_la_SOURCES = \
 	shim/nvtx.h shim/nccl_load.c shim/nccl_load.h shim/gotpatch.c \
 	shim/gotpatch.h shim/sqlite_load.c
 libcudalens_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(SQLITE_CFLAGS)
-# -fini: DT_FINI names an empty function beside the start-up code, not
-# _fini at the end of .text (shim_init.c, cl_dt_fini)
+# SHIM_FINI_LDFLAGS: DT_FINI names an empty function beside the start-up
+# code, not _fini at the end of .text (shim_init.c, cl_dt_fini;
+# configure.ac)
 libcudalens_la_LDFLAGS = -module -avoid-version -shared -no-undefined \
-	-Wl,-fini=cl_dt_fini
+	$(SHIM_FINI_LDFLAGS)
 libcudalens_la_LIBADD = libclshim.la -ldl -lpthread
 
 lib_LTLIBRARIES += libcudalens-sqlite.la

@@ -210,8 +210,9 @@ __attribute__((constructor)) static void cl_constructor(void)
 __attribute__((destructor)) static void cl_destructor(void) { finish(); }
 
 /* DT_FINI, which the loader calls after the destructors (shim/local.mk
- * links with -fini=cl_dt_fini): the C library's _fini does nothing either,
- * but its .fini section lies after all the shim's code, a window of code
- * of its own for the kernel's fault-around in every process at exit. */
+ * links with -fini=cl_dt_fini where the linker takes it): the C library's
+ * _fini does nothing either, but its .fini section lies after all the
+ * shim's code, a window of code of its own for the kernel's fault-around
+ * in every process at exit. */
 CL_STARTUP_CODE void cl_dt_fini(void);
 CL_STARTUP_CODE void cl_dt_fini(void) {}
