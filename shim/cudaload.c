@@ -51,10 +51,15 @@ int cl_loaded_walk(_Atomic unsigned long long *seen,
 /* cl_cuda_appeared's walks */
 static _Atomic unsigned long long seen_adds CL_STARTUP_DATA;
 
+/* (a loop, not strrchr: cl_cuda_lib_kind runs at start in every process;
+ * shim.h's cl_starts_with says why) */
 static const char *base_of(const char *path)
 {
-  const char *s = strrchr(path, '/');
-  return s ? s + 1 : path;
+  const char *b = path;
+  for (const char *s = path; *s; s++)
+    if (*s == '/')
+      b = s + 1;
+  return b;
 }
 
 /* N of "...so.N[...]", or 0 */
@@ -78,11 +83,11 @@ int cl_cuda_runtime_major(const char *path)
 CL_STARTUP_CODE int cl_cuda_lib_kind(const char *path)
 {
   const char *b = base_of(path);
-  if (!strcmp(b, CL_STARTUP_STR("libcuda.so.1")) ||
-      !strcmp(b, CL_STARTUP_STR("libcuda.so")))
+  if (cl_str_eq(b, CL_STARTUP_STR("libcuda.so.1")) ||
+      cl_str_eq(b, CL_STARTUP_STR("libcuda.so")))
     return 1;
-  if (!strncmp(b, CL_STARTUP_STR("libcudart"), 9) &&
-      (!strncmp(b + 9, CL_STARTUP_STR(".so"), 3) ||
+  if (cl_starts_with(b, CL_STARTUP_STR("libcudart")) &&
+      (cl_starts_with(b + 9, CL_STARTUP_STR(".so")) ||
        (b[9] == '-' && strstr(b, CL_STARTUP_STR(".so")))))
     return 2;
   return 0;

@@ -48,6 +48,26 @@
     cl_s_;                                                                     \
   })
 
+/* String tests for the start-up code: the C library's strcmp, strncmp and
+ * strrchr are each a lazy binding that the loader resolves on the first
+ * call (~1,000 instructions, a symbol lookup) in every process, CUDA or
+ * not; these are inlined. */
+static inline __attribute__((always_inline)) int cl_starts_with(const char *s,
+                                                                const char *p)
+{
+  while (*p)
+    if (*s++ != *p++)
+      return 0;
+  return 1;
+}
+static inline __attribute__((always_inline)) int cl_str_eq(const char *a,
+                                                           const char *b)
+{
+  while (*a && *a == *b)
+    a++, b++;
+  return *a == *b;
+}
+
 /* ---- configuration (config.c), read once from CUDALENS_* variables ------- */
 struct cl_config {
   const char *output;       /* CUDALENS_OUTPUT pattern */
