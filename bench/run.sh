@@ -28,14 +28,16 @@ Options:
   --torch       also run torch_small_ops.py (needs python3 with torch)
   --train       also run torch_train.py: 40 training steps (after 5 warm-up
                 steps) of resnet18, resnet18 fed by a pinned DataLoader,
-                and a transformer (needs torch and torchvision)
+                a transformer, GPT-2 and ViT (needs torch, torchvision,
+                transformers and timm)
   --steps N     training steps of each --train run (default 40; 4 with
                 --quick): longer loops for ratios within 2%
   --no-cuda     skip the CUDA benchmarks (with --torch/--train: PyTorch only)
   --quick       a tenth of the work per run, for a smoke test
   --only LIST   run only these benchmarks (comma-separated names as
                 printed: launch_bound, copy_bound, torch_small_ops,
-                train_resnet18, train_resnet18-loader, train_transformer)
+                train_resnet18, train_resnet18-loader, train_transformer,
+                train_gpt2, train_vit)
   --keep        keep the databases the shim wrote (their folder is printed)
   --no-sanitizer
                 leave out the runs under PyTorch's CUDA sanitizer (7-17x
@@ -44,12 +46,19 @@ Options:
                 also run each benchmark under the shim, and under each
                 floor, with VAR=VALUE in the environment (e.g.
                 CUDALENS_HOSTGUARD=0), interleaved with the others
+  --baseline LIB
+                also run each benchmark under another build of the shim
+                (e.g. main before a change), interleaved with the others:
+                prints its ratio to native and the paired ratio
+                cudalens/baseline with its interval (before and after, in
+                one run)
   --floor LIB   also run each benchmark under LIB preloaded instead of the
                 shim: the CUPTI floor (bench/cupti_floor.c built as a shared
                 library: the same callbacks and activity kinds as the shim,
                 doing nothing), or another experiment such as
                 bench/driver_floor.c; may be given more than once, each
-                printed under its file name
+                printed under its file name, with the paired ratio
+                cudalens/floor and its interval
   -h, --help    this help
 
 Environment: NVCC (default nvcc on PATH, else /usr/local/cuda/bin/nvcc),
@@ -59,7 +68,7 @@ EOF
 
 die() { echo "run.sh: $*" >&2; exit 2; }
 
-steps_opt='' runs=5 budget=0 bindir='' arch=native torch=0 train=0 cuda=1 quick=0 keep=0 target='' floor='' with='' only='' sanitizer=1
+steps_opt='' runs=5 budget=0 bindir='' arch=native torch=0 train=0 cuda=1 quick=0 keep=0 target='' baseline='' floor='' with='' only='' sanitizer=1
 while [ $# -gt 0 ]; do
   case $1 in
   --runs) [ $# -ge 2 ] || die "--runs needs a number"; runs=$2; shift ;;
@@ -80,6 +89,8 @@ while [ $# -gt 0 ]; do
   --only=*) only=${1#--only=} ;;
   --keep) keep=1 ;;
   --no-sanitizer) sanitizer=0 ;;
+  --baseline) [ $# -ge 2 ] || die "--baseline needs the library"; baseline=$2; shift ;;
+  --baseline=*) baseline=${1#--baseline=} ;;
   --floor) [ $# -ge 2 ] || die "--floor needs the library"; floor="$floor $2"; shift ;;
   --floor=*) floor="$floor ${1#--floor=}" ;;
   --with) [ $# -ge 2 ] || die "--with needs VAR=VALUE"; with=$2; shift ;;
@@ -115,6 +126,11 @@ else
 fi
 shim=$(cd "$(dirname "$shim")" && pwd -P)/$(basename "$shim")
 case $shim in *[:\ ]*) die "the shim's path contains a colon or blank: $shim" ;; esac
+if [ -n "$baseline" ]; then
+  [ -f "$baseline" ] || die "--baseline $baseline: no such file"
+  baseline=$(cd "$(dirname "$baseline")" && pwd -P)/$(basename "$baseline")
+  case $baseline in *[:\ ]*) die "the baseline's path contains a colon or blank: $baseline" ;; esac
+fi
 floors=
 for f in $floor; do
   [ -f "$f" ] || die "--floor $f: no such file"
@@ -123,9 +139,11 @@ for f in $floor; do
   floors="$floors $f"
 done
 
-# The variants run besides native, in this order each round: the shim, each
-# floor, and with --with the shim and each floor again with VAR=VALUE.
+# The variants run besides native, in this order each round: the shim, the
+# baseline, each floor, and with --with the shim and each floor again with
+# VAR=VALUE.
 variants=cudalens
+[ -z "$baseline" ] || variants="$variants baseline"
 n=0
 for f in $floors; do n=$((n + 1)); variants="$variants floor$n"; done
 if [ -n "$with" ]; then
@@ -138,6 +156,7 @@ floor_lib() { echo "$floors" | awk -v i="$1" '{ print $i }'; }
 label_of() {
   case $1 in
   cudalens) echo cudalens ;;
+  baseline) echo "baseline ($baseline)" ;;
   with) echo "cudalens with $with" ;;
   floorwith*) echo "$(basename "$(floor_lib "${1#floorwith}")" .so) with $with" ;;
   floor*) basename "$(floor_lib "${1#floor}")" .so ;;
@@ -206,6 +225,10 @@ run_one() {
       "$@" >"$out.stdout" 2>"$out.stderr" ;;
   csan)
     env -u CUDALENS_OUTPUT -u CUDALENS_MANIFEST TORCH_CUDA_SANITIZER=1 \
+      "$@" >"$out.stdout" 2>"$out.stderr" ;;
+  baseline)
+    env -u CUDALENS_MANIFEST LD_PRELOAD="$baseline${LD_PRELOAD:+:$LD_PRELOAD}" \
+      CUDALENS_OUTPUT="$dbdir/$(basename "$out")-%p.db" \
       "$@" >"$out.stdout" 2>"$out.stderr" ;;
   with)
     env -u CUDALENS_MANIFEST LD_PRELOAD="$shim${LD_PRELOAD:+:$LD_PRELOAD}" \
@@ -295,6 +318,7 @@ run_variants() {
     case $rv_v in
     cudalens) check_db "$rv_name" "$rv_last" ;;
     with) check_db "$rv_name.with" 0 ;;
+    baseline) check_db "$rv_name.baseline" 0 ;;
     esac
   done
   return 0
@@ -314,7 +338,14 @@ print_variants() {
       printf '  %s: %.3f s, ratio %.2f (%s above it: %+.2f)\n' "$(label_of "$pv_v")" \
         "$(awk '{ print $1 }' "$pv_t" | median)" "$pv_r" \
         "$(label_of "$(shim_of "$pv_v")")" "$(echo "$pv_s $pv_r" | awk '{ print $1 - $2 }')"
-      interval "$pv_nat" "$pv_t" "$(label_of "$pv_v")/native" ;;
+      interval "$pv_nat" "$pv_t" "$(label_of "$pv_v")/native"
+      interval "$pv_t" "$(out_of "$1" "$(shim_of "$pv_v")").times" \
+        "$(label_of "$(shim_of "$pv_v")")/$(label_of "$pv_v")" ;;
+    baseline)
+      printf '  %s: %.3f s, ratio %.2f\n' "$(label_of "$pv_v")" \
+        "$(awk '{ print $1 }' "$pv_t" | median)" "$pv_r"
+      interval "$pv_nat" "$pv_t" "baseline/native"
+      interval "$pv_t" "$(out_of "$1" cudalens).times" "cudalens/baseline" ;;
     *)
       printf '  %s: %.3f s, ratio %.2f\n' "$(label_of "$pv_v")" \
         "$(awk '{ print $1 }' "$pv_t" | median)" "$pv_r" ;;
@@ -444,6 +475,8 @@ if [ "$train" = 1 ]; then
   torch_case train_resnet18 csan "$here/torch_train.py" resnet18 "$steps"
   torch_case train_resnet18-loader nocsan "$here/torch_train.py" resnet18-loader "$steps"
   torch_case train_transformer csan "$here/torch_train.py" transformer "$steps"
+  torch_case train_gpt2 csan "$here/torch_train.py" gpt2 "$steps"
+  torch_case train_vit nocsan "$here/torch_train.py" vit "$steps"
 fi
 
 if [ "$nodb" = 1 ]; then

@@ -403,6 +403,7 @@ static struct stream *streams; /* launched on since the last settle wait */
 static size_t n_streams, cap_streams, last_stream;
 static uint64_t n_begun, last_new, next_try;
 static atomic_bool settle_ready; /* settle_now is due at the next API entry */
+
 static unsigned settle = 1000; /* CUDALENS_FOOTPRINT_SETTLE; 0: never */
 static bool repatch;           /* CUDALENS_FOOTPRINT_REPATCH */
 static unsigned debug;         /* CUDALENS_DEBUGLEVEL: the cost line */
@@ -410,6 +411,13 @@ static unsigned debug;         /* CUDALENS_DEBUGLEVEL: the cost line */
 static atomic_long n_patched_launches, n_instrumented, n_mod_patched,
     n_mod_unpatched, n_mod_repatched, n_missed, n_lost, n_skipped, n_waits,
     n_settles;
+
+/* at launch NOW (patch_lock held): SETTLE launches since the last new
+ * function, and none of the settle's tries put off past NOW */
+static bool settle_due(uint64_t now)
+{
+  return settle && now - last_new > settle && now >= next_try;
+}
 
 /* the launches of a function due for the sample's first part */
 static uint64_t due_max(void)
@@ -613,7 +621,7 @@ static bool may_wait(CUstream s)
  * module never returned (fp_test loop: no launch after the 1000th) */
 static void settle_now(uint64_t now)
 {
-  if (!settle || now - last_new <= settle || now < next_try)
+  if (!settle_due(now))
     return;
   next_try = now + settle; /* what is left waits that long */
   bool any = false;
@@ -659,7 +667,7 @@ static bool launch_module(const Sanitizer_LaunchData *l, bool *due,
   *due = *repatched = *missed = false;
   pthread_mutex_lock(&patch_lock);
   uint64_t now = ++n_begun;
-  if (settle && now - last_new > settle && now >= next_try)
+  if (settle_due(now))
     atomic_store_explicit(&settle_ready, true, memory_order_relaxed);
   stream_seen(l->context, l->stream, l->hStream);
   struct function *f = function_of(l->function);

@@ -38,6 +38,10 @@ static __thread int recorder; /* this thread opens the recording's files */
 /* only the writer thread changes it (and a forked child, alone) */
 static struct held held[MAX_FDS] = {[0 ... MAX_FDS - 1] = {.fd = -1}};
 
+/* a soft descriptor limit at or below this leaves the recording no room
+ * above the program's descriptors (lowest_fd, cl_dbfd_no_room) */
+#define ROOM_LIMIT 64
+
 /* Well above what programs name on their own, below the soft limit and
  * below 1024 so that the kernel's descriptor table does not grow for us. */
 static int lowest_fd(void)
@@ -47,7 +51,7 @@ static int lowest_fd(void)
     rlim_t lim = 1024;
     if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < lim)
       lim = rl.rlim_cur;
-    lowest = lim > 64 ? (int)lim - 32 : 10;
+    lowest = lim > ROOM_LIMIT ? (int)lim - 32 : 10;
   }
   return lowest;
 }
@@ -60,12 +64,12 @@ static int lowest_fd(void)
 int cl_dbfd_no_room(char *why, size_t whysz)
 {
   struct rlimit rl;
-  if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur > 64)
+  if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur > ROOM_LIMIT)
     return 0;
   snprintf(why, whysz,
            "RLIMIT_NOFILE is %llu: the recording's descriptors would be taken "
-           "from the program's (it needs a soft limit above 64)",
-           (unsigned long long)rl.rlim_cur);
+           "from the program's (it needs a soft limit above %d)",
+           (unsigned long long)rl.rlim_cur, ROOM_LIMIT);
   return 1;
 }
 

@@ -8,6 +8,11 @@ MODEL is one of:
   resnet18-loader   the same fed by DataLoader(pin_memory=True, num_workers=2)
                     with non_blocking copies
   transformer       nn.TransformerEncoder (4 layers, d=256), AdamW
+  gpt2              GPT-2 small (124M) of Hugging Face transformers, random
+                    weights (no download), batch 8 of 256 tokens, bf16
+                    autocast, AdamW
+  vit               ViT-B/16 of timm, random weights, batch 32 of 3x224x224,
+                    AdamW
   bf16              resnet18 under torch.autocast(dtype=torch.bfloat16)
   cudagraph         a training step of a small MLP captured in a
                     torch.cuda.CUDAGraph and replayed
@@ -38,10 +43,14 @@ def resnet(steps, autocast=False, loader=False):
     opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
     lossf = nn.CrossEntropyLoss()
     if loader:
-        data = torch.utils.data.TensorDataset(torch.randn(32 * steps, 3, 224, 224),
-                                              torch.randint(0, 10, (32 * steps,)))
-        batches = torch.utils.data.DataLoader(data, batch_size=32, pin_memory=True,
-                                              num_workers=2)
+        # 16 batches of images drawn again and again (a dataset of 32 * steps
+        # images would be 5.8 GB at 300 steps)
+        data = torch.utils.data.TensorDataset(torch.randn(32 * 16, 3, 224, 224),
+                                              torch.randint(0, 10, (32 * 16,)))
+        sampler = torch.utils.data.RandomSampler(data, replacement=True,
+                                                 num_samples=32 * steps)
+        batches = torch.utils.data.DataLoader(data, batch_size=32, sampler=sampler,
+                                              pin_memory=True, num_workers=2)
     else:
         batches = [(torch.randn(32, 3, 224, 224), torch.randint(0, 10, (32,)))
                    for _ in range(steps)]
@@ -69,6 +78,39 @@ def transformer(steps):
         y = torch.randint(0, 1000, (16, 128), device="cuda")
         opt.zero_grad(set_to_none=True)
         loss = lossf(model(x).reshape(-1, 1000), y.reshape(-1))
+        loss.backward()
+        opt.step()
+        on_step(i)
+    return loss.item()
+
+
+def gpt2(steps):
+    from transformers import GPT2Config, GPT2LMHeadModel
+    cfg = GPT2Config()
+    model = GPT2LMHeadModel(cfg).cuda()
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    for i in range(steps):
+        x = torch.randint(0, cfg.vocab_size, (8, 256), device="cuda")
+        opt.zero_grad(set_to_none=True)
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            loss = model(input_ids=x, labels=x).loss
+        loss.backward()
+        opt.step()
+        on_step(i)
+    return loss.item()
+
+
+def vit(steps):
+    import timm
+    model = timm.create_model("vit_base_patch16_224", pretrained=False,
+                              num_classes=10).cuda()
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    lossf = nn.CrossEntropyLoss()
+    for i in range(steps):
+        x = torch.randn(32, 3, 224, 224, device="cuda")
+        y = torch.randint(0, 10, (32,), device="cuda")
+        opt.zero_grad(set_to_none=True)
+        loss = lossf(model(x), y)
         loss.backward()
         opt.step()
         on_step(i)
@@ -126,6 +168,8 @@ MODELS = {
     "resnet18": lambda n: resnet(n),
     "resnet18-loader": lambda n: resnet(n, loader=True),
     "transformer": transformer,
+    "gpt2": gpt2,
+    "vit": vit,
     "bf16": lambda n: resnet(n, autocast=True),
     "cudagraph": cudagraph,
     "compile": compiled,

@@ -18,7 +18,7 @@ mkdir -p "$2" && out=$(cd "$2" && pwd) || exit 2
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 PYTHON=${PYTHON:-python3}
-models=${*:-resnet18 resnet18-loader transformer bf16 cudagraph compile compile-graphs}
+models=${*:-resnet18 resnet18-loader transformer gpt2 vit bf16 cudagraph compile compile-graphs}
 report() { LD_LIBRARY_PATH="$build/lib-extra" "$build/cudalens-report" "$@"; }
 status=0
 for m in $models; do
