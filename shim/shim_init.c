@@ -132,11 +132,38 @@ static uint64_t load_time_ns(void)
   return since > 0 && (uint64_t)since < t ? t - (uint64_t)since : t;
 }
 
-/* configure() once.  (pthread_once makes a futex system call each time it
- * runs one, in every process; kept, for what it does that an atomic flag
- * would not: a child forked while another thread configured runs it
- * again, where a waiter would wait forever.) */
-static void configure_once(void) { pthread_once(&config_once, configure); }
+/* The C library's flag that no thread was ever created (glibc 2.32,
+ * <sys/single_threaded.h>); weak: where the C library lacks it, its
+ * address is NULL and configure_once always takes pthread_once. */
+extern char __libc_single_threaded __attribute__((weak));
+
+static _Atomic int configured CL_STARTUP_DATA;
+
+CL_STARTUP_CODE static void configure_mark(void)
+{
+  if (!atomic_load_explicit(&configured, memory_order_acquire)) {
+    configure();
+    atomic_store_explicit(&configured, 1, memory_order_release);
+  }
+}
+
+/* configure() once.  While the process has one thread (the constructor's
+ * case, nearly always) no other can be configuring: configure() runs
+ * without pthread_once, whose futex system call (a wake after every run)
+ * and lazy binding cost every process ~2 us (issue 24, item 10).  The flag
+ * is the one the C library trusts to skip its own locks; pthread_create
+ * clears it before a thread starts.  Otherwise pthread_once, for what it
+ * does that an atomic flag would not: a child forked while another thread
+ * configured runs it again, where a waiter would wait forever. */
+CL_STARTUP_CODE static void configure_once(void)
+{
+  if (atomic_load_explicit(&configured, memory_order_acquire))
+    return;
+  if (&__libc_single_threaded && __libc_single_threaded)
+    configure_mark();
+  else
+    pthread_once(&config_once, configure_mark);
+}
 
 static void start(const struct cl_cuda_found *f)
 {
