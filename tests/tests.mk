@@ -15,6 +15,7 @@ CAPTURE_TESTS = \
 	tests/capture/errors.test \
 	tests/capture/exec.test \
 	tests/capture/fds.test \
+	tests/capture/firstcall.test \
 	tests/capture/fork_exec.test \
 	tests/capture/forkfork.test \
 	tests/capture/forkstorm.test \
