@@ -25,24 +25,16 @@ typedef int (*execv_fn)(const char *, char *const[]);
 typedef int (*fexecve_fn)(int, char *const[], char *const[]);
 typedef void (*exit_fn)(int);
 
-/* The real function, looked up on the wrapper's first call with the
- * guarantee CL_REAL (shim.h) gives the syscall and signal wrappers: through
- * the C library's dlsym, never the shim's own hook (dlreal.c binds it
- * lock-free), so a first call from a signal handler or a vfork child finds
- * it too (a lookup that succeeds takes and releases the loader's recursive
- * lock, nothing of the shim's; a vfork child's store is its parent's, which
- * then finds it bound).  The name in RELRO (CL_STARTUP_STR): a shell's
- * child that execs looks it up and faults no page of .rodata for it. */
-#define REAL(type, name)                                                       \
-  ({                                                                           \
-    static type cl_fn_ CL_STARTUP_DATA;                                        \
-    type cl_f_ = __atomic_load_n(&cl_fn_, __ATOMIC_RELAXED);                   \
-    if (!cl_f_) {                                                              \
-      cl_f_ = (type)cl_dl_sym_real(RTLD_NEXT, CL_STARTUP_STR(#name));          \
-      __atomic_store_n(&cl_fn_, cl_f_, __ATOMIC_RELAXED);                      \
-    }                                                                          \
-    cl_f_;                                                                     \
-  })
+/* The real function, looked up on the wrapper's first call as CL_REAL
+ * (shim.h) does for the syscall and signal wrappers, with its guarantee:
+ * through the C library's dlsym, never the shim's own hook (dlreal.c binds
+ * it lock-free), so a first call from a signal handler or a vfork child
+ * finds it too (a lookup that succeeds takes and releases the loader's
+ * recursive lock, nothing of the shim's; a vfork child's store is its
+ * parent's, which then finds it bound; tests/capture/firstcall.test).  The
+ * name in RELRO (CL_STARTUP_STR): a shell's child that execs looks it up
+ * and faults no page of .rodata for it. */
+#define REAL(type, name) CL_REAL_NAMED(type, CL_STARTUP_STR(#name))
 
 static void on_quick_exit(void) { cl_writer_end("quick_exit", 0); }
 

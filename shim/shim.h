@@ -304,21 +304,23 @@ extern uint64_t cl_start_ns, cl_end_ns CL_HIDDEN;
 
 /* ---- the real functions (dlreal.c), for every wrapper -------------------- */
 /* The next definition of name (the C library's, or another preloaded
- * wrapper's) as a pointer of the given type, looked up on first use; the
+ * wrapper's) as a pointer of the given type, looked up on first use (by
+ * CL_REAL_NAMED, the name given as a string: exitwrap.c's lie in RELRO); the
  * caller includes <dlfcn.h> with _GNU_SOURCE.  Looked up with the C
  * library's dlsym (cl_dl_sym_real), never the shim's own: these run in
  * signal handlers and under the shim's locks, where the dlsym wrapper's look
  * for NCCL (a lock, the loader's list) must not run. */
-#define CL_REAL_AS(type, name)                                                 \
+#define CL_REAL_NAMED(type, name_str)                                          \
   ({                                                                           \
     static type cl_fn_ CL_STARTUP_DATA;                                        \
     type cl_f_ = __atomic_load_n(&cl_fn_, __ATOMIC_RELAXED);                   \
     if (!cl_f_) {                                                              \
-      cl_f_ = (type)cl_dl_sym_real(RTLD_NEXT, #name);                          \
+      cl_f_ = (type)cl_dl_sym_real(RTLD_NEXT, name_str);                       \
       __atomic_store_n(&cl_fn_, cl_f_, __ATOMIC_RELAXED);                      \
     }                                                                          \
     cl_f_;                                                                     \
   })
+#define CL_REAL_AS(type, name) CL_REAL_NAMED(type, #name)
 #define CL_REAL(name) CL_REAL_AS(__typeof__(name) *, name)
 
 /* The C library's dlopen and dlsym (dlreal.c): every dlsym the shim makes
