@@ -397,7 +397,6 @@ static void applied_idle(void)
     if (lifts[i].used)
       return;
   cl_protmap_relearn();
-  cl_sigwrap_suspect(); /* the next protection starts a new stretch */
 }
 
 /* inside the fault or trap handler: no sigaction calls from there */

@@ -29,9 +29,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
-#include <link.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -252,88 +250,26 @@ int cl_sigwrap_install(int (*handler)(int, siginfo_t *, void *))
     sigset_t none; /* the real functions looked up now, not in a handler */
     procmask_of(SIG_BLOCK, NULL, &none);
     sigpending(&none);
-    syscall(SYS_getpid);
     atomic_store(&segv_kept, 1);
   }
   return r;
-}
-
-/* Whether the kernel's action for SIGSEGV may have been set behind the
- * wrappers since it was last read (issue 25: reading it before every
- * protection was an rt_sigaction call per copy).  Set at the start, by
- * syscall(SYS_rt_sigaction, SIGSEGV, act) (below), when the host-access
- * check has nothing protected any more (cl_sigwrap_suspect: the next
- * protection starts a new stretch), and when the dynamic loader has added
- * an object since the last read (a library's constructor, a runtime with
- * system calls of its own: loader_adds). */
-static _Atomic int segv_unsure = 1;
-static unsigned long long segv_adds; /* the loader's count at the last read */
-
-void cl_sigwrap_suspect(void)
-{
-  atomic_store_explicit(&segv_unsure, 1, memory_order_relaxed);
-}
-
-static int first_adds(struct dl_phdr_info *info, size_t size, void *arg)
-{
-  (void)size;
-  *(unsigned long long *)arg = info->dlpi_adds;
-  return 1; /* the count is the same in every entry: one is enough */
-}
-
-static unsigned long long loader_adds(void)
-{
-  unsigned long long n = 0;
-  dl_iterate_phdr(first_adds, &n);
-  return n;
 }
 
 /* The kernel's action for SIGSEGV is dispatch() again, and the program's
  * view what it set, when the program set one behind the wrappers (the raw
  * rt_sigaction system call, a C library of its own): called before the
  * host-access check protects pages, so that a fault of the shim's never
- * reaches a handler the shim has not seen.  The kernel is asked only when
- * the action may have changed since it was last asked (segv_unsure). */
+ * reaches a handler the shim has not seen. */
 void cl_sigwrap_reclaim(void)
 {
   struct sigaction cur;
-  if (!atomic_load_explicit(&segv_kept, memory_order_relaxed))
-    return;
-  unsigned long long adds = loader_adds();
-  if (adds == segv_adds &&
-      !atomic_exchange_explicit(&segv_unsure, 0, memory_order_acq_rel))
-    return;
-  segv_adds = adds;
-  atomic_store_explicit(&segv_unsure, 0, memory_order_relaxed);
-  if (real_sigaction(SIGSEGV, NULL, &cur)) {
-    cl_sigwrap_suspect(); /* not known: asked again next time */
-    return;
-  }
-  if (is_dispatch(&cur))
+  if (!atomic_load_explicit(&segv_kept, memory_order_relaxed) ||
+      real_sigaction(SIGSEGV, NULL, &cur) || is_dispatch(&cur))
     return;
   sigset_t saved;
   table_lock(&saved);
   relearn(SIGSEGV, &slots[SIGSEGV]);
   table_unlock(&saved);
-}
-
-/* syscall(2): an rt_sigaction that sets SIGSEGV's action through it goes
- * past the wrappers, so the next protection asks the kernel again (see
- * segv_unsure); everything else passes through unchanged.  The six
- * argument words are passed on as the C library's syscall() takes them
- * (registers on x86-64 and aarch64, whatever the caller passed). */
-typedef long (*syscall_fn)(long, ...);
-CL_EXPORT long syscall(long nr, ...)
-{
-  va_list ap;
-  va_start(ap, nr);
-  long a = va_arg(ap, long), b = va_arg(ap, long), c = va_arg(ap, long);
-  long d = va_arg(ap, long), e = va_arg(ap, long), f = va_arg(ap, long);
-  va_end(ap);
-  long r = CL_REAL_AS(syscall_fn, syscall)(nr, a, b, c, d, e, f);
-  if (nr == SYS_rt_sigaction && a == SIGSEGV && b)
-    cl_sigwrap_suspect();
-  return r;
 }
 
 int cl_sigwrap_install_trap(int (*handler)(int, siginfo_t *, void *))

@@ -13,9 +13,6 @@ int cl_sigwrap_install(int (*handler)(int, siginfo_t *, void *)) CL_HIDDEN;
 /* SIGSEGV the shim's again if the program set an action behind the
  * wrappers (raw system call): its handler becomes its view */
 void cl_sigwrap_reclaim(void) CL_HIDDEN;
-/* the next cl_sigwrap_reclaim asks the kernel (the host check has nothing
- * protected any more) */
-void cl_sigwrap_suspect(void) CL_HIDDEN;
 /* SIGTRAP too goes to handler first (the host check's single steps), then
  * to what the program installed; 0 on success */
 int cl_sigwrap_install_trap(int (*handler)(int, siginfo_t *, void *))
