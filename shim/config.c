@@ -5,6 +5,7 @@
  * not; issue 24, item 10). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "shim.h"
@@ -53,7 +54,7 @@ static void scan_environ(const char *env_values[ENV_COUNT])
 {
   for (char **e = environ; e && *e; e++) {
     const char *s = *e;
-    if (strncmp(s, PREFIX, sizeof PREFIX - 1))
+    if (!cl_starts_with(s, CL_STARTUP_STR(PREFIX)))
       continue;
     s += sizeof PREFIX - 1;
     const char *eq = strchr(s, '=');
@@ -66,7 +67,7 @@ static void scan_environ(const char *env_values[ENV_COUNT])
   }
 }
 
-static long env_long(const char *const *env_values, int id, long def, long lo,
+CL_STARTUP_CODE static long env_long(const char *const *env_values, int id, long def, long lo,
                      long hi)
 {
   const char *name = env_names[id];
@@ -84,7 +85,21 @@ static long env_long(const char *const *env_values, int id, long def, long lo,
   return x;
 }
 
-void cl_config_load(void)
+/* getcwd(2) straight from the kernel, as log.c's fstat: the C library's
+ * getcwd is one more lazy binding to resolve in every process.  A path
+ * that is not absolute (the kernel's "(unreachable)" for a directory
+ * outside this root) fails, as the C library's getcwd fails it. */
+static int cwd_into(char *buf, size_t size)
+{
+#if defined(SYS_getcwd) && (defined(__x86_64__) || defined(__aarch64__))
+  long n = syscall(SYS_getcwd, buf, size);
+  return n > 0 && buf[0] == '/';
+#else
+  return getcwd(buf, size) != NULL;
+#endif
+}
+
+CL_STARTUP_CODE void cl_config_load(void)
 {
   const char *v, *env_values[ENV_COUNT] = {NULL};
   scan_environ(env_values);
@@ -114,8 +129,8 @@ void cl_config_load(void)
     else if (strcmp(v, "block"))
       CL_LOG(CL_LOG_WARN, "ignoring CUDALENS_OVERFLOW=%s (block or drop)", v);
   }
-  if (getcwd(cwd_short, sizeof cwd_short))
+  if (cwd_into(cwd_short, sizeof cwd_short))
     cl_cfg.cwd = cwd_short;
-  else if (getcwd(cwd_long, sizeof cwd_long))
+  else if (cwd_into(cwd_long, sizeof cwd_long))
     cl_cfg.cwd = cwd_long;
 }

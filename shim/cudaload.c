@@ -17,16 +17,17 @@
 /* ---- the loaded objects, when some were loaded since the last walk ------- */
 struct walk {
   _Atomic unsigned long long *seen;
-  int first, unchanged;
+  int started, unchanged; /* both 0 at first: GCC merged {1, 0} into a
+                            * constant loaded from .rodata, a fault */
   int (*fn)(struct dl_phdr_info *, void *);
   void *arg;
 };
 
-static int walk_one(struct dl_phdr_info *info, size_t size, void *arg)
+CL_STARTUP_CODE static int walk_one(struct dl_phdr_info *info, size_t size, void *arg)
 {
   struct walk *w = arg;
-  if (w->first) {
-    w->first = 0;
+  if (!w->started) {
+    w->started = 1;
     /* dlpi_adds counts the loads of the process (glibc, since 2.4) */
     if (size >= offsetof(struct dl_phdr_info, dlpi_subs) &&
         info->dlpi_adds == atomic_load(w->seen)) {
@@ -41,7 +42,7 @@ static int walk_one(struct dl_phdr_info *info, size_t size, void *arg)
 int cl_loaded_walk(_Atomic unsigned long long *seen,
                    int (*fn)(struct dl_phdr_info *, void *), void *arg)
 {
-  struct walk w = {seen, 1, 0, fn, arg};
+  struct walk w = {seen, 0, 0, fn, arg};
   dl_iterate_phdr(walk_one, &w);
   return !w.unchanged;
 }
@@ -50,10 +51,15 @@ int cl_loaded_walk(_Atomic unsigned long long *seen,
 /* cl_cuda_appeared's walks */
 static _Atomic unsigned long long seen_adds CL_STARTUP_DATA;
 
+/* (a loop, not strrchr: cl_cuda_lib_kind runs at start in every process;
+ * shim.h's cl_starts_with says why) */
 static const char *base_of(const char *path)
 {
-  const char *s = strrchr(path, '/');
-  return s ? s + 1 : path;
+  const char *b = path;
+  for (const char *s = path; *s; s++)
+    if (*s == '/')
+      b = s + 1;
+  return b;
 }
 
 /* N of "...so.N[...]", or 0 */
@@ -74,13 +80,15 @@ int cl_cuda_runtime_major(const char *path)
 
 /* libcuda.so.1; libcudart.so.N, or libcudart-HASH.so.N as wheels repaired
  * by auditwheel carry it */
-int cl_cuda_lib_kind(const char *path)
+CL_STARTUP_CODE int cl_cuda_lib_kind(const char *path)
 {
   const char *b = base_of(path);
-  if (!strcmp(b, "libcuda.so.1") || !strcmp(b, "libcuda.so"))
+  if (cl_str_eq(b, CL_STARTUP_STR("libcuda.so.1")) ||
+      cl_str_eq(b, CL_STARTUP_STR("libcuda.so")))
     return 1;
-  if (!strncmp(b, "libcudart", 9) &&
-      (!strncmp(b + 9, ".so", 3) || (b[9] == '-' && strstr(b, ".so"))))
+  if (cl_starts_with(b, CL_STARTUP_STR("libcudart")) &&
+      (cl_starts_with(b + 9, CL_STARTUP_STR(".so")) ||
+       (b[9] == '-' && strstr(b, CL_STARTUP_STR(".so")))))
     return 2;
   return 0;
 }
@@ -122,7 +130,7 @@ int cl_cuda_scan(struct cl_cuda_found *f)
  * look that every process makes at start-up and after each dlopen() keeps
  * 4 KiB off the stack, which would fault in a page there; issue 24, item
  * 10) */
-static int is_cuda(struct dl_phdr_info *info, void *arg)
+CL_STARTUP_CODE static int is_cuda(struct dl_phdr_info *info, void *arg)
 {
   int *found = arg;
   const char *name = info->dlpi_name;
@@ -131,7 +139,7 @@ static int is_cuda(struct dl_phdr_info *info, void *arg)
   return *found;
 }
 
-int cl_cuda_appeared(void)
+CL_STARTUP_CODE int cl_cuda_appeared(void)
 {
   int found = 0;
   return cl_loaded_walk(&seen_adds, is_cuda, &found) && found;

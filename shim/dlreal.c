@@ -28,16 +28,18 @@ static void *unavailable(void) { return NULL; }
  * shim's constructor ran (other libraries' constructors may dlopen first).
  * dlvsym is not interposed, so it reaches glibc's; the version names are
  * glibc's for dlsym (the first since 2.34, the second before). */
-void cl_dl_bind_real(void)
+CL_STARTUP_CODE void cl_dl_bind_real(void)
 {
   if (__atomic_load_n(&cl_real_dlopen, __ATOMIC_ACQUIRE))
     return;
-  void *sym = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
+  void *sym = dlvsym(RTLD_NEXT, CL_STARTUP_STR("dlsym"),
+               CL_STARTUP_STR("GLIBC_2.34"));
   if (!sym)
-    sym = dlvsym(RTLD_NEXT, "dlsym", CL_GLIBC_BASE);
+    sym = dlvsym(RTLD_NEXT, CL_STARTUP_STR("dlsym"),
+                 CL_STARTUP_STR(CL_GLIBC_BASE));
   void *open = NULL;
   if (sym)
-    open = ((void *(*)(void *, const char *))sym)(RTLD_NEXT, "dlopen");
+    open = ((void *(*)(void *, const char *))sym)(RTLD_NEXT, CL_STARTUP_STR("dlopen"));
   if (!sym || !open) {
     cl_log_write(CL_LOG_ERROR, "cannot find the C library's dlopen and "
                                "dlsym; they will fail in this process");
@@ -55,7 +57,7 @@ void *cl_dl_open_real(const char *file, int mode)
 }
 
 /* RTLD_NEXT is resolved from the shim (this call's return address) */
-void *cl_dl_sym_real(void *handle, const char *name)
+CL_STARTUP_CODE void *cl_dl_sym_real(void *handle, const char *name)
 {
   cl_dl_bind_real();
   return ((void *(*)(void *, const char *))cl_real_dlsym)(handle, name);

@@ -5,7 +5,9 @@
  * threads recorded; before an exec also what CUPTI still holds, and the
  * recording is closed complete (an exec that fails reopens it).  A process
  * that records nothing, a vfork child among them, goes straight to the real
- * function, bound when the library is loaded (before anything can vfork). */
+ * function, looked up on the wrapper's first call (REAL below), not when the
+ * library is loaded: a process that never execs pays nothing for it (issue
+ * 24, item 10). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -23,25 +25,41 @@ typedef int (*execv_fn)(const char *, char *const[]);
 typedef int (*fexecve_fn)(int, char *const[], char *const[]);
 typedef void (*exit_fn)(int);
 
-static struct {
-  execve_fn execve, execvpe;
-  execv_fn execv, execvp;
-  fexecve_fn fexecve;
-  exit_fn exit_, Exit_;
-} real CL_STARTUP_DATA;
+/* The real function, looked up on the wrapper's first call as CL_REAL
+ * (shim.h) does for the syscall and signal wrappers, with its guarantee:
+ * through the C library's dlsym, never the shim's own hook (dlreal.c binds
+ * it lock-free), so a first call from a signal handler or a vfork child
+ * finds it too (a lookup that succeeds takes and releases the loader's
+ * recursive lock, nothing of the shim's; a vfork child's store is its
+ * parent's, which then finds it bound; tests/capture/firstcall.test).  The
+ * name in RELRO (CL_STARTUP_STR): a shell's child that execs looks it up
+ * and faults no page of .rodata for it. */
+#define REAL(type, name) CL_REAL_NAMED(type, CL_STARTUP_STR(#name))
 
 static void on_quick_exit(void) { cl_writer_end("quick_exit", 0); }
 
-__attribute__((constructor)) static void bind_real(void)
+#ifdef __GLIBC__
+/* at_quick_exit(3) is a stub of glibc's libc_nonshared.a, which the linker
+ * puts after all the shim's code: a window of code of its own for the
+ * kernel's fault-around, in every process.  This does what the stub does
+ * (glibc's stdlib/at_quick_exit.c), beside the start-up code. */
+extern int __cxa_at_quick_exit(void (*func)(void *), void *arg, void *dso);
+extern void *__dso_handle CL_HIDDEN;
+static void on_quick_exit_arg(void *unused)
 {
-  real.execve = (execve_fn)cl_dl_sym_real(RTLD_NEXT, "execve");
-  real.execvpe = (execve_fn)cl_dl_sym_real(RTLD_NEXT, "execvpe");
-  real.execv = (execv_fn)cl_dl_sym_real(RTLD_NEXT, "execv");
-  real.execvp = (execv_fn)cl_dl_sym_real(RTLD_NEXT, "execvp");
-  real.fexecve = (fexecve_fn)cl_dl_sym_real(RTLD_NEXT, "fexecve");
-  real.exit_ = (exit_fn)cl_dl_sym_real(RTLD_NEXT, "_exit");
-  real.Exit_ = (exit_fn)cl_dl_sym_real(RTLD_NEXT, "_Exit");
-  at_quick_exit(on_quick_exit); /* runs after the program's handlers */
+  (void)unused;
+  on_quick_exit();
+}
+#define CL_AT_QUICK_EXIT(f) __cxa_at_quick_exit(f##_arg, NULL, __dso_handle)
+#else
+#define CL_AT_QUICK_EXIT(f) at_quick_exit(f)
+#endif
+
+/* at_quick_exit's registration stays at load time: it runs after the
+ * handlers the program registers (quick_exit runs them in reverse) */
+__attribute__((constructor)) static void quick_exit_handler(void)
+{
+  CL_AT_QUICK_EXIT(on_quick_exit);
 }
 
 /* ---- exec ------------------------------------------------------------------- */
@@ -70,35 +88,37 @@ static int no_function(void)
 
 CL_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
+  execve_fn f = REAL(execve_fn, execve);
   int s = before_exec();
-  return after_exec(s, real.execve ? real.execve(path, argv, envp)
-                                   : no_function());
+  return after_exec(s, f ? f(path, argv, envp) : no_function());
 }
 
 CL_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
+  execve_fn f = REAL(execve_fn, execvpe);
   int s = before_exec();
-  return after_exec(s, real.execvpe ? real.execvpe(file, argv, envp)
-                                    : no_function());
+  return after_exec(s, f ? f(file, argv, envp) : no_function());
 }
 
 CL_EXPORT int execv(const char *path, char *const argv[])
 {
+  execv_fn f = REAL(execv_fn, execv);
   int s = before_exec();
-  return after_exec(s, real.execv ? real.execv(path, argv) : no_function());
+  return after_exec(s, f ? f(path, argv) : no_function());
 }
 
 CL_EXPORT int execvp(const char *file, char *const argv[])
 {
+  execv_fn f = REAL(execv_fn, execvp);
   int s = before_exec();
-  return after_exec(s, real.execvp ? real.execvp(file, argv) : no_function());
+  return after_exec(s, f ? f(file, argv) : no_function());
 }
 
 CL_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
+  fexecve_fn f = REAL(fexecve_fn, fexecve);
   int s = before_exec();
-  return after_exec(s, real.fexecve ? real.fexecve(fd, argv, envp)
-                                    : no_function());
+  return after_exec(s, f ? f(fd, argv, envp) : no_function());
 }
 
 /* The list forms collect their arguments as glibc does and call the vector
@@ -142,18 +162,20 @@ CL_EXPORT int execle(const char *path, const char *arg, ...)
 /* ---- _exit and _Exit -------------------------------------------------------- */
 CL_EXPORT __attribute__((noreturn)) void _exit(int status)
 {
+  exit_fn f = REAL(exit_fn, _exit);
   cl_writer_end("_exit", 0);
-  if (real.exit_)
-    real.exit_(status);
+  if (f)
+    f(status);
   for (;;)
     syscall(SYS_exit_group, status);
 }
 
 CL_EXPORT __attribute__((noreturn)) void _Exit(int status)
 {
+  exit_fn f = REAL(exit_fn, _Exit);
   cl_writer_end("_Exit", 0);
-  if (real.Exit_)
-    real.Exit_(status);
+  if (f)
+    f(status);
   for (;;)
     syscall(SYS_exit_group, status);
 }

@@ -9,7 +9,7 @@
  * copy), lifts the protection and returns, so the access runs again and the
  * program's behaviour is unchanged.  Faults that are not ours go to the
  * handler the program installed (see sigwrap.c).  CUDALENS_HOSTGUARD=0 turns
- * this off.
+ * this off; CUDALENS_HOSTGUARD=lazy lifts later (see the end).
  *
  * The same guards cover the other device work the host can race with
  * (issue 9): an async memset of pinned or managed memory, an async copy
@@ -45,7 +45,26 @@
  * system call, and a synchronization lifts the pages of all the work it
  * covers at once, one mprotect per stretch whose protection changes.  The
  * protection at every moment is the one the guards call for, as before:
- * only the calls that would not change it are left out. */
+ * only the calls that would not change it are left out.
+ *
+ * CUDALENS_HOSTGUARD=lazy (opt-in, issue 25): a synchronization marks the
+ * guards it covers complete and leaves their pages protected.  A host
+ * access to a page of a complete guard faults and lifts it without a
+ * report (the copy is complete); a wrapped system call lifts the complete
+ * guards in its way for good, without a report; a new guard takes over the
+ * complete guards whose pages it covers (forget_complete: no mprotect when
+ * it needs the same protection, as the copies of one buffer do, one
+ * synchronization after another); a free releases them without the
+ * free-before-sync finding; fork releases them in the child as it does
+ * every guard; when the slots run out the oldest complete guard goes.  The
+ * findings are the default's (tests/hostsync/lazy.test).  It is not the
+ * default because it changes what correct programs see: until the host
+ * touches them, pages whose copy is complete stay protected, so a way into
+ * the kernel that syscalls.c does not wrap (syscall(2), io_uring, ioctl,
+ * splice, RDMA registration through get_user_pages, process_vm_readv from
+ * another process) fails with EFAULT on memory the program may use; the
+ * default lifts the pages at the synchronization, so that only a program
+ * touching memory still in flight can see EFAULT. */
 #define _GNU_SOURCE
 #include <link.h>
 #include <signal.h>
@@ -78,6 +97,8 @@ struct guard {
   _Atomic uint64_t hit;   /* == seq: a fault claimed this guard (reported once,
                            * its pages lifted); the next writer releases it */
   int active;
+  int complete;           /* lazy mode: its synchronization came, its pages
+                           * stay protected until touched (lifted silently) */
   int readonly;           /* host-to-device source: writes fault */
   uint64_t lo, hi;        /* protected pages */
   uint64_t start, end;    /* the copy's host bytes */
@@ -91,6 +112,7 @@ static atomic_flag guard_lock = ATOMIC_FLAG_INIT;
 static __thread int holding; /* this thread holds guard_lock */
 static uint64_t page_size;
 static int enabled;
+static int lazy; /* CUDALENS_HOSTGUARD=lazy: see the top comment */
 static int stepping; /* accesses beside the guarded bytes can be stepped over */
 static uint64_t births;
 
@@ -515,6 +537,37 @@ static void release_all(struct guard **gs, int n)
   disarm((unsigned)n);
 }
 
+/* Lazy mode: the complete guards whose pages lie inside [lo, hi), which
+ * the new guard KEEP now protects, go (lock held).  Where the new guard
+ * needs the protection they left (the copies of one buffer, one
+ * synchronization after another), no page changes and no mprotect is
+ * made; where it needs less (a host-to-device source after a
+ * device-to-host destination), the pages become read-only. */
+static void forget_complete(uint64_t lo, uint64_t hi, const struct guard *keep)
+{
+  int n = 0, quiet = 0;
+  for (int i = 0; i < guards_top; i++) {
+    struct guard *g = &guards[i];
+    if (g == keep || !g->active || !g->complete || g->lo < lo || g->hi > hi)
+      continue;
+    if (!keep->readonly || g->readonly) {
+      /* keep protects its pages at least as strictly: nothing changes
+       * there, and a fault on them now is keep's */
+      begin_change(g);
+      g->active = 0;
+      g->complete = 0;
+      end_change(g);
+      quiet++;
+    } else {
+      batch[n++] = g; /* no access -> read-only */
+    }
+  }
+  if (quiet)
+    disarm((unsigned)quiet);
+  if (n)
+    release_all(batch, n);
+}
+
 /* The guards a fault claimed while the lock was busy (their pages were
  * lifted by the handler itself) are released by the next writer. */
 static void wlock(void)
@@ -576,7 +629,8 @@ static void guard_pages(uint64_t seq, uint64_t stream, uint64_t tid,
   struct guard *g = NULL;
   for (int i = 0; merge && i < guards_top && !g; i++) {
     struct guard *m = &guards[i];
-    if (m->active && m->lo == lo && m->hi == hi && m->device == device &&
+    if (m->active && !m->complete && m->lo == lo && m->hi == hi &&
+        m->device == device &&
         same_stream(m, stream, tid) && (m->readonly == readonly || !readonly)) {
       int stricter = m->readonly && !readonly;
       begin_change(m);
@@ -594,11 +648,23 @@ static void guard_pages(uint64_t seq, uint64_t stream, uint64_t tid,
   for (int i = 0; i < MAX_GUARDS && !g; i++)
     if (!guards[i].active)
       g = &guards[i];
+  if (!g && lazy) { /* no slot: the oldest complete guard goes */
+    struct guard *old = NULL;
+    for (int i = 0; i < guards_top; i++)
+      if (guards[i].active && guards[i].complete &&
+          (!old || guards[i].birth < old->birth))
+        old = &guards[i];
+    if (old) {
+      release(old);
+      g = old;
+    }
+  }
   if (g) {
     if (g - guards >= guards_top)
       guards_top = (int)(g - guards) + 1;
     begin_change(g);
     g->active = 1;
+    g->complete = 0;
     g->readonly = readonly;
     g->lo = lo, g->hi = hi;
     g->start = start, g->end = end;
@@ -614,6 +680,8 @@ static void guard_pages(uint64_t seq, uint64_t stream, uint64_t tid,
     dirty_drain();
     if (!cl_protmap_covers(lo, hi, readonly)) /* else protected already */
       reprotect(lo, hi);
+    if (lazy)
+      forget_complete(lo, hi, g);
   }
   unlock();
   if (!g)
@@ -767,6 +835,24 @@ static int covers_upto(const struct guard *g, int32_t device, uint64_t stream,
   return 0;
 }
 
+/* Lazy mode: the work of the guards a synchronization covers is done, but
+ * their pages stay protected (no mprotect): a host access to them is lifted
+ * without a report (on_fault), a wrapped system call's buffers likewise
+ * (cl_hostguard_lift), the next copy of the same pages takes them over
+ * (forget_complete), a free forgets them (cl_hostguard_free). */
+static void complete_all(struct guard **gs, int n)
+{
+  for (int i = 0; i < n; i++) {
+    if (is_hit(gs[i])) { /* a fault lifted it meanwhile: it goes */
+      release(gs[i]);
+      continue;
+    }
+    begin_change(gs[i]);
+    gs[i]->complete = 1;
+    end_change(gs[i]);
+  }
+}
+
 static void add_wait(uint64_t stream, uint64_t tid, uint64_t event,
                      uint64_t seq)
 {
@@ -820,7 +906,7 @@ void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
   int n = 0;
   for (int i = 0; i < guards_top; i++) {
     struct guard *g = &guards[i];
-    if (!g->active)
+    if (!g->active || g->complete)
       continue;
     int covered = 0;
     if (op == CL_OP_HOST_FUNC) {
@@ -850,7 +936,9 @@ void cl_hostguard_sync(enum cl_op op, int32_t device, uint64_t stream,
     if (covered)
       batch[n++] = g;
   }
-  if (n)
+  if (n && lazy)
+    complete_all(batch, n);
+  else if (n)
     release_all(batch, n);
   unlock();
 }
@@ -867,7 +955,7 @@ uint64_t cl_hostguard_free(uint64_t addr)
   for (int i = 0; i < guards_top; i++) {
     struct guard *g = &guards[i];
     if (g->active && g->start < hi && g->end > lo) {
-      if (!copy)
+      if (!copy && !g->complete) /* a complete guard's work is done */
         copy = g->copy_seq;
       batch[n++] = g;
     }
@@ -923,7 +1011,7 @@ static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
  * released is in recent[] already). */
 struct snap {
   uint64_t seq, lo, hi, start, end, copy_seq;
-  int active, readonly;
+  int active, readonly, complete;
 };
 
 static int guard_read(struct guard *g, struct snap *o)
@@ -934,6 +1022,7 @@ static int guard_read(struct guard *g, struct snap *o)
       return 0;
     o->active = __atomic_load_n(&g->active, __ATOMIC_RELAXED);
     o->readonly = __atomic_load_n(&g->readonly, __ATOMIC_RELAXED);
+    o->complete = __atomic_load_n(&g->complete, __ATOMIC_RELAXED);
     o->lo = __atomic_load_n(&g->lo, __ATOMIC_RELAXED);
     o->hi = __atomic_load_n(&g->hi, __ATOMIC_RELAXED);
     o->start = __atomic_load_n(&g->start, __ATOMIC_RELAXED);
@@ -1141,7 +1230,7 @@ static int on_fault_in(int sig, siginfo_t *si, void *uc)
       read_only = 1; /* a read it allows: the fault comes from elsewhere */
       continue;
     }
-    if ((addr < sn.start || addr >= sn.end) &&
+    if (!sn.complete && (addr < sn.start || addr >= sn.end) &&
         atomic_load(&g->hit) != sn.seq) {
       /* its page, not its bytes (another allocation or variable on a
        * page it shares): stepped over below, the guard kept */
@@ -1154,8 +1243,9 @@ static int on_fault_in(int sig, siginfo_t *si, void *uc)
     uint64_t h = atomic_load(&g->hit);
     while (h != sn.seq && !claimed)
       claimed = atomic_compare_exchange_weak(&g->hit, &h, sn.seq);
-    if (claimed && !report && !holding && addr >= sn.start && addr < sn.end &&
-        !in_vendor(ip)) {
+    /* a complete guard's work is done (lazy mode): lifted, not reported */
+    if (claimed && !report && !sn.complete && !holding && addr >= sn.start &&
+        addr < sn.end && !in_vendor(ip)) {
       report = 1;
       copy = sn.copy_seq;
     }
@@ -1226,8 +1316,15 @@ int cl_hostguard_lift(uint64_t addr, uint64_t len, int kernel_writes)
   uint64_t hi = (addr + len + page_size - 1) & ~(page_size - 1);
   if (hi <= atomic_load(&armed_lo) || lo >= atomic_load(&armed_hi))
     return 0;
-  int token = 0, found = 0;
+  int token = 0, found = 0, ncomplete = 0;
   wlock();
+  /* lazy mode: complete guards in the way are lifted for good, silently
+   * (their work is done: the call may use the pages as it likes) */
+  for (int i = 0; lazy && i < guards_top; i++)
+    if (guards[i].complete && in_the_way(&guards[i], lo, hi, kernel_writes))
+      batch[ncomplete++] = &guards[i];
+  if (ncomplete)
+    release_all(batch, ncomplete);
   for (int i = 0; i < guards_top && !found; i++)
     found = in_the_way(&guards[i], lo, hi, kernel_writes);
   if (found) {
@@ -1286,6 +1383,11 @@ void cl_hostguard_settle(int token, const struct iovec *iov, int iovcnt,
     struct guard *g = &guards[i];
     if (!g->active || g->hi <= l.lo || g->lo >= l.hi)
       continue;
+    if (g->complete) { /* completed during the call (lazy): lifted */
+      if (l.kernel_writes || !g->readonly)
+        release(g);
+      continue;
+    }
     uint64_t at = g->birth <= l.births && (l.kernel_writes || !g->readonly)
                       ? touched(g, iov, iovcnt, done)
                       : 0;
@@ -1333,6 +1435,7 @@ void cl_hostguard_init(void)
   const char *v = getenv("CUDALENS_HOSTGUARD");
   if (v && !strcmp(v, "0"))
     return;
+  lazy = v && !strcmp(v, "lazy");
   page_size = (uint64_t)sysconf(_SC_PAGESIZE);
   if (cl_sigwrap_install(on_fault) == 0)
     enabled = 1;

@@ -44,7 +44,11 @@ libcudalens_la_SOURCES = \
 	shim/gotpatch.h shim/sqlite_load.c
 libcudalens_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(SQLITE_CFLAGS) \
 	$(SHIM_TLS_CFLAGS)
-libcudalens_la_LDFLAGS = -module -avoid-version -shared -no-undefined
+# SHIM_FINI_LDFLAGS: DT_FINI names an empty function beside the start-up
+# code, not _fini at the end of .text (shim_init.c, cl_dt_fini;
+# configure.ac)
+libcudalens_la_LDFLAGS = -module -avoid-version -shared -no-undefined \
+	$(SHIM_FINI_LDFLAGS)
 libcudalens_la_LIBADD = libclshim.la -ldl -lpthread
 
 lib_LTLIBRARIES += libcudalens-sqlite.la

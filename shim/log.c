@@ -33,7 +33,7 @@ static int stat_fd(int fd, struct stat *st)
 #endif
 }
 
-void cl_log_init(void)
+CL_STARTUP_CODE void cl_log_init(void)
 {
   stderr_known = !stat_fd(STDERR_FILENO, &stderr_at_start);
 }

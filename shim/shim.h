@@ -27,6 +27,47 @@
  * between the modules' variables; issue 24, item 10). */
 #define CL_STARTUP_DATA __attribute__((section("cl_startup")))
 
+/* The code that every process runs (the constructors and what they call,
+ * the destructor's path while nothing records): one place at the start of
+ * .text, where GNU ld and lld put .text.startup.* (beside the
+ * constructors, which GCC puts in .text.startup, and _init), so that the
+ * kernel's fault-around maps it with one fault, not one per 64 KiB window
+ * of code that it spans (issue 24, item 10; bench/README.md, "Fourth
+ * round").  Not for the wrappers' own code: that runs in CUDA programs. */
+#define CL_STARTUP_CODE __attribute__((section(".text.startup.cl")))
+
+/* A string constant that every process reads at start (the names looked
+ * up, the prefix of the variables, CUDA's file names): in RELRO, which the
+ * loader writes (relocates) in every process anyway and then makes
+ * read-only, not in .rodata, a window of its own for the fault-around.
+ * Read-only all the same; never executable. */
+#define CL_STARTUP_STR(s)                                                      \
+  ({                                                                           \
+    static const char cl_s_[] __attribute__((section(".data.rel.ro.cl"))) = \
+        s;                                                                     \
+    cl_s_;                                                                     \
+  })
+
+/* String tests for the start-up code: the C library's strcmp, strncmp and
+ * strrchr are each a lazy binding that the loader resolves on the first
+ * call (~1,000 instructions, a symbol lookup) in every process, CUDA or
+ * not; these are inlined. */
+static inline __attribute__((always_inline)) int cl_starts_with(const char *s,
+                                                                const char *p)
+{
+  while (*p)
+    if (*s++ != *p++)
+      return 0;
+  return 1;
+}
+static inline __attribute__((always_inline)) int cl_str_eq(const char *a,
+                                                           const char *b)
+{
+  while (*a && *a == *b)
+    a++, b++;
+  return *a == *b;
+}
+
 /* ---- configuration (config.c), read once from CUDALENS_* variables ------- */
 struct cl_config {
   const char *output;       /* CUDALENS_OUTPUT pattern */
@@ -263,21 +304,23 @@ extern uint64_t cl_start_ns, cl_end_ns CL_HIDDEN;
 
 /* ---- the real functions (dlreal.c), for every wrapper -------------------- */
 /* The next definition of name (the C library's, or another preloaded
- * wrapper's) as a pointer of the given type, looked up on first use; the
+ * wrapper's) as a pointer of the given type, looked up on first use (by
+ * CL_REAL_NAMED, the name given as a string: exitwrap.c's lie in RELRO); the
  * caller includes <dlfcn.h> with _GNU_SOURCE.  Looked up with the C
  * library's dlsym (cl_dl_sym_real), never the shim's own: these run in
  * signal handlers and under the shim's locks, where the dlsym wrapper's look
  * for NCCL (a lock, the loader's list) must not run. */
-#define CL_REAL_AS(type, name)                                                 \
+#define CL_REAL_NAMED(type, name_str)                                          \
   ({                                                                           \
     static type cl_fn_ CL_STARTUP_DATA;                                        \
     type cl_f_ = __atomic_load_n(&cl_fn_, __ATOMIC_RELAXED);                   \
     if (!cl_f_) {                                                              \
-      cl_f_ = (type)cl_dl_sym_real(RTLD_NEXT, #name);                          \
+      cl_f_ = (type)cl_dl_sym_real(RTLD_NEXT, name_str);                       \
       __atomic_store_n(&cl_fn_, cl_f_, __ATOMIC_RELAXED);                      \
     }                                                                          \
     cl_f_;                                                                     \
   })
+#define CL_REAL_AS(type, name) CL_REAL_NAMED(type, #name)
 #define CL_REAL(name) CL_REAL_AS(__typeof__(name) *, name)
 
 /* The C library's dlopen and dlsym (dlreal.c): every dlsym the shim makes

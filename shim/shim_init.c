@@ -82,7 +82,7 @@ static void atfork_child(void)
   cl_writer_atfork_child();
 }
 
-static void finish(void)
+CL_STARTUP_CODE static void finish(void)
 {
   if (!atomic_load(&active) || atomic_exchange(&finished, 1) ||
       cl_ring_unseen_process(0))
@@ -111,7 +111,7 @@ static void monotonic_now(struct timespec *ts)
   clock_gettime(CLOCK_MONOTONIC, ts);
 }
 
-static void configure(void)
+CL_STARTUP_CODE static void configure(void)
 {
   monotonic_now(&loaded_at);
   cl_log_init(); /* what stderr is (log.c) */
@@ -132,11 +132,38 @@ static uint64_t load_time_ns(void)
   return since > 0 && (uint64_t)since < t ? t - (uint64_t)since : t;
 }
 
-/* configure() once.  (pthread_once makes a futex system call each time it
- * runs one, in every process; kept, for what it does that an atomic flag
- * would not: a child forked while another thread configured runs it
- * again, where a waiter would wait forever.) */
-static void configure_once(void) { pthread_once(&config_once, configure); }
+/* The C library's flag that no thread was ever created (glibc 2.32,
+ * <sys/single_threaded.h>); weak: where the C library lacks it, its
+ * address is NULL and configure_once always takes pthread_once. */
+extern char __libc_single_threaded __attribute__((weak));
+
+static _Atomic int configured CL_STARTUP_DATA;
+
+CL_STARTUP_CODE static void configure_mark(void)
+{
+  if (!atomic_load_explicit(&configured, memory_order_acquire)) {
+    configure();
+    atomic_store_explicit(&configured, 1, memory_order_release);
+  }
+}
+
+/* configure() once.  While the process has one thread (the constructor's
+ * case, nearly always) no other can be configuring: configure() runs
+ * without pthread_once, whose futex system call (a wake after every run)
+ * and lazy binding cost every process ~2 us (issue 24, item 10).  The flag
+ * is the one the C library trusts to skip its own locks; pthread_create
+ * clears it before a thread starts.  Otherwise pthread_once, for what it
+ * does that an atomic flag would not: a child forked while another thread
+ * configured runs it again, where a waiter would wait forever. */
+CL_STARTUP_CODE static void configure_once(void)
+{
+  if (atomic_load_explicit(&configured, memory_order_acquire))
+    return;
+  if (&__libc_single_threaded && __libc_single_threaded)
+    configure_mark();
+  else
+    pthread_once(&config_once, configure_mark);
+}
 
 static void start(const struct cl_cuda_found *f)
 {
@@ -190,7 +217,7 @@ static __attribute__((noinline)) int start_found(void)
 /* The thread that sees CUDA first subscribes, before its dlopen() returns.
  * Another thread that finds the start under way does not wait for it (it
  * might hold the loader's lock that the start needs). */
-int cl_cuda_maybe_loaded(void)
+CL_STARTUP_CODE int cl_cuda_maybe_loaded(void)
 {
   if (atomic_load(&state) != WAITING)
     return 0;
@@ -208,3 +235,11 @@ __attribute__((constructor)) static void cl_constructor(void)
   cl_cuda_maybe_loaded();
 }
 __attribute__((destructor)) static void cl_destructor(void) { finish(); }
+
+/* DT_FINI, which the loader calls after the destructors (shim/local.mk
+ * links with -fini=cl_dt_fini where the linker takes it): the C library's
+ * _fini does nothing either, but its .fini section lies after all the
+ * shim's code, a window of code of its own for the kernel's fault-around
+ * in every process at exit. */
+CL_STARTUP_CODE void cl_dt_fini(void);
+CL_STARTUP_CODE void cl_dt_fini(void) {}

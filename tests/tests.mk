@@ -15,6 +15,7 @@ CAPTURE_TESTS = \
 	tests/capture/errors.test \
 	tests/capture/exec.test \
 	tests/capture/fds.test \
+	tests/capture/firstcall.test \
 	tests/capture/fork_exec.test \
 	tests/capture/forkfork.test \
 	tests/capture/forkstorm.test \
@@ -68,6 +69,7 @@ HOSTSYNC_TESTS = \
 	tests/hostsync/hostfn_handoff_ok.test \
 	tests/hostsync/hostfn_no_wait.test \
 	tests/hostsync/hostfn_read_early.test \
+	tests/hostsync/lazy.test \
 	tests/hostsync/managed_attach_host.test \
 	tests/hostsync/managed_device_sync.test \
 	tests/hostsync/managed_event.test \

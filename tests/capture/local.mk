@@ -75,6 +75,9 @@ tests_capture_liblateplugin_la_LIBADD = tests/sim/libcudart.la
 # the shim's start-up layout as the loader sees it (tests/capture/startup_cost.test)
 check_PROGRAMS += tests/capture/startup_layout
 tests_capture_startup_layout_SOURCES = tests/capture/startup_layout.c
+# the exec and exit wrappers' first calls (tests/capture/firstcall.test)
+check_PROGRAMS += tests/capture/firstcall
+tests_capture_firstcall_SOURCES = tests/capture/firstcall.c
 # a child made with the raw clone3 system call (tests/capture/clone3.test)
 check_PROGRAMS += tests/capture/clone3
 tests_capture_clone3_SOURCES = tests/capture/clone3.c

@@ -16,12 +16,14 @@
  *                        no CUDA: runs CMD with SIGINT and SIGQUIT at their
  *                        default action (a shell started in the background
  *                        passes them on ignored)
- *   sigprobe early [late] what SIGSEGV and SIGTERM read back (handlers
+ *   sigprobe early [late|mid] what SIGSEGV and SIGTERM read back (handlers
  *                        installed before the shim started, by
  *                        tests/signals/earlylib.c; with late, a SIGSEGV
  *                        crash reporter installed now through the raw
- *                        system call), then a read of the pinned
- *                        destination of an in-flight copy
+ *                        system call; with mid, the same once a first
+ *                        copy is in flight, its pages protected), then a
+ *                        read of the pinned destination of an in-flight
+ *                        copy
  *   sigprobe altstack    a SIGSEGV handler on a small alternate signal
  *                        stack (the kernel's minimum and 1 KiB, a guard
  *                        page below) that uses all of it but 256 bytes
@@ -476,14 +478,18 @@ struct ksigaction {
 /* late: after the shim started, a crash reporter installed with the raw
  * system call, bypassing every wrapper (a runtime with its own system-call
  * layer) */
-static int early(int late)
+static void raw_reporter(void)
+{
+  struct ksigaction k = {(void *)reporter, SA_SIGINFO | SA_RESETHAND, NULL, 0};
+  syscall(SYS_rt_sigaction, SIGSEGV, &k, NULL, sizeof k.mask);
+}
+
+static int early(int late, int mid)
 {
   show("early SIGSEGV", SIGSEGV);
   show("early SIGTERM", SIGTERM);
-  if (late) { /* nothing of the shim's runs between this and the fault */
-    struct ksigaction k = {(void *)reporter, SA_SIGINFO | SA_RESETHAND, NULL, 0};
-    syscall(SYS_rt_sigaction, SIGSEGV, &k, NULL, sizeof k.mask);
-  }
+  if (late) /* nothing of the shim's runs between this and the fault */
+    raw_reporter();
   int (*host_)(void **, size_t) =
       (int (*)(void **, size_t))dlsym(rt, "cudaMallocHost");
   int (*malloc_)(void **, size_t) =
@@ -494,7 +500,15 @@ static int early(int late)
   size_t bytes = (1u << 20) * sizeof(float);
   void *d = NULL;
   if (!malloc_ || !host_ || !copy_ || !sync_ || malloc_(&d, bytes) ||
-      host_((void **)&pinned, bytes) || copy_(pinned, d, bytes, 2, NULL))
+      host_((void **)&pinned, bytes))
+    return 2;
+  if (mid) { /* a first copy in flight: the shim protected pages already */
+    void *first = NULL;
+    if (host_(&first, bytes) || copy_(first, d, bytes, 2, NULL))
+      return 2;
+    raw_reporter();
+  }
+  if (copy_(pinned, d, bytes, 2, NULL))
     return 2;
   double s = pinned_sum(); /* the copy is still in flight */
   sync_(NULL);
@@ -611,7 +625,8 @@ int main(int argc, char **argv)
   if (!strcmp(mode, "altstack"))
     return altstack();
   if (!strcmp(mode, "early"))
-    return early(argc > 2 && !strcmp(argv[2], "late"));
+    return early(argc > 2 && !strcmp(argv[2], "late"),
+                 argc > 2 && !strcmp(argv[2], "mid"));
   fprintf(stderr, "usage: sigprobe query|resethand SEGV|INT|ign-raise|"
                   "ign-fault|handlers|masked|early|altstack|term\n");
   return 64;
