@@ -31,7 +31,7 @@ static void free_blocks(void *p)
 
 static void make_key(void) { key_ok = !pthread_key_create(&key, free_blocks); }
 
-void *cl_thread_calloc(void **mine, size_t size)
+void *cl_thread_calloc_new(void **mine, size_t size)
 {
   if (*mine)
     return *mine;
