@@ -132,7 +132,8 @@ range_before(uint64_t addr, struct range *r, unsigned fields)
   do {
     s = read_begin();
     const struct range *v;
-    size_t i = lower_bound(v, view(&v), addr + 1);
+    size_t n = view(&v); /* before v is read: argument order is unspecified */
+    size_t i = lower_bound(v, n, addr + 1);
     found = i > 0;
     if (found) {
       const struct range *x = &v[i - 1];
