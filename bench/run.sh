@@ -308,6 +308,16 @@ another() {
 # benchmark's own name: its databases are named after it)
 out_of() { if [ "$2" = cudalens ]; then echo "$work/out/$1"; else echo "$work/out/$1.$2"; fi; }
 
+# progress NAME R: round R's times on standard error as it ends, so that a
+# run cut short (a time limit) still shows what it measured
+progress() {
+  pg_line="run.sh: $1 round $2: native $(tail -n 1 "$work/out/$1.native.times" | cut -d' ' -f1)"
+  for pg_v in $variants; do
+    pg_line="$pg_line, $(label_of "$pg_v" | cut -d' ' -f1) $(tail -n 1 "$(out_of "$1" "$pg_v").times" | cut -d' ' -f1)"
+  done
+  echo "$pg_line" >&2
+}
+
 # run_variants NAME LAST CMD...: one round of every variant of benchmark NAME
 # (LAST: 1 in the last round); 1 when one failed
 run_variants() {
@@ -395,6 +405,7 @@ if [ "$cuda" = 1 ]; then
         run_one native "$nat" "$exe" "$arg" || { ok=0; break; }
         run_variants "$name" "$([ $r -eq "$runs" ] && echo 1 || echo 0)" \
           "$exe" "$arg" || { ok=0; break; }
+        progress "$name" $r
         r=$((r + 1))
       done
       if [ $ok = 0 ]; then
@@ -443,6 +454,7 @@ torch_case() {
     if [ "$csan" = csan ] && [ "$sanitizer" = 1 ]; then
       run_one csan "$cs" "$py" "$@" || { ok=0; break; }
     fi
+    progress "$name" $r
     r=$((r + 1))
   done
   if [ $ok = 0 ]; then
