@@ -306,7 +306,7 @@ struct walk {
 static void learn_end(uintptr_t ip)
 {
   _Atomic uint64_t *t = atomic_load_explicit(&learned, memory_order_relaxed);
-  uint64_t w;
+  uint64_t w = 0; /* set where slot is (for clang's warning) */
   _Atomic uint64_t *slot = t && !(ip >> IP_BITS) ? slot_of(t, ip, &w) : NULL;
   if (slot && !w && atomic_compare_exchange_strong(slot, &w, SLOT(ip, 0, 0, RULE_SP)))
     atomic_fetch_add_explicit(&rules_gen, 1, memory_order_release);
@@ -560,11 +560,18 @@ static int fast_walk(_Atomic uint64_t *t, uintptr_t ip, uintptr_t sp,
     ms = cl_thread_calloc((void **)&memos, sizeof *memos);
   if (ms && ms->busy)
     ms = NULL;
-  if (ms)
+  /* busy is read by a handler that interrupts this thread: the compiler
+   * keeps the memos' reads and writes between its two stores (once
+   * walk_rules is inlined, nothing else stops it moving them across) */
+  if (ms) {
     ms->busy = 1;
+    atomic_signal_fence(memory_order_seq_cst);
+  }
   int n = walk_rules(ms, t, ip, sp, rbp, frames, max);
-  if (ms)
+  if (ms) {
+    atomic_signal_fence(memory_order_seq_cst);
     ms->busy = 0;
+  }
   return n;
 }
 
