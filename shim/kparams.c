@@ -523,8 +523,11 @@ again:
 done:
   if (read_again(seq))
     goto again; /* the map changed meanwhile: scan again */
+  /* (parameters from the 64th on are never marked: a shift by 64 or more
+   * is undefined, and x86 would read the mark of parameter param % 64) */
   for (unsigned k = first; uninit && k < c->nkargs; k++)
-    c->kargs[k].uninit = (uninit >> c->kargs[k].param) & 1;
+    c->kargs[k].uninit =
+        c->kargs[k].param < 64 && ((uninit >> c->kargs[k].param) & 1);
 }
 
 void cl_kparams_atfork_prepare(void)
