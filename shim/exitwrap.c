@@ -5,9 +5,9 @@
  * threads recorded; before an exec also what CUPTI still holds, and the
  * recording is closed complete (an exec that fails reopens it).  A process
  * that records nothing, a vfork child among them, goes straight to the real
- * function, looked up on the wrapper's first call (REAL below), not when the
- * library is loaded: a process that never execs pays nothing for it (issue
- * 24, item 10). */
+ * exec function, looked up on the wrapper's first call (REAL below), not
+ * when the library is loaded: a process that never execs pays nothing for
+ * it (issue 24, item 10); _exit and _Exit end with the system call. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -23,7 +23,6 @@
 typedef int (*execve_fn)(const char *, char *const[], char *const[]);
 typedef int (*execv_fn)(const char *, char *const[]);
 typedef int (*fexecve_fn)(int, char *const[], char *const[]);
-typedef void (*exit_fn)(int);
 
 /* The real function, looked up on the wrapper's first call as CL_REAL
  * (shim.h) does for the syscall and signal wrappers, with its guarantee:
@@ -160,22 +159,21 @@ CL_EXPORT int execle(const char *path, const char *arg, ...)
 }
 
 /* ---- _exit and _Exit -------------------------------------------------------- */
+/* The process ends with the system call itself, as the C library's _exit
+ * does, not through a lookup of the real function: _exit is async-signal-
+ * safe, and its first call may come from a signal handler that interrupted
+ * the loader on this thread, where dlsym is not (and binding it in a
+ * constructor would cost every process a lookup at start, issue 24). */
 CL_EXPORT __attribute__((noreturn)) void _exit(int status)
 {
-  exit_fn f = REAL(exit_fn, _exit);
   cl_writer_end("_exit", 0);
-  if (f)
-    f(status);
   for (;;)
     syscall(SYS_exit_group, status);
 }
 
 CL_EXPORT __attribute__((noreturn)) void _Exit(int status)
 {
-  exit_fn f = REAL(exit_fn, _Exit);
   cl_writer_end("_Exit", 0);
-  if (f)
-    f(status);
   for (;;)
     syscall(SYS_exit_group, status);
 }
