@@ -26,6 +26,7 @@ const struct cl_op_sem *cl_op_sem(enum cl_op op)
 #define CL_OP_SEM(op, work, host, edge, doc) [CL_OP_##op] = ROW_##op + 1,
 #include "cudalens/ops.def"
   };
+  _Static_assert(sizeof rows / sizeof rows[0] < 255, "row_of holds row + 1 in a byte");
   if ((unsigned)op >= CL_OP_COUNT || !row_of[op])
     return &no_sem;
   return &rows[row_of[op] - 1].sem;

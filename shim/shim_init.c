@@ -152,7 +152,9 @@ CL_STARTUP_CODE static void configure_mark(void)
  * without pthread_once, whose futex system call (a wake after every run)
  * and lazy binding cost every process ~2 us (issue 24, item 10).  The flag
  * is the one the C library trusts to skip its own locks; pthread_create
- * clears it before a thread starts.  Otherwise pthread_once, for what it
+ * clears it before a thread starts (a thread made with a raw clone() does
+ * not clear it: such a runtime's threads could configure at once).
+ * Otherwise pthread_once, for what it
  * does that an atomic flag would not: a child forked while another thread
  * configured runs it again, where a waiter would wait forever. */
 CL_STARTUP_CODE static void configure_once(void)
