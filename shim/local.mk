@@ -33,7 +33,10 @@ libclshim_la_SOURCES = \
 # The initial-exec model would save about 100 instructions a launch more,
 # but a library built with it cannot be loaded by dlopen once its TLS no
 # longer fits the static block's reserve (tests/python's probe, loaded by
-# ctypes, could not).
+# ctypes, could not).  A library loaded by dlopen gets dynamic TLS, whose
+# descriptor path does not preserve the vector registers before glibc
+# 2.40 (glibc bug 31372): the shim is meant to be preloaded, where that
+# path is never taken; dlopen it on an older glibc only for tests.
 libclshim_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(SQLITE_CFLAGS) \
 	$(SHIM_TLS_CFLAGS)
 
