@@ -9,15 +9,8 @@
 #include <chrono>
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    cudaError_t e_ = (call);                                                   \
-    if (e_ != cudaSuccess) {                                                   \
-      std::fprintf(stderr, "copy_bound: %s failed: %s\n", #call,               \
-                   cudaGetErrorString(e_));                                    \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+#define BENCH_NAME "copy_bound"
+#include "check.cuh"
 
 static const size_t kSmall = 256 << 10, kLarge = 4 << 20;
 

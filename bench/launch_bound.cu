@@ -7,15 +7,8 @@
 #include <chrono>
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    cudaError_t e_ = (call);                                                   \
-    if (e_ != cudaSuccess) {                                                   \
-      std::fprintf(stderr, "launch_bound: %s failed: %s\n", #call,             \
-                   cudaGetErrorString(e_));                                    \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+#define BENCH_NAME "launch_bound"
+#include "check.cuh"
 
 __global__ void empty_kernel() {}
 

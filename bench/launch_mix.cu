@@ -13,15 +13,8 @@
 #include <cstring>
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    cudaError_t e_ = (call);                                                   \
-    if (e_ != cudaSuccess) {                                                   \
-      std::fprintf(stderr, "launch_mix: %s failed: %s\n", #call,               \
-                   cudaGetErrorString(e_));                                    \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+#define BENCH_NAME "launch_mix"
+#include "check.cuh"
 
 struct Meta { // like PyTorch's TensorIterator offsets / sizes
   const float *extra[4];
