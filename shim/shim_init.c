@@ -154,9 +154,9 @@ CL_STARTUP_CODE static void configure_mark(void)
  * is the one the C library trusts to skip its own locks; pthread_create
  * clears it before a thread starts (a thread made with a raw clone() does
  * not clear it: such a runtime's threads could configure at once).
- * Otherwise pthread_once, for what it
- * does that an atomic flag would not: a child forked while another thread
- * configured runs it again, where a waiter would wait forever. */
+ * Otherwise pthread_once, for what it does that an atomic flag would not:
+ * a child forked while another thread configured runs it again, where a
+ * waiter would wait forever. */
 CL_STARTUP_CODE static void configure_once(void)
 {
   if (atomic_load_explicit(&configured, memory_order_acquire))

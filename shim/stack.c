@@ -396,6 +396,21 @@ static int memo_holds(const struct memo *m, int j)
   return 1;
 }
 
+/* The next frame of the walk REC records, at ip, sp, rbp after OUT frames
+ * and NREADS words read; NULL when the walk is too deep to remember. */
+static inline struct memo_frame *memo_push(struct memo *rec, int *k,
+                                           uintptr_t ip, uintptr_t sp,
+                                           uintptr_t rbp, int rbp_known,
+                                           int out, int nreads)
+{
+  if (*k >= MEMO_FRAMES)
+    return NULL;
+  struct memo_frame *f = &rec->f[(*k)++];
+  *f = (struct memo_frame){ip, sp, rbp, (uint8_t)rbp_known, 0, (uint8_t)out,
+                           (uint8_t)nreads, 0};
+  return f;
+}
+
 /* Follow learned rules from (ip, sp, rbp), with the thread's memos MS
  * (or none); -1 when a rule is missing or cannot be followed.  What every
  * frame reads (the stack's bounds, the
@@ -433,13 +448,9 @@ static int walk_rules(struct memos *ms, _Atomic uint64_t *t, uintptr_t ip,
         old = NULL; /* changed: walk on */
       }
     }
-    if (rec && k < MEMO_FRAMES) {
-      f = &rec->f[k++];
-      *f = (struct memo_frame){ip, sp, rbp, (uint8_t)rbp_known, 0, (uint8_t)n,
-                               (uint8_t)nreads, 0};
-    } else {
-      rec = NULL, f = NULL; /* too deep to remember */
-    }
+    f = rec ? memo_push(rec, &k, ip, sp, rbp, rbp_known, n, nreads) : NULL;
+    if (!f)
+      rec = NULL; /* too deep to remember */
 #define READ(var, a)                                                           \
   do {                                                                         \
     uintptr_t a_ = (a);                                                        \
@@ -511,13 +522,8 @@ static int walk_rules(struct memos *ms, _Atomic uint64_t *t, uintptr_t ip,
 #undef READ
   }
   /* ip 0: the end */
-  if (rec && k < MEMO_FRAMES) {
-    f = &rec->f[k++];
-    *f = (struct memo_frame){ip, sp, rbp, (uint8_t)rbp_known, 0, (uint8_t)n,
-                             (uint8_t)nreads, 0};
-  } else {
+  if (rec && !memo_push(rec, &k, ip, sp, rbp, rbp_known, n, nreads))
     rec = NULL;
-  }
 end:
 #undef IN_STACK
   if (rec) {
