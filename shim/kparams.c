@@ -354,8 +354,15 @@ struct layout {
   int aggregate;          /* a parameter is wider than a pointer */
   uint16_t offset[MAX_PARAMS], size[MAX_PARAMS];
 };
-#define LAYOUTS 16384
-static struct layout *layouts[LAYOUTS];
+/* The table of layouts: open addressing, read without a lock (a launch
+ * looks its kernel up; PyTorch's training steps launch a few hundred
+ * distinct kernels, more than a thread's cache holds) and written under
+ * layout_lock.  A slot, once set, only ever points to a layout of the same
+ * function (a newer generation's); layouts are never freed, so a reader
+ * that loaded a pointer may always read through it. */
+#define LAYOUT_BITS 14
+#define LAYOUTS (1u << LAYOUT_BITS)
+static _Atomic(struct layout *) layouts[LAYOUTS];
 static pthread_mutex_t layout_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic unsigned module_gen;
 
@@ -364,40 +371,66 @@ void cl_kparams_module_unloading(void)
   atomic_fetch_add(&module_gen, 1);
 }
 
+/* a function's home slot: the high bits of a multiplicative hash (the
+ * driver's function objects are aligned, so their low bits say little) */
+static unsigned layout_hash(const void *func)
+{
+  return (unsigned)(((uint64_t)(uintptr_t)func * 0x9e3779b97f4a7c15ull) >>
+                    (64 - LAYOUT_BITS));
+}
+
 typedef int (*param_info_fn)(void *f, size_t index, size_t *off, size_t *size);
 
-static struct layout *layout_lookup(void *func);
+static struct layout *layout_read(void *func, unsigned h, unsigned gen);
 
-/* a per-thread cache in front of the shared table: no lock per launch */
+/* FUNC's layout of generation GEN from the table, without a lock; NULL when
+ * it has none (or only an older generation's) */
+static struct layout *layout_find(const void *func, unsigned h, unsigned gen)
+{
+  for (unsigned k = 0; k < LAYOUTS; k++) {
+    struct layout *l = atomic_load_explicit(&layouts[(h + k) % LAYOUTS],
+                                            memory_order_acquire);
+    if (!l)
+      return NULL;
+    if (l->func == func)
+      return l->gen == gen ? l : NULL;
+  }
+  return NULL;
+}
+
+/* a per-thread cache in front of the shared table */
 static struct layout *layout_of(void *func)
 {
   static __thread struct layout *recent[16];
-  unsigned k = (unsigned)((uintptr_t)func >> 4) & 15;
-  if (recent[k] && recent[k]->func == func &&
-      recent[k]->gen == atomic_load_explicit(&module_gen, memory_order_acquire))
-    return recent[k];
-  return recent[k] = layout_lookup(func);
+  unsigned h = layout_hash(func);
+  unsigned gen = atomic_load_explicit(&module_gen, memory_order_acquire);
+  struct layout **r = &recent[h & 15];
+  if (*r && (*r)->func == func && (*r)->gen == gen)
+    return *r;
+  struct layout *l = layout_find(func, h, gen);
+  return *r = l ? l : layout_read(func, h, gen);
 }
 
-static struct layout *layout_lookup(void *func)
+/* reads FUNC's layout from the driver and enters it in the table */
+static struct layout *layout_read(void *func, unsigned h, unsigned gen)
 {
-  unsigned h = (unsigned)(((uintptr_t)func >> 4) * 2654435761u) % LAYOUTS;
-  unsigned gen = atomic_load_explicit(&module_gen, memory_order_acquire);
   pthread_mutex_lock(&layout_lock);
-  struct layout **stale = NULL; /* FUNC's slot, read in an older generation */
+  _Atomic(struct layout *) *slot = NULL; /* FUNC's slot, or the free one */
+  int stale = 0;
   for (unsigned k = 0; k < LAYOUTS; k++) {
-    struct layout **slot = &layouts[(h + k) % LAYOUTS];
-    if (!*slot)
-      break;
-    if ((*slot)->func == func) {
-      if ((*slot)->gen == gen) {
+    _Atomic(struct layout *) *s = &layouts[(h + k) % LAYOUTS];
+    struct layout *l = atomic_load_explicit(s, memory_order_relaxed);
+    if (!l || l->func == func) {
+      if (l && l->gen == gen) { /* another thread read it meanwhile */
         pthread_mutex_unlock(&layout_lock);
-        return *slot;
+        return l;
       }
-      stale = slot;
+      slot = s;
+      stale = l != NULL;
       break;
     }
   }
+  CL_PHASE_BEGIN(t0);
   /* The runtime launches library-managed kernels (CUkernel) through the
    * CUfunction slot, so both queries are tried. */
   static param_info_fn func_info, kernel_info;
@@ -410,7 +443,8 @@ static struct layout *layout_lookup(void *func)
       CL_LOG(CL_LOG_WARN, "the driver has no cuFuncGetParamInfo: kernel "
                           "pointer arguments are not recorded");
   }
-  struct layout *l = calloc(1, sizeof *l);
+  /* a full table (no slot): the kernel's arguments go unrecorded */
+  struct layout *l = slot ? calloc(1, sizeof *l) : NULL;
   if (l) {
     l->func = func;
     l->gen = gen;
@@ -425,21 +459,12 @@ static struct layout *layout_lookup(void *func)
       l->n++;
     }
     CL_LOG(CL_LOG_DEBUG, "kernel %p: %u parameters", func, l->n);
-    /* the old layout stays allocated: another thread may be reading it */
-    for (unsigned k = 0; !stale && k < LAYOUTS; k++) {
-      struct layout **slot = &layouts[(h + k) % LAYOUTS];
-      if (!*slot) {
-        *slot = l;
-        break;
-      }
-      if (k == LAYOUTS - 1) { /* table full: arguments go unrecorded */
-        free(l);
-        l = NULL;
-      }
-    }
-    if (stale)
-      *stale = l;
+    /* a stale layout stays allocated: another thread may be reading it */
+    atomic_store_explicit(slot, l, memory_order_release);
   }
+  CL_PHASE_END(CL_PH_KP_READ, t0);
+  if (stale)
+    CL_PHASE_ADD(CL_PH_KP_STALE, 1);
   pthread_mutex_unlock(&layout_lock);
   return l;
 }

@@ -25,6 +25,10 @@
   X(STACK_FAST_MISS, "stack-fastmiss") /* of those: after a fast walk that \
                                           failed */                            \
   X(KP_LAYOUT, "kparams-layout") /* of kernel-params: finding the layout */ \
+  X(KP_READ, "kparams-read")     /* of kparams-layout: layouts read from   \
+                                    the driver */                              \
+  X(KP_STALE, "kparams-stale")   /* of those: read again after a module    \
+                                    unload (a count) */                        \
   X(KP_WORDS, "kparams-words")   /* of kernel-params: 8-byte words looked   \
                                     at (a count) */
 

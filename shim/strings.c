@@ -67,7 +67,11 @@ static uint32_t intern_locked(const char *s)
   return nstrings;
 }
 
-#define CACHE 64
+/* (a training step launches a few hundred distinct kernels: a smaller cache,
+ * or one indexed by the pointer's low bits, missed on most launches and
+ * took the lock and hashed the name) */
+#define CACHE_BITS 9
+#define CACHE (1u << CACHE_BITS)
 struct cache_entry {
   const char *ptr;   /* the caller's pointer */
   const char *copy;  /* our interned copy, never freed */
@@ -79,7 +83,8 @@ uint32_t cl_intern(const char *s)
 {
   if (!s || !*s)
     return 0;
-  unsigned k = (unsigned)(((uintptr_t)s >> 3) & (CACHE - 1));
+  unsigned k = (unsigned)(((uint64_t)(uintptr_t)s * 0x9e3779b97f4a7c15ull) >>
+                          (64 - CACHE_BITS));
   cl_thread_calloc((void **)&cache, CACHE * sizeof *cache);
   /* the pointer may now hold another name (a module was unloaded), so the
    * content is compared too */
