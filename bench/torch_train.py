@@ -3,10 +3,13 @@ of tests/gpu/torch_models.py (resnet18, resnet18-loader, transformer, ...),
 WARMUP (5) steps untimed (cuDNN autotuning, allocator growth, kernel
 loading), then STEPS (default 40) timed between two
 torch.cuda.synchronize() calls.  Prints `elapsed SECONDS s (...)`.
+With BLOCK, also the GPU time of each block of BLOCK steps (CUDA events
+recorded between steps, no added synchronization): `blocks MS MS ...`,
+to see how much a run's time varies inside one process.
 bench/run.sh --train runs it natively, under the CUPTI floor, under
 libcudalens.so and with TORCH_CUDA_SANITIZER=1.
 
-    python3 torch_train.py MODEL [STEPS]
+    python3 torch_train.py MODEL [STEPS [BLOCK]]
 """
 import os
 import sys
@@ -21,19 +24,25 @@ WARMUP = 5
 
 
 def main():
-    if len(sys.argv) not in (2, 3) or sys.argv[1] not in torch_models.MODELS:
-        sys.exit("usage: torch_train.py {%s} [STEPS]" % ",".join(torch_models.MODELS))
+    if len(sys.argv) not in (2, 3, 4) or sys.argv[1] not in torch_models.MODELS:
+        sys.exit("usage: torch_train.py {%s} [STEPS [BLOCK]]"
+                 % ",".join(torch_models.MODELS))
     if not torch.cuda.is_available():
         sys.exit("torch_train: no CUDA device")
     model = sys.argv[1]
-    steps = int(sys.argv[2]) if len(sys.argv) == 3 else 40
+    steps = int(sys.argv[2]) if len(sys.argv) >= 3 else 40
+    block = int(sys.argv[3]) if len(sys.argv) == 4 else 0
     torch.manual_seed(0)
     start = []
+    marks = []
 
     def on_step(i):
         if i == WARMUP - 1:
             torch.cuda.synchronize()
             start.append(time.perf_counter())
+        if block and i >= WARMUP - 1 and (i - WARMUP + 1) % block == 0:
+            marks.append(torch.cuda.Event(enable_timing=True))
+            marks[-1].record()
 
     torch_models.on_step = on_step
     loss = torch_models.MODELS[model](WARMUP + steps)
@@ -45,6 +54,9 @@ def main():
         sys.exit("torch_train: loss is NaN")
     print(f"elapsed {dt:.6f} s ({steps} steps after {WARMUP} warm-up, "
           f"{dt / steps * 1e3:.2f} ms/step)")
+    if len(marks) > 1:
+        print("blocks " + " ".join("%.3f" % a.elapsed_time(b)
+                                   for a, b in zip(marks, marks[1:])))
 
 
 if __name__ == "__main__":

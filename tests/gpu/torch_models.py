@@ -4,7 +4,8 @@ cudalens (issue 8: correct programs must give no error finding).
     python3 torch_models.py MODEL [STEPS]
 
 MODEL is one of:
-  resnet18          torchvision resnet18, SGD, batch 32 of 3x224x224 (cuDNN)
+  resnet18          torchvision resnet18, SGD, batch 32 of 3x224x224 (cuDNN),
+                    copied from pageable memory each step
   resnet18-loader   the same fed by DataLoader(pin_memory=True, num_workers=2)
                     with non_blocking copies
   transformer       nn.TransformerEncoder (4 layers, d=256), AdamW
@@ -52,8 +53,11 @@ def resnet(steps, autocast=False, loader=False):
         batches = torch.utils.data.DataLoader(data, batch_size=32, sampler=sampler,
                                               pin_memory=True, num_workers=2)
     else:
-        batches = [(torch.randn(32, 3, 224, 224), torch.randint(0, 10, (32,)))
-                   for _ in range(steps)]
+        # 16 batches in pageable memory, each copied again when its turn comes
+        # (making 300 would take longer than the steps)
+        pool = [(torch.randn(32, 3, 224, 224), torch.randint(0, 10, (32,)))
+                for _ in range(16)]
+        batches = (pool[i % 16] for i in range(steps))
     for i, (x, y) in enumerate(batches):
         x = x.cuda(non_blocking=loader)
         y = y.cuda(non_blocking=loader)
