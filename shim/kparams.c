@@ -524,6 +524,7 @@ again:
       int inside = v - lo < span;
       if (inside && (v < hit_start || v >= hit_end)) {
         /* first range starting after v */
+        CL_PHASE_ADD(CL_PH_KP_SEARCH, 1);
         size_t k = lower_bound(rv, nranges, v + 1);
         inside = k > 0 && v < RD(rv[k - 1].end);
         if (inside) {
@@ -533,8 +534,11 @@ again:
         }
       }
       if (!inside) { /* not in an allocation */
-        if (v - code_lo < cspan && cl_hostcode_has(code, v))
-          uninit |= (uint64_t)1 << i;
+        if (v - code_lo < cspan) {
+          CL_PHASE_ADD(CL_PH_KP_CODE, 1);
+          if (cl_hostcode_has(code, v))
+            uninit |= (uint64_t)1 << i;
+        }
         continue;
       }
       if (c->nkargs == CL_MAX_KARGS) { /* nothing more can be kept */

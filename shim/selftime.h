@@ -24,11 +24,20 @@
   X(STACK_SLOW, "stack-libgcc")  /* of native-stack: walks done by libgcc */ \
   X(STACK_FAST_MISS, "stack-fastmiss") /* of those: after a fast walk that \
                                           failed */                            \
+  X(STACK_MEMO, "stack-memohit") /* of native-stack: walks that took     \
+                                    their outer frames from the last walk \
+                                    (a count) */                               \
+  X(STACK_STEPS, "stack-steps")  /* of native-stack: frames walked by the  \
+                                    rules, not taken (a count) */             \
   X(KP_LAYOUT, "kparams-layout") /* of kernel-params: finding the layout */ \
   X(KP_READ, "kparams-read")     /* of kparams-layout: layouts read from   \
                                     the driver */                              \
   X(KP_STALE, "kparams-stale")   /* of those: read again after a module    \
                                     unload (a count) */                        \
+  X(KP_SEARCH, "kparams-search") /* of kernel-params: words looked up in  \
+                                    the allocation map (a count) */            \
+  X(KP_CODE, "kparams-code")     /* of kernel-params: words looked up      \
+                                    among host code (a count) */               \
   X(KP_WORDS, "kparams-words")   /* of kernel-params: 8-byte words looked   \
                                     at (a count) */
 

@@ -443,11 +443,13 @@ static int walk_rules(struct memos *ms, _Atomic uint64_t *t, uintptr_t ip,
             more = max - n;
           memcpy(frames + n, old->out + o->out_before,
                  (size_t)more * sizeof *frames);
+          CL_PHASE_ADD(CL_PH_STACK_MEMO, 1);
           return n + more;
         }
         old = NULL; /* changed: walk on */
       }
     }
+    CL_PHASE_ADD(CL_PH_STACK_STEPS, 1);
     f = rec ? memo_push(rec, &k, ip, sp, rbp, rbp_known, n, nreads) : NULL;
     if (!f)
       rec = NULL; /* too deep to remember */
