@@ -5,14 +5,10 @@
  * address left on the stack is.  A snapshot is made again when the loader
  * lists a new object (cl_loaded_walk), looked at most once a millisecond;
  * old snapshots are never freed (another thread may still read one; they
- * are few: one per change of the loaded objects).  Each snapshot remembers
- * its answers by page: a launch asks about the same words again and again
- * (a training step's aggregates held 15-19 words a launch in the span of
- * host code, each a binary search over PyTorch's ~600 segments). */
+ * are few: one per change of the loaded objects). */
 #define _GNU_SOURCE
 #include <link.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -24,14 +20,9 @@
 struct seg {
   uint64_t lo, hi;
 };
-#define KNOWN_BITS 10
 struct cl_hostcode {
   size_t n;
   uint64_t hi; /* the end of the highest segment */
-  /* answers by page: (page << 2) | (in code << 1) | 1, or 0; the only
-   * part of a snapshot written after it is published (each entry one
-   * atomic word: readers racing to fill one write the same answer) */
-  _Atomic uint64_t known[1u << KNOWN_BITS];
   struct seg v[];
 };
 
@@ -89,7 +80,7 @@ const struct cl_hostcode *cl_hostcode_now(void)
   atomic_store_explicit(&checked_ms, ms, memory_order_relaxed);
   struct build b = {NULL, 0, 0};
   if (cl_loaded_walk(&seen_adds, add_object, &b) && b.n) {
-    struct cl_hostcode *n = calloc(1, sizeof *n + b.n * sizeof n->v[0]);
+    struct cl_hostcode *n = malloc(sizeof *n + b.n * sizeof n->v[0]);
     if (n) {
       qsort(b.v, b.n, sizeof *b.v, by_lo);
       memcpy(n->v, b.v, b.n * sizeof *b.v);
@@ -107,10 +98,11 @@ const struct cl_hostcode *cl_hostcode_now(void)
   return c;
 }
 
-/* the number of CODE's segments starting at or before v */
-static size_t starting_by(const struct cl_hostcode *code, uint64_t v)
+int cl_hostcode_has(const struct cl_hostcode *code, uint64_t v)
 {
-  size_t lo = 0, hi = code->n;
+  if (!code || v < code->v[0].lo || v >= code->hi)
+    return 0; /* (most words: cheaply) */
+  size_t lo = 0, hi = code->n; /* the first segment starting after v */
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
     if (code->v[mid].lo <= v)
@@ -118,34 +110,7 @@ static size_t starting_by(const struct cl_hostcode *code, uint64_t v)
     else
       hi = mid;
   }
-  return lo;
-}
-
-int cl_hostcode_has(const struct cl_hostcode *code, uint64_t v)
-{
-  if (!code || v < code->v[0].lo || v >= code->hi)
-    return 0; /* (most words: cheaply) */
-  uint64_t page = v >> 12;
-  _Atomic uint64_t *e =
-      (_Atomic uint64_t *)&code->known[(page * 0x9e3779b97f4a7c15ull) >>
-                                       (64 - KNOWN_BITS)];
-  uint64_t w = atomic_load_explicit(e, memory_order_relaxed);
-  if (w >> 2 == page && (w & 1))
-    return (w >> 1) & 1;
-  /* The segment starting last at or before the page's start decides for
-   * every word of the page, unless a segment starts or that one ends
-   * inside the page: then only for v, and nothing is remembered. */
-  uint64_t p0 = page << 12, p1 = p0 + 4096;
-  size_t k = starting_by(code, p0);
-  const struct seg *s = k > 0 ? &code->v[k - 1] : NULL;
-  int in = s && p0 < s->hi;
-  if ((k < code->n && code->v[k].lo < p1) || (s && s->hi > p0 && s->hi < p1)) {
-    k = starting_by(code, v);
-    return k > 0 && v < code->v[k - 1].hi;
-  }
-  atomic_store_explicit(e, page << 2 | (uint64_t)in << 1 | 1,
-                        memory_order_relaxed);
-  return in;
+  return lo > 0 && v < code->v[lo - 1].hi;
 }
 
 void cl_hostcode_bounds(const struct cl_hostcode *code, uint64_t *lo,
