@@ -1,7 +1,7 @@
 #!/bin/sh
 # run.sh - measures what libcudalens.so costs: builds (or takes) the benchmark
 # programs of bench/, runs each natively and under the shim, interleaved
-# (native, shim, native, shim, ...), and prints the median times and the
+# (native, shim, then shim, native, ...: each round in another order), and prints the median times and the
 # median of the per-pair ratios shim/native, with its 95% interval
 # (bench/paired_ci.awk; "inconclusive" when wider than +-2%: more --runs).  With --torch, also
 # torch_small_ops.py, and with --train torch_train.py's training loops,
@@ -318,12 +318,34 @@ progress() {
   echo "$pg_line" >&2
 }
 
-# run_variants NAME LAST CMD...: one round of every variant of benchmark NAME
-# (LAST: 1 in the last round); 1 when one failed
-run_variants() {
-  rv_name=$1 rv_last=$2
-  shift 2
-  for rv_v in $variants; do
+# rotated R WORD...: the words, rotated left by R - 1 (round R's order)
+rotated() {
+  ro_r=$1
+  shift
+  ro_k=$(((ro_r - 1) % $#))
+  while [ "$ro_k" -gt 0 ]; do
+    ro_w=$1
+    shift
+    set -- "$@" "$ro_w"
+    ro_k=$((ro_k - 1))
+  done
+  echo "$@"
+}
+
+# run_round NAME R LAST CMD...: round R of benchmark NAME, native and every
+# variant, each round in another order (the list rotated by one more each
+# round: a variant's place in the round, such as first after a pause or
+# right after another variant's exit, is then shared by all; LAST: 1 in
+# the last round); 1 when one failed
+run_round() {
+  rv_name=$1 rv_r=$2 rv_last=$3
+  shift 3
+  # shellcheck disable=SC2086  # $variants: a list of words
+  for rv_v in $(rotated "$rv_r" native $variants); do
+    if [ "$rv_v" = native ]; then
+      run_one native "$work/out/$rv_name.native" "$@" || return 1
+      continue
+    fi
     run_one "$rv_v" "$(out_of "$rv_name" "$rv_v")" "$@" || return 1
     case $rv_v in
     cudalens) check_db "$rv_name" "$rv_last" ;;
@@ -402,8 +424,7 @@ if [ "$cuda" = 1 ]; then
       ok=1
       r=1 began=$(date +%s)
       while another "$nat.times" "$cl.times" $r "$began"; do
-        run_one native "$nat" "$exe" "$arg" || { ok=0; break; }
-        run_variants "$name" "$([ $r -eq "$runs" ] && echo 1 || echo 0)" \
+        run_round "$name" $r "$([ $r -eq "$runs" ] && echo 1 || echo 0)" \
           "$exe" "$arg" || { ok=0; break; }
         progress "$name" $r
         r=$((r + 1))
@@ -448,8 +469,7 @@ torch_case() {
   ok=1
   r=1 began=$(date +%s)
   while another "$nat.times" "$cl.times" $r "$began"; do
-    run_one native "$nat" "$py" "$@" || { ok=0; break; }
-    run_variants "$name" "$([ $r -eq "$runs" ] && echo 1 || echo 0)" \
+    run_round "$name" $r "$([ $r -eq "$runs" ] && echo 1 || echo 0)" \
       "$py" "$@" || { ok=0; break; }
     if [ "$csan" = csan ] && [ "$sanitizer" = 1 ]; then
       run_one csan "$cs" "$py" "$@" || { ok=0; break; }
