@@ -272,6 +272,7 @@ TR_TESTS = \
 
 UNIT_SCRIPT_TESTS = \
 	tests/unit/analyzer/model.test \
+	tests/unit/bench/selftime.test \
 	tests/unit/shim/writer-drop.test
 
 VMM_TESTS = \

@@ -1,0 +1,91 @@
+#!/bin/sh
+# selftime.sh - where the shim's own time goes per CUDA call, from a build
+# with -DCUDALENS_SELFTIME (shim/selftime.h: TSC cycles of each phase of
+# the CUPTI callback, printed at exit), for machines without perf.  Builds
+# that variant, runs a command under it, and prints each phase per call in
+# steady state: the one-time costs that an average would spread over every
+# call (the driver's first answers about each kernel's parameters, which
+# load the kernel; libgcc's walks through stacks not seen before) are
+# taken out and shown apart.
+#
+#   bench/selftime.sh build SRC_DIR OUT_DIR   the committed HEAD of SRC_DIR
+#                                             built with the phases counted:
+#                                             OUT_DIR/libcudalens.so (and
+#                                             libcudalens-sqlite.so)
+#   bench/selftime.sh run SHIM CMD [ARG...]   CMD under SHIM (its output as
+#                                             usual), then the table
+#   bench/selftime.sh table FILE              the table from a saved stderr
+set -u
+
+die() { echo "selftime.sh: $*" >&2; exit 2; }
+
+# table FILE: the per-call breakdown of the `cudalens: selftime` lines in FILE
+table() {
+  awk '
+    $1 == "cudalens:" && $2 == "selftime" { n[$3] = $4; ms[$3] = $6; seen = 1 }
+    function per(name, less) { return n[name] ? (ms[name] - less) * 1000 / n[name] : 0 }
+    END {
+      if (!seen || !n["native-stack"]) {
+        print "selftime.sh: no selftime lines with calls (a -DCUDALENS_SELFTIME build?)" > "/dev/stderr"
+        exit 1
+      }
+      calls = n["native-stack"]  # one stack per outermost call
+      read = ms["kparams-read"] + 0; slow = ms["stack-libgcc"] + 0
+      printf "%d calls, %d launches scanned; one-time: %.1f ms reading %d kernels'"'"' layouts, %.1f ms in %d libgcc walks\n",
+        calls, n["kernel-params"], read, n["kparams-read"], slow, n["stack-libgcc"]
+      printf "per call, steady state (us):\n"
+      printf "  the shim, all of it  %6.3f\n", (ms["callback"] - read - slow) * 1000 / calls
+      if ("stack-steps" in n)
+        printf "  native stack         %6.3f  (%.1f frames walked by rules a walk, %.0f%% of walks ended in the memo)\n",
+          per("native-stack", slow), n["stack-steps"] / calls, 100 * n["stack-memohit"] / calls
+      else
+        printf "  native stack         %6.3f\n", per("native-stack", slow)
+      printf "  Python stack         %6.3f\n", per("python-stack", 0)
+      if (n["kernel-params"] && "kparams-search" in n)
+        printf "  kernel parameters    %6.3f  a launch (%.1f words, %.2f map searches, %.1f host-code lookups)\n",
+          per("kernel-params", read), n["kparams-words"] / n["kernel-params"],
+          n["kparams-search"] / n["kernel-params"], n["kparams-code"] / n["kernel-params"]
+      else if (n["kernel-params"])
+        printf "  kernel parameters    %6.3f  a launch\n", per("kernel-params", read)
+      printf "  record               %6.3f\n", per("record", 0)
+      printf "  host check           %6.3f\n", per("host-guard", 0)
+      printf "  kernel name          %6.3f\n", per("intern", 0)
+    }' "$1"
+}
+
+[ $# -ge 1 ] || die "usage: selftime.sh build SRC_DIR OUT_DIR | run SHIM CMD... | table FILE"
+cmd=$1
+shift
+case $cmd in
+build)
+  [ $# -eq 2 ] || die "usage: selftime.sh build SRC_DIR OUT_DIR"
+  src=$1 out=$2
+  tree=$(mktemp -d "${TMPDIR:-/tmp}/selftime.XXXXXX") || die "mktemp failed"
+  trap 'rm -rf "$tree"' EXIT
+  git -C "$src" archive HEAD | tar x -C "$tree" || die "$src: not a git tree"
+  (cd "$tree" && ./autogen.sh && ./configure CPPFLAGS=-DCUDALENS_SELFTIME &&
+    make libcudalens.la libcudalens-sqlite.la) >"$tree.log" 2>&1 ||
+    { tail -n 20 "$tree.log" >&2; die "the build failed (log: $tree.log)"; }
+  rm -f "$tree.log"
+  mkdir -p "$out" || exit 2
+  cp "$tree/.libs/libcudalens.so" "$tree/.libs/libcudalens-sqlite.so" "$out/" || exit 2
+  echo "selftime.sh: $out/libcudalens.so" ;;
+run)
+  [ $# -ge 2 ] || die "usage: selftime.sh run SHIM CMD [ARG...]"
+  shim=$1
+  shift
+  [ -f "$shim" ] || die "$shim: no such file"
+  err=$(mktemp "${TMPDIR:-/tmp}/selftime.XXXXXX") || die "mktemp failed"
+  trap 'rm -f "$err"' EXIT
+  env LD_PRELOAD="$shim${LD_PRELOAD:+:$LD_PRELOAD}" "$@" 2>"$err"
+  rc=$?
+  grep -v '^cudalens: selftime' "$err" >&2
+  table "$err" || exit 1
+  exit $rc ;;
+table)
+  [ $# -eq 1 ] || die "usage: selftime.sh table FILE"
+  [ -r "$1" ] || die "$1: cannot read"
+  table "$1" ;;
+*)
+  die "unknown command '$cmd' (build, run or table)" ;;
+esac
