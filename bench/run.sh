@@ -1,8 +1,9 @@
 #!/bin/sh
 # run.sh - measures what libcudalens.so costs: builds (or takes) the benchmark
 # programs of bench/, runs each natively and under the shim, interleaved
-# (native, shim, then shim, native, ...: each round in another order), and prints the median times and the
-# median of the per-pair ratios shim/native, with its 95% interval
+# (native, shim, then shim, native, ...: each round in another order), and
+# prints the median times and the median of the per-pair ratios
+# shim/native, with its 95% interval
 # (bench/paired_ci.awk; "inconclusive" when wider than +-2%: more --runs).  With --torch, also
 # torch_small_ops.py, and with --train torch_train.py's training loops,
 # natively, under the shim, under the floors (--floor) and under PyTorch's
