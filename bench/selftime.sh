@@ -3,10 +3,11 @@
 # with -DCUDALENS_SELFTIME (shim/selftime.h: TSC cycles of each phase of
 # the CUPTI callback, printed at exit), for machines without perf.  Builds
 # that variant, runs a command under it, and prints each phase per call in
-# steady state: the one-time costs that an average would spread over every
-# call (the driver's first answers about each kernel's parameters, which
-# load the kernel; libgcc's walks through stacks not seen before) are
-# taken out and shown apart.
+# steady state: the costs that an average would spread over every call
+# are taken out and shown apart: the driver's first answers about each
+# kernel's parameters (which load the kernel) and libgcc's walks (through
+# stacks not seen before, and the check of every 1024th walk: the one
+# part of them that recurs, counted apart).
 #
 #   bench/selftime.sh build SRC_DIR OUT_DIR   the committed HEAD of SRC_DIR
 #                                             built with the phases counted:
@@ -31,8 +32,9 @@ table() {
       }
       calls = n["native-stack"]  # one stack per outermost call
       read = ms["kparams-read"] + 0; slow = ms["stack-libgcc"] + 0
-      printf "%d calls, %d launches scanned; one-time: %.1f ms reading %d kernels'"'"' layouts, %.1f ms in %d libgcc walks\n",
-        calls, n["kernel-params"], read, n["kparams-read"], slow, n["stack-libgcc"]
+      printf "%d calls, %d launches scanned; apart: %.1f ms reading %d kernels'"'"' layouts, %.1f ms in %d libgcc walks (%d where a fast walk failed, %d checks of every 1024th walk)\n",
+        calls, n["kernel-params"], read, n["kparams-read"], slow, n["stack-libgcc"],
+        n["stack-fastmiss"], n["stack-libgcc"] - n["stack-fastmiss"]
       printf "per call, steady state (us):\n"
       printf "  the shim, all of it  %6.3f\n", (ms["callback"] - read - slow) * 1000 / calls
       if ("stack-steps" in n)
