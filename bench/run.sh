@@ -343,10 +343,6 @@ run_round() {
   shift 3
   # shellcheck disable=SC2086  # $variants: a list of words
   for rv_v in $(rotated "$rv_r" native $variants); do
-    if [ "$rv_v" = native ]; then
-      run_one native "$work/out/$rv_name.native" "$@" || return 1
-      continue
-    fi
     run_one "$rv_v" "$(out_of "$rv_name" "$rv_v")" "$@" || return 1
     case $rv_v in
     cudalens) check_db "$rv_name" "$rv_last" ;;

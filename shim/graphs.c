@@ -83,7 +83,8 @@ static void bind(void)
 }
 
 /* ---- node -> the call that added it ------------------------------------ */
-#define ADDED_SLOTS 65536u
+#define ADDED_BITS 16
+#define ADDED_SLOTS (1u << ADDED_BITS)
 static struct added {
   uint64_t node, seq;
 } added[ADDED_SLOTS];
@@ -92,8 +93,7 @@ static pthread_mutex_t added_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static unsigned slot_of(uint64_t node)
 {
-  return (unsigned)((node >> 4) * 0x9e3779b97f4a7c15ULL >> 48) %
-         ADDED_SLOTS;
+  return cl_hash_bits(node >> 4, ADDED_BITS);
 }
 
 void cl_graph_node_added(uint64_t node, uint64_t seq)

@@ -371,38 +371,42 @@ void cl_kparams_module_unloading(void)
   atomic_fetch_add(&module_gen, 1);
 }
 
-/* a function's home slot: the high bits of a multiplicative hash (the
- * driver's function objects are aligned, so their low bits say little) */
-static unsigned layout_hash(const void *func)
-{
-  return (unsigned)(((uint64_t)(uintptr_t)func * 0x9e3779b97f4a7c15ull) >>
-                    (64 - LAYOUT_BITS));
-}
-
 typedef int (*param_info_fn)(void *f, size_t index, size_t *off, size_t *size);
 
 static struct layout *layout_read(void *func, unsigned h, unsigned gen);
+
+/* FUNC's slot in the table (from its home slot H), with FUNC's layout in
+ * *L; or the free slot where it would go, *L NULL; NULL when the table is
+ * full */
+static _Atomic(struct layout *) *layout_slot(const void *func, unsigned h,
+                                             struct layout **l)
+{
+  *l = NULL;
+  for (unsigned k = 0; k < LAYOUTS; k++) {
+    _Atomic(struct layout *) *s = &layouts[(h + k) % LAYOUTS];
+    struct layout *x = atomic_load_explicit(s, memory_order_acquire);
+    if (!x || x->func == func) {
+      *l = x;
+      return s;
+    }
+  }
+  return NULL;
+}
 
 /* FUNC's layout of generation GEN from the table, without a lock; NULL when
  * it has none (or only an older generation's) */
 static struct layout *layout_find(const void *func, unsigned h, unsigned gen)
 {
-  for (unsigned k = 0; k < LAYOUTS; k++) {
-    struct layout *l = atomic_load_explicit(&layouts[(h + k) % LAYOUTS],
-                                            memory_order_acquire);
-    if (!l)
-      return NULL;
-    if (l->func == func)
-      return l->gen == gen ? l : NULL;
-  }
-  return NULL;
+  struct layout *l;
+  layout_slot(func, h, &l);
+  return l && l->gen == gen ? l : NULL;
 }
 
 /* a per-thread cache in front of the shared table */
 static struct layout *layout_of(void *func)
 {
   static __thread struct layout *recent[16];
-  unsigned h = layout_hash(func);
+  unsigned h = cl_hash_bits((uintptr_t)func, LAYOUT_BITS);
   unsigned gen = atomic_load_explicit(&module_gen, memory_order_acquire);
   struct layout **r = &recent[h & 15];
   if (*r && (*r)->func == func && (*r)->gen == gen)
@@ -415,20 +419,12 @@ static struct layout *layout_of(void *func)
 static struct layout *layout_read(void *func, unsigned h, unsigned gen)
 {
   pthread_mutex_lock(&layout_lock);
-  _Atomic(struct layout *) *slot = NULL; /* FUNC's slot, or the free one */
-  int stale = 0;
-  for (unsigned k = 0; k < LAYOUTS; k++) {
-    _Atomic(struct layout *) *s = &layouts[(h + k) % LAYOUTS];
-    struct layout *l = atomic_load_explicit(s, memory_order_relaxed);
-    if (!l || l->func == func) {
-      if (l && l->gen == gen) { /* another thread read it meanwhile */
-        pthread_mutex_unlock(&layout_lock);
-        return l;
-      }
-      slot = s;
-      stale = l != NULL;
-      break;
-    }
+  struct layout *old; /* FUNC's, of an older generation unless another
+                       * thread read it meanwhile */
+  _Atomic(struct layout *) *slot = layout_slot(func, h, &old);
+  if (old && old->gen == gen) { /* another thread read it meanwhile */
+    pthread_mutex_unlock(&layout_lock);
+    return old;
   }
   CL_PHASE_BEGIN(t0);
   /* The runtime launches library-managed kernels (CUkernel) through the
@@ -463,7 +459,7 @@ static struct layout *layout_read(void *func, unsigned h, unsigned gen)
     atomic_store_explicit(slot, l, memory_order_release);
   }
   CL_PHASE_END(CL_PH_KP_READ, t0);
-  if (stale)
+  if (old)
     CL_PHASE_ADD(CL_PH_KP_STALE, 1);
   pthread_mutex_unlock(&layout_lock);
   return l;

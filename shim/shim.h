@@ -48,6 +48,15 @@
     cl_s_;                                                                     \
   })
 
+/* The slot of KEY (a pointer, an address) in an open-addressed table of
+ * 2^BITS slots: the high bits of a multiplicative (Fibonacci) hash, which
+ * depend on every bit of the key; the keys are mostly aligned, so their
+ * low bits alone would crowd a few slots. */
+static inline unsigned cl_hash_bits(uint64_t key, unsigned bits)
+{
+  return (unsigned)((key * 0x9e3779b97f4a7c15ull) >> (64 - bits));
+}
+
 /* String tests for the start-up code: the C library's strcmp, strncmp and
  * strrchr are each a lazy binding that the loader resolves on the first
  * call (~1,000 instructions, a symbol lookup) in every process, CUDA or

@@ -127,7 +127,8 @@ void cl_stack_init(void)
  * 15: unknown), the rule in 62-63.  A PyTorch process returns through
  * thousands of distinct addresses; a per-thread table of 1024 slots
  * overflowed. */
-#define LEARNED (1u << 16)
+#define LEARNED_BITS 16
+#define LEARNED (1u << LEARNED_BITS)
 #define PROBES 32
 enum { RULE_NONE = 0, RULE_SP, RULE_FP, RULE_VARIABLE };
 #define IP_BITS 47
@@ -170,7 +171,7 @@ static _Atomic uint64_t *learned_table(void)
 
 static unsigned slot_hash(uintptr_t ip)
 {
-  return (unsigned)(((uint64_t)ip * 0x9e3779b97f4a7c15ull) >> 48) & (LEARNED - 1);
+  return cl_hash_bits(ip, LEARNED_BITS);
 }
 
 /* The slot that holds ip, or the empty one where it would go, with its

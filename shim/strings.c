@@ -83,8 +83,7 @@ uint32_t cl_intern(const char *s)
 {
   if (!s || !*s)
     return 0;
-  unsigned k = (unsigned)(((uint64_t)(uintptr_t)s * 0x9e3779b97f4a7c15ull) >>
-                          (64 - CACHE_BITS));
+  unsigned k = cl_hash_bits((uintptr_t)s, CACHE_BITS);
   cl_thread_calloc((void **)&cache, CACHE * sizeof *cache);
   /* the pointer may now hold another name (a module was unloaded), so the
    * content is compared too */
