@@ -34,6 +34,9 @@ int cl_allocmap_device_reach(uint64_t v, uint64_t *start, uint64_t *end)
     CL_HIDDEN;
 /* Scan a launch's parameters for words pointing into live allocations. */
 void cl_kparams_scan(void *func, void **params, struct cl_call *c) CL_HIDDEN;
+/* whether the scan skips words four at a time (AVX2): -1 until the first
+ * scan asks the processor; a test sets 0 to compare with word by word */
+extern int cl_kparams_vector CL_HIDDEN;
 /* a module is being unloaded: its CUfunction handles may be reused, so the
  * parameter layouts read so far are read again at their next launch */
 void cl_kparams_module_unloading(void) CL_HIDDEN;

@@ -42,6 +42,14 @@ tests_unit_shim_test_stack_SOURCES = tests/unit/shim/test_stack.c tests/unit/uni
 tests_unit_shim_test_stack_CFLAGS = $(unit_cflags) -O1 -fno-omit-frame-pointer
 tests_unit_shim_test_stack_LDADD = $(unit_ldadd)
 
+# the kernel-parameter scan, four words at a time and word by word (its
+# cuFuncGetParamInfo exported: the shim looks the driver's up by name)
+UNIT_TESTS += tests/unit/shim/test_kparams
+tests_unit_shim_test_kparams_SOURCES = tests/unit/shim/test_kparams.c tests/unit/unit.h
+tests_unit_shim_test_kparams_CFLAGS = $(unit_cflags)
+tests_unit_shim_test_kparams_LDFLAGS = -rdynamic
+tests_unit_shim_test_kparams_LDADD = $(unit_ldadd)
+
 UNIT_TESTS += tests/unit/shim/test_cuptifind
 tests_unit_shim_test_cuptifind_SOURCES = tests/unit/shim/test_cuptifind.c tests/unit/unit.h
 tests_unit_shim_test_cuptifind_CFLAGS = $(unit_cflags)

@@ -1,0 +1,139 @@
+/* test_kparams.c - unit test of the kernel-parameter scan
+ * (cl_kparams_scan): the words it keeps from random launches, four words
+ * at a time (AVX2) and word by word, must be the same: pointers into
+ * allocations at any offset of any parameter, by-value aggregates holding
+ * host code addresses (marked), parameters whose size is no multiple of 32
+ * bytes, more pointers than a call keeps.  The driver's layout query is
+ * this program's cuFuncGetParamInfo (exported: the shim finds it by
+ * name). */
+#include <stdint.h>
+
+#include "shim/kparams.h"
+#include "shim/shim.h"
+#include "../unit.h"
+
+/* a kernel's parameters: their sizes, laid out 8-aligned */
+struct kernel {
+  unsigned n;
+  size_t size[8];
+};
+static const struct kernel kernels[] = {
+    {4, {8, 8, 4, 8}},                /* pointers and an int */
+    {3, {8, 584, 4}},                 /* a TensorIterator-like struct */
+    {2, {40, 200}},                   /* sizes not multiples of 32 */
+    {5, {8, 8, 8, 8, 4096}},          /* a large aggregate: many pointers */
+    {1, {24}},                        /* fewer than four words */
+    {4, {56, 48, 88, 120}},           /* a block and 3, 2, 3 words left */
+};
+#define NKERNELS (sizeof kernels / sizeof kernels[0])
+
+static size_t offset_of(const struct kernel *k, unsigned i)
+{
+  size_t off = 0;
+  for (unsigned j = 0; j < i; j++)
+    off += (k->size[j] + 7) & ~(size_t)7;
+  return off;
+}
+
+__attribute__((visibility("default"))) int
+cuFuncGetParamInfo(void *f, size_t index, size_t *off, size_t *size)
+{
+  const struct kernel *k = f;
+  if (index >= k->n)
+    return 1; /* CUDA_ERROR_INVALID_VALUE */
+  *off = offset_of(k, (unsigned)index);
+  *size = k->size[index];
+  return 0;
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint64_t next_random(void)
+{
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return rng;
+}
+
+#define DEV 0x7f0000000000ull /* the allocations: 8 of 1 MiB, 16 MiB apart */
+
+/* a word of an argument: mostly neither in an allocation nor host code */
+static uint64_t random_word(void)
+{
+  uint64_t r = next_random();
+  switch (r % 16) {
+  case 0: case 1: /* inside an allocation, or just past one */
+    return DEV + (r >> 8) % 8 * 0x1000000 + (r >> 32) % 0x100100;
+  case 2: /* host code */
+    return (uint64_t)(uintptr_t)&next_random + (r >> 8) % 64;
+  case 3: /* near the allocations' span, outside it */
+    return DEV - 8 - (r >> 8) % 4096;
+  default: /* sizes, flags, strides, garbage */
+    return r % 4 ? r % 100000 : r;
+  }
+}
+
+static int same(const struct cl_call *a, const struct cl_call *b)
+{
+  if (a->nkargs != b->nkargs || a->kargs_truncated != b->kargs_truncated)
+    return 0;
+  for (unsigned i = 0; i < a->nkargs; i++)
+    if (a->kargs[i].param != b->kargs[i].param ||
+        a->kargs[i].offset != b->kargs[i].offset ||
+        a->kargs[i].device_only != b->kargs[i].device_only ||
+        a->kargs[i].uninit != b->kargs[i].uninit ||
+        a->kargs[i].value != b->kargs[i].value)
+      return 0;
+  return 1;
+}
+
+int main(void)
+{
+  for (int i = 0; i < 8; i++)
+    cl_allocmap_add(DEV + (uint64_t)i * 0x1000000, 0x100000,
+                    i % 2 ? CL_MEMKIND_DEVICE : CL_MEMKIND_PINNED, 0,
+                    i % 2 ? 0 : -1);
+  static struct cl_call vec, word; /* (large) */
+  static _Alignas(8) unsigned char buf[8192];
+  void *params[8];
+  /* the first scan asks the processor */
+  const struct kernel *k0 = &kernels[0];
+  for (unsigned i = 0; i < k0->n; i++)
+    params[i] = buf + offset_of(k0, i);
+  vec.nkargs = 0, vec.kargs_truncated = 0;
+  cl_kparams_scan((void *)k0, params, &vec);
+  if (cl_kparams_vector != 1) {
+    printf("SKIP: no AVX2 here: the scan goes word by word only\n");
+    return 77;
+  }
+  unsigned kept = 0, truncated = 0, marked = 0, differ = 0;
+  for (int t = 0; t < 20000; t++) {
+    const struct kernel *k = &kernels[t % NKERNELS];
+    size_t total = offset_of(k, k->n);
+    for (size_t w = 0; w < total / 8; w++) {
+      uint64_t v = random_word();
+      memcpy(buf + 8 * w, &v, 8);
+    }
+    for (unsigned i = 0; i < k->n; i++)
+      params[i] = buf + offset_of(k, i);
+    vec.nkargs = word.nkargs = 0;
+    vec.kargs_truncated = word.kargs_truncated = 0;
+    cl_kparams_vector = 1;
+    cl_kparams_scan((void *)k, params, &vec);
+    cl_kparams_vector = 0;
+    cl_kparams_scan((void *)k, params, &word);
+    if (!same(&vec, &word) && differ++ < 5)
+      printf("launch %d (kernel %d): %u kept four at a time, %u word by word\n",
+             t, t % (int)NKERNELS, vec.nkargs, word.nkargs);
+    kept += word.nkargs;
+    truncated += word.kargs_truncated;
+    for (unsigned i = 0; i < word.nkargs; i++)
+      marked += word.kargs[i].uninit;
+  }
+  printf("20000 launches: %u words kept, %u launches truncated, %u words "
+         "marked; %u differ\n", kept, truncated, marked, differ);
+  CHECK(differ == 0);
+  /* the cases the comparison is about happened */
+  CHECK(kept > 10000 && truncated > 100 && marked > 100);
+  UNIT_DONE();
+}
