@@ -392,8 +392,11 @@ struct memos {
   int cur;
   int busy;               /* a walk is using them (a walk that interrupts
                            * it, from a handler, does without) */
+  unsigned long steps;    /* frames walked by rules, not taken (tests) */
 };
 static __thread struct memos *memos;
+
+unsigned long cl_stack_rule_steps(void) { return memos ? memos->steps : 0; }
 
 /* Do the words M's walk read from frame J on still hold what they held? */
 static int memo_holds(const struct memo *m, int j)
@@ -458,6 +461,8 @@ static int walk_rules(struct memos *ms, _Atomic uint64_t *t, uintptr_t ip,
       }
     }
     CL_PHASE_ADD(CL_PH_STACK_STEPS, 1);
+    if (ms)
+      ms->steps++;
     f = rec ? memo_push(rec, &k, ip, sp, rbp, rbp_known, n, nreads) : NULL;
     if (!f)
       rec = NULL; /* too deep to remember */

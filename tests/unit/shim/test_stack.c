@@ -11,7 +11,15 @@
  * caller then another (a thread's last walk, remembered, must not stand
  * for a stack whose return addresses changed); and the checks by libgcc
  * grow apart while they agree: 200,000 walks of known shapes need fewer
- * than 20 (at one in 1024 they were 195), yet still check (more than 3). */
+ * than 20 (at one in 1024 they were 195), yet still check (more than 3).
+ * Then walks that alternate among four call sites, three of them at one
+ * depth (the same state where the walk starts, different return addresses
+ * above), called through one outer caller, then another (the stacks differ
+ * only in a word near their outer end), then the two in turn: the same
+ * frames as backtrace() every time, and once the sites are known, the
+ * walks take their frames from the walks remembered instead of following
+ * the rules frame by frame (fewer than one frame walked by rules a walk,
+ * where one remembered walk left ~17). */
 #include <alloca.h>
 #include <execinfo.h>
 
@@ -83,6 +91,60 @@ __attribute__((noinline)) static void via_b(void)
   __asm__ volatile("" ::: "memory");
 }
 
+/* ---- call sites at fixed depths, alternating */
+__attribute__((noinline)) static void chain(int depth)
+{
+  if (depth == 0) {
+    probe();
+    return;
+  }
+  chain(depth - 1);
+  __asm__ volatile("" ::: "memory"); /* not a tail call */
+}
+
+#define SITE(name)                                                             \
+  __attribute__((noinline)) static void name(int depth)                        \
+  {                                                                            \
+    chain(depth);                                                              \
+    __asm__ volatile("" ::: "memory");                                         \
+  }
+SITE(site0)
+SITE(site1)
+SITE(site2)
+SITE(site3)
+#define NSITES 4
+static void (*volatile sites[NSITES])(int) = {site0, site1, site2, site3};
+static const int site_depth[NSITES] = {8, 8, 8, 11};
+
+__attribute__((noinline)) static void dispatch(int i)
+{
+  sites[i % NSITES](site_depth[i % NSITES]);
+  __asm__ volatile("" ::: "memory");
+}
+/* two outer callers with the same frame: their stacks differ only in
+ * dispatch's return address */
+__attribute__((noinline)) static void outer_a(int i)
+{
+  dispatch(i);
+  __asm__ volatile("" ::: "memory");
+}
+__attribute__((noinline)) static void outer_b(int i)
+{
+  dispatch(i);
+  __asm__ volatile("" ::: "memory");
+}
+
+/* WALKS walks, site after site, through outer_a (WHICH 0), outer_b (1) or
+ * each in turn (2); the frames walked by rules a walk */
+static double run_sites(int which, int walks)
+{
+  void (*volatile outer[2])(int) = {outer_a, outer_b};
+  unsigned long steps = cl_stack_rule_steps();
+  for (int i = 0; i < walks; i++)
+    outer[which < 2 ? which : (i / NSITES) & 1](i);
+  return (double)(cl_stack_rule_steps() - steps) / walks;
+}
+
 int main(void)
 {
   for (int i = 0; i < 1000; i++)
@@ -108,5 +170,23 @@ int main(void)
   printf("%d mismatching walks, %lu by libgcc, of 200000\n", mismatches, slow);
   CHECK(mismatches == 0);
   CHECK(slow > 3 && slow < 20);
+
+  CHECK(sites[0] != sites[1] && sites[1] != sites[2]); /* not folded */
+  mismatches = 0;
+  double cold = run_sites(0, 4 * NSITES);
+  double warm_a = run_sites(0, 200 * NSITES);
+  printf("%d mismatching walks; frames walked by rules a walk, 4 sites "
+         "through one caller: %.2f (first 4 rounds), %.2f (next 200)\n",
+         mismatches, cold, warm_a);
+  CHECK(mismatches == 0);
+  double first_b = run_sites(1, NSITES);
+  double warm_b = run_sites(1, 200 * NSITES);
+  printf("%d mismatching walks; through the other caller: %.2f (first "
+         "round), %.2f (next 200)\n", mismatches, first_b, warm_b);
+  CHECK(mismatches == 0);
+  double mixed = run_sites(2, 400 * NSITES);
+  printf("%d mismatching walks; through each in turn: %.2f\n", mismatches,
+         mixed);
+  CHECK(mismatches == 0);
   UNIT_DONE();
 }
