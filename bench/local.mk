@@ -24,3 +24,11 @@ bench_writer_rate_LDADD = libclshim.la libclsqlite.la $(SHIM_SQLITE_LIBS) -ldl -
 # process (bench/README.md, "Start-up cost"); built by `make`, not installed
 noinst_PROGRAMS += bench/startup_cpu
 bench_startup_cpu_SOURCES = bench/startup_cpu.c
+
+# native stack walks from call sites that alternate, for callgrind
+# (bench/README.md, "Walks from several call sites"); built by `make`, not
+# installed
+noinst_PROGRAMS += bench/stack_sites
+bench_stack_sites_SOURCES = bench/stack_sites.c
+bench_stack_sites_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir) -O1 -fno-omit-frame-pointer
+bench_stack_sites_LDADD = libclshim.la libclsqlite.la $(SHIM_SQLITE_LIBS) -ldl -lpthread

@@ -355,20 +355,39 @@ static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
   return w->cut ? _URC_END_OF_STACK : _URC_NO_REASON;
 }
 
-/* ---- the last walk, remembered ---------------------------------------------
- * A program calls CUDA from a few places, and the outer part of its stack
- * (its main loop, the Python frames above a layer) is the same from one
- * call to the next.  A fast walk depends only on each frame's state (ip,
- * sp, rbp and whether rbp is known), the rules of the table, the words it
- * reads from the stack, the stack's bounds and the spans: a thread
- * remembers its last complete fast walk, and a walk that reaches a frame
- * in the same state (rbp compared only where a later frame uses it) takes
- * the rest from it once each word that walk read there and after still
- * holds what it held, in the same generation of rules.  The frames are
- * then those a walk would have found, at one comparison a word read
- * instead of a rule's lookup and checks a frame. */
+/* ---- walks remembered ------------------------------------------------------
+ * A program calls CUDA from a few places, each at the same depth from one
+ * call to the next (a layer's launches, every step), and the outer part of
+ * its stack (its main loop, the Python frames above a layer) is the same
+ * from one call to the next.  A fast walk depends only on each frame's
+ * state (ip, sp, rbp and whether rbp is known), the rules of the table,
+ * the words it reads from the stack, the stack's bounds and the spans: a
+ * thread remembers its complete fast walks, and a walk whose state, where
+ * it starts or at a later frame, is that of a walk remembered (rbp
+ * compared only where a later frame uses it) takes the rest from it once
+ * each word that walk read there and after still holds what it held, in
+ * the same generation of rules.  The frames are then those a walk would
+ * have found, at one comparison a word read instead of a rule's lookup and
+ * checks a frame.
+ * Where a walk starts, every walk remembered that starts in its state is
+ * a candidate (calls from different sites at one depth start alike and
+ * differ in a return address above): the words of one are compared in the
+ * order it read them, and at the first that differs, the walk goes on
+ * with a candidate that read the same words before it (what two walks
+ * read alike from their start is kept) and holds this one.  Further up,
+ * a walk is matched against the last walk remembered or taken, frame by
+ * frame; one that meets it there is remembered whole (its own frames,
+ * then the rest of that walk's), so that the next call from its site
+ * finds it where it starts.  A thread keeps MEMOS walks, in 2^MEMO_SET_BITS
+ * sets of MEMO_WAYS chosen by a hash of the walk's start and frames; a walk
+ * replaces the one of its own hash in the set, or the set's least
+ * recently used (~92 KB a thread that calls CUDA, allocated at its first
+ * walk). */
 #define MEMO_FRAMES 64
 #define MEMO_READS (3 * MEMO_FRAMES) /* at most 3 words a frame */
+#define MEMO_SET_BITS 1
+#define MEMO_WAYS 8
+#define MEMOS ((1 << MEMO_SET_BITS) * MEMO_WAYS)
 struct memo_frame {
   uintptr_t ip, sp, rbp;
   uint8_t rbp_known;
@@ -388,8 +407,16 @@ struct memo {
   uint64_t out[CL_MAX_FRAMES];                 /* the frames it found */
 };
 struct memos {
-  struct memo m[2];       /* the one kept, and the one being written */
-  int cur;
+  struct memo m[MEMOS + 1]; /* those kept, and the one being written */
+  uintptr_t sp0[MEMOS];     /* each slot's walk's first sp (0: none) */
+  unsigned key[MEMOS];      /* its hash */
+  unsigned used[MEMOS];     /* when it was last kept or taken */
+  unsigned tick;
+  uint8_t at[MEMOS];        /* each slot's walk in m */
+  uint8_t spare;            /* the one being written */
+  uint8_t last;             /* the slot of the last walk kept or taken */
+  /* how many words two slots' walks read alike from their start */
+  uint8_t alike[MEMOS][MEMOS];
   int busy;               /* a walk is using them (a walk that interrupts
                            * it, from a handler, does without) */
   unsigned long steps;    /* frames walked by rules, not taken (tests) */
@@ -398,6 +425,14 @@ static __thread struct memos *memos;
 
 unsigned long cl_stack_rule_steps(void) { return memos ? memos->steps : 0; }
 
+static void memos_init(struct memos *ms)
+{
+  for (int s = 0; s < MEMOS; s++)
+    ms->at[s] = (uint8_t)s;
+  ms->spare = MEMOS;
+  ms->last = 0; /* (empty: its n is 0) */
+}
+
 /* Do the words M's walk read from frame J on still hold what they held? */
 static int memo_holds(const struct memo *m, int j)
 {
@@ -405,6 +440,75 @@ static int memo_holds(const struct memo *m, int j)
     if (*(const uintptr_t *)m->addr[r] != m->val[r])
       return 0;
   return 1;
+}
+
+/* Does slot S's walk start at (ip, sp, rbp) under rules GEN, limit MAX? */
+static inline int memo_starts(const struct memos *ms, int s, unsigned gen,
+                              int max, uintptr_t ip, uintptr_t sp,
+                              uintptr_t rbp)
+{
+  const struct memo *m = &ms->m[ms->at[s]];
+  return ms->sp0[s] == sp && m->n && m->gen == gen && m->max == max &&
+         m->f[0].ip == ip && (!m->f[0].uses_rbp || m->f[0].rbp == rbp);
+}
+
+/* The slots whose walks start at (ip, sp, rbp) under GEN, MAX: a bit each */
+static unsigned memo_starting(const struct memos *ms, unsigned gen, int max,
+                              uintptr_t ip, uintptr_t sp, uintptr_t rbp)
+{
+  unsigned cand = 0;
+  for (int s = 0; s < MEMOS; s++)
+    if (memo_starts(ms, s, gen, max, ip, sp, rbp))
+      cand |= 1u << s;
+  return cand;
+}
+
+/* The slot of the walk remembered that a walk starting at (ip, sp, rbp)
+ * under rules GEN with limit MAX would repeat (every word it read still
+ * holds); -1 when none.  The last walk is tried first, the others that
+ * start there once one of its words differs. */
+static int memo_find(const struct memos *ms, unsigned gen, int max,
+                     uintptr_t ip, uintptr_t sp, uintptr_t rbp)
+{
+  int c = ms->last, looked = 0;
+  unsigned cand = 0; /* the candidates, once looked for */
+  if (!memo_starts(ms, c, gen, max, ip, sp, rbp)) {
+    cand = memo_starting(ms, gen, max, ip, sp, rbp);
+    looked = 1;
+    if (!cand)
+      return -1;
+    c = __builtin_ctz(cand);
+  }
+  const struct memo *m = &ms->m[ms->at[c]];
+  /* every word before r of c's walk holds */
+  for (int r = 0; r < m->nreads;) {
+    if (*(const uintptr_t *)m->addr[r] == m->val[r]) {
+      r++;
+      continue;
+    }
+    if (!looked)
+      cand = memo_starting(ms, gen, max, ip, sp, rbp), looked = 1;
+    cand &= ~(1u << c);
+    int next = -1;
+    for (unsigned rest = cand; rest; rest &= rest - 1) {
+      int s = __builtin_ctz(rest);
+      const struct memo *o = &ms->m[ms->at[s]];
+      if (ms->alike[c][s] < r)
+        continue; /* (it may hold: its words are not c's) */
+      if (r == o->nreads || *(const uintptr_t *)o->addr[r] == o->val[r]) {
+        next = s;
+        break;
+      }
+      cand &= ~(1u << s); /* its word r differs */
+    }
+    if (next < 0)
+      return -1;
+    c = next;
+    m = &ms->m[ms->at[c]];
+    if (r < m->nreads)
+      r++;
+  }
+  return c;
 }
 
 /* The next frame of the walk REC records, at ip, sp, rbp after OUT frames
@@ -422,6 +526,91 @@ static inline struct memo_frame *memo_push(struct memo *rec, int *k,
   return f;
 }
 
+/* Keep the walk being written (the spare): K frames recorded, NREADS
+ * words, FRAMES[0..NOUT) found; when OLD took over at its frame J (after
+ * N frames found), the rest is OLD's from there.  It replaces the walk of
+ * its hash in its set, or the set's least recently used. */
+static void memo_keep(struct memos *ms, int k, int nreads,
+                      const uint64_t *frames, int n, int nout, int natural,
+                      unsigned gen, int max, const struct memo *old, int j)
+{
+  struct memo *rec = &ms->m[ms->spare];
+  int later = 0; /* whether the walk after frame i reads the rbp it gets */
+  if (old) {
+    const struct memo_frame *o = &old->f[j];
+    if (k + old->n - j > MEMO_FRAMES ||
+        nreads + old->nreads - o->first_read > MEMO_READS ||
+        nout - n != old->nout - o->out_before)
+      return; /* too deep, or cut short at max */
+    later = o->uses_rbp;
+    natural = old->natural;
+  }
+  /* whether each frame's walk reads the rbp it came in with: its own
+   * rule, or a later frame's while no frame between sets it */
+  for (int i = k - 1; i >= 0; i--) {
+    struct memo_frame *x = &rec->f[i];
+    /* a word rbp was set from that no later frame uses is not kept:
+     * (a register a function saved, not a frame pointer: it changes
+     * from call to call and changes nothing in the walk) */
+    if (x->rbp_read && !later)
+      rec->addr[x->rbp_read - 1] = 0;
+    later = x->uses_rbp == 1 || (x->uses_rbp == 0 && later);
+    x->uses_rbp = (uint8_t)later;
+  }
+  int kept = 0;
+  for (int i = 0, r = 0; i < k; i++) {
+    int last = i + 1 < k ? rec->f[i + 1].first_read : nreads;
+    rec->f[i].first_read = (uint8_t)kept;
+    for (; r < last; r++)
+      if (rec->addr[r])
+        rec->addr[kept] = rec->addr[r], rec->val[kept++] = rec->val[r];
+  }
+  if (old) {
+    const struct memo_frame *o = &old->f[j];
+    for (int i = j; i < old->n; i++) {
+      struct memo_frame x = old->f[i];
+      x.out_before = (uint8_t)(x.out_before - o->out_before + n);
+      x.first_read = (uint8_t)(x.first_read - o->first_read + kept);
+      rec->f[k++] = x;
+    }
+    for (int r = o->first_read; r < old->nreads; r++)
+      rec->addr[kept] = old->addr[r], rec->val[kept++] = old->val[r];
+  }
+  rec->gen = gen, rec->max = max, rec->n = k, rec->natural = natural;
+  rec->nreads = kept;
+  rec->nout = nout;
+  memcpy(rec->out, frames, (size_t)nout * sizeof *frames);
+  /* its slot */
+  uint64_t h = rec->f[0].sp ^ rec->f[0].ip * 0x100000001b3ull;
+  for (int i = 0; i < nout; i++)
+    h = (h ^ frames[i]) * 0x100000001b3ull;
+  unsigned key = cl_hash_bits(h, 32);
+  int set = (int)(key >> (32 - MEMO_SET_BITS)) * MEMO_WAYS, s = set;
+  key |= 1; /* (0: none kept) */
+  for (int w = set; w < set + MEMO_WAYS; w++) {
+    if (ms->key[w] == key) {
+      s = w;
+      break;
+    }
+    if (ms->used[w] < ms->used[s])
+      s = w;
+  }
+  int mine = ms->spare;
+  ms->spare = ms->at[s];
+  ms->at[s] = (uint8_t)mine;
+  ms->sp0[s] = rec->f[0].sp;
+  ms->key[s] = key;
+  ms->used[s] = ++ms->tick;
+  ms->last = (uint8_t)s;
+  for (int w = 0; w < MEMOS; w++) {
+    const struct memo *o = &ms->m[ms->at[w]];
+    int r = 0, most = o->nreads < kept ? o->nreads : kept;
+    while (r < most && o->addr[r] == rec->addr[r] && o->val[r] == rec->val[r])
+      r++;
+    ms->alike[s][w] = ms->alike[w][s] = (uint8_t)r;
+  }
+}
+
 /* Follow learned rules from (ip, sp, rbp), with the thread's memos MS
  * (or none); -1 when a rule is missing or cannot be followed.  What every
  * frame reads (the stack's bounds, the
@@ -433,16 +622,30 @@ static int walk_rules(struct memos *ms, _Atomic uint64_t *t, uintptr_t ip,
   const uintptr_t lo = stack_lo, hi = stack_hi;
 #define IN_STACK(a) ((a) >= lo && (a) < hi && hi - (a) >= 8)
   unsigned gen = atomic_load_explicit(&rules_gen, memory_order_acquire);
-  const struct memo *old = ms ? &ms->m[ms->cur] : NULL;
-  /* (the frames it found are kept: CL_MAX_FRAMES at most) */
-  struct memo *rec = ms && max <= CL_MAX_FRAMES ? &ms->m[!ms->cur] : NULL;
-  if (old && (old->gen != gen || old->max != max || !old->n))
-    old = NULL;
+  /* (the frames found are kept: CL_MAX_FRAMES at most) */
+  if (max > CL_MAX_FRAMES)
+    ms = NULL;
+  const struct memo *old = NULL;
+  if (ms) {
+    int s = memo_find(ms, gen, max, ip, sp, rbp);
+    if (s >= 0) {
+      old = &ms->m[ms->at[s]];
+      memcpy(frames, old->out, (size_t)old->nout * sizeof *frames);
+      ms->used[s] = ++ms->tick;
+      ms->last = (uint8_t)s;
+      CL_PHASE_ADD(CL_PH_STACK_MEMO, 1);
+      return old->nout;
+    }
+    old = &ms->m[ms->at[ms->last]]; /* met further up, if at all */
+    if (old->gen != gen || old->max != max || !old->n)
+      old = NULL;
+  }
+  struct memo *rec = ms ? &ms->m[ms->spare] : NULL;
   int j = 0; /* old's first frame not below sp */
-  int n = 0, rbp_known = 1, k = 0, natural = 1, nreads = 0;
+  int n = 0, rbp_known = 1, k = 0, natural = 1, nreads = 0, walked = 0;
   struct memo_frame *f = NULL;
   while (ip && n < max) {
-    if (old) {
+    if (old && walked) { /* (where the walk starts, old was a candidate) */
       while (j < old->n && old->f[j].sp < sp)
         j++;
       const struct memo_frame *o = &old->f[j];
@@ -455,11 +658,15 @@ static int walk_rules(struct memos *ms, _Atomic uint64_t *t, uintptr_t ip,
           memcpy(frames + n, old->out + o->out_before,
                  (size_t)more * sizeof *frames);
           CL_PHASE_ADD(CL_PH_STACK_MEMO, 1);
+          if (rec)
+            memo_keep(ms, k, nreads, frames, n, n + more, natural, gen, max,
+                      old, j);
           return n + more;
         }
         old = NULL; /* changed: walk on */
       }
     }
+    walked++;
     CL_PHASE_ADD(CL_PH_STACK_STEPS, 1);
     if (ms)
       ms->steps++;
@@ -541,35 +748,8 @@ static int walk_rules(struct memos *ms, _Atomic uint64_t *t, uintptr_t ip,
     rec = NULL;
 end:
 #undef IN_STACK
-  if (rec) {
-    /* whether each frame's walk reads the rbp it came in with: its own
-     * rule, or a later frame's while no frame between sets it */
-    int later = 0;
-    for (int i = k - 1; i >= 0; i--) {
-      struct memo_frame *x = &rec->f[i];
-      /* a word rbp was set from that no later frame uses is not kept:
-       * (a register a function saved, not a frame pointer: it changes
-       * from call to call and changes nothing in the walk) */
-      if (x->rbp_read && !later)
-        rec->addr[x->rbp_read - 1] = 0;
-      later = x->uses_rbp == 1 || (x->uses_rbp == 0 && later);
-      x->uses_rbp = (uint8_t)later;
-    }
-    int kept = 0;
-    for (int i = 0, r = 0; i < k; i++) {
-      int last = i + 1 < k ? rec->f[i + 1].first_read : nreads;
-      rec->f[i].first_read = (uint8_t)kept;
-      for (; r < last; r++)
-        if (rec->addr[r])
-          rec->addr[kept] = rec->addr[r], rec->val[kept++] = rec->val[r];
-    }
-    nreads = kept;
-    rec->gen = gen, rec->max = max, rec->n = k, rec->natural = natural;
-    rec->nreads = nreads;
-    rec->nout = n;
-    memcpy(rec->out, frames, (size_t)n * sizeof *frames);
-    ms->cur = !ms->cur;
-  }
+  if (rec)
+    memo_keep(ms, k, nreads, frames, n, n, natural, gen, max, NULL, 0);
   return n;
 }
 
@@ -577,8 +757,9 @@ static int fast_walk(_Atomic uint64_t *t, uintptr_t ip, uintptr_t sp,
                      uintptr_t rbp, uint64_t *frames, int max)
 {
   struct memos *ms = memos;
-  if (!ms && max <= CL_MAX_FRAMES)
-    ms = cl_thread_calloc((void **)&memos, sizeof *memos);
+  if (!ms && max <= CL_MAX_FRAMES &&
+      (ms = cl_thread_calloc((void **)&memos, sizeof *memos)))
+    memos_init(ms);
   if (ms && ms->busy)
     ms = NULL;
   /* busy is read by a handler that interrupts this thread: the compiler

@@ -15,8 +15,9 @@
  * Then walks that alternate among four call sites, three of them at one
  * depth (the same state where the walk starts, different return addresses
  * above), called through one outer caller, then another (the stacks differ
- * only in a word near their outer end), then the two in turn: the same
- * frames as backtrace() every time, and once the sites are known, the
+ * only in a word near their outer end), then the two in turn (a round of
+ * the sites through each, then each site through both): the same frames
+ * as backtrace() every time, and once the sites are known, the
  * walks take their frames from the walks remembered instead of following
  * the rules frame by frame (fewer than one frame walked by rules a walk,
  * where one remembered walk left ~17). */
@@ -134,14 +135,18 @@ __attribute__((noinline)) static void outer_b(int i)
   __asm__ volatile("" ::: "memory");
 }
 
-/* WALKS walks, site after site, through outer_a (WHICH 0), outer_b (1) or
- * each in turn (2); the frames walked by rules a walk */
+/* WALKS walks, site after site, through outer_a (WHICH 0), outer_b (1),
+ * each in turn for a round of the sites (2), or each site through one then
+ * the other (3); the frames walked by rules a walk */
 static double run_sites(int which, int walks)
 {
   void (*volatile outer[2])(int) = {outer_a, outer_b};
   unsigned long steps = cl_stack_rule_steps();
   for (int i = 0; i < walks; i++)
-    outer[which < 2 ? which : (i / NSITES) & 1](i);
+    if (which < 3)
+      outer[which < 2 ? which : (i / NSITES) & 1](i);
+    else
+      outer[i & 1](i / 2);
   return (double)(cl_stack_rule_steps() - steps) / walks;
 }
 
@@ -172,21 +177,33 @@ int main(void)
   CHECK(slow > 3 && slow < 20);
 
   CHECK(sites[0] != sites[1] && sites[1] != sites[2]); /* not folded */
-  mismatches = 0;
-  double cold = run_sites(0, 4 * NSITES);
-  double warm_a = run_sites(0, 200 * NSITES);
-  printf("%d mismatching walks; frames walked by rules a walk, 4 sites "
-         "through one caller: %.2f (first 4 rounds), %.2f (next 200)\n",
-         mismatches, cold, warm_a);
-  CHECK(mismatches == 0);
-  double first_b = run_sites(1, NSITES);
-  double warm_b = run_sites(1, 200 * NSITES);
-  printf("%d mismatching walks; through the other caller: %.2f (first "
-         "round), %.2f (next 200)\n", mismatches, first_b, warm_b);
-  CHECK(mismatches == 0);
-  double mixed = run_sites(2, 400 * NSITES);
-  printf("%d mismatching walks; through each in turn: %.2f\n", mismatches,
-         mixed);
-  CHECK(mismatches == 0);
+  /* (run_sites called from one place: main's return address is learned
+   * once, and the rules then stay as they are) */
+  static const struct {
+    int which, walks;
+    const char *what;
+  } runs[] = {
+      {0, 4 * NSITES, "through one caller, first 4 rounds"},
+      {0, 200 * NSITES, "through one caller, next 200"},
+      {1, NSITES, "through the other caller, first round"},
+      {1, 200 * NSITES, "through the other caller, next 200"},
+      {2, 400 * NSITES, "through each caller in turn, 400 rounds"},
+      {3, 800 * NSITES, "each through one caller then the other, 400 rounds"},
+  };
+  double per_walk[6];
+  for (int r = 0; r < 6; r++) {
+    mismatches = 0;
+    per_walk[r] = run_sites(runs[r].which, runs[r].walks);
+    printf("%d mismatching walks; 4 sites %s: %.2f frames walked by rules "
+           "a walk\n", mismatches, runs[r].what, per_walk[r]);
+    CHECK(mismatches == 0);
+  }
+  /* what one remembered walk left: a walk through the whole stack */
+  CHECK(per_walk[0] > 5);
+  CHECK(per_walk[1] < 0.5);
+  CHECK(per_walk[2] > 5); /* a word near the stack's end changed */
+  CHECK(per_walk[3] < 0.5);
+  CHECK(per_walk[4] < 0.5);
+  CHECK(per_walk[5] < 0.5);
   UNIT_DONE();
 }
