@@ -380,8 +380,8 @@ static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
  * then the rest of that walk's), so that the next call from its site
  * finds it where it starts.  A thread keeps MEMOS walks, in 2^MEMO_SET_BITS
  * sets of MEMO_WAYS chosen by a hash of the walk's start and frames; a walk
- * replaces the one of its own hash in the set, or the set's least
- * recently used (~92 KB a thread that calls CUDA, allocated at its first
+ * replaces the one of its own hash in the set, or one of other rules, or
+ * the set's least recently used (~92 KB a thread that calls CUDA, allocated at its first
  * walk). */
 #define MEMO_FRAMES 64
 #define MEMO_READS (3 * MEMO_FRAMES) /* at most 3 words a frame */
@@ -529,7 +529,8 @@ static inline struct memo_frame *memo_push(struct memo *rec, int *k,
 /* Keep the walk being written (the spare): K frames recorded, NREADS
  * words, FRAMES[0..NOUT) found; when OLD took over at its frame J (after
  * N frames found), the rest is OLD's from there.  It replaces the walk of
- * its hash in its set, or the set's least recently used. */
+ * its hash in its set, or one of other rules, or the set's least recently
+ * used. */
 static void memo_keep(struct memos *ms, int k, int nreads,
                       const uint64_t *frames, int n, int nout, int natural,
                       unsigned gen, int max, const struct memo *old, int j)
@@ -587,13 +588,16 @@ static void memo_keep(struct memos *ms, int k, int nreads,
   unsigned key = cl_hash_bits(h, 32);
   int set = (int)(key >> (32 - MEMO_SET_BITS)) * MEMO_WAYS, s = set;
   key |= 1; /* (0: none kept) */
+  unsigned oldest = ~0u;
   for (int w = set; w < set + MEMO_WAYS; w++) {
     if (ms->key[w] == key) {
       s = w;
       break;
     }
-    if (ms->used[w] < ms->used[s])
-      s = w;
+    /* (a walk of other rules is of no use now) */
+    unsigned u = ms->m[ms->at[w]].gen == gen ? ms->used[w] : 0;
+    if (u < oldest)
+      s = w, oldest = u;
   }
   int mine = ms->spare;
   ms->spare = ms->at[s];
