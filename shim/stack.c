@@ -528,7 +528,8 @@ static inline struct memo_frame *memo_push(struct memo *rec, int *k,
 
 /* Keep the walk being written (the spare): K frames recorded, NREADS
  * words, FRAMES[0..NOUT) found; when OLD took over at its frame J (after
- * N frames found), the rest is OLD's from there.  It replaces the walk of
+ * N frames found), the rest is OLD's from there, to where the walk found
+ * NOUT frames.  It replaces the walk of
  * its hash in its set, or one of other rules, or the set's least recently
  * used. */
 static void memo_keep(struct memos *ms, int k, int nreads,
@@ -537,14 +538,25 @@ static void memo_keep(struct memos *ms, int k, int nreads,
 {
   struct memo *rec = &ms->m[ms->spare];
   int later = 0; /* whether the walk after frame i reads the rbp it gets */
+  int end = 0, end_read = 0; /* OLD's frames and words taken: up to these */
   if (old) {
     const struct memo_frame *o = &old->f[j];
-    if (k + old->n - j > MEMO_FRAMES ||
-        nreads + old->nreads - o->first_read > MEMO_READS ||
-        nout - n != old->nout - o->out_before)
-      return; /* too deep, or cut short at max */
-    later = o->uses_rbp;
+    end = old->n, end_read = old->nreads;
     natural = old->natural;
+    if (nout - n < old->nout - o->out_before) {
+      /* cut short at max: it ends at the frame that found its last frame,
+       * before that frame's words (its rbp compared, and words kept,
+       * where OLD's walk used them further up: more than it needs) */
+      for (end = j; end < old->n - 1; end++)
+        if (old->f[end + 1].out_before - o->out_before == nout - n)
+          break;
+      end_read = old->f[end++].first_read;
+      natural = 0;
+    }
+    if (k + end - j > MEMO_FRAMES ||
+        nreads + end_read - o->first_read > MEMO_READS)
+      return; /* too deep to remember */
+    later = o->uses_rbp;
   }
   /* whether each frame's walk reads the rbp it came in with: its own
    * rule, or a later frame's while no frame between sets it */
@@ -568,13 +580,13 @@ static void memo_keep(struct memos *ms, int k, int nreads,
   }
   if (old) {
     const struct memo_frame *o = &old->f[j];
-    for (int i = j; i < old->n; i++) {
+    for (int i = j; i < end; i++) {
       struct memo_frame x = old->f[i];
       x.out_before = (uint8_t)(x.out_before - o->out_before + n);
       x.first_read = (uint8_t)(x.first_read - o->first_read + kept);
       rec->f[k++] = x;
     }
-    for (int r = o->first_read; r < old->nreads; r++)
+    for (int r = o->first_read; r < end_read; r++)
       rec->addr[kept] = old->addr[r], rec->val[kept++] = old->val[r];
   }
   rec->gen = gen, rec->max = max, rec->n = k, rec->natural = natural;

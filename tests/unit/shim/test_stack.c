@@ -17,7 +17,9 @@
  * above), called through one outer caller, then another (the stacks differ
  * only in a word near their outer end), then the two in turn (a round of
  * the sites through each, then each site through both): the same frames
- * as backtrace() every time, and once the sites are known, the
+ * as backtrace() every time (also for walks that ask for 6 frames every
+ * other round: walks cut short are remembered apart), and once the sites
+ * are known, the
  * walks take their frames from the walks remembered instead of following
  * the rules frame by frame (fewer than one frame walked by rules a walk,
  * where one remembered walk left ~17). */
@@ -29,12 +31,13 @@
 #include "../unit.h"
 
 static int mismatches;
+static int limit = CL_MAX_FRAMES; /* the frames probe asks for */
 
 __attribute__((noinline)) static void probe(void)
 {
   uint64_t a[CL_MAX_FRAMES];
   void *b[CL_MAX_FRAMES + 1];
-  int na = cl_stack_capture(a, CL_MAX_FRAMES);
+  int na = cl_stack_capture(a, limit);
   int nb = backtrace(b, CL_MAX_FRAMES + 1);
   /* a[0] and b[0] are two places in probe(); the callers must agree */
   int n = na < nb ? na : nb;
@@ -43,7 +46,7 @@ __attribute__((noinline)) static void probe(void)
       mismatches++;
       return;
     }
-  if (na < 4)
+  if (na < 4 || (limit < CL_MAX_FRAMES && na != limit))
     mismatches++;
 }
 
@@ -136,17 +139,21 @@ __attribute__((noinline)) static void outer_b(int i)
 }
 
 /* WALKS walks, site after site, through outer_a (WHICH 0), outer_b (1),
- * each in turn for a round of the sites (2), or each site through one then
- * the other (3); the frames walked by rules a walk */
+ * each in turn for a round of the sites (2), each site through one then
+ * the other (3), or through outer_a asking for 6 frames every other round
+ * (4); the frames walked by rules a walk */
 static double run_sites(int which, int walks)
 {
   void (*volatile outer[2])(int) = {outer_a, outer_b};
   unsigned long steps = cl_stack_rule_steps();
-  for (int i = 0; i < walks; i++)
-    if (which < 3)
-      outer[which < 2 ? which : (i / NSITES) & 1](i);
+  for (int i = 0; i < walks; i++) {
+    limit = which == 4 && (i / NSITES) & 1 ? 6 : CL_MAX_FRAMES;
+    if (which < 3 || which == 4)
+      outer[which < 2 ? which : which == 4 ? 0 : (i / NSITES) & 1](i);
     else
       outer[i & 1](i / 2);
+  }
+  limit = CL_MAX_FRAMES;
   return (double)(cl_stack_rule_steps() - steps) / walks;
 }
 
@@ -189,9 +196,11 @@ int main(void)
       {1, 200 * NSITES, "through the other caller, next 200"},
       {2, 400 * NSITES, "through each caller in turn, 400 rounds"},
       {3, 800 * NSITES, "each through one caller then the other, 400 rounds"},
+      {4, 4 * NSITES, "through one caller, 6 frames every other round, first 4"},
+      {4, 400 * NSITES, "through one caller, 6 frames every other round, next 400"},
   };
-  double per_walk[6];
-  for (int r = 0; r < 6; r++) {
+  double per_walk[8];
+  for (int r = 0; r < 8; r++) {
     mismatches = 0;
     per_walk[r] = run_sites(runs[r].which, runs[r].walks);
     printf("%d mismatching walks; 4 sites %s: %.2f frames walked by rules "
@@ -205,5 +214,6 @@ int main(void)
   CHECK(per_walk[3] < 0.5);
   CHECK(per_walk[4] < 0.5);
   CHECK(per_walk[5] < 0.5);
+  CHECK(per_walk[7] < 0.5); /* a walk cut at 6 frames remembered apart */
   UNIT_DONE();
 }
