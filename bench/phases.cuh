@@ -3,8 +3,10 @@
  * Python ones: with CUDALENS_BENCH_PHASES=1 under libcudalens.so,
  * phases_boundary() between blocks of a loop synchronizes the device,
  * prints the block just ended as `block PHASE SECONDS` (0 off, 1 floor,
- * 2 on) and has the shim switch to the next phase; phases_active() is false
- * without the variable.  Include check.cuh first. */
+ * 2 on) and has the shim switch to the next phase; with
+ * CUDALENS_BENCH_PHASES=native (no shim) it times the blocks the same way
+ * and prints them as phase 3; phases_active() is false without the
+ * variable.  Include check.cuh first. */
 #ifndef BENCH_PHASES_CUH
 #define BENCH_PHASES_CUH
 #include <chrono>
@@ -15,14 +17,16 @@
 
 struct phases {
   int (*fn)(int);
+  bool native;
   int phase;
   std::chrono::steady_clock::time_point t0;
 };
 
 static phases phases_init()
 {
-  phases p = {nullptr, -1, {}};
+  phases p = {nullptr, false, -1, {}};
   const char *v = std::getenv("CUDALENS_BENCH_PHASES");
+  p.native = v && !std::strcmp(v, "native");
   if (!v || std::strcmp(v, "1"))
     return p;
   p.fn = (int (*)(int))dlsym(RTLD_DEFAULT, "cudalens_bench_phase");
@@ -33,7 +37,7 @@ static phases phases_init()
   return p;
 }
 
-static bool phases_active(const phases &p) { return p.fn != nullptr; }
+static bool phases_active(const phases &p) { return p.fn || p.native; }
 
 static void phases_boundary(phases &p, bool last = false)
 {
@@ -42,7 +46,7 @@ static void phases_boundary(phases &p, bool last = false)
   if (p.phase >= 0)
     std::printf("block %d %.6f\n", p.phase,
                 std::chrono::duration<double>(t - p.t0).count());
-  p.phase = p.fn(last ? 2 : -1);
+  p.phase = p.native ? 3 : p.fn(last ? 2 : -1);
   if (p.phase < 0) {
     std::fprintf(stderr, BENCH_NAME ": the shim did not switch (not recording?)\n");
     std::exit(1);

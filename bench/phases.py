@@ -3,8 +3,11 @@ shim/benchphase.c).  Under libcudalens.so with CUDALENS_BENCH_PHASES=1, a
 loop calls Blocks.boundary() between blocks of its steps: it synchronizes,
 prints the block just ended as `block PHASE SECONDS` (0 off, 1 floor,
 2 on), and lets the shim switch to the next phase of its rotation.
-Without the variable, Blocks.active is False and the loop runs as before.
-bench/phases.sh runs a benchmark so and reads the lines."""
+With CUDALENS_BENCH_PHASES=native (no shim: bench/phases.sh NATIVE=1)
+the blocks are timed the same way and printed as phase 3, for a native
+process's blocks to set beside the off phase's.  Without the variable,
+Blocks.active is False and the loop runs as before.  bench/phases.sh runs a
+benchmark so and reads the lines."""
 import ctypes
 import os
 import sys
@@ -17,6 +20,7 @@ class Blocks:
         self.fn = None
         self.phase = -1
         self.t0 = 0.0
+        self.native = os.environ.get("CUDALENS_BENCH_PHASES") == "native"
         if os.environ.get("CUDALENS_BENCH_PHASES") != "1":
             return
         try:
@@ -29,14 +33,17 @@ class Blocks:
 
     @property
     def active(self):
-        return self.fn is not None
+        return self.fn is not None or self.native
 
     def boundary(self, last=False):
         self.sync()
         t = time.perf_counter()
         if self.phase >= 0:
             print("block %d %.6f" % (self.phase, t - self.t0), flush=True)
-        self.phase = self.fn(2 if last else -1)
+        if self.native:
+            self.phase = 3
+        else:
+            self.phase = self.fn(2 if last else -1)
         if self.phase < 0:
             sys.exit("phases: the shim did not switch (not recording?)")
         self.t0 = time.perf_counter()
