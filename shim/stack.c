@@ -388,6 +388,8 @@ static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
 #define MEMO_SET_BITS 1
 #define MEMO_WAYS 8
 #define MEMOS ((1 << MEMO_SET_BITS) * MEMO_WAYS)
+_Static_assert(MEMOS <= 32 && MEMO_READS < 256,
+               "a bit of an unsigned a slot; reads counted in a byte");
 struct memo_frame {
   uintptr_t ip, sp, rbp;
   uint8_t rbp_known;
