@@ -377,12 +377,12 @@ static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
  * read alike from their start is kept) and holds this one.  Further up,
  * a walk is matched against the last walk remembered or taken, frame by
  * frame; one that meets it there is remembered whole (its own frames,
- * then the rest of that walk's), so that the next call from its site
- * finds it where it starts.  A thread keeps MEMOS walks, in 2^MEMO_SET_BITS
- * sets of MEMO_WAYS chosen by a hash of the walk's start and frames; a walk
- * replaces the one of its own hash in the set, or one of other rules, or
- * the set's least recently used (~92 KB a thread that calls CUDA, allocated at its first
- * walk). */
+ * then that walk's, up to where its limit ends it), so that the next call
+ * from its site finds it where it starts.  A thread keeps MEMOS walks, in
+ * 2^MEMO_SET_BITS sets of MEMO_WAYS chosen by a hash of the walk's start
+ * and frames; a walk replaces the one of its own hash in the set, or one
+ * of other rules, or the set's least recently used (92 KB a thread that
+ * calls CUDA, allocated at its first walk; one walk remembered took 11). */
 #define MEMO_FRAMES 64
 #define MEMO_READS (3 * MEMO_FRAMES) /* at most 3 words a frame */
 #define MEMO_SET_BITS 1
