@@ -196,8 +196,9 @@ int main(void)
       {1, 200 * NSITES, "through the other caller, next 200"},
       {2, 400 * NSITES, "through each caller in turn, 400 rounds"},
       {3, 800 * NSITES, "each through one caller then the other, 400 rounds"},
-      {4, 4 * NSITES, "through one caller, 6 frames every other round, first 4"},
-      {4, 400 * NSITES, "through one caller, 6 frames every other round, next 400"},
+      {4, 4 * NSITES, "through one caller, 6 frames a round in two, first 4"},
+      {4, 400 * NSITES,
+       "through one caller, 6 frames a round in two, next 400"},
   };
   double per_walk[8];
   for (int r = 0; r < 8; r++) {
