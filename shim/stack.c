@@ -378,16 +378,17 @@ static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
  * a walk is matched against the last walk remembered or taken, frame by
  * frame; one that meets it there is remembered whole (its own frames,
  * then that walk's, up to where its limit ends it), so that the next call
- * from its site finds it where it starts.  A thread keeps MEMOS walks, in
- * 2^MEMO_SET_BITS sets of MEMO_WAYS chosen by a hash of the walk's start
- * and frames; a walk replaces the one of its own hash in the set, or one
- * of other rules, or the set's least recently used (92 KB a thread that
- * calls CUDA, allocated at its first walk; one walk remembered took 11). */
+ * from its site finds it where it starts.  A thread keeps MEMOS walks; a
+ * walk kept replaces the one of its own hash (of its start and frames),
+ * or none, or one of other rules, or one at random but the last walk's:
+ * a program that cycles through more stacks than that still finds some of
+ * them where least recently used would replace each before its next use
+ * (92 KB a thread that calls CUDA, allocated at its first walk; one walk
+ * remembered took 11). */
 #define MEMO_FRAMES 64
 #define MEMO_READS (3 * MEMO_FRAMES) /* at most 3 words a frame */
-#define MEMO_SET_BITS 1
-#define MEMO_WAYS 8
-#define MEMOS ((1 << MEMO_SET_BITS) * MEMO_WAYS)
+#define MEMO_BITS 4
+#define MEMOS (1 << MEMO_BITS)
 _Static_assert(MEMOS <= 32 && MEMO_READS < 256,
                "a bit of an unsigned a slot; reads counted in a byte");
 struct memo_frame {
@@ -411,9 +412,8 @@ struct memo {
 struct memos {
   struct memo m[MEMOS + 1]; /* those kept, and the one being written */
   uintptr_t sp0[MEMOS];     /* each slot's walk's first sp (0: none) */
-  unsigned key[MEMOS];      /* its hash */
-  unsigned used[MEMOS];     /* when it was last kept or taken */
-  unsigned tick;
+  unsigned key[MEMOS];      /* its hash (0: none) */
+  unsigned kept;            /* walks kept: where a slot is chosen at random */
   uint8_t at[MEMOS];        /* each slot's walk in m */
   uint8_t spare;            /* the one being written */
   uint8_t last;             /* the slot of the last walk kept or taken */
@@ -531,9 +531,7 @@ static inline struct memo_frame *memo_push(struct memo *rec, int *k,
 /* Keep the walk being written (the spare): K frames recorded, NREADS
  * words, FRAMES[0..NOUT) found; when OLD took over at its frame J (after
  * N frames found), the rest is OLD's from there, to where the walk found
- * NOUT frames.  It replaces the walk of
- * its hash in its set, or one of other rules, or the set's least recently
- * used. */
+ * NOUT frames. */
 static void memo_keep(struct memos *ms, int k, int nreads,
                       const uint64_t *frames, int n, int nout, int natural,
                       unsigned gen, int max, const struct memo *old, int j)
@@ -599,34 +597,49 @@ static void memo_keep(struct memos *ms, int k, int nreads,
   uint64_t h = rec->f[0].sp ^ rec->f[0].ip * 0x100000001b3ull;
   for (int i = 0; i < nout; i++)
     h = (h ^ frames[i]) * 0x100000001b3ull;
-  unsigned key = cl_hash_bits(h, 32);
-  int set = (int)(key >> (32 - MEMO_SET_BITS)) * MEMO_WAYS, s = set;
-  key |= 1; /* (0: none kept) */
-  unsigned oldest = ~0u;
-  for (int w = set; w < set + MEMO_WAYS; w++) {
-    if (ms->key[w] == key) {
+  unsigned key = cl_hash_bits(h, 32) | 1;
+  int s = -1;
+  for (int w = 0; w < MEMOS && s < 0; w++)
+    if (ms->key[w] == key)
       s = w;
-      break;
-    }
-    /* (a walk of other rules is of no use now) */
-    unsigned u = ms->m[ms->at[w]].gen == gen ? ms->used[w] : 0;
-    if (u < oldest)
-      s = w, oldest = u;
+  for (int w = 0; w < MEMOS && s < 0; w++)
+    if (ms->m[ms->at[w]].gen != gen) /* none, or of other rules: no use */
+      s = w;
+  if (s < 0) { /* (a fixed sequence: the same walks, the same slots) */
+    s = (int)cl_hash_bits(++ms->kept, MEMO_BITS);
+    if (s == ms->last)
+      s = (s + 1) % MEMOS;
   }
   int mine = ms->spare;
   ms->spare = ms->at[s];
   ms->at[s] = (uint8_t)mine;
   ms->sp0[s] = rec->f[0].sp;
   ms->key[s] = key;
-  ms->used[s] = ++ms->tick;
   ms->last = (uint8_t)s;
+  /* what it read alike with each walk that starts where it does (others
+   * are never candidates with it: 0); from one such walk c's, the others'
+   * follow, but where they and c read alike as far as it and c do */
+  int c = -1, q = 0;
   for (int w = 0; w < MEMOS; w++) {
     const struct memo *o = &ms->m[ms->at[w]];
-    int r = 0, most = o->nreads < kept ? o->nreads : kept;
-    while (r < most && o->addr[r] == rec->addr[r] && o->val[r] == rec->val[r])
-      r++;
+    int r = 0;
+    if (w != s && ms->sp0[w] == rec->f[0].sp && o->n &&
+        o->f[0].ip == rec->f[0].ip) {
+      if (c >= 0 && ms->alike[c][w] != q)
+        r = ms->alike[c][w] < q ? ms->alike[c][w] : q;
+      else {
+        int most = o->nreads < kept ? o->nreads : kept;
+        r = c >= 0 ? q : 0;
+        while (r < most && o->addr[r] == rec->addr[r] &&
+               o->val[r] == rec->val[r])
+          r++;
+      }
+      if (c < 0)
+        c = w, q = r;
+    }
     ms->alike[s][w] = ms->alike[w][s] = (uint8_t)r;
   }
+  ms->alike[s][s] = (uint8_t)kept;
 }
 
 /* Follow learned rules from (ip, sp, rbp), with the thread's memos MS
@@ -649,7 +662,6 @@ static int walk_rules(struct memos *ms, _Atomic uint64_t *t, uintptr_t ip,
     if (s >= 0) {
       old = &ms->m[ms->at[s]];
       memcpy(frames, old->out, (size_t)old->nout * sizeof *frames);
-      ms->used[s] = ++ms->tick;
       ms->last = (uint8_t)s;
       CL_PHASE_ADD(CL_PH_STACK_MEMO, 1);
       return old->nout;
