@@ -60,6 +60,9 @@ struct thread_state {
   struct cl_record scratch; /* a call's record that the ring cannot keep */
 };
 static __thread struct thread_state *T; /* set in on_callback */
+/* (on_callback reads T once and hands it down as TS: each read of a
+ * __thread variable of a shared library is a call, repeated after every
+ * call that T's address could reach) */
 
 uint64_t cl_start_ns, cl_end_ns;
 
@@ -70,16 +73,16 @@ uint64_t cl_now_ns(void)
   return t;
 }
 
-static int32_t device_of(CUcontext ctx)
+static int32_t device_of(struct thread_state *ts, CUcontext ctx)
 {
   if (!ctx)
     return -1;
-  if (ctx == T->last_ctx)
-    return T->last_dev;
+  if (ctx == ts->last_ctx)
+    return ts->last_dev;
   uint32_t dev;
   int32_t d = cl_cupti.cuptiGetDeviceId(ctx, &dev) == CUPTI_SUCCESS ? (int32_t)dev : -1;
-  T->last_ctx = ctx;
-  T->last_dev = d;
+  ts->last_ctx = ctx;
+  ts->last_dev = d;
   return d;
 }
 
@@ -349,15 +352,15 @@ static int adds_node(const struct cl_api *api)
   }
 }
 
-static void api_enter(int runtime, CUpti_CallbackId cbid,
-                      const CUpti_CallbackData *cb)
+static void api_enter(struct thread_state *ts, int runtime,
+                      CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
   int idx = cl_api_lookup(runtime ? CUPTI_CB_DOMAIN_RUNTIME_API
                                   : CUPTI_CB_DOMAIN_DRIVER_API, cbid);
-  if (!runtime && T->runtime_depth > 0) {
+  if (!runtime && ts->runtime_depth > 0) {
     /* a driver call inside a runtime call belongs to that call */
-    if (T->depth > 0 && T->depth <= MAX_NEST && idx >= 0) {
-      struct pending *p = &T->p[T->depth - 1];
+    if (ts->depth > 0 && ts->depth <= MAX_NEST && idx >= 0) {
+      struct pending *p = &ts->p[ts->depth - 1];
       if (!p->driver_correlation)
         p->driver_correlation = cb->correlationId;
       scan_launch(cb, cl_api_table[idx].op, cbid, p);
@@ -366,12 +369,12 @@ static void api_enter(int runtime, CUpti_CallbackId cbid,
     }
     return;
   }
-  int d = T->depth++;
+  int d = ts->depth++;
   if (runtime)
-    T->runtime_depth++;
+    ts->runtime_depth++;
   if (d >= MAX_NEST)
     return;
-  struct pending *p = &T->p[d];
+  struct pending *p = &ts->p[d];
   p->api = idx;
   p->runtime = runtime;
   p->correlation = cb->correlationId;
@@ -382,7 +385,7 @@ static void api_enter(int runtime, CUpti_CallbackId cbid,
   CL_PHASE_END(CL_PH_STACK, t0);
   /* nested calls share the outermost call's Python stack */
   CL_PHASE_BEGIN(t1);
-  p->pystack = d == 0 ? cl_pystack_capture() : T->p[0].pystack;
+  p->pystack = d == 0 ? cl_pystack_capture() : ts->p[0].pystack;
   CL_PHASE_END(CL_PH_PYSTACK, t1);
   p->freed_copy = 0;
   p->hostfn_tried = 0;
@@ -396,25 +399,28 @@ static void api_enter(int runtime, CUpti_CallbackId cbid,
   p->start_ns = cl_now_ns();
 }
 
-static void api_exit(int runtime, const CUpti_CallbackData *cb)
+static void api_exit(struct thread_state *ts, int runtime,
+                     const CUpti_CallbackData *cb)
 {
-  uint64_t end_ns = cl_now_ns();
-  if (!runtime && T->runtime_depth > 0) {
+  if (!runtime && ts->runtime_depth > 0) {
     /* folded into the enclosing runtime call */
-    if (T->depth > 0 && T->depth <= MAX_NEST && T->p[T->depth - 1].hostfn_slot)
-      host_func_returned(&T->p[T->depth - 1], cb);
+    if (ts->depth > 0 && ts->depth <= MAX_NEST && ts->p[ts->depth - 1].hostfn_slot)
+      host_func_returned(&ts->p[ts->depth - 1], cb);
     return;
   }
-  if (T->depth == 0)
+  if (ts->depth == 0)
     return; /* subscribed while this call was in flight */
-  int d = --T->depth;
-  if (runtime && T->runtime_depth > 0)
-    T->runtime_depth--;
+  int d = --ts->depth;
+  if (runtime && ts->runtime_depth > 0)
+    ts->runtime_depth--;
   if (d >= MAX_NEST)
     return;
-  struct pending *p = &T->p[d];
+  struct pending *p = &ts->p[d];
   if (p->api < 0)
     return;
+  /* (read only for the calls recorded: not for a driver call folded into
+   * its runtime call) */
+  uint64_t end_ns = cl_now_ns();
   const struct cl_api *api = &cl_api_table[p->api];
   if (!runtime) {
     host_func_returned(p, cb);
@@ -433,7 +439,7 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
   struct cl_record *r = cl_ring_reserve(CL_REC_CALL);
   int keep = r != NULL;
   if (!keep)
-    r = &T->scratch;
+    r = &ts->scratch;
   r->type = CL_REC_CALL;
   struct cl_call *c = &r->u.call;
   c->seq = cl_next_seq();
@@ -441,7 +447,7 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
   c->end_ns = end_ns;
   c->api = (uint32_t)p->api;
   c->result = cb->functionReturnValue ? *(const int *)cb->functionReturnValue : 0;
-  c->device = device_of(cb->context);
+  c->device = device_of(ts, cb->context);
   c->context = cb->contextUid;
   c->correlation = p->correlation;
   c->driver_correlation = p->driver_correlation;
@@ -466,7 +472,7 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
   /* cuCtxEnablePeerAccess names the peer by its context */
   if (ok && (api->op == CL_OP_PEER_ENABLE || api->op == CL_OP_PEER_DISABLE) &&
       c->a.handle)
-    c->a.peer = device_of((CUcontext)(uintptr_t)c->a.handle);
+    c->a.peer = device_of(ts, (CUcontext)(uintptr_t)c->a.handle);
   if (ok && api->op == CL_OP_ALLOC) {
     cl_memquery_resolve(&c->a);
     /* a reserved range is no memory: its mappings are */
@@ -524,7 +530,8 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
                         p->pystack);
 }
 
-static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
+static void on_resource(struct thread_state *ts, CUpti_CallbackId cbid,
+                        const CUpti_ResourceData *rd)
 {
   if (cbid == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {
     cl_kparams_module_unloading();
@@ -537,9 +544,9 @@ static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
     cl_activity_flush(0); /* its activity records go with it */
   uint32_t uid = 0;
   cl_cupti.cuptiGetContextId(rd->context, &uid);
-  int32_t dev = device_of(rd->context);
-  if (T->last_ctx == rd->context && !created)
-    T->last_ctx = NULL;
+  int32_t dev = device_of(ts, rd->context);
+  if (ts->last_ctx == rd->context && !created)
+    ts->last_ctx = NULL;
   if (created && dev >= 0)
     cl_device_describe(dev);
   struct cl_record *r = cl_ring_reserve(CL_REC_CONTEXT);
@@ -558,29 +565,30 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
                                  CUpti_CallbackId cbid, const void *data)
 {
   (void)userdata;
-  if (!T && !cl_thread_calloc((void **)&T, sizeof *T))
+  struct thread_state *ts = T;
+  if (!ts && !(ts = cl_thread_calloc((void **)&T, sizeof *T)))
     return;
-  if (T->busy)
+  if (ts->busy)
     return;
-  T->busy = 1;
+  ts->busy = 1;
   if (domain == CUPTI_CB_DOMAIN_RUNTIME_API ||
       domain == CUPTI_CB_DOMAIN_DRIVER_API) {
     const CUpti_CallbackData *cb = data;
     int runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
     CL_PHASE_BEGIN(t0);
     if (cb->callbackSite == CUPTI_API_ENTER)
-      api_enter(runtime, cbid, cb);
+      api_enter(ts, runtime, cbid, cb);
     else
-      api_exit(runtime, cb);
+      api_exit(ts, runtime, cb);
     CL_PHASE_END(CL_PH_CALLBACK, t0);
 #ifdef CUDALENS_SELFTIME
-    if (!runtime && T->runtime_depth > 0)
+    if (!runtime && ts->runtime_depth > 0)
       CL_PHASE_END(CL_PH_NESTED, t0);
 #endif
   } else if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
-    on_resource(cbid, data);
+    on_resource(ts, cbid, data);
   }
-  T->busy = 0;
+  ts->busy = 0;
 }
 
 int cl_capture_start(void)
