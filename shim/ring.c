@@ -173,6 +173,9 @@ void cl_ring_commit(void)
    * work until its next CUDA call.  (The slot may still hold an undrained
    * record: a prefetch changes no data.) */
   const char *next = (const char *)&r->slots[(tail + 1) & (r->capacity - 1)];
+  /* (unrolled: the loop's own count and test were 3 of every 4
+   * instructions here) */
+#pragma GCC unroll 16
   for (size_t off = 0; off < sizeof(struct cl_record); off += 64)
     __builtin_prefetch(next + off, 1, 3);
   /* wake the writer early when the ring is half full */
