@@ -137,7 +137,11 @@ void cl_ring_waits(uint64_t *count, uint64_t *ns)
   *ns = atomic_load_explicit(&wait_ns, memory_order_relaxed);
 }
 
-struct cl_record *cl_ring_reserve(enum cl_rec_type type)
+/* cl_ring_reserve in full: a process the shim did not see start, a forked
+ * child's first record, the thread's first record, a full ring (out of
+ * line: the common case below needs none of its registers) */
+static __attribute__((noinline)) struct cl_record *
+reserve_slow(enum cl_rec_type type)
 {
   if (seen && !seen[0] && cl_ring_unseen_process(1))
     return NULL;
@@ -159,6 +163,19 @@ struct cl_record *cl_ring_reserve(enum cl_rec_type type)
   uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
   if (tail - head >= r->capacity && !(r = wait_for_room(r, type, tail)))
     return NULL;
+  return &r->slots[tail & (r->capacity - 1)];
+}
+
+struct cl_record *cl_ring_reserve(enum cl_rec_type type)
+{
+  struct cl_ring *r = my_ring;
+  if (!r || (seen && !seen[0]) || cl_writer_inherited())
+    return reserve_slow(type);
+  cl_writer_ensure_started();
+  uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+  uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
+  if (tail - head >= r->capacity)
+    return reserve_slow(type);
   return &r->slots[tail & (r->capacity - 1)];
 }
 
