@@ -399,15 +399,18 @@ static void api_enter(struct thread_state *ts, int runtime,
   p->start_ns = cl_now_ns();
 }
 
+/* the exit of a driver call folded into the enclosing runtime call (apart
+ * from api_exit, which saves and restores six registers on every call) */
+static inline void folded_exit(struct thread_state *ts,
+                               const CUpti_CallbackData *cb)
+{
+  if (ts->depth > 0 && ts->depth <= MAX_NEST && ts->p[ts->depth - 1].hostfn_slot)
+    host_func_returned(&ts->p[ts->depth - 1], cb);
+}
+
 static void api_exit(struct thread_state *ts, int runtime,
                      const CUpti_CallbackData *cb)
 {
-  if (!runtime && ts->runtime_depth > 0) {
-    /* folded into the enclosing runtime call */
-    if (ts->depth > 0 && ts->depth <= MAX_NEST && ts->p[ts->depth - 1].hostfn_slot)
-      host_func_returned(&ts->p[ts->depth - 1], cb);
-    return;
-  }
   if (ts->depth == 0)
     return; /* subscribed while this call was in flight */
   int d = --ts->depth;
@@ -578,6 +581,8 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
     CL_PHASE_BEGIN(t0);
     if (cb->callbackSite == CUPTI_API_ENTER)
       api_enter(ts, runtime, cbid, cb);
+    else if (!runtime && ts->runtime_depth > 0)
+      folded_exit(ts, cb);
     else
       api_exit(ts, runtime, cb);
     CL_PHASE_END(CL_PH_CALLBACK, t0);
