@@ -2,7 +2,11 @@
 // a cudaMemcpyAsync host-to-device and device-to-host of a pinned buffer,
 // alternating between two streams, 256 KiB each time and 4 MiB every eighth
 // round, with a synchronization of both streams every sixteen rounds; prints
-// the elapsed seconds of the loop.  Used by bench/run.sh.
+// the elapsed seconds of the loop.  Used by bench/run.sh.  With
+// CUDALENS_BENCH_PHASES=1 under the shim, the rounds run in blocks of BLOCK
+// (default 2,000, a multiple of 16) in the shim's phases (phases.cuh;
+// bench/phases.sh pairs them).
+//   copy_bound [ROUNDS [BLOCK]]
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -11,14 +15,16 @@
 
 #define BENCH_NAME "copy_bound"
 #include "check.cuh"
+#include "phases.cuh"
 
 static const size_t kSmall = 256 << 10, kLarge = 4 << 20;
 
 int main(int argc, char **argv)
 {
   long n = argc > 1 ? std::atol(argv[1]) : 20000;
-  if (n < 1) {
-    std::fprintf(stderr, "usage: copy_bound [ROUNDS]\n");
+  long block = argc > 2 ? std::atol(argv[2]) : 2000;
+  if (n < 1 || block < 16 || block % 16) {
+    std::fprintf(stderr, "usage: copy_bound [ROUNDS [BLOCK]] (BLOCK a multiple of 16)\n");
     return 2;
   }
   cudaStream_t s[2];
@@ -38,8 +44,11 @@ int main(int argc, char **argv)
   CHECK(cudaDeviceSynchronize());
 
   double bytes = 0;
+  phases ph = phases_init();
   auto t0 = std::chrono::steady_clock::now();
   for (long r = 0; r < n; r++) {
+    if (phases_active(ph) && r % block == 0)
+      phases_boundary(ph);
     int i = (int)(r & 1);
     size_t size = r % 8 == 7 ? kLarge : kSmall;
     CHECK(cudaMemcpyAsync(dev[i], host_in[i], size, cudaMemcpyHostToDevice, s[i]));
@@ -51,6 +60,8 @@ int main(int argc, char **argv)
     }
   }
   CHECK(cudaDeviceSynchronize());
+  if (phases_active(ph))
+    phases_boundary(ph, true);
   double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
                   .count();
 

@@ -5,7 +5,10 @@ loading), then STEPS (default 40) timed between two
 torch.cuda.synchronize() calls.  Prints `elapsed SECONDS s (...)`.
 With BLOCK, also the GPU time of each block of BLOCK steps (CUDA events
 recorded between steps, no added synchronization): `blocks MS MS ...`,
-to see how much a run's time varies inside one process.
+to see how much a run's time varies inside one process.  With
+CUDALENS_BENCH_PHASES=1 under libcudalens.so, the blocks run in the shim's
+phases instead (off, floor, on: bench/phases.py), each printed as
+`block PHASE SECONDS`; bench/phases.sh pairs them.
 bench/run.sh --train runs it natively, under the CUPTI floor, under
 libcudalens.so and with TORCH_CUDA_SANITIZER=1.
 
@@ -19,6 +22,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "tests", "gpu"))
 import torch  # noqa: E402
 import torch_models  # noqa: E402
+from phases import Blocks  # noqa: E402
 
 WARMUP = 5
 
@@ -35,12 +39,19 @@ def main():
     torch.manual_seed(0)
     start = []
     marks = []
+    phases = Blocks(torch.cuda.synchronize)
+    if phases.active and not block:
+        sys.exit("torch_train: CUDALENS_BENCH_PHASES=1 needs BLOCK")
 
     def on_step(i):
         if i == WARMUP - 1:
             torch.cuda.synchronize()
             start.append(time.perf_counter())
-        if block and i >= WARMUP - 1 and (i - WARMUP + 1) % block == 0:
+        if not block or i < WARMUP - 1 or (i - WARMUP + 1) % block:
+            return
+        if phases.active:
+            phases.boundary(last=i == WARMUP + steps - 1)
+        else:
             marks.append(torch.cuda.Event(enable_timing=True))
             marks[-1].record()
 

@@ -26,6 +26,10 @@
 
 static CUpti_SubscriberHandle subscriber;
 static _Atomic int subscribed;
+/* benchmark phases (cl_capture_bench_phase): callbacks return at once while
+ * set; a thread's calls under way are forgotten when the generation moves */
+static _Atomic int bench_floor;
+static _Atomic unsigned bench_gen;
 
 /* An API call between its entry and exit callbacks. */
 struct pending {
@@ -54,6 +58,7 @@ struct thread_state {
   int busy;               /* inside our own handler: ignore CUDA calls we make */
   int depth;              /* open recorded calls (may exceed MAX_NEST) */
   int runtime_depth;      /* open runtime calls */
+  unsigned bench_gen;     /* bench_gen when depth was last right */
   struct pending p[MAX_NEST];
   CUcontext last_ctx;
   int32_t last_dev;
@@ -568,11 +573,19 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
                                  CUpti_CallbackId cbid, const void *data)
 {
   (void)userdata;
+  if (atomic_load_explicit(&bench_floor, memory_order_relaxed) &&
+      domain != CUPTI_CB_DOMAIN_RESOURCE)
+    return;
   struct thread_state *ts = T;
   if (!ts && !(ts = cl_thread_calloc((void **)&T, sizeof *T)))
     return;
   if (ts->busy)
     return;
+  unsigned gen = atomic_load_explicit(&bench_gen, memory_order_relaxed);
+  if (ts->bench_gen != gen) { /* calls whose other end a phase hid */
+    ts->depth = ts->runtime_depth = 0;
+    ts->bench_gen = gen;
+  }
   ts->busy = 1;
   if (domain == CUPTI_CB_DOMAIN_RUNTIME_API ||
       domain == CUPTI_CB_DOMAIN_DRIVER_API) {
@@ -596,6 +609,19 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
   ts->busy = 0;
 }
 
+/* Turn the callbacks of api.def's CUPTI rows on or off. */
+static void enable_api_callbacks(int on)
+{
+  for (unsigned i = 0; i < cl_api_nccl_first; i++) { /* CUPTI's rows */
+    const struct cl_api *e = &cl_api_table[i];
+    CUptiResult r =
+        cl_cupti.cuptiEnableCallback((uint32_t)on, subscriber, e->domain, e->cbid);
+    if (r != CUPTI_SUCCESS)
+      CL_LOG(CL_LOG_INFO, "cannot %s the callback for %s: %s",
+             on ? "enable" : "disable", cl_api_name(e), cl_cupti_error(r));
+  }
+}
+
 int cl_capture_start(void)
 {
   CUptiResult r = cl_cupti.cuptiSubscribe(&subscriber, on_callback, NULL);
@@ -609,13 +635,7 @@ int cl_capture_start(void)
                            "recorded", cl_cupti_error(r));
     return -1;
   }
-  for (unsigned i = 0; i < cl_api_nccl_first; i++) { /* CUPTI's rows */
-    const struct cl_api *e = &cl_api_table[i];
-    r = cl_cupti.cuptiEnableCallback(1, subscriber, e->domain, e->cbid);
-    if (r != CUPTI_SUCCESS)
-      CL_LOG(CL_LOG_INFO, "cannot enable the callback for %s: %s",
-             cl_api_name(e), cl_cupti_error(r));
-  }
+  enable_api_callbacks(1);
   cl_cupti.cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
                                CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
   cl_cupti.cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
@@ -641,6 +661,27 @@ void cl_capture_stop(void)
   cl_capture_flush();
   atomic_store(&subscribed, 0);
   cl_cupti.cuptiUnsubscribe(subscriber);
+}
+
+int cl_capture_bench_phase(int phase)
+{
+  static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+  static int now = CL_BENCH_ON;
+  if (!atomic_load(&subscribed) || phase < CL_BENCH_OFF || phase > CL_BENCH_ON)
+    return -1;
+  pthread_mutex_lock(&lock);
+  if (phase != now) {
+    if (phase == CL_BENCH_OFF || now == CL_BENCH_OFF) {
+      enable_api_callbacks(phase != CL_BENCH_OFF);
+      if (cl_cfg.gpu_activity)
+        cl_activity_enable(phase != CL_BENCH_OFF);
+    }
+    atomic_store(&bench_floor, phase == CL_BENCH_FLOOR);
+    atomic_fetch_add(&bench_gen, 1);
+    now = phase;
+  }
+  pthread_mutex_unlock(&lock);
+  return 0;
 }
 
 int cl_capture_recording(void)

@@ -33,7 +33,7 @@ extern char **environ;
 #define CL_ENV_VARS(X)                                                         \
   X(DEBUGLEVEL) X(OUTPUT) X(CUPTI_LIBRARY) X(MANIFEST) X(DISABLE)              \
   X(STACK_DEPTH) X(GPU_ACTIVITY) X(KERNEL_TIMES) X(BUFFER_RECORDS)             \
-  X(FLUSH_MS) X(PYTHON) X(OVERFLOW)
+  X(FLUSH_MS) X(PYTHON) X(OVERFLOW) X(BENCH_PHASES)
 enum {
 #define CL_ENV_ID(n) ENV_##n,
   CL_ENV_VARS(CL_ENV_ID)
@@ -123,6 +123,7 @@ CL_STARTUP_CODE void cl_config_load(void)
   cl_cfg.flush_ms =
       (unsigned)env_long(env_values, ENV_FLUSH_MS, 200, 10, 60000);
   cl_cfg.python = (int)env_long(env_values, ENV_PYTHON, 1, 0, 1);
+  cl_cfg.bench_phases = (int)env_long(env_values, ENV_BENCH_PHASES, 0, 0, 1);
   if ((v = env_values[ENV_OVERFLOW]) && *v) {
     if (!strcmp(v, "drop"))
       cl_cfg.overflow_drop = 1;

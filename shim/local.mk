@@ -8,7 +8,8 @@ noinst_LTLIBRARIES += libclshim.la
 libclshim_la_SOURCES = \
 	shim/shim.h shim/cupti.h shim/cl_unwind.h shim/config.c shim/log.c \
 	shim/cupti_bind.c shim/cupti_bind.h shim/cudaload.c shim/cudaload.h \
-	shim/capture.c shim/capture.h shim/decode.c shim/cupti_activity.c \
+	shim/capture.c shim/capture.h shim/benchphase.c shim/decode.c \
+	shim/cupti_activity.c \
 	shim/cupti_activity.h shim/kparams.c shim/kparams.h shim/hostcode.c \
 	shim/hostcode.h shim/graphs.c \
 	shim/graphs.h shim/memquery.c shim/memquery.h shim/driver.c \

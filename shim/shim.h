@@ -91,6 +91,7 @@ struct cl_config {
   int overflow_drop;        /* CUDALENS_OVERFLOW=drop */
   unsigned flush_ms;        /* CUDALENS_FLUSH_MS */
   int python;               /* CUDALENS_PYTHON: record Python stacks */
+  int bench_phases;         /* CUDALENS_BENCH_PHASES (benchphase.c) */
   const char *cwd;          /* working directory at start, "" if unknown */
 };
 extern struct cl_config cl_cfg CL_HIDDEN;

@@ -523,6 +523,8 @@ static void write_meta(struct cl_db *db)
   meta_int(db, CL_META_stack_depth, cl_cfg.stack_depth);
   meta_int(db, CL_META_gpu_activity, cl_cfg.gpu_activity);
   meta_int(db, CL_META_kernel_times, cl_cfg.gpu_activity && cl_cfg.kernel_times);
+  if (cl_cfg.bench_phases)
+    meta(db, CL_META_bench_phases, "1");
 }
 
 static void write_api_table(struct cl_db *db)

@@ -5,6 +5,7 @@ CAPTURE_TESTS = \
 	tests/capture/abrupt.test \
 	tests/capture/api_name.test \
 	tests/capture/basic.test \
+	tests/capture/benchphase.test \
 	tests/capture/clone3.test \
 	tests/capture/closefds.test \
 	tests/capture/cupti_busy.test \
@@ -272,6 +273,7 @@ TR_TESTS = \
 
 UNIT_SCRIPT_TESTS = \
 	tests/unit/analyzer/model.test \
+	tests/unit/bench/phases.test \
 	tests/unit/bench/selftime.test \
 	tests/unit/shim/writer-drop.test
 

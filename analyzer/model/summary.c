@@ -45,6 +45,8 @@ const struct not_recorded_info not_recorded_info[NOT_RECORDED_COUNT] = {
                      "copies (recorded with CUDALENS_GPU_ACTIVITY=0)"},
     {"kernel_times", "kernel GPU times (CUDALENS_KERNEL_TIMES=1 records "
                      "them)"},
+    {"bench_phases", "the calls of a benchmark's unrecorded phases "
+                     "(CUDALENS_BENCH_PHASES=1): findings mean nothing"},
 };
 
 static void load_process(struct process *p, struct cl_db *d)
@@ -75,6 +77,8 @@ static void load_process(struct process *p, struct cl_db *d)
     p->not_recorded |= 1u << NOT_RECORDED_GPU_ACTIVITY;
   else if (meta_int(d, "kernel_times") == 0)
     p->not_recorded |= 1u << NOT_RECORDED_KERNEL_TIMES;
+  if (meta_int(d, "bench_phases") == 1)
+    p->not_recorded |= 1u << NOT_RECORDED_BENCH_PHASES;
 
   const struct calls_facts *f = calls_facts(d);
   p->calls = f->calls;

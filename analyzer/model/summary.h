@@ -42,7 +42,7 @@ struct process {
 /* What the recording left out by its configuration (meta gpu_activity,
  * kernel_times), for the report to say so. */
 enum not_recorded { NOT_RECORDED_GPU_ACTIVITY, NOT_RECORDED_KERNEL_TIMES,
-                    NOT_RECORDED_COUNT };
+                    NOT_RECORDED_BENCH_PHASES, NOT_RECORDED_COUNT };
 extern const struct not_recorded_info {
   const char *name; /* JSON */
   const char *text; /* what is missing, and the switch that records it */

@@ -24,7 +24,7 @@ CAPTURE_APP_NAMES = basic streams pinned kernel_args multidev managed_async \
 TESTS += $(CAPTURE_TESTS)
 EXTRA_DIST += $(CAPTURE_TESTS) tests/capture/capture.sh tests/capture/ci.sh \
 	tests/capture/behave.cu tests/capture/hostile.cu tests/capture/newrace.cu \
-	tests/capture/unload.cpp \
+	tests/capture/unload.cpp tests/capture/benchphase.cu \
 	tests/capture/common.expect \
 	$(CAPTURE_APP_NAMES:%=tests/capture/%.expect) \
 	$(CAPTURE_APP_NAMES:%=tests/capture/%.sites) \
@@ -33,12 +33,15 @@ EXTRA_DIST += $(CAPTURE_TESTS) tests/capture/capture.sh tests/capture/ci.sh \
 
 if HAVE_NVCC
 check_DATA += tests/capture/behave tests/capture/hostile tests/capture/newrace \
-	tests/capture/unload
+	tests/capture/unload tests/capture/benchphase
 CLEANFILES += tests/capture/behave tests/capture/hostile tests/capture/newrace \
-	tests/capture/unload
+	tests/capture/unload tests/capture/benchphase
 tests/capture/behave: $(srcdir)/tests/capture/behave.cu
 	@$(MKDIR_P) tests/capture
 	$(AM_V_GEN)$(NVCC) -g -lineinfo -arch=sm_90 --no-compress -cudart shared $< -o $@
+tests/capture/benchphase: $(srcdir)/tests/capture/benchphase.cu
+	@$(MKDIR_P) tests/capture
+	$(AM_V_GEN)$(NVCC) -g -arch=sm_90 --no-compress -cudart shared $< -o $@ -ldl
 # compiled from its absolute path, as build systems such as CMake do: its
 # call sites are absolute paths
 tests/capture/newrace: $(srcdir)/tests/capture/newrace.cu $(srcdir)/tests/races/races.h
