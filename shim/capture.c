@@ -222,12 +222,36 @@ static uint64_t const_params(uint32_t name_id, const char *name)
   return mask;
 }
 
+/* What the allocation map says of a copy's destination (0) and source (1):
+ * cl_allocmap_kind with the copy's bytes, and cl_allocmap_device; read once
+ * for both (copy_devices and guard_after each asked, a lookup a question) */
+struct copy_sides {
+  int kind[2];      /* -1 until read */
+  int32_t device[2];
+};
+#define COPY_SIDES_UNREAD {{-1, -1}, {-1, -1}}
+
+static void side_read(struct copy_sides *s, const struct cl_args *a, int i)
+{
+  if (s->kind[i] < 0)
+    s->kind[i] = cl_allocmap_kind_device(i ? a->src : a->dst, a->bytes,
+                                         &s->device[i]);
+}
+
 /* The host side's memory kind of a blocking copy (pageable when unknown),
- * for its rule in ops.def. */
-static int sync_host_kind(const struct cl_args *a, int memset)
+ * for its rule in ops.def (SIDES: a copy's, NULL for a memset). */
+static int sync_host_kind(const struct cl_args *a, int memset,
+                          struct copy_sides *sides)
 {
   uint64_t host = memset || a->dir == CL_DIR_DTOH ? a->dst : a->src;
-  int kind = cl_allocmap_kind(host, a->bytes ? a->bytes : 1);
+  int kind;
+  if (sides && a->bytes) {
+    int i = host == a->dst ? 0 : 1;
+    side_read(sides, a, i);
+    kind = sides->kind[i];
+  } else {
+    kind = cl_allocmap_kind(host, a->bytes ? a->bytes : 1);
+  }
   return kind == CL_MEMKIND_UNKNOWN ? CL_MEMKIND_PAGEABLE : kind;
 }
 
@@ -257,10 +281,18 @@ static int32_t memory_device(const struct cl_args *a, int32_t current)
  * transfer is inferred from the pointer values"), so its source and
  * destination devices are those of its memory; host memory's side is the
  * calling device's */
-static void copy_devices(struct cl_args *a, int32_t current)
+static void copy_devices(struct cl_args *a, int32_t current,
+                         struct copy_sides *sides)
 {
-  int32_t src = a->src ? cl_allocmap_device(a->src) : -1;
-  int32_t dst = a->dst ? cl_allocmap_device(a->dst) : -1;
+  int32_t src = -1, dst = -1;
+  if (a->src) {
+    side_read(sides, a, 1);
+    src = sides->device[1];
+  }
+  if (a->dst) {
+    side_read(sides, a, 0);
+    dst = sides->device[0];
+  }
   if (src < 0 && dst < 0)
     return;
   a->peer = src >= 0 ? src : current;
@@ -269,7 +301,7 @@ static void copy_devices(struct cl_args *a, int32_t current)
 }
 
 static void guard_after(const struct cl_api *api, const struct cl_call *c,
-                        const char *symbol)
+                        const char *symbol, struct copy_sides *sides)
 {
   const struct cl_args *a = &c->a;
   uint64_t stream = cl_stream_of(api, a->stream);
@@ -281,20 +313,24 @@ static void guard_after(const struct cl_api *api, const struct cl_call *c,
        * the host knows it finished (cl_host_after: not device-to-device,
        * not peer, which is asynchronous with respect to the host) */
       if (cl_host_after(CL_OP_COPY, cl_copy_rule(0, 0, a->dir,
-                                                 sync_host_kind(a, 0))) ==
+                                                 sync_host_kind(a, 0, sides))) ==
           CL_HOST_STREAM)
         cl_hostguard_sync(CL_OP_COPY, c->device, stream, c->tid, 0, c->seq);
     } else if (a->dir == CL_DIR_DTOH ||
                (a->dir == CL_DIR_DEFAULT &&
-                cl_allocmap_kind(a->dst, a->bytes) != CL_MEMKIND_DEVICE)) {
-      cl_hostguard_copy(c->seq, stream, c->tid, c->device, 1, a->dst, a->bytes);
+                (side_read(sides, a, 0), sides->kind[0]) != CL_MEMKIND_DEVICE)) {
+      cl_hostguard_copy_kind(c->seq, stream, c->tid, c->device, 1, a->dst,
+                             a->bytes, sides->kind[0]);
     } else if (a->dir == CL_DIR_HTOD || a->dir == CL_DIR_DEFAULT) {
-      cl_hostguard_copy(c->seq, stream, c->tid, c->device, 0, a->src, a->bytes);
+      cl_hostguard_copy_kind(c->seq, stream, c->tid, c->device, 0, a->src,
+                             a->bytes, sides->kind[1]);
     } else if (a->dir == CL_DIR_DTOD || a->dir == CL_DIR_PEER) {
       /* managed or pinned memory on either side (device memory is not
        * guarded) */
-      cl_hostguard_copy(c->seq, stream, c->tid, c->device, 1, a->dst, a->bytes);
-      cl_hostguard_copy(c->seq, stream, c->tid, c->device, 0, a->src, a->bytes);
+      cl_hostguard_copy_kind(c->seq, stream, c->tid, c->device, 1, a->dst,
+                             a->bytes, sides->kind[0]);
+      cl_hostguard_copy_kind(c->seq, stream, c->tid, c->device, 0, a->src,
+                             a->bytes, sides->kind[1]);
     }
     break;
   case CL_OP_MEMSET:
@@ -302,7 +338,8 @@ static void guard_after(const struct cl_api *api, const struct cl_call *c,
       cl_hostguard_copy(c->seq, stream, c->tid, c->device, 1, a->dst, a->bytes);
     else if (cl_host_after(CL_OP_MEMSET,
                            cl_copy_rule(1, 0, CL_DIR_UNKNOWN,
-                                        sync_host_kind(a, 1))) == CL_HOST_STREAM)
+                                        sync_host_kind(a, 1, NULL))) ==
+             CL_HOST_STREAM)
       cl_hostguard_sync(CL_OP_COPY, c->device, stream, c->tid, 0, c->seq);
     break;
   case CL_OP_KERNEL:
@@ -472,6 +509,7 @@ static void api_exit(struct thread_state *ts, int runtime,
   memset(&c->a, 0, sizeof c->a);
   /* out-parameters are only meaningful when the call succeeded */
   int ok = c->result == 0;
+  struct copy_sides sides = COPY_SIDES_UNREAD;
   if (ok || api->op == CL_OP_QUERY_STREAM || api->op == CL_OP_QUERY_EVENT ||
       api->op == CL_OP_SYNC_STREAM || api->op == CL_OP_SYNC_EVENT ||
       api->op == CL_OP_STREAM_DESTROY || api->op == CL_OP_EVENT_DESTROY ||
@@ -488,7 +526,7 @@ static void api_exit(struct thread_state *ts, int runtime,
       cl_allocmap_add(c->a.dst, c->a.bytes, c->a.memkind, c->a.flags,
                       memory_device(&c->a, c->device));
   } else if (ok && api->op == CL_OP_COPY && !c->a.has_device) {
-    copy_devices(&c->a, c->device);
+    copy_devices(&c->a, c->device, &sides);
   } else if (ok && api->op == CL_OP_FREE &&
              c->a.memkind == CL_MEMKIND_MAPPED) {
     cl_allocmap_remove_range(c->a.dst, c->a.bytes);
@@ -521,7 +559,7 @@ static void api_exit(struct thread_state *ts, int runtime,
   memcpy(kargs, c->kargs, nkargs * sizeof *kargs);
   CL_PHASE_BEGIN(t2);
   if (ok)
-    guard_after(api, c, cb->symbolName);
+    guard_after(api, c, cb->symbolName, &sides);
   CL_PHASE_END(CL_PH_GUARD, t2);
   if (keep)
     cl_ring_commit();
