@@ -324,8 +324,9 @@ walk(const struct py_layout *L, const char *ts, struct pyframe *f,
   }
   int n = 0;
   uint64_t h = 0x51ed270b27164d8fULL;
-  for (int walked = 0; fr && n < PY_MAX_FRAMES && walked < PY_MAX_WALK;
-       walked++, fr = ptr_at(fr, L->fr_previous)) {
+  /* (at most PY_MAX_WALK frames looked at, PY_MAX_FRAMES kept) */
+  for (int left = PY_MAX_WALK; fr && left > 0;
+       left--, fr = ptr_at(fr, L->fr_previous)) {
     int owner = (signed char)fr[L->fr_owner];
     if (owner == L->owner_cstack)
       continue;
@@ -348,7 +349,8 @@ walk(const struct py_layout *L, const char *ts, struct pyframe *f,
      * are compared in full) */
     h = mix(h, (uintptr_t)code ^ ((uint64_t)f[n].offset << 44) ^
                    ((uint64_t)f[n].check << 20));
-    n++;
+    if (++n == PY_MAX_FRAMES)
+      break;
   }
   *hp = h;
   return n;
