@@ -26,13 +26,13 @@ static struct cl_ring *rings;
 static pthread_key_t ring_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static __thread struct cl_ring *my_ring;
-static __thread uint32_t my_tid;
+__thread uint32_t cl_tid;
 
-uint32_t cl_gettid(void)
+uint32_t cl_gettid_first(void)
 {
-  if (!my_tid)
-    my_tid = (uint32_t)syscall(SYS_gettid);
-  return my_tid;
+  if (!cl_tid)
+    cl_tid = (uint32_t)syscall(SYS_gettid);
+  return cl_tid;
 }
 
 static void ring_thread_exit(void *p)
@@ -256,7 +256,7 @@ void cl_ring_atfork_child(void)
   atomic_store(&unbuffered, 0);
   atomic_store(&waits, 0);
   atomic_store(&wait_ns, 0);
-  my_tid = 0;
+  cl_tid = 0;
   if (keep)
     keep->tid = cl_gettid();
   pthread_mutex_init(&registry_lock, NULL);
