@@ -8,7 +8,7 @@
 # cudalens/off, floor/off and cudalens/floor, then each phase's median
 # block.  Adjacent blocks of one process vary far less than separate
 # processes do (bench/README.md, "In-process pairing"); off is the program
-# with CUPTI subscribed but every callback and activity kind disabled.
+# with CUPTI detached (cuptiFinalize).
 #   bench/phases.sh SHIM CMD [ARGS...]
 #   e.g. bench/phases.sh build/.libs/libcudalens.so \
 #          python3 bench/torch_train.py resnet18 600 5
@@ -17,7 +17,7 @@
 # native: the same blocks, timed, printed as phase 3) and prints its
 # median block beside off's: two processes, so the ratio of their medians
 # has the spread of separate processes, but it shows whether off (CUPTI
-# subscribed, callbacks disabled) runs as native does.
+# detached) runs as native does.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 shim=${1:?usage: phases.sh SHIM CMD [ARGS...]}

@@ -4,8 +4,9 @@
  * compares adjacent blocks of steps inside one process instead: with
  * CUDALENS_BENCH_PHASES=1 it calls cudalens_bench_phase(-1) between blocks
  * (after a synchronization) and runs the next block in the phase returned:
- *   0 OFF    CUPTI's API callbacks and activity kinds disabled: the
- *            program runs as without the shim, but subscribed;
+ *   0 OFF    CUPTI detached (cuptiUnsubscribe, cuptiFinalize), as
+ *            without the shim (CUPTI's own code stays loaded); ON and FLOOR
+ *            attach again;
  *   1 FLOOR  the callbacks and activity kinds enabled, the handler
  *            returning at once: bench/cupti_floor.c's floor;
  *   2 ON     recording, as always.

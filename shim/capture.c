@@ -647,22 +647,35 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
   ts->busy = 0;
 }
 
-/* Turn the callbacks of api.def's CUPTI rows on or off. */
-static void enable_api_callbacks(int on)
+/* Subscribe, and enable what is recorded: api.def's CUPTI rows, the
+ * resource callbacks and the activity kinds. */
+static CUptiResult attach(void)
 {
+  CUptiResult r = cl_cupti.cuptiSubscribe(&subscriber, on_callback, NULL);
+  if (r != CUPTI_SUCCESS)
+    return r;
   for (unsigned i = 0; i < cl_api_nccl_first; i++) { /* CUPTI's rows */
     const struct cl_api *e = &cl_api_table[i];
-    CUptiResult r =
-        cl_cupti.cuptiEnableCallback((uint32_t)on, subscriber, e->domain, e->cbid);
+    r = cl_cupti.cuptiEnableCallback(1, subscriber, e->domain, e->cbid);
     if (r != CUPTI_SUCCESS)
-      CL_LOG(CL_LOG_INFO, "cannot %s the callback for %s: %s",
-             on ? "enable" : "disable", cl_api_name(e), cl_cupti_error(r));
+      CL_LOG(CL_LOG_INFO, "cannot enable the callback for %s: %s",
+             cl_api_name(e), cl_cupti_error(r));
   }
+  cl_cupti.cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                               CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
+  cl_cupti.cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                               CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
+  cl_cupti.cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                               CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING);
+  atomic_store(&subscribed, 1);
+  if (cl_cfg.gpu_activity && cl_activity_start())
+    cl_cfg.gpu_activity = 0;
+  return CUPTI_SUCCESS;
 }
 
 int cl_capture_start(void)
 {
-  CUptiResult r = cl_cupti.cuptiSubscribe(&subscriber, on_callback, NULL);
+  CUptiResult r = attach();
   if (r != CUPTI_SUCCESS) {
     if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
       CL_LOG(CL_LOG_ERROR, "another tool (nsys, ncu, a debugger or "
@@ -673,16 +686,6 @@ int cl_capture_start(void)
                            "recorded", cl_cupti_error(r));
     return -1;
   }
-  enable_api_callbacks(1);
-  cl_cupti.cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
-                               CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
-  cl_cupti.cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
-                               CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
-  cl_cupti.cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
-                               CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING);
-  atomic_store(&subscribed, 1);
-  if (cl_cfg.gpu_activity && cl_activity_start())
-    cl_cfg.gpu_activity = 0;
   return 0;
 }
 
@@ -705,21 +708,28 @@ int cl_capture_bench_phase(int phase)
 {
   static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
   static int now = CL_BENCH_ON;
-  if (!atomic_load(&subscribed) || phase < CL_BENCH_OFF || phase > CL_BENCH_ON)
+  if (phase < CL_BENCH_OFF || phase > CL_BENCH_ON)
     return -1;
+  int rc = 0;
   pthread_mutex_lock(&lock);
-  if (phase != now) {
-    if (phase == CL_BENCH_OFF || now == CL_BENCH_OFF) {
-      enable_api_callbacks(phase != CL_BENCH_OFF);
-      if (cl_cfg.gpu_activity)
-        cl_activity_enable(phase != CL_BENCH_OFF);
-    }
+  if (now == CL_BENCH_OFF && phase != CL_BENCH_OFF) {
+    rc = attach() == CUPTI_SUCCESS ? 0 : -1;
+  } else if (!atomic_load(&subscribed)) {
+    rc = -1;
+  } else if (phase == CL_BENCH_OFF) {
+    /* detached, not only disabled: a subscriber with every callback and
+     * activity kind disabled still cost launch-bound loops ~40% on the
+     * H100 (bench/README.md) */
+    cl_capture_stop();
+    cl_cupti.cuptiFinalize();
+  }
+  if (!rc) {
     atomic_store(&bench_floor, phase == CL_BENCH_FLOOR);
     atomic_fetch_add(&bench_gen, 1);
     now = phase;
   }
   pthread_mutex_unlock(&lock);
-  return 0;
+  return rc;
 }
 
 int cl_capture_recording(void)

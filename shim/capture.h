@@ -7,9 +7,9 @@
 int cl_capture_start(void) CL_HIDDEN;       /* subscribe; 0 on success */
 void cl_capture_stop(void) CL_HIDDEN;
 int cl_capture_recording(void) CL_HIDDEN;   /* subscribed now? */
-/* A benchmark's phase (benchphase.c): OFF, CUPTI's API callbacks and
- * activity kinds disabled; FLOOR, enabled and the handler returning at
- * once (bench/cupti_floor.c); ON, recording.  0, or -1 when not recording. */
+/* A benchmark's phase (benchphase.c): OFF, CUPTI detached
+ * (cuptiFinalize); FLOOR, attached and the handler returning at once
+ * (bench/cupti_floor.c); ON, recording.  0, or -1 when not recording. */
 enum { CL_BENCH_OFF, CL_BENCH_FLOOR, CL_BENCH_ON };
 int cl_capture_bench_phase(int phase) CL_HIDDEN;
 

@@ -12,6 +12,7 @@
   X(cuptiEnableCallback, (uint32_t, CUpti_SubscriberHandle,                   \
                           CUpti_CallbackDomain, CUpti_CallbackId))             \
   X(cuptiEnableDomain, (uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain)) \
+  X(cuptiFinalize, (void))                                                     \
   X(cuptiGetResultString, (CUptiResult, const char **))                        \
   X(cuptiGetTimestamp, (uint64_t *))                                           \
   X(cuptiGetVersion, (uint32_t *))                                             \

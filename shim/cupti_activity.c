@@ -140,12 +140,6 @@ int cl_activity_start(void)
                         "kinds are not recorded", cl_cupti_error(r));
     return -1;
   }
-  cl_activity_enable(1);
-  return 0;
-}
-
-void cl_activity_enable(int on)
-{
   static const struct {
     CUpti_ActivityKind kind;
     int kernels;
@@ -154,13 +148,12 @@ void cl_activity_enable(int on)
 #include "cudalens/activity.def"
 #undef CL_ACTIVITY
   };
-  CUptiResult r;
   for (unsigned i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
     if ((!kinds[i].kernels || cl_cfg.kernel_times) &&
-        (r = on ? cl_cupti.cuptiActivityEnable(kinds[i].kind)
-                : cl_cupti.cuptiActivityDisable(kinds[i].kind)) != CUPTI_SUCCESS)
-      CL_LOG(CL_LOG_WARN, "cannot %s CUPTI activity kind %d: %s",
-             on ? "enable" : "disable", (int)kinds[i].kind, cl_cupti_error(r));
+        (r = cl_cupti.cuptiActivityEnable(kinds[i].kind)) != CUPTI_SUCCESS)
+      CL_LOG(CL_LOG_WARN, "cannot enable CUPTI activity kind %d: %s",
+             (int)kinds[i].kind, cl_cupti_error(r));
+  return 0;
 }
 
 void cl_activity_flush(int forced)

@@ -7,6 +7,5 @@
 
 int cl_activity_start(void) CL_HIDDEN;
 void cl_activity_flush(int forced) CL_HIDDEN;
-void cl_activity_enable(int on) CL_HIDDEN; /* the kinds activity.def names */
 
 #endif
