@@ -65,6 +65,9 @@ struct thread_state {
   struct cl_record scratch; /* a call's record that the ring cannot keep */
 };
 static __thread struct thread_state *T; /* set in on_callback */
+/* (on_callback reads T once and hands it down as TS: each read of a
+ * __thread variable of a shared library is a call, repeated after every
+ * call that T's address could reach) */
 
 uint64_t cl_start_ns, cl_end_ns;
 
@@ -75,16 +78,16 @@ uint64_t cl_now_ns(void)
   return t;
 }
 
-static int32_t device_of(CUcontext ctx)
+static int32_t device_of(struct thread_state *ts, CUcontext ctx)
 {
   if (!ctx)
     return -1;
-  if (ctx == T->last_ctx)
-    return T->last_dev;
+  if (ctx == ts->last_ctx)
+    return ts->last_dev;
   uint32_t dev;
   int32_t d = cl_cupti.cuptiGetDeviceId(ctx, &dev) == CUPTI_SUCCESS ? (int32_t)dev : -1;
-  T->last_ctx = ctx;
-  T->last_dev = d;
+  ts->last_ctx = ctx;
+  ts->last_dev = d;
   return d;
 }
 
@@ -219,12 +222,36 @@ static uint64_t const_params(uint32_t name_id, const char *name)
   return mask;
 }
 
+/* What the allocation map says of a copy's destination (0) and source (1):
+ * cl_allocmap_kind with the copy's bytes, and cl_allocmap_device; read once
+ * for both (copy_devices and guard_after each asked, a lookup a question) */
+struct copy_sides {
+  int kind[2];      /* -1 until read */
+  int32_t device[2];
+};
+#define COPY_SIDES_UNREAD {{-1, -1}, {-1, -1}}
+
+static void side_read(struct copy_sides *s, const struct cl_args *a, int i)
+{
+  if (s->kind[i] < 0)
+    s->kind[i] = cl_allocmap_kind_device(i ? a->src : a->dst, a->bytes,
+                                         &s->device[i]);
+}
+
 /* The host side's memory kind of a blocking copy (pageable when unknown),
- * for its rule in ops.def. */
-static int sync_host_kind(const struct cl_args *a, int memset)
+ * for its rule in ops.def (SIDES: a copy's, NULL for a memset). */
+static int sync_host_kind(const struct cl_args *a, int memset,
+                          struct copy_sides *sides)
 {
   uint64_t host = memset || a->dir == CL_DIR_DTOH ? a->dst : a->src;
-  int kind = cl_allocmap_kind(host, a->bytes ? a->bytes : 1);
+  int kind;
+  if (sides && a->bytes) {
+    int i = host == a->dst ? 0 : 1;
+    side_read(sides, a, i);
+    kind = sides->kind[i];
+  } else {
+    kind = cl_allocmap_kind(host, a->bytes ? a->bytes : 1);
+  }
   return kind == CL_MEMKIND_UNKNOWN ? CL_MEMKIND_PAGEABLE : kind;
 }
 
@@ -254,10 +281,18 @@ static int32_t memory_device(const struct cl_args *a, int32_t current)
  * transfer is inferred from the pointer values"), so its source and
  * destination devices are those of its memory; host memory's side is the
  * calling device's */
-static void copy_devices(struct cl_args *a, int32_t current)
+static void copy_devices(struct cl_args *a, int32_t current,
+                         struct copy_sides *sides)
 {
-  int32_t src = a->src ? cl_allocmap_device(a->src) : -1;
-  int32_t dst = a->dst ? cl_allocmap_device(a->dst) : -1;
+  int32_t src = -1, dst = -1;
+  if (a->src) {
+    side_read(sides, a, 1);
+    src = sides->device[1];
+  }
+  if (a->dst) {
+    side_read(sides, a, 0);
+    dst = sides->device[0];
+  }
   if (src < 0 && dst < 0)
     return;
   a->peer = src >= 0 ? src : current;
@@ -266,7 +301,7 @@ static void copy_devices(struct cl_args *a, int32_t current)
 }
 
 static void guard_after(const struct cl_api *api, const struct cl_call *c,
-                        const char *symbol)
+                        const char *symbol, struct copy_sides *sides)
 {
   const struct cl_args *a = &c->a;
   uint64_t stream = cl_stream_of(api, a->stream);
@@ -278,20 +313,24 @@ static void guard_after(const struct cl_api *api, const struct cl_call *c,
        * the host knows it finished (cl_host_after: not device-to-device,
        * not peer, which is asynchronous with respect to the host) */
       if (cl_host_after(CL_OP_COPY, cl_copy_rule(0, 0, a->dir,
-                                                 sync_host_kind(a, 0))) ==
+                                                 sync_host_kind(a, 0, sides))) ==
           CL_HOST_STREAM)
         cl_hostguard_sync(CL_OP_COPY, c->device, stream, c->tid, 0, c->seq);
     } else if (a->dir == CL_DIR_DTOH ||
                (a->dir == CL_DIR_DEFAULT &&
-                cl_allocmap_kind(a->dst, a->bytes) != CL_MEMKIND_DEVICE)) {
-      cl_hostguard_copy(c->seq, stream, c->tid, c->device, 1, a->dst, a->bytes);
+                (side_read(sides, a, 0), sides->kind[0]) != CL_MEMKIND_DEVICE)) {
+      cl_hostguard_copy_kind(c->seq, stream, c->tid, c->device, 1, a->dst,
+                             a->bytes, sides->kind[0]);
     } else if (a->dir == CL_DIR_HTOD || a->dir == CL_DIR_DEFAULT) {
-      cl_hostguard_copy(c->seq, stream, c->tid, c->device, 0, a->src, a->bytes);
+      cl_hostguard_copy_kind(c->seq, stream, c->tid, c->device, 0, a->src,
+                             a->bytes, sides->kind[1]);
     } else if (a->dir == CL_DIR_DTOD || a->dir == CL_DIR_PEER) {
       /* managed or pinned memory on either side (device memory is not
        * guarded) */
-      cl_hostguard_copy(c->seq, stream, c->tid, c->device, 1, a->dst, a->bytes);
-      cl_hostguard_copy(c->seq, stream, c->tid, c->device, 0, a->src, a->bytes);
+      cl_hostguard_copy_kind(c->seq, stream, c->tid, c->device, 1, a->dst,
+                             a->bytes, sides->kind[0]);
+      cl_hostguard_copy_kind(c->seq, stream, c->tid, c->device, 0, a->src,
+                             a->bytes, sides->kind[1]);
     }
     break;
   case CL_OP_MEMSET:
@@ -299,7 +338,8 @@ static void guard_after(const struct cl_api *api, const struct cl_call *c,
       cl_hostguard_copy(c->seq, stream, c->tid, c->device, 1, a->dst, a->bytes);
     else if (cl_host_after(CL_OP_MEMSET,
                            cl_copy_rule(1, 0, CL_DIR_UNKNOWN,
-                                        sync_host_kind(a, 1))) == CL_HOST_STREAM)
+                                        sync_host_kind(a, 1, NULL))) ==
+             CL_HOST_STREAM)
       cl_hostguard_sync(CL_OP_COPY, c->device, stream, c->tid, 0, c->seq);
     break;
   case CL_OP_KERNEL:
@@ -354,15 +394,15 @@ static int adds_node(const struct cl_api *api)
   }
 }
 
-static void api_enter(int runtime, CUpti_CallbackId cbid,
-                      const CUpti_CallbackData *cb)
+static void api_enter(struct thread_state *ts, int runtime,
+                      CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
   int idx = cl_api_lookup(runtime ? CUPTI_CB_DOMAIN_RUNTIME_API
                                   : CUPTI_CB_DOMAIN_DRIVER_API, cbid);
-  if (!runtime && T->runtime_depth > 0) {
+  if (!runtime && ts->runtime_depth > 0) {
     /* a driver call inside a runtime call belongs to that call */
-    if (T->depth > 0 && T->depth <= MAX_NEST && idx >= 0) {
-      struct pending *p = &T->p[T->depth - 1];
+    if (ts->depth > 0 && ts->depth <= MAX_NEST && idx >= 0) {
+      struct pending *p = &ts->p[ts->depth - 1];
       if (!p->driver_correlation)
         p->driver_correlation = cb->correlationId;
       scan_launch(cb, cl_api_table[idx].op, cbid, p);
@@ -371,12 +411,12 @@ static void api_enter(int runtime, CUpti_CallbackId cbid,
     }
     return;
   }
-  int d = T->depth++;
+  int d = ts->depth++;
   if (runtime)
-    T->runtime_depth++;
+    ts->runtime_depth++;
   if (d >= MAX_NEST)
     return;
-  struct pending *p = &T->p[d];
+  struct pending *p = &ts->p[d];
   p->api = idx;
   p->runtime = runtime;
   p->correlation = cb->correlationId;
@@ -387,7 +427,7 @@ static void api_enter(int runtime, CUpti_CallbackId cbid,
   CL_PHASE_END(CL_PH_STACK, t0);
   /* nested calls share the outermost call's Python stack */
   CL_PHASE_BEGIN(t1);
-  p->pystack = d == 0 ? cl_pystack_capture() : T->p[0].pystack;
+  p->pystack = d == 0 ? cl_pystack_capture() : ts->p[0].pystack;
   CL_PHASE_END(CL_PH_PYSTACK, t1);
   p->freed_copy = 0;
   p->hostfn_tried = 0;
@@ -401,25 +441,31 @@ static void api_enter(int runtime, CUpti_CallbackId cbid,
   p->start_ns = cl_now_ns();
 }
 
-static void api_exit(int runtime, const CUpti_CallbackData *cb)
+/* the exit of a driver call folded into the enclosing runtime call (apart
+ * from api_exit, which saves and restores six registers on every call) */
+static inline void folded_exit(struct thread_state *ts,
+                               const CUpti_CallbackData *cb)
 {
-  uint64_t end_ns = cl_now_ns();
-  if (!runtime && T->runtime_depth > 0) {
-    /* folded into the enclosing runtime call */
-    if (T->depth > 0 && T->depth <= MAX_NEST && T->p[T->depth - 1].hostfn_slot)
-      host_func_returned(&T->p[T->depth - 1], cb);
-    return;
-  }
-  if (T->depth == 0)
+  if (ts->depth > 0 && ts->depth <= MAX_NEST && ts->p[ts->depth - 1].hostfn_slot)
+    host_func_returned(&ts->p[ts->depth - 1], cb);
+}
+
+static void api_exit(struct thread_state *ts, int runtime,
+                     const CUpti_CallbackData *cb)
+{
+  if (ts->depth == 0)
     return; /* subscribed while this call was in flight */
-  int d = --T->depth;
-  if (runtime && T->runtime_depth > 0)
-    T->runtime_depth--;
+  int d = --ts->depth;
+  if (runtime && ts->runtime_depth > 0)
+    ts->runtime_depth--;
   if (d >= MAX_NEST)
     return;
-  struct pending *p = &T->p[d];
+  struct pending *p = &ts->p[d];
   if (p->api < 0)
     return;
+  /* (read only for the calls recorded: not for a driver call folded into
+   * its runtime call) */
+  uint64_t end_ns = cl_now_ns();
   const struct cl_api *api = &cl_api_table[p->api];
   if (!runtime) {
     host_func_returned(p, cb);
@@ -438,7 +484,7 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
   struct cl_record *r = cl_ring_reserve(CL_REC_CALL);
   int keep = r != NULL;
   if (!keep)
-    r = &T->scratch;
+    r = &ts->scratch;
   r->type = CL_REC_CALL;
   struct cl_call *c = &r->u.call;
   c->seq = cl_next_seq();
@@ -446,7 +492,7 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
   c->end_ns = end_ns;
   c->api = (uint32_t)p->api;
   c->result = cb->functionReturnValue ? *(const int *)cb->functionReturnValue : 0;
-  c->device = device_of(cb->context);
+  c->device = device_of(ts, cb->context);
   c->context = cb->contextUid;
   c->correlation = p->correlation;
   c->driver_correlation = p->driver_correlation;
@@ -463,6 +509,7 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
   memset(&c->a, 0, sizeof c->a);
   /* out-parameters are only meaningful when the call succeeded */
   int ok = c->result == 0;
+  struct copy_sides sides = COPY_SIDES_UNREAD;
   if (ok || api->op == CL_OP_QUERY_STREAM || api->op == CL_OP_QUERY_EVENT ||
       api->op == CL_OP_SYNC_STREAM || api->op == CL_OP_SYNC_EVENT ||
       api->op == CL_OP_STREAM_DESTROY || api->op == CL_OP_EVENT_DESTROY ||
@@ -471,7 +518,7 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
   /* cuCtxEnablePeerAccess names the peer by its context */
   if (ok && (api->op == CL_OP_PEER_ENABLE || api->op == CL_OP_PEER_DISABLE) &&
       c->a.handle)
-    c->a.peer = device_of((CUcontext)(uintptr_t)c->a.handle);
+    c->a.peer = device_of(ts, (CUcontext)(uintptr_t)c->a.handle);
   if (ok && api->op == CL_OP_ALLOC) {
     cl_memquery_resolve(&c->a);
     /* a reserved range is no memory: its mappings are */
@@ -479,7 +526,7 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
       cl_allocmap_add(c->a.dst, c->a.bytes, c->a.memkind, c->a.flags,
                       memory_device(&c->a, c->device));
   } else if (ok && api->op == CL_OP_COPY && !c->a.has_device) {
-    copy_devices(&c->a, c->device);
+    copy_devices(&c->a, c->device, &sides);
   } else if (ok && api->op == CL_OP_FREE &&
              c->a.memkind == CL_MEMKIND_MAPPED) {
     cl_allocmap_remove_range(c->a.dst, c->a.bytes);
@@ -512,7 +559,7 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
   memcpy(kargs, c->kargs, nkargs * sizeof *kargs);
   CL_PHASE_BEGIN(t2);
   if (ok)
-    guard_after(api, c, cb->symbolName);
+    guard_after(api, c, cb->symbolName, &sides);
   CL_PHASE_END(CL_PH_GUARD, t2);
   if (keep)
     cl_ring_commit();
@@ -529,7 +576,8 @@ static void api_exit(int runtime, const CUpti_CallbackData *cb)
                         p->pystack);
 }
 
-static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
+static void on_resource(struct thread_state *ts, CUpti_CallbackId cbid,
+                        const CUpti_ResourceData *rd)
 {
   if (cbid == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {
     cl_kparams_module_unloading();
@@ -542,9 +590,9 @@ static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
     cl_activity_flush(0); /* its activity records go with it */
   uint32_t uid = 0;
   cl_cupti.cuptiGetContextId(rd->context, &uid);
-  int32_t dev = device_of(rd->context);
-  if (T->last_ctx == rd->context && !created)
-    T->last_ctx = NULL;
+  int32_t dev = device_of(ts, rd->context);
+  if (ts->last_ctx == rd->context && !created)
+    ts->last_ctx = NULL;
   if (created && dev >= 0)
     cl_device_describe(dev);
   struct cl_record *r = cl_ring_reserve(CL_REC_CONTEXT);
@@ -566,34 +614,37 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
   if (atomic_load_explicit(&bench_floor, memory_order_relaxed) &&
       domain != CUPTI_CB_DOMAIN_RESOURCE)
     return;
-  if (!T && !cl_thread_calloc((void **)&T, sizeof *T))
+  struct thread_state *ts = T;
+  if (!ts && !(ts = cl_thread_calloc((void **)&T, sizeof *T)))
     return;
-  if (T->busy)
+  if (ts->busy)
     return;
   unsigned gen = atomic_load_explicit(&bench_gen, memory_order_relaxed);
-  if (T->bench_gen != gen) { /* calls whose other end a phase hid */
-    T->depth = T->runtime_depth = 0;
-    T->bench_gen = gen;
+  if (ts->bench_gen != gen) { /* calls whose other end a phase hid */
+    ts->depth = ts->runtime_depth = 0;
+    ts->bench_gen = gen;
   }
-  T->busy = 1;
+  ts->busy = 1;
   if (domain == CUPTI_CB_DOMAIN_RUNTIME_API ||
       domain == CUPTI_CB_DOMAIN_DRIVER_API) {
     const CUpti_CallbackData *cb = data;
     int runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
     CL_PHASE_BEGIN(t0);
     if (cb->callbackSite == CUPTI_API_ENTER)
-      api_enter(runtime, cbid, cb);
+      api_enter(ts, runtime, cbid, cb);
+    else if (!runtime && ts->runtime_depth > 0)
+      folded_exit(ts, cb);
     else
-      api_exit(runtime, cb);
+      api_exit(ts, runtime, cb);
     CL_PHASE_END(CL_PH_CALLBACK, t0);
 #ifdef CUDALENS_SELFTIME
-    if (!runtime && T->runtime_depth > 0)
+    if (!runtime && ts->runtime_depth > 0)
       CL_PHASE_END(CL_PH_NESTED, t0);
 #endif
   } else if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
-    on_resource(cbid, data);
+    on_resource(ts, cbid, data);
   }
-  T->busy = 0;
+  ts->busy = 0;
 }
 
 /* Subscribe, and enable what is recorded: api.def's CUPTI rows, the

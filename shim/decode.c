@@ -175,6 +175,7 @@ void cl_api_decode(const struct cl_api *api, const void *params,
 #define CL_MAX_CBID 1024
 static short runtime_index[CL_MAX_CBID], driver_index[CL_MAX_CBID];
 static pthread_once_t index_once = PTHREAD_ONCE_INIT;
+static _Atomic int index_built; /* (pthread_once asked only until then) */
 
 static void build_index(void)
 {
@@ -189,6 +190,7 @@ static void build_index(void)
     else
       driver_index[e->cbid] = (short)i;
   }
+  atomic_store_explicit(&index_built, 1, memory_order_release);
 }
 
 int cl_api_named(const char *name)
@@ -201,7 +203,8 @@ int cl_api_named(const char *name)
 
 int cl_api_lookup(int domain, unsigned cbid)
 {
-  pthread_once(&index_once, build_index);
+  if (!atomic_load_explicit(&index_built, memory_order_acquire))
+    pthread_once(&index_once, build_index);
   if (cbid >= CL_MAX_CBID)
     return -1;
   if (domain == CUPTI_CB_DOMAIN_RUNTIME_API)

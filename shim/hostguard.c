@@ -689,16 +689,25 @@ static void guard_pages(uint64_t seq, uint64_t stream, uint64_t tid,
                         "are checked", MAX_GUARDS);
 }
 
-void cl_hostguard_copy(uint64_t seq, uint64_t stream, uint64_t tid,
-                       int32_t device, int dtoh, uint64_t host, uint64_t bytes)
+/* KIND: cl_allocmap_kind(host, bytes), or -1 when not read yet */
+void cl_hostguard_copy_kind(uint64_t seq, uint64_t stream, uint64_t tid,
+                            int32_t device, int dtoh, uint64_t host,
+                            uint64_t bytes, int kind)
 {
   if (!enabled || !bytes || atomic_load(&capturing) > 0)
     return;
-  int kind = cl_allocmap_kind(host, bytes);
+  if (kind < 0)
+    kind = cl_allocmap_kind(host, bytes);
   if (kind != CL_MEMKIND_PINNED && kind != CL_MEMKIND_REGISTERED &&
       kind != CL_MEMKIND_MANAGED)
     return;
   guard_pages(seq, stream, tid, device, !dtoh, host, host + bytes, 0, kind);
+}
+
+void cl_hostguard_copy(uint64_t seq, uint64_t stream, uint64_t tid,
+                       int32_t device, int dtoh, uint64_t host, uint64_t bytes)
+{
+  cl_hostguard_copy_kind(seq, stream, tid, device, dtoh, host, bytes, -1);
 }
 
 /* A kernel whose arguments point into managed memory or pinned memory the

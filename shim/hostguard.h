@@ -22,6 +22,11 @@ void cl_hostguard_atfork_child(void) CL_HIDDEN;
 void cl_hostguard_copy(uint64_t seq, uint64_t stream, uint64_t tid,
                        int32_t device, int dtoh, uint64_t host, uint64_t bytes)
     CL_HIDDEN;
+/* the same, where the caller has read cl_allocmap_kind(host, bytes): KIND
+ * (-1: not read) */
+void cl_hostguard_copy_kind(uint64_t seq, uint64_t stream, uint64_t tid,
+                            int32_t device, int dtoh, uint64_t host,
+                            uint64_t bytes, int kind) CL_HIDDEN;
 void cl_hostguard_kernel(uint64_t seq, uint64_t stream, uint64_t tid,
                          int32_t device, const struct cl_karg *kargs,
                          int nkargs, uint64_t const_params) CL_HIDDEN;

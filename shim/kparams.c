@@ -323,6 +323,21 @@ int cl_allocmap_kind(uint64_t addr, uint64_t bytes)
   return r.kind;
 }
 
+int cl_allocmap_kind_device(uint64_t addr, uint64_t bytes, int32_t *device)
+{
+  struct range r = {0, 0, 0, 0, 0, 0};
+  if (!range_before(addr, &r, F_END | F_KIND | F_FLAGS | F_HOST | F_DEVICE)) {
+    *device = -1;
+    return CL_MEMKIND_UNKNOWN;
+  }
+  *device = addr < r.end ? r.device : -1; /* as cl_allocmap_device */
+  /* as cl_allocmap_kind */
+  if (addr + bytes > r.end || r.host ||
+      (r.kind == CL_MEMKIND_REGISTERED && (r.flags & 0x08)))
+    return CL_MEMKIND_UNKNOWN;
+  return r.kind;
+}
+
 int32_t cl_allocmap_device(uint64_t addr)
 {
   struct range r = {0, 0, 0, 0, 0, 0};

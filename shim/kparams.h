@@ -19,6 +19,10 @@ int cl_allocmap_find(uint64_t addr, uint64_t *start, uint64_t *end) CL_HIDDEN;
 /* The device whose memory the live allocation containing addr is; -1 for
  * host memory or memory not ours. */
 int32_t cl_allocmap_device(uint64_t addr) CL_HIDDEN;
+/* cl_allocmap_kind(addr, bytes), and cl_allocmap_device(addr) in *device,
+ * from one reading of the map (a copy asks both of each side) */
+int cl_allocmap_kind_device(uint64_t addr, uint64_t bytes, int32_t *device)
+    CL_HIDDEN;
 /* A device alias of pinned memory (cudaHostGetDevicePointer) that is not
  * the host pointer: kernel arguments through it are recorded, and reach
  * the host allocation. */

@@ -32,7 +32,15 @@ uint64_t cl_ring_take_unbuffered(void) CL_HIDDEN;
 /* How often the program's threads found their ring full and waited for the
  * writer, and for how long in all (ns); since the start or the fork. */
 void cl_ring_waits(uint64_t *count, uint64_t *ns) CL_HIDDEN;
-uint32_t cl_gettid(void) CL_HIDDEN;
+/* The calling thread's id: read once per thread (and again in a fork's
+ * child), then kept in cl_tid (inline: asked on every recorded call). */
+extern __thread uint32_t cl_tid CL_HIDDEN;
+uint32_t cl_gettid_first(void) CL_HIDDEN;
+static inline uint32_t cl_gettid(void)
+{
+  uint32_t tid = cl_tid;
+  return tid ? tid : cl_gettid_first();
+}
 
 /* This process is the one the shim started in (or a fork() of it): marked
  * at the start and by fork()'s child handler */

@@ -79,16 +79,11 @@ struct cache_entry {
 };
 static __thread struct cache_entry *cache; /* [CACHE], or NULL */
 
-uint32_t cl_intern(const char *s)
+/* S not in the thread's cache (slot K): the table, under the lock (out of
+ * line: the cache hit below needs none of its registers) */
+static __attribute__((noinline)) uint32_t intern_slow(const char *s,
+                                                      unsigned k)
 {
-  if (!s || !*s)
-    return 0;
-  unsigned k = cl_hash_bits((uintptr_t)s, CACHE_BITS);
-  cl_thread_calloc((void **)&cache, CACHE * sizeof *cache);
-  /* the pointer may now hold another name (a module was unloaded), so the
-   * content is compared too */
-  if (cache && cache[k].ptr == s && cache[k].id && !strcmp(cache[k].copy, s))
-    return cache[k].id;
   pthread_mutex_lock(&strings_lock);
   uint32_t id = intern_locked(s);
   const char *copy = id ? strings[id - 1] : NULL;
@@ -99,6 +94,19 @@ uint32_t cl_intern(const char *s)
     cache[k].id = id;
   }
   return id;
+}
+
+uint32_t cl_intern(const char *s)
+{
+  if (!s || !*s)
+    return 0;
+  unsigned k = cl_hash_bits((uintptr_t)s, CACHE_BITS);
+  cl_thread_calloc((void **)&cache, CACHE * sizeof *cache);
+  /* the pointer may now hold another name (a module was unloaded), so the
+   * content is compared too */
+  if (cache && cache[k].ptr == s && cache[k].id && !strcmp(cache[k].copy, s))
+    return cache[k].id;
+  return intern_slow(s, k);
 }
 
 void cl_strings_drain(uint32_t *watermark,

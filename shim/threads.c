@@ -38,7 +38,7 @@ static struct {
   struct spawn *s;
 } slots[SLOTS];
 
-static __thread struct spawn *pending; /* this thread's unwritten create edge */
+__thread struct spawn *cl_threads_pending; /* this thread's unwritten create edge */
 
 typedef int (*create_fn)(pthread_t *, const pthread_attr_t *,
                          void *(*)(void *), void *);
@@ -55,12 +55,12 @@ static void put(enum cl_thread_edge kind, uint64_t seq, uint32_t tid,
   cl_ring_commit();
 }
 
-void cl_threads_before_record(void)
+void cl_threads_write_pending(void)
 {
-  struct spawn *s = pending;
+  struct spawn *s = cl_threads_pending;
   if (!s)
     return;
-  pending = NULL;
+  cl_threads_pending = NULL;
   uint32_t self = cl_gettid();
   atomic_store(&s->child, self);
   put(CL_THREAD_CREATE, s->create_seq, s->parent, self);
@@ -69,7 +69,7 @@ void cl_threads_before_record(void)
 static void *trampoline(void *p)
 {
   struct spawn *s = p;
-  pending = s;
+  cl_threads_pending = s;
   return s->fn(s->arg);
 }
 

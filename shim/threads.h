@@ -6,7 +6,14 @@
 #include "shim.h"
 
 /* Write this thread's pending create edge, if any; called before the
- * thread's first record. */
-void cl_threads_before_record(void) CL_HIDDEN;
+ * thread's first record (inline: asked before every record). */
+struct spawn;
+extern __thread struct spawn *cl_threads_pending CL_HIDDEN;
+void cl_threads_write_pending(void) CL_HIDDEN;
+static inline void cl_threads_before_record(void)
+{
+  if (cl_threads_pending)
+    cl_threads_write_pending();
+}
 
 #endif
