@@ -712,11 +712,11 @@ int cl_capture_bench_phase(int phase)
     return -1;
   int rc = 0;
   pthread_mutex_lock(&lock);
-  if (now == CL_BENCH_OFF && phase != CL_BENCH_OFF) {
+  if (now != CL_BENCH_OFF && !atomic_load(&subscribed)) {
+    rc = -1; /* not recording */
+  } else if (now == CL_BENCH_OFF && phase != CL_BENCH_OFF) {
     rc = attach() == CUPTI_SUCCESS ? 0 : -1;
-  } else if (!atomic_load(&subscribed)) {
-    rc = -1;
-  } else if (phase == CL_BENCH_OFF) {
+  } else if (now != CL_BENCH_OFF && phase == CL_BENCH_OFF) {
     /* detached, not only disabled: a subscriber with every callback and
      * activity kind disabled still cost launch-bound loops ~40% on the
      * H100 (bench/README.md) */

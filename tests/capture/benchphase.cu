@@ -1,6 +1,6 @@
-// benchphase.cu - a benchmark's phases (shim/benchphase.c): four copies of
-// distinct sizes, the first in ON, the second in FLOOR, the third in OFF,
-// the fourth in ON again, each phase chosen through cudalens_bench_phase()
+// benchphase.cu - a benchmark's phases (shim/benchphase.c): five copies of
+// distinct sizes, the first in ON, the second in FLOOR, the third and
+// fourth in OFF (asked for twice), the fifth in ON again, each phase chosen through cudalens_bench_phase()
 // found with dlsym(RTLD_DEFAULT), as bench/torch_train.py finds it.  Prints
 // what each switch returned ("none" when the shim is not loaded), then the
 // rotation's first six phases (cudalens_bench_phase(-1)).
@@ -15,8 +15,8 @@ int main()
   void *dev = NULL;
   if (cudaMalloc(&dev, sizeof host) != cudaSuccess)
     return 1;
-  const int order[] = {2, 1, 0, 2};
-  for (int i = 0; i < 4; i++) {
+  const int order[] = {2, 1, 0, 0, 2};
+  for (int i = 0; i < 5; i++) {
     if (phase)
       printf("phase %d: %d\n", order[i], phase(order[i]));
     else
