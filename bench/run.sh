@@ -156,7 +156,7 @@ floor_lib() { echo "$floors" | awk -v i="$1" '{ print $i }'; }
 # what a variant is called in the output
 label_of() {
   case $1 in
-  cudalens) echo cudalens ;;
+  native | cudalens) echo "$1" ;;
   baseline) echo "baseline ($baseline)" ;;
   with) echo "cudalens with $with" ;;
   floorwith*) echo "$(basename "$(floor_lib "${1#floorwith}")" .so) with $with" ;;
@@ -312,11 +312,11 @@ out_of() { if [ "$2" = cudalens ]; then echo "$work/out/$1"; else echo "$work/ou
 # progress NAME R: round R's times on standard error as it ends, so that a
 # run cut short (a time limit) still shows what it measured
 progress() {
-  pg_line="run.sh: $1 round $2: native $(tail -n 1 "$work/out/$1.native.times" | cut -d' ' -f1)"
-  for pg_v in $variants; do
-    pg_line="$pg_line, $(label_of "$pg_v" | cut -d' ' -f1) $(tail -n 1 "$(out_of "$1" "$pg_v").times" | cut -d' ' -f1)"
+  pg_line="run.sh: $1 round $2:"
+  for pg_v in native $variants; do
+    pg_line="$pg_line $(label_of "$pg_v" | cut -d' ' -f1) $(tail -n 1 "$(out_of "$1" "$pg_v").times" | cut -d' ' -f1),"
   done
-  echo "$pg_line" >&2
+  echo "${pg_line%,}" >&2
 }
 
 # rotated R WORD...: the words, rotated left by R - 1 (round R's order)
