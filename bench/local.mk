@@ -30,6 +30,6 @@ bench_startup_cpu_SOURCES = bench/startup_cpu.c
 # (bench/README.md, "Walks from several call sites"); built by `make`, not
 # installed
 noinst_PROGRAMS += bench/stack_sites
-bench_stack_sites_SOURCES = bench/stack_sites.c
+bench_stack_sites_SOURCES = bench/stack_sites.c tests/unit/shim/stack_sites.h
 bench_stack_sites_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir) -O1 -fno-omit-frame-pointer
 bench_stack_sites_LDADD = libclshim.la libclsqlite.la $(SHIM_SQLITE_LIBS) -ldl -lpthread

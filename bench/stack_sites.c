@@ -22,22 +22,8 @@ __attribute__((noinline)) static void probe(void)
   frames_found += (unsigned long)cl_stack_capture(f, CL_MAX_FRAMES);
 }
 
-__attribute__((noinline)) static void chain(int depth)
-{
-  if (depth == 0) {
-    probe();
-    return;
-  }
-  chain(depth - 1);
-  __asm__ volatile("" ::: "memory"); /* not a tail call */
-}
-
-#define SITE(name)                                                             \
-  __attribute__((noinline)) static void name(int depth)                        \
-  {                                                                            \
-    chain(depth);                                                              \
-    __asm__ volatile("" ::: "memory");                                         \
-  }
+/* (chain, SITE, outer_a and outer_b: the unit test's, stack_sites.h) */
+#include "tests/unit/shim/stack_sites.h"
 SITE(site0)
 SITE(site1)
 SITE(site2)
@@ -61,16 +47,6 @@ static int nsites = 4;
 __attribute__((noinline)) static void dispatch(int i)
 {
   sites[i % nsites](site_depth[i % nsites]);
-  __asm__ volatile("" ::: "memory");
-}
-__attribute__((noinline)) static void outer_a(int i)
-{
-  dispatch(i);
-  __asm__ volatile("" ::: "memory");
-}
-__attribute__((noinline)) static void outer_b(int i)
-{
-  dispatch(i);
   __asm__ volatile("" ::: "memory");
 }
 

@@ -38,7 +38,8 @@ tests_unit_shim_test_writer_rows_CFLAGS = $(unit_cflags)
 tests_unit_shim_test_writer_rows_LDADD = $(unit_ldadd)
 
 UNIT_TESTS += tests/unit/shim/test_stack
-tests_unit_shim_test_stack_SOURCES = tests/unit/shim/test_stack.c tests/unit/unit.h
+tests_unit_shim_test_stack_SOURCES = tests/unit/shim/test_stack.c \
+	tests/unit/shim/stack_sites.h tests/unit/unit.h
 tests_unit_shim_test_stack_CFLAGS = $(unit_cflags) -O1 -fno-omit-frame-pointer
 tests_unit_shim_test_stack_LDADD = $(unit_ldadd)
 

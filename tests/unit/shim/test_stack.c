@@ -96,22 +96,8 @@ __attribute__((noinline)) static void via_b(void)
 }
 
 /* ---- call sites at fixed depths, alternating */
-__attribute__((noinline)) static void chain(int depth)
-{
-  if (depth == 0) {
-    probe();
-    return;
-  }
-  chain(depth - 1);
-  __asm__ volatile("" ::: "memory"); /* not a tail call */
-}
-
-#define SITE(name)                                                             \
-  __attribute__((noinline)) static void name(int depth)                        \
-  {                                                                            \
-    chain(depth);                                                              \
-    __asm__ volatile("" ::: "memory");                                         \
-  }
+/* (chain, SITE, outer_a and outer_b: stack_sites.h) */
+#include "stack_sites.h"
 SITE(site0)
 SITE(site1)
 SITE(site2)
@@ -123,18 +109,6 @@ static const int site_depth[NSITES] = {8, 8, 8, 11};
 __attribute__((noinline)) static void dispatch(int i)
 {
   sites[i % NSITES](site_depth[i % NSITES]);
-  __asm__ volatile("" ::: "memory");
-}
-/* two outer callers with the same frame: their stacks differ only in
- * dispatch's return address */
-__attribute__((noinline)) static void outer_a(int i)
-{
-  dispatch(i);
-  __asm__ volatile("" ::: "memory");
-}
-__attribute__((noinline)) static void outer_b(int i)
-{
-  dispatch(i);
   __asm__ volatile("" ::: "memory");
 }
 
