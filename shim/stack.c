@@ -382,15 +382,24 @@ static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
  * walk kept replaces the one of its own hash (of its start and frames),
  * or none, or one of other rules, or one at random but the last walk's:
  * a program that cycles through more stacks than that still finds some of
- * them where least recently used would replace each before its next use
- * (92 KB a thread that calls CUDA, allocated at its first walk; one walk
- * remembered took 11). */
+ * them where least recently used would replace each before its next use.
+ * 64 walks: a resnet18 training step's main thread cycles through more
+ * than 32 stacks (on an H100, frames walked by rules a walk: 10.7 with
+ * 16 walks kept, 5.1 with 32, 0.2 with 64; bench/README.md).  ~350 KB of
+ * address space a thread that calls CUDA, allocated at its first walk
+ * (one walk remembered: 5.4 KB; calloc maps a block this large from the
+ * kernel, so a walk's pages are resident once it is kept); -DCL_MEMO_BITS
+ * sets another count. */
 #define MEMO_FRAMES 64
 #define MEMO_READS (3 * MEMO_FRAMES) /* at most 3 words a frame */
-#define MEMO_BITS 4
+#ifndef CL_MEMO_BITS
+#define CL_MEMO_BITS 6
+#endif
+#define MEMO_BITS CL_MEMO_BITS
 #define MEMOS (1 << MEMO_BITS)
-_Static_assert(MEMOS <= 32 && MEMO_READS < 256,
-               "a bit of an unsigned a slot; reads counted in a byte");
+typedef uint64_t memo_set; /* a bit a slot */
+_Static_assert(MEMOS <= 64 && MEMOS + 1 <= 255 && MEMO_READS < 256,
+               "a bit of a memo_set a slot; slots and reads counted in a byte");
 struct memo_frame {
   uintptr_t ip, sp, rbp;
   uint8_t rbp_known;
@@ -455,13 +464,13 @@ static inline int memo_starts(const struct memos *ms, int s, unsigned gen,
 }
 
 /* The slots whose walks start at (ip, sp, rbp) under GEN, MAX: a bit each */
-static unsigned memo_starting(const struct memos *ms, unsigned gen, int max,
+static memo_set memo_starting(const struct memos *ms, unsigned gen, int max,
                               uintptr_t ip, uintptr_t sp, uintptr_t rbp)
 {
-  unsigned cand = 0;
+  memo_set cand = 0;
   for (int s = 0; s < MEMOS; s++)
     if (memo_starts(ms, s, gen, max, ip, sp, rbp))
-      cand |= 1u << s;
+      cand |= (memo_set)1 << s;
   return cand;
 }
 
@@ -473,13 +482,13 @@ static int memo_find(const struct memos *ms, unsigned gen, int max,
                      uintptr_t ip, uintptr_t sp, uintptr_t rbp)
 {
   int c = ms->last, looked = 0;
-  unsigned cand = 0; /* the candidates, once looked for */
+  memo_set cand = 0; /* the candidates, once looked for */
   if (!memo_starts(ms, c, gen, max, ip, sp, rbp)) {
     cand = memo_starting(ms, gen, max, ip, sp, rbp);
     looked = 1;
     if (!cand)
       return -1;
-    c = __builtin_ctz(cand);
+    c = __builtin_ctzll(cand);
   }
   const struct memo *m = &ms->m[ms->at[c]];
   /* every word before r of c's walk holds */
@@ -490,10 +499,10 @@ static int memo_find(const struct memos *ms, unsigned gen, int max,
     }
     if (!looked)
       cand = memo_starting(ms, gen, max, ip, sp, rbp), looked = 1;
-    cand &= ~(1u << c);
+    cand &= ~((memo_set)1 << c);
     int next = -1;
-    for (unsigned rest = cand; rest; rest &= rest - 1) {
-      int s = __builtin_ctz(rest);
+    for (memo_set rest = cand; rest; rest &= rest - 1) {
+      int s = __builtin_ctzll(rest);
       const struct memo *o = &ms->m[ms->at[s]];
       if (ms->alike[c][s] < r)
         continue; /* (it may hold: its words are not c's) */
@@ -501,7 +510,7 @@ static int memo_find(const struct memos *ms, unsigned gen, int max,
         next = s;
         break;
       }
-      cand &= ~(1u << s); /* its word r differs */
+      cand &= ~((memo_set)1 << s); /* its word r differs */
     }
     if (next < 0)
       return -1;
