@@ -387,8 +387,9 @@ static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
  * than 32 stacks (on an H100, frames walked by rules a walk: 10.7 with
  * 16 walks kept, 5.1 with 32, 0.2 with 64; bench/README.md).  ~350 KB of
  * address space a thread that calls CUDA, allocated at its first walk
- * (one walk remembered: 5.4 KB; calloc maps a block this large from the
- * kernel, so a walk's pages are resident once it is kept); -DCL_MEMO_BITS
+ * (a walk remembered: 5.4 KB; glibc's calloc maps a block this large
+ * from the kernel unless the program's frees raised its threshold, and
+ * then a walk's pages become resident once it is kept); -DCL_MEMO_BITS
  * sets another count. */
 #define MEMO_FRAMES 64
 #define MEMO_READS (3 * MEMO_FRAMES) /* at most 3 words a frame */
