@@ -422,13 +422,15 @@ static void api_enter(struct thread_state *ts, int runtime,
   p->correlation = cb->correlationId;
   p->driver_correlation = 0;
   p->nkargs = p->kargs_truncated = 0;
-  CL_PHASE_BEGIN(t0);
-  p->nframes = (uint8_t)cl_stack_capture(p->frames, cl_cfg.stack_depth);
-  CL_PHASE_END(CL_PH_STACK, t0);
-  /* nested calls share the outermost call's Python stack */
+  /* nested calls share the outermost call's Python stack; the native walk
+   * stops where it starts (stack.h) */
   CL_PHASE_BEGIN(t1);
   p->pystack = d == 0 ? cl_pystack_capture() : ts->p[0].pystack;
   CL_PHASE_END(CL_PH_PYSTACK, t1);
+  CL_PHASE_BEGIN(t0);
+  p->nframes = (uint8_t)cl_stack_capture(
+      p->frames, cl_cfg.stack_depth | (p->pystack ? CL_STACK_TO_PYTHON : 0));
+  CL_PHASE_END(CL_PH_STACK, t0);
   p->freed_copy = 0;
   p->hostfn_tried = 0;
   p->hostfn_slot = NULL;

@@ -199,8 +199,9 @@ struct pend {
 
 static void pend_begin(struct pend *p)
 {
-  p->nframes = (uint8_t)cl_stack_capture(p->frames, cl_cfg.stack_depth);
   p->pystack = cl_pystack_capture();
+  p->nframes = (uint8_t)cl_stack_capture(
+      p->frames, cl_cfg.stack_depth | (p->pystack ? CL_STACK_TO_PYTHON : 0));
   p->start_ns = cl_now_ns();
 }
 

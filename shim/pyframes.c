@@ -49,6 +49,7 @@
 
 #include "pyframes.h"
 #include "shim.h"
+#include "stack.h"
 
 #define PY_MAX_FRAMES 32   /* nn.Module nesting puts the user's frame 10-20 deep */
 #define PY_MAX_WALK 512    /* frames looked at per capture, skipped included */
@@ -189,6 +190,8 @@ static void detect(void)
                         "sites are not recorded", major, minor);
     return;
   }
+  /* a call's native stack ends where its Python stack begins */
+  cl_stack_python_at((const void *)py.get_tstate);
   atomic_store(&ready, 1);
   CL_LOG(CL_LOG_INFO, "Python %u.%u: recording Python call sites", major,
          minor);

@@ -4,7 +4,11 @@
  * addresses to function, file and line.  The walk stops at the first frame
  * inside the C library (thread start, process start, a libc callback): the
  * user's innermost frames are below it, and unwinding past the outermost
- * frames is the slowest part of a walk. */
+ * frames is the slowest part of a walk.  A call that has a Python stack
+ * (pyframes.c) asks the walk to stop at the first frame inside the Python
+ * interpreter too (CL_STACK_TO_PYTHON): the frames above it run the
+ * Python code that stack shows, and the report takes its Python site
+ * from there (analyzer/sites/callsite.c). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <link.h>
@@ -26,6 +30,9 @@ struct span {
 #define MAX_SPANS 8
 static struct span skip[MAX_SPANS], stop[MAX_SPANS];
 static int nskip, nstop;
+/* the Python interpreter's code, once pyframes.c found a Python it reads */
+static struct span pystop[MAX_SPANS];
+static _Atomic int npystop;
 
 static int add_spans(struct dl_phdr_info *info, size_t size, void *arg)
 {
@@ -83,6 +90,35 @@ static int find_self(struct dl_phdr_info *info, size_t size, void *arg)
     }
   }
   return 0;
+}
+
+static int add_python(struct dl_phdr_info *info, size_t size, void *arg)
+{
+  (void)size;
+  uintptr_t probe = (uintptr_t)arg;
+  int found = 0;
+  for (int i = 0; i < info->dlpi_phnum && !found; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    uintptr_t a = info->dlpi_addr + ph->p_vaddr;
+    found = ph->p_type == PT_LOAD && probe >= a && probe < a + ph->p_memsz;
+  }
+  if (!found)
+    return 0;
+  int n = 0;
+  for (int i = 0; i < info->dlpi_phnum && n < MAX_SPANS; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X))
+      pystop[n++] = (struct span){info->dlpi_addr + ph->p_vaddr,
+                                  info->dlpi_addr + ph->p_vaddr + ph->p_memsz};
+  }
+  atomic_store_explicit(&npystop, n, memory_order_release);
+  return 1;
+}
+
+void cl_stack_python_at(const void *code)
+{
+  if (!atomic_load_explicit(&npystop, memory_order_acquire))
+    dl_iterate_phdr(add_python, (void *)(uintptr_t)code);
 }
 
 void cl_stack_init(void)
@@ -308,6 +344,7 @@ struct walk {
   int n, max;
   struct observed prev; /* the frame before, ip 0 at the start */
   int cut;              /* stopped before the end of the stack */
+  int npy;              /* pystop's spans where it stops, or 0 */
 };
 
 /* The outermost frame of a walk that went to the end: END. */
@@ -346,7 +383,7 @@ static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
   if (first || (ip >= self_start && ip < self_end) ||
       in_spans(skip, nskip, ip))
     return _URC_NO_REASON;
-  if (in_spans(stop, nstop, ip)) {
+  if (in_spans(stop, nstop, ip) || in_spans(pystop, w->npy, ip)) {
     w->cut = 1;
     return _URC_END_OF_STACK;
   }
@@ -399,6 +436,7 @@ static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
 #define MEMO_BITS CL_MEMO_BITS
 #define MEMOS (1 << MEMO_BITS)
 typedef uint64_t memo_set; /* a bit a slot */
+_Static_assert(CL_MAX_FRAMES <= CL_STACK_DEPTH, "a depth fits LIM's bits");
 _Static_assert(MEMOS <= 64 && MEMOS + 1 <= 255 && MEMO_READS < 256,
                "a bit of a memo_set a slot; slots and reads counted in a byte");
 struct memo_frame {
@@ -653,14 +691,19 @@ static void memo_keep(struct memos *ms, int k, int nreads,
 }
 
 /* Follow learned rules from (ip, sp, rbp), with the thread's memos MS
- * (or none); -1 when a rule is missing or cannot be followed.  What every
+ * (or none), for LIM (cl_stack_capture's: a depth and flags, which a memo
+ * is kept for); -1 when a rule is missing or cannot be followed.  What every
  * frame reads (the stack's bounds, the
  * spans) is held in locals: the frames written could otherwise be the
  * same memory, and each would be read again for each frame. */
 static int walk_rules(struct memos *ms, _Atomic uint64_t *t, uintptr_t ip,
-                      uintptr_t sp, uintptr_t rbp, uint64_t *frames, int max)
+                      uintptr_t sp, uintptr_t rbp, uint64_t *frames, int lim)
 {
   const uintptr_t lo = stack_lo, hi = stack_hi;
+  const int max = lim & CL_STACK_DEPTH;
+  const int npy = lim & CL_STACK_TO_PYTHON
+                      ? atomic_load_explicit(&npystop, memory_order_acquire)
+                      : 0;
 #define IN_STACK(a) ((a) >= lo && (a) < hi && hi - (a) >= 8)
   unsigned gen = atomic_load_explicit(&rules_gen, memory_order_acquire);
   /* (the frames found are kept: CL_MAX_FRAMES at most) */
@@ -668,7 +711,7 @@ static int walk_rules(struct memos *ms, _Atomic uint64_t *t, uintptr_t ip,
     ms = NULL;
   const struct memo *old = NULL;
   if (ms) {
-    int s = memo_find(ms, gen, max, ip, sp, rbp);
+    int s = memo_find(ms, gen, lim, ip, sp, rbp);
     if (s >= 0) {
       old = &ms->m[ms->at[s]];
       memcpy(frames, old->out, (size_t)old->nout * sizeof *frames);
@@ -677,7 +720,7 @@ static int walk_rules(struct memos *ms, _Atomic uint64_t *t, uintptr_t ip,
       return old->nout;
     }
     old = &ms->m[ms->at[ms->last]]; /* met further up, if at all */
-    if (old->gen != gen || old->max != max || !old->n)
+    if (old->gen != gen || old->max != lim || !old->n)
       old = NULL;
   }
   struct memo *rec = ms ? &ms->m[ms->spare] : NULL;
@@ -699,7 +742,7 @@ static int walk_rules(struct memos *ms, _Atomic uint64_t *t, uintptr_t ip,
                  (size_t)more * sizeof *frames);
           CL_PHASE_ADD(CL_PH_STACK_MEMO, 1);
           if (rec)
-            memo_keep(ms, k, nreads, frames, n, n + more, natural, gen, max,
+            memo_keep(ms, k, nreads, frames, n, n + more, natural, gen, lim,
                       old, j);
           return n + more;
         }
@@ -722,7 +765,7 @@ static int walk_rules(struct memos *ms, _Atomic uint64_t *t, uintptr_t ip,
       rec->val[nreads++] = var;                                                \
     }                                                                          \
   } while (0)
-    if (in_spans(stop, nstop, ip))
+    if (in_spans(stop, nstop, ip) || in_spans(pystop, npy, ip))
       goto end;
     if (!((ip >= self_start && ip < self_end) || in_spans(skip, nskip, ip)))
       frames[n++] = ip;
@@ -789,15 +832,15 @@ static int walk_rules(struct memos *ms, _Atomic uint64_t *t, uintptr_t ip,
 end:
 #undef IN_STACK
   if (rec)
-    memo_keep(ms, k, nreads, frames, n, n, natural, gen, max, NULL, 0);
+    memo_keep(ms, k, nreads, frames, n, n, natural, gen, lim, NULL, 0);
   return n;
 }
 
 static int fast_walk(_Atomic uint64_t *t, uintptr_t ip, uintptr_t sp,
-                     uintptr_t rbp, uint64_t *frames, int max)
+                     uintptr_t rbp, uint64_t *frames, int lim)
 {
   struct memos *ms = memos;
-  if (!ms && max <= CL_MAX_FRAMES &&
+  if (!ms && (lim & CL_STACK_DEPTH) <= CL_MAX_FRAMES &&
       (ms = cl_thread_calloc((void **)&memos, sizeof *memos)))
     memos_init(ms);
   if (ms && ms->busy)
@@ -809,7 +852,7 @@ static int fast_walk(_Atomic uint64_t *t, uintptr_t ip, uintptr_t sp,
     ms->busy = 1;
     atomic_signal_fence(memory_order_seq_cst);
   }
-  int n = walk_rules(ms, t, ip, sp, rbp, frames, max);
+  int n = walk_rules(ms, t, ip, sp, rbp, frames, lim);
   if (ms) {
     atomic_signal_fence(memory_order_seq_cst);
     ms->busy = 0;
@@ -832,8 +875,9 @@ static void find_stack_bounds(void)
   pthread_attr_destroy(&attr);
 }
 
-__attribute__((noinline)) int cl_stack_capture(uint64_t *frames, int max)
+__attribute__((noinline)) int cl_stack_capture(uint64_t *frames, int lim)
 {
+  const int max = lim & CL_STACK_DEPTH;
   if (max <= 0)
     return 0;
   if (!stack_hi)
@@ -846,7 +890,7 @@ __attribute__((noinline)) int cl_stack_capture(uint64_t *frames, int max)
      * caller's rbp is saved where it points, the CFA is 16 above */
     const uintptr_t *fp = __builtin_frame_address(0);
     int n = fast_walk(t, (uintptr_t)__builtin_return_address(0),
-                      (uintptr_t)fp + 16, fp[0], frames, max);
+                      (uintptr_t)fp + 16, fp[0], frames, lim);
     if (n >= 0)
       return n;
     CL_PHASE_ADD(CL_PH_STACK_FAST_MISS, 1);
@@ -860,7 +904,10 @@ __attribute__((noinline)) int cl_stack_capture(uint64_t *frames, int max)
   int check = t && stack_lo && !walks_left;
   unsigned gen = atomic_load_explicit(&rules_gen, memory_order_acquire);
 #endif
-  struct walk w = {frames, 0, max, {0, 0, 0, 0, 0}, 0};
+  struct walk w = {frames, 0, max, {0, 0, 0, 0, 0}, 0,
+                   lim & CL_STACK_TO_PYTHON
+                       ? atomic_load_explicit(&npystop, memory_order_acquire)
+                       : 0};
   __typeof__(cl_unwind.backtrace) backtrace = cl_unwind_backtrace();
   if (backtrace)
     backtrace(step, &w);
