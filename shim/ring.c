@@ -45,10 +45,24 @@ static void ring_thread_exit(void *p)
 
 static void make_key(void) { pthread_key_create(&ring_key, ring_thread_exit); }
 
+/* bytes in use between HEAD and TAIL */
+static inline uint64_t ring_used(const struct cl_ring *r, uint64_t head,
+                                 uint64_t tail)
+{
+  return tail >= head ? tail - head : tail + 2 * (uint64_t)r->capacity - head;
+}
+
+/* no room for a whole record at TAIL */
+static inline int ring_full(const struct cl_ring *r, uint64_t head, uint64_t tail)
+{
+  return ring_used(r, head, tail) + sizeof(struct cl_record) > r->capacity;
+}
+
 static struct cl_ring *ring_new(void)
 {
-  unsigned cap = cl_cfg.buffer_records;
-  struct cl_ring *r = calloc(1, sizeof *r + cap * sizeof(struct cl_record));
+  /* room for as many whole records as asked (more of the smaller ones) */
+  unsigned cap = cl_cfg.buffer_records * (unsigned)sizeof(struct cl_record);
+  struct cl_ring *r = calloc(1, sizeof *r + cap + sizeof(struct cl_record));
   if (!r)
     return NULL;
   r->capacity = cap;
@@ -108,7 +122,7 @@ static struct cl_ring *wait_for_room(struct cl_ring *r, enum cl_rec_type type,
   uint64_t since = 0;
   for (unsigned spins = 0;; spins++) {
     uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
-    if (tail - head < r->capacity)
+    if (!ring_full(r, head, tail))
       break;
     if (cl_cfg.overflow_drop || !cl_writer_running() || cl_writer_is_self() ||
         !cl_writer_owned_here()) {
@@ -161,9 +175,9 @@ reserve_slow(enum cl_rec_type type)
   cl_writer_ensure_started();
   uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
   uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
-  if (tail - head >= r->capacity && !(r = wait_for_room(r, type, tail)))
+  if (ring_full(r, head, tail) && !(r = wait_for_room(r, type, tail)))
     return NULL;
-  return &r->slots[tail & (r->capacity - 1)];
+  return cl_ring_at(r, tail);
 }
 
 struct cl_record *cl_ring_reserve(enum cl_rec_type type)
@@ -174,30 +188,32 @@ struct cl_record *cl_ring_reserve(enum cl_rec_type type)
   cl_writer_ensure_started();
   uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
   uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
-  if (tail - head >= r->capacity)
+  if (ring_full(r, head, tail))
     return reserve_slow(type);
-  return &r->slots[tail & (r->capacity - 1)];
+  return cl_ring_at(r, tail);
 }
 
 void cl_ring_commit(void)
 {
   struct cl_ring *r = my_ring;
   uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
-  atomic_store_explicit(&r->tail, tail + 1, memory_order_release);
-  /* The next slot was last read by the writer, on another core, long ago:
-   * writing it would wait for each of its cache lines (about 10) in turn.
-   * Asking for them now, for writing, overlaps that with the program's own
-   * work until its next CUDA call.  (The slot may still hold an undrained
-   * record: a prefetch changes no data.) */
-  const char *next = (const char *)&r->slots[(tail + 1) & (r->capacity - 1)];
+  uint64_t next = cl_ring_advance(r, tail, cl_record_bytes(cl_ring_at(r, tail)));
+  atomic_store_explicit(&r->tail, next, memory_order_release);
+  /* The next record's lines were last read by the writer, on another core,
+   * long ago: writing them would wait for each in turn.  Asking for them now,
+   * for writing, overlaps that with the program's own work until its next
+   * CUDA call: 8 lines, a kernel launch's record with about 30 frames.
+   * (They may still hold an undrained record: a prefetch changes no data.) */
+  const char *at = (const char *)cl_ring_at(r, next);
   /* (unrolled: the loop's own count and test were 3 of every 4
    * instructions here) */
-#pragma GCC unroll 16
-  for (size_t off = 0; off < sizeof(struct cl_record); off += 64)
-    __builtin_prefetch(next + off, 1, 3);
-  /* wake the writer early when the ring is half full */
+#pragma GCC unroll 8
+  for (size_t off = 0; off < 512; off += 64)
+    __builtin_prefetch(at + off, 1, 3);
+  /* wake the writer early when the ring passes half full */
   uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
-  if (tail + 1 - head == r->capacity / 2)
+  if (ring_used(r, head, tail) < r->capacity / 2 &&
+      ring_used(r, head, next) >= r->capacity / 2)
     cl_writer_wake();
 }
 

@@ -5,21 +5,40 @@
 
 #include "shim.h"
 
-/* Single producer (the owning thread), single consumer (the writer). */
+/* Single producer (the owning thread), single consumer (the writer).
+ * Records lie one after the other, each taking only its cl_record_bytes (a
+ * kernel launch with 20 frames ~430 bytes, not a whole struct cl_record's
+ * 720): a call writes, and the writer reads, only the cache lines it uses.
+ * Positions run over [0, 2 * capacity) so that head == tail is empty and a
+ * full ring is told apart; the record at position P lies at
+ * bytes[P mod capacity] and may run on past capacity (the slack: a whole
+ * struct cl_record, so a record is never split). */
 struct cl_ring {
   struct cl_ring *next;          /* registry list, under the registry lock */
-  _Atomic uint64_t head;         /* next slot the writer reads */
-  _Atomic uint64_t tail;         /* next slot the owner fills */
+  _Atomic uint64_t head;         /* position of the next record the writer reads */
+  _Atomic uint64_t tail;         /* position of the next record the owner fills */
   /* records lost (CUDALENS_OVERFLOW=drop): [0] calls and the rest,
    * [1] GPU activity records */
   _Atomic uint64_t dropped[2];
   _Atomic int dead;              /* owner thread exited */
   uint32_t tid;
-  unsigned capacity;             /* power of two */
-  struct cl_record slots[];
+  unsigned capacity;             /* bytes: CUDALENS_BUFFER_RECORDS whole records */
+  _Alignas(16) unsigned char bytes[]; /* capacity + sizeof(struct cl_record) */
 };
-/* Reserve the next slot of this thread's ring for a record of TYPE, or NULL
- * (record dropped and counted).  Fill it, then cl_ring_commit(). */
+/* The record at position POS, and the position N bytes after it. */
+static inline struct cl_record *cl_ring_at(struct cl_ring *r, uint64_t pos)
+{
+  return (struct cl_record *)(r->bytes + (pos >= r->capacity ? pos - r->capacity : pos));
+}
+static inline uint64_t cl_ring_advance(const struct cl_ring *r, uint64_t pos,
+                                       size_t n)
+{
+  pos += n;
+  return pos >= 2 * (uint64_t)r->capacity ? pos - 2 * (uint64_t)r->capacity : pos;
+}
+/* Reserve room for a record of TYPE (a whole struct cl_record) at the end of
+ * this thread's ring, or NULL (record dropped and counted).  Fill it, then
+ * cl_ring_commit(), which takes its cl_record_bytes. */
 struct cl_record *cl_ring_reserve(enum cl_rec_type type) CL_HIDDEN;
 void cl_ring_commit(void) CL_HIDDEN;
 /* Hand every ring to fn (under the registry lock) after freeing the drained

@@ -45,8 +45,8 @@ static void *producer(void *arg)
     c->a.dir = CL_DIR_HTOD;
     c->a.stream = (uint64_t)(uintptr_t)arg;
     c->nframes = 2; /* two distinct stacks across all threads */
-    c->frames[0] = (uint64_t)(uintptr_t)&producer + (uint64_t)(i & 1);
-    c->frames[1] = (uint64_t)(uintptr_t)&query;
+    cl_call_frames(c)[0] = (uint64_t)(uintptr_t)&producer + (uint64_t)(i & 1);
+    cl_call_frames(c)[1] = (uint64_t)(uintptr_t)&query;
     cl_ring_commit();
   }
   return NULL;
