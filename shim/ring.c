@@ -197,7 +197,8 @@ void cl_ring_commit(void)
 {
   struct cl_ring *r = my_ring;
   uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
-  uint64_t next = cl_ring_advance(r, tail, cl_record_bytes(cl_ring_at(r, tail)));
+  size_t n = cl_record_bytes(cl_ring_at(r, tail));
+  uint64_t next = cl_ring_advance(r, tail, n);
   atomic_store_explicit(&r->tail, next, memory_order_release);
   /* The next record's lines were last read by the writer, on another core,
    * long ago: writing them would wait for each in turn.  Asking for them now,
@@ -212,8 +213,8 @@ void cl_ring_commit(void)
     __builtin_prefetch(at + off, 1, 3);
   /* wake the writer early when the ring passes half full */
   uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
-  if (ring_used(r, head, tail) < r->capacity / 2 &&
-      ring_used(r, head, next) >= r->capacity / 2)
+  uint64_t used = ring_used(r, head, tail);
+  if (used < r->capacity / 2 && used + n >= r->capacity / 2)
     cl_writer_wake();
 }
 
