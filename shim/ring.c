@@ -45,27 +45,22 @@ static void ring_thread_exit(void *p)
 
 static void make_key(void) { pthread_key_create(&ring_key, ring_thread_exit); }
 
-/* bytes in use between HEAD and TAIL */
-static inline uint64_t ring_used(const struct cl_ring *r, uint64_t head,
-                                 uint64_t tail)
-{
-  return tail >= head ? tail - head : tail + 2 * (uint64_t)r->capacity - head;
-}
-
-/* no room for a whole record at TAIL */
+/* no room for another record: CAPACITY of them (whole records of any size
+ * fit in SIZE bytes then) */
 static inline int ring_full(const struct cl_ring *r, uint64_t head, uint64_t tail)
 {
-  return ring_used(r, head, tail) + sizeof(struct cl_record) > r->capacity;
+  return cl_ring_records(head, tail) >= r->capacity;
 }
 
 static struct cl_ring *ring_new(void)
 {
-  /* room for as many whole records as asked (more of the smaller ones) */
-  unsigned cap = cl_cfg.buffer_records * (unsigned)sizeof(struct cl_record);
-  struct cl_ring *r = calloc(1, sizeof *r + cap + sizeof(struct cl_record));
+  unsigned cap = cl_cfg.buffer_records;
+  unsigned size = cap * (unsigned)sizeof(struct cl_record);
+  struct cl_ring *r = calloc(1, sizeof *r + size + sizeof(struct cl_record));
   if (!r)
     return NULL;
   r->capacity = cap;
+  r->size = size;
   r->tid = cl_gettid();
   pthread_once(&key_once, make_key);
   pthread_setspecific(ring_key, r);
@@ -211,10 +206,9 @@ void cl_ring_commit(void)
 #pragma GCC unroll 8
   for (size_t off = 0; off < 512; off += 64)
     __builtin_prefetch(at + off, 1, 3);
-  /* wake the writer early when the ring passes half full */
+  /* wake the writer early when the ring is half full */
   uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
-  uint64_t used = ring_used(r, head, tail);
-  if (used < r->capacity / 2 && used + n >= r->capacity / 2)
+  if (cl_ring_records(head, next) == r->capacity / 2)
     cl_writer_wake();
 }
 
