@@ -18,6 +18,11 @@ int cl_hostcode_has(const struct cl_hostcode *code, uint64_t v) CL_HIDDEN;
  * comparison: v - lo < span). */
 void cl_hostcode_bounds(const struct cl_hostcode *code, uint64_t *lo,
                         uint64_t *span) CL_HIDDEN;
+/* A snapshot of the N segments [LO[i], HI[i]) (any order), as
+ * cl_hostcode_now makes of the loaded objects' (for the unit test); NULL
+ * when N is 0 or memory is short. */
+const struct cl_hostcode *cl_hostcode_make(const uint64_t *lo,
+                                           const uint64_t *hi, size_t n) CL_HIDDEN;
 void cl_hostcode_atfork_prepare(void) CL_HIDDEN;
 void cl_hostcode_atfork_parent(void) CL_HIDDEN;
 void cl_hostcode_atfork_child(void) CL_HIDDEN;
