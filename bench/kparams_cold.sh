@@ -9,13 +9,16 @@
 # each launch, so that the shim's data is no longer in the caches, as
 # between two CUDA calls of a Python program, where the cost of a call is
 # about the distinct cache lines it touches (bench/README.md, "Cold
-# caches").  Prints, for each, the median of RUNS runs and every run's
-# selftime line.
-#   bench/kparams_cold.sh BUILD_DIR SELFTIME_SHIM
+# caches").  Prints, for each shim, warm and cold, the median of RUNS runs
+# and every run's selftime line; with several shims (before and after),
+# each round runs each of them once, in turn, so that the machine's
+# drifts hit all alike.
+#   bench/kparams_cold.sh BUILD_DIR SELFTIME_SHIM [SELFTIME_SHIM...]
 #   N=2000 EVICT=32 LIBS=300 RUNS=5 (defaults)
 set -eu
 build=$(cd "${1:?usage: kparams_cold.sh BUILD_DIR SELFTIME_SHIM}" && pwd)
-shim=${2:?usage: kparams_cold.sh BUILD_DIR SELFTIME_SHIM}
+[ $# -ge 2 ] || { echo "usage: kparams_cold.sh BUILD_DIR SELFTIME_SHIM..." >&2; exit 2; }
+shift
 here=$(cd "$(dirname "$0")" && pwd)
 sim=$build/tests/sim/lib
 n=${N:-2000} evict=${EVICT:-32} libs=${LIBS:-300} runs=${RUNS:-5}
@@ -34,16 +37,27 @@ done
 for mib in 0 "$evict"; do
   r=0
   while [ "$r" -lt "$runs" ]; do
-    env LD_LIBRARY_PATH="$sim" LAUNCH_MIX_LIBS="$tmp/libs" LAUNCH_MIX_EVICT_MIB="$mib" \
-      CUDALENS_OUTPUT="$tmp/m-%p.db" "$here/selftime.sh" run "$shim" \
-      "$tmp/launch_mix" torch "$n" >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/out" "$tmp/err" >&2; exit 1; }
-    rm -f "$tmp"/m-*.db
-    grep "kernel parameters" "$tmp/out" >>"$tmp/kp.$mib"
+    k=0
+    for shim in "$@"; do
+      k=$((k + 1))
+      env LD_LIBRARY_PATH="$sim" LAUNCH_MIX_LIBS="$tmp/libs" LAUNCH_MIX_EVICT_MIB="$mib" \
+        CUDALENS_OUTPUT="$tmp/m-%p.db" "$here/selftime.sh" run "$shim" \
+        "$tmp/launch_mix" torch "$n" >"$tmp/out" 2>"$tmp/err" ||
+        { cat "$tmp/out" "$tmp/err" >&2; exit 1; }
+      rm -f "$tmp"/m-*.db
+      grep "kernel parameters" "$tmp/out" >>"$tmp/kp.$mib.$k"
+    done
     r=$((r + 1))
   done
+done
+for mib in 0 "$evict"; do
   [ "$mib" = 0 ] && what=warm || what="cold ($mib MiB written before each launch)"
-  med=$(awk '{ print $3 * 1000 }' "$tmp/kp.$mib" | sort -n |
-        awk '{ v[NR] = $1 } END { printf "%.0f", v[int((NR + 1) / 2)] }')
-  echo "$what: kernel parameters $med ns a launch (median of $runs)"
-  sed 's/^ */    /' "$tmp/kp.$mib"
+  k=0
+  for shim in "$@"; do
+    k=$((k + 1))
+    med=$(awk '{ print $3 * 1000 }' "$tmp/kp.$mib.$k" | sort -n |
+          awk '{ v[NR] = $1 } END { printf "%.0f", v[int((NR + 1) / 2)] }')
+    echo "$what, $shim: kernel parameters $med ns a launch (median of $runs)"
+    sed 's/^ */    /' "$tmp/kp.$mib.$k"
+  done
 done
