@@ -32,11 +32,12 @@ struct seg {
  * same as the array's: the last segment starting at or before v, and v
  * below its end. */
 #define TREE_LEVELS 6 /* 4 * 8^6 segments: more than a process has */
-struct cl_hostcode { /* one line, 64-byte aligned */
+struct cl_hostcode { /* one line; the leaves follow it, then the keys */
   uint64_t lo, hi;   /* the start of the lowest segment, the end of the
                       * highest */
-  const struct seg *v;   /* the leaves, 64-byte aligned */
-  const uint64_t *keys;  /* the levels above them, 64-byte aligned */
+  uint64_t gap_lo, gap_hi; /* the widest space between two segments
+                            * (between a program and its libraries, where
+                            * brk's heap grows); 0, 0: none */
   uint32_t n, levels;    /* segments; levels of keys */
   uint32_t off[TREE_LEVELS]; /* level l's first key in keys (level 0: the
                               * one above the leaves) */
@@ -109,8 +110,8 @@ static struct cl_hostcode *make(const struct seg *v, size_t n)
   if (!mem)
     return NULL;
   struct cl_hostcode *c = (struct cl_hostcode *)mem;
-  struct seg *leaves = (struct seg *)(mem + 64);
-  uint64_t *keys = (uint64_t *)(mem + 64 + lines * 64);
+  struct seg *leaves = (struct seg *)(c + 1);
+  uint64_t *keys = (uint64_t *)(mem + 64 + lines * 64); /* as keys_of's */
   memcpy(leaves, v, n * sizeof *v);
   for (size_t i = n; i < lines * 4; i++) /* never read: a lookup stops at n */
     leaves[i] = (struct seg){UINT64_MAX, 0};
@@ -120,11 +121,14 @@ static struct cl_hostcode *make(const struct seg *v, size_t n)
   for (unsigned l = 0; l < levels; l++, m = (m + 7) / 8)
     for (size_t i = 0; i < m; i++)
       keys[off[l] + i] = l ? keys[off[l - 1] + 8 * i] : leaves[4 * i].lo;
-  *c = (struct cl_hostcode){v[0].lo, 0, leaves, keys, (uint32_t)n, levels, {0}};
+  *c = (struct cl_hostcode){v[0].lo, v[0].hi, 0, 0, (uint32_t)n, levels, {0}};
   memcpy(c->off, off, levels * sizeof *off);
-  for (size_t i = 0; i < n; i++)
+  for (size_t i = 1; i < n; i++) { /* c->hi: the end of those before i */
+    if (v[i].lo > c->hi && v[i].lo - c->hi > c->gap_hi - c->gap_lo)
+      c->gap_lo = c->hi, c->gap_hi = v[i].lo;
     if (v[i].hi > c->hi)
       c->hi = v[i].hi;
+  }
   return c;
 }
 
@@ -175,24 +179,40 @@ static inline unsigned count_le(const uint64_t *k, uint64_t v)
   return c;
 }
 
+/* the leaves and the keys of snapshot C */
+static inline const struct seg *leaves_of(const struct cl_hostcode *c)
+{
+  return (const struct seg *)(c + 1);
+}
+static inline const uint64_t *keys_of(const struct cl_hostcode *c)
+{
+  return (const uint64_t *)(const void *)((const unsigned char *)(c + 1) +
+                                          (c->n + 3) / 4 * 64);
+}
+
 int cl_hostcode_has(const struct cl_hostcode *code, uint64_t v)
 {
-  if (!code || v < code->lo || v >= code->hi)
+  if (!code || v < code->lo || v >= code->hi ||
+      v - code->gap_lo < code->gap_hi - code->gap_lo)
     return 0; /* (most words: cheaply) */
+  const struct seg *leaves = leaves_of(code);
+  const uint64_t *keys = keys_of(code);
   /* from the top line down: the index of the last key at or below v */
   size_t i = 0;
   for (unsigned l = code->levels; l-- > 0;)
-    i = 8 * i + count_le(code->keys + code->off[l] + 8 * i, v) - 1;
+    i = 8 * i + count_le(keys + code->off[l] + 8 * i, v) - 1;
   /* leaf line i: the last of its segments starting at or before v */
   size_t j = 4 * i + 1;
-  while (j < code->n && j < 4 * i + 4 && code->v[j].lo <= v)
+  while (j < code->n && j < 4 * i + 4 && leaves[j].lo <= v)
     j++;
-  return v < code->v[j - 1].hi;
+  return v < leaves[j - 1].hi;
 }
 
 void cl_hostcode_bounds(const struct cl_hostcode *code, uint64_t *lo,
-                        uint64_t *span)
+                        uint64_t *span, uint64_t *gap_lo, uint64_t *gap_span)
 {
+  *gap_lo = code->gap_lo;
+  *gap_span = code->gap_hi - code->gap_lo;
   *lo = code->lo;
   *span = code->hi - code->lo;
 }
