@@ -27,11 +27,16 @@ struct seg {
  * launch's other lookups).  The leaves are the sorted segments, 4 to a
  * line; above them, level 0 holds the first address of each leaf line, 8
  * to a line, level 1 the first of each line of level 0, and so on up to
- * the top, one line of at most 8: a lookup reads one line a level (3 and
- * a leaf for 300 segments, the top one shared by all).  The answer is the
- * same as the array's: the last segment starting at or before v, and v
- * below its end. */
-#define TREE_LEVELS 6 /* 4 * 8^6 segments: more than a process has */
+ * the top, at most TOP_KEYS keys read in turn: a lookup reads one line a
+ * level below the top, and a leaf.  The top's lines are shared by a
+ * launch's lookups and read independently of each other (at once, where
+ * each level below must wait for the one above): for 300 segments, the
+ * top is level 0 (75 keys, 10 lines) and a lookup waits for 2 lines (the
+ * top's, then the leaf) where it waited for 4 with 8 keys at the top.  The
+ * answer is the same as the array's: the last segment starting at or
+ * before v, and v below its end. */
+#define TOP_KEYS 128
+#define TREE_LEVELS 5 /* 4 * 8^4 * 128 segments: more than a process has */
 struct cl_hostcode { /* one line; the leaves follow it, then the keys */
   uint64_t lo, hi;   /* the start of the lowest segment, the end of the
                       * highest */
@@ -41,6 +46,7 @@ struct cl_hostcode { /* one line; the leaves follow it, then the keys */
   uint32_t n, levels;    /* segments; levels of keys */
   uint32_t off[TREE_LEVELS]; /* level l's first key in keys (level 0: the
                               * one above the leaves) */
+  uint32_t ntop;         /* keys at the top level (the last of levels) */
 };
 _Static_assert(sizeof(struct cl_hostcode) == 64, "one line");
 
@@ -100,10 +106,11 @@ static struct cl_hostcode *make(const struct seg *v, size_t n)
       return NULL;
     off[levels++] = (uint32_t)nkeys;
     nkeys += (m + 7) / 8 * 8;
-    if (m <= 8)
+    if (m <= TOP_KEYS)
       break;
     m = (m + 7) / 8;
   }
+  uint32_t ntop = (uint32_t)m;
   if (!n)
     return NULL;
   unsigned char *mem = aligned_alloc(64, 64 + lines * 64 + nkeys * 8);
@@ -121,8 +128,9 @@ static struct cl_hostcode *make(const struct seg *v, size_t n)
   for (unsigned l = 0; l < levels; l++, m = (m + 7) / 8)
     for (size_t i = 0; i < m; i++)
       keys[off[l] + i] = l ? keys[off[l - 1] + 8 * i] : leaves[4 * i].lo;
-  *c = (struct cl_hostcode){v[0].lo, v[0].hi, 0, 0, (uint32_t)n, levels, {0}};
+  *c = (struct cl_hostcode){v[0].lo, v[0].hi, 0, 0, (uint32_t)n, levels, {0}, 0};
   memcpy(c->off, off, levels * sizeof *off);
+  c->ntop = ntop;
   for (size_t i = 1; i < n; i++) { /* c->hi: the end of those before i */
     if (v[i].lo > c->hi && v[i].lo - c->hi > c->gap_hi - c->gap_lo)
       c->gap_lo = c->hi, c->gap_hi = v[i].lo;
@@ -198,8 +206,12 @@ int cl_hostcode_has(const struct cl_hostcode *code, uint64_t v)
   const struct seg *leaves = leaves_of(code);
   const uint64_t *keys = keys_of(code);
   /* from the top line down: the index of the last key at or below v */
-  size_t i = 0;
-  for (unsigned l = code->levels; l-- > 0;)
+  const uint64_t *top = keys + code->off[code->levels - 1];
+  size_t i = 0; /* the top's lines of 8, up to the one with a key above v */
+  while (8 * i + 8 < code->ntop && top[8 * i + 8] <= v)
+    i++;
+  i = 8 * i + count_le(top + 8 * i, v) - 1;
+  for (unsigned l = code->levels - 1; l-- > 0;)
     i = 8 * i + count_le(keys + code->off[l] + 8 * i, v) - 1;
   /* leaf line i: the last of its segments starting at or before v */
   size_t j = 4 * i + 1;

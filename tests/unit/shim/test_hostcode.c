@@ -6,7 +6,7 @@
  * same snapshot; and around every segment's ends, word by word, asked
  * twice and in both directions (the snapshot remembers answers by page),
  * what the loader's own list of executable segments says; and for made-up
- * sets of 1 to 3,000 segments (more than PyTorch loads), at and around
+ * sets of 1 to 5,000 segments (more than PyTorch loads; trees of 1 to 3 levels), at and around
  * every segment's ends and at random addresses, the answer of a search by
  * halves of the sorted segments (the last one starting at or before the
  * address, and the address below its end), which the snapshot's tree
@@ -87,7 +87,7 @@ static uint64_t rnd(void)
   return x;
 }
 
-#define MADE 3000
+#define MADE 5000
 static uint64_t mlo[MADE], mhi[MADE];
 
 /* N segments, sorted, apart from each other (as the loaded objects'); every
@@ -157,7 +157,7 @@ int main(void)
   CHECK(cl_hostcode_make(NULL, NULL, 0) == NULL);
   for (size_t n = 1; n <= 70; n++)
     made_up(n);
-  size_t sizes[] = {255, 256, 257, 300, 511, 512, 513, 2047, 2048, 2049, MADE};
+  size_t sizes[] = {255, 256, 257, 300, 511, 512, 513, 2047, 2048, 2049, 4096, 4097, MADE};
   for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
     made_up(sizes[k]);
   UNIT_DONE();
