@@ -626,8 +626,11 @@ again:
       if (!inside) { /* not in an allocation */
         if (v - code_lo < cspan && v - gap_lo >= gap_span) {
           CL_PHASE_ADD(CL_PH_KP_CODE, 1);
-          if (cl_hostcode_has(code, v))
+          if (cl_hostcode_has(code, v)) {
             uninit |= (uint64_t)1 << i;
+            cspan = 0; /* parameter i is marked: its other words need
+                        * no lookup (its pointers are still found) */
+          }
         }
         continue;
       }
