@@ -55,16 +55,28 @@ enum cl_phase {
 
 #include "cudalens/visibility.h"
 
-extern _Atomic uint64_t cl_phase_cycles[CL_PH_COUNT] CL_HIDDEN;
-extern _Atomic uint64_t cl_phase_count[CL_PH_COUNT] CL_HIDDEN;
+/* Each thread counts in a block of its own (plain adds: an atomic add to a
+ * shared array, a locked instruction on a line other threads write, made
+ * the phases that count per frame or per word look slower than they are),
+ * summed at exit; blocks are never freed. */
+struct cl_phase_block {
+  uint64_t cycles[CL_PH_COUNT], count[CL_PH_COUNT];
+  struct cl_phase_block *next;
+};
+extern __thread struct cl_phase_block *cl_phase_mine CL_HIDDEN;
+struct cl_phase_block *cl_phase_block_new(void) CL_HIDDEN;
+static inline struct cl_phase_block *cl_phase_block(void)
+{
+  struct cl_phase_block *b = cl_phase_mine;
+  return b ? b : cl_phase_block_new();
+}
 #define CL_PHASE_BEGIN(v) uint64_t v = __rdtsc()
-#define CL_PHASE_ADD(ph, n)                                                    \
-  atomic_fetch_add_explicit(&cl_phase_count[ph], (n), memory_order_relaxed)
+#define CL_PHASE_ADD(ph, n) (cl_phase_block()->count[ph] += (n))
 #define CL_PHASE_END(ph, v)                                                    \
   do {                                                                         \
-    atomic_fetch_add_explicit(&cl_phase_cycles[ph], __rdtsc() - (v),           \
-                              memory_order_relaxed);                           \
-    atomic_fetch_add_explicit(&cl_phase_count[ph], 1, memory_order_relaxed);   \
+    struct cl_phase_block *b_ = cl_phase_block();                              \
+    b_->cycles[ph] += __rdtsc() - (v);                                         \
+    b_->count[ph]++;                                                           \
   } while (0)
 #else
 #define CL_PHASE_BEGIN(v) do { } while (0)
