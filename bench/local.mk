@@ -5,7 +5,8 @@ EXTRA_DIST += bench/README.md bench/run.sh bench/paired_ci.awk bench/launch_boun
 	bench/copy_bound.cu bench/torch_small_ops.py bench/torch_train.py \
 	bench/cupti_floor.c bench/report_scale.sh bench/real_stacks.py bench/startup.sh \
 	bench/copy_guard.sh bench/launch_cost.sh bench/launch_mix.cu bench/check.cuh \
-	bench/phases.sh bench/phases.py bench/phases.cuh bench/builds.sh
+	bench/phases.sh bench/phases.py bench/phases.cuh bench/builds.sh \
+	bench/kparams_cold.sh
 
 # the generator of large synthetic recordings (bench/report_scale.sh, and
 # tests/recordings/scale.test with a small one)

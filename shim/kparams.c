@@ -571,8 +571,9 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c)
   /* (taken before the map's lock: it may ask the loader) */
   const struct cl_hostcode *code = l->aggregate ? cl_hostcode_now() : NULL;
   uint64_t code_lo = 0, code_span = 0; /* 0: no word is host code */
+  uint64_t gap_lo = 0, gap_span = 0;   /* 0: no word is in the gap */
   if (code)
-    cl_hostcode_bounds(code, &code_lo, &code_span);
+    cl_hostcode_bounds(code, &code_lo, &code_span, &gap_lo, &gap_span);
   /* the range the last pointer fell in: the pointers of one launch mostly
    * fall in one allocation (a caching allocator's segment) */
   uint64_t hit_start, hit_end;
@@ -623,10 +624,13 @@ again:
         }
       }
       if (!inside) { /* not in an allocation */
-        if (v - code_lo < cspan) {
+        if (v - code_lo < cspan && v - gap_lo >= gap_span) {
           CL_PHASE_ADD(CL_PH_KP_CODE, 1);
-          if (cl_hostcode_has(code, v))
+          if (cl_hostcode_has(code, v)) {
             uninit |= (uint64_t)1 << i;
+            cspan = 0; /* parameter i is marked: its other words need
+                        * no lookup (its pointers are still found) */
+          }
         }
         continue;
       }

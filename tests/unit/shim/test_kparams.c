@@ -2,12 +2,16 @@
  * (cl_kparams_scan): the words it keeps from random launches, four words
  * at a time (AVX2) and word by word, must be the same: pointers into
  * allocations at any offset of any parameter, by-value aggregates holding
- * host code addresses (marked), parameters whose size is no multiple of 32
- * bytes, more pointers than a call keeps.  The driver's layout query is
+ * host code addresses (marked; and data among the code segments, which is
+ * not code), parameters whose size is no multiple of 32
+ * bytes, more pointers than a call keeps; and the same as a plain scan
+ * written here (every word of every parameter looked up in the map and,
+ * in an aggregate, among host code).  The driver's layout query is
  * this program's cuFuncGetParamInfo (exported: the shim finds it by
  * name). */
 #include <stdint.h>
 
+#include "shim/hostcode.h"
 #include "shim/kparams.h"
 #include "shim/shim.h"
 #include "../unit.h"
@@ -68,9 +72,41 @@ static uint64_t random_word(void)
     return (uint64_t)(uintptr_t)&next_random + (r >> 8) % 64;
   case 3: /* near the allocations' span, outside it */
     return DEV - 8 - (r >> 8) % 4096;
+  case 4: /* among the code segments, not code: the C library's data */
+    return (uint64_t)(uintptr_t)stdout + (r >> 8) % 64;
   default: /* sizes, flags, strides, garbage */
     return r % 4 ? r % 100000 : r;
   }
+}
+
+/* the plain scan: what cl_kparams_scan must keep, in order, and mark */
+static void reference(const struct kernel *k, void **params, struct cl_call *c)
+{
+  const struct cl_hostcode *code = cl_hostcode_now();
+  uint64_t marked = 0;
+  c->nkargs = 0, c->kargs_truncated = 0;
+  for (unsigned i = 0; i < k->n; i++) {
+    size_t size = k->size[i] > 4096 ? 4096 : k->size[i];
+    for (size_t off = 0; off + 8 <= size; off += 8) {
+      uint64_t v, start, end;
+      memcpy(&v, (const unsigned char *)params[i] + off, 8);
+      if (cl_allocmap_find(v, &start, &end)) {
+        if (c->nkargs == CL_MAX_KARGS) {
+          c->kargs_truncated = 1;
+          goto done;
+        }
+        int kind = cl_allocmap_kind(v, 1);
+        c->kargs[c->nkargs++] = (struct cl_karg){
+            (uint16_t)i, (uint16_t)off,
+            (uint8_t)(kind == CL_MEMKIND_DEVICE || kind == CL_MEMKIND_MAPPED), 0, v};
+      } else if (size > 8 && i < 64 && cl_hostcode_has(code, v)) {
+        marked |= (uint64_t)1 << i;
+      }
+    }
+  }
+done:
+  for (unsigned j = 0; j < c->nkargs; j++)
+    c->kargs[j].uninit = (marked >> c->kargs[j].param) & 1;
 }
 
 static int same(const struct cl_call *a, const struct cl_call *b)
@@ -93,7 +129,7 @@ int main(void)
     cl_allocmap_add(DEV + (uint64_t)i * 0x1000000, 0x100000,
                     i % 2 ? CL_MEMKIND_DEVICE : CL_MEMKIND_PINNED, 0,
                     i % 2 ? 0 : -1);
-  static struct cl_call vec, word; /* (large) */
+  static struct cl_call vec, word, ref; /* (large) */
   static _Alignas(8) unsigned char buf[8192];
   void *params[8];
   /* the first scan asks the processor */
@@ -125,6 +161,10 @@ int main(void)
     if (!same(&vec, &word) && differ++ < 5)
       printf("launch %d (kernel %d): %u kept four at a time, %u word by word\n",
              t, t % (int)NKERNELS, vec.nkargs, word.nkargs);
+    reference(k, params, &ref);
+    if (!same(&ref, &word) && differ++ < 5)
+      printf("launch %d (kernel %d): %u kept word by word, %u by the plain "
+             "scan\n", t, t % (int)NKERNELS, word.nkargs, ref.nkargs);
     kept += word.nkargs;
     truncated += word.kargs_truncated;
     for (unsigned i = 0; i < word.nkargs; i++)
