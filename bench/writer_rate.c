@@ -99,7 +99,7 @@ static void fill_call(struct cl_call *c, uint32_t api, uint64_t t)
   c->correlation = (uint32_t)seq;
   int s = (int)(next_random() % STACKS);
   c->nframes = stack_depth[s];
-  memcpy(cl_call_frames(c), stack_frames[s], c->nframes * sizeof(uint64_t));
+  memcpy(c->frames, stack_frames[s], c->nframes * sizeof c->frames[0]);
 }
 
 static void fill_activity(struct cl_activity *x, const struct cl_call *c,

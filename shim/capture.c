@@ -503,12 +503,11 @@ static void api_exit(struct thread_state *ts, int runtime,
   CL_PHASE_END(CL_PH_INTERN, t1);
   c->tid = cl_gettid();
   c->pystack = p->pystack;
+  c->nframes = p->nframes;
+  memcpy(c->frames, p->frames, p->nframes * sizeof *c->frames);
   c->nkargs = p->nkargs;
   c->kargs_truncated = p->kargs_truncated;
-  c->has_coll = 0;
   memcpy(c->kargs, p->kargs, p->nkargs * sizeof *c->kargs);
-  c->nframes = p->nframes; /* (after the kernel arguments: cl_call_frames) */
-  memcpy(cl_call_frames(c), p->frames, p->nframes * sizeof *p->frames);
   memset(&c->a, 0, sizeof c->a);
   /* out-parameters are only meaningful when the call succeeded */
   int ok = c->result == 0;

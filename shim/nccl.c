@@ -208,8 +208,7 @@ static void pend_begin(struct pend *p)
 static void fill_call(struct cl_call *c, const struct pend *p, unsigned row,
                       int result, int32_t device)
 {
-  memset(c, 0, offsetof(struct cl_call, tail));
-  c->has_coll = 1; /* every NCCL call's record holds coll: the frames follow it */
+  memset(c, 0, offsetof(struct cl_call, frames));
   c->start_ns = p->start_ns;
   c->end_ns = cl_now_ns();
   c->api = cl_api_nccl_first + row;
@@ -218,7 +217,7 @@ static void fill_call(struct cl_call *c, const struct pend *p, unsigned row,
   c->tid = cl_gettid();
   c->pystack = p->pystack;
   c->nframes = p->nframes;
-  memcpy(cl_call_frames(c), p->frames, p->nframes * sizeof *p->frames);
+  memcpy(c->frames, p->frames, p->nframes * sizeof *c->frames);
 }
 
 static void put(const struct cl_call *c)
@@ -228,10 +227,7 @@ static void put(const struct cl_call *c)
   if (!r)
     return; /* counted as dropped */
   r->type = CL_REC_CALL;
-  /* (up to its last frame: cl_record_bytes) */
-  memcpy(&r->u.call, c,
-         (size_t)((const char *)(cl_call_frames_const(c) + c->nframes) -
-                  (const char *)c));
+  r->u.call = *c;
   r->u.call.seq = cl_next_seq();
   cl_ring_commit();
 }

@@ -45,22 +45,13 @@ static void ring_thread_exit(void *p)
 
 static void make_key(void) { pthread_key_create(&ring_key, ring_thread_exit); }
 
-/* no room for another record: CAPACITY of them (whole records of any size
- * fit in SIZE bytes then) */
-static inline int ring_full(const struct cl_ring *r, uint64_t head, uint64_t tail)
-{
-  return cl_ring_records(head, tail) >= r->capacity;
-}
-
 static struct cl_ring *ring_new(void)
 {
   unsigned cap = cl_cfg.buffer_records;
-  unsigned size = cap * (unsigned)sizeof(struct cl_record);
-  struct cl_ring *r = calloc(1, sizeof *r + size + sizeof(struct cl_record));
+  struct cl_ring *r = calloc(1, sizeof *r + cap * sizeof(struct cl_record));
   if (!r)
     return NULL;
   r->capacity = cap;
-  r->size = size;
   r->tid = cl_gettid();
   pthread_once(&key_once, make_key);
   pthread_setspecific(ring_key, r);
@@ -117,7 +108,7 @@ static struct cl_ring *wait_for_room(struct cl_ring *r, enum cl_rec_type type,
   uint64_t since = 0;
   for (unsigned spins = 0;; spins++) {
     uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
-    if (!ring_full(r, head, tail))
+    if (tail - head < r->capacity)
       break;
     if (cl_cfg.overflow_drop || !cl_writer_running() || cl_writer_is_self() ||
         !cl_writer_owned_here()) {
@@ -170,9 +161,9 @@ reserve_slow(enum cl_rec_type type)
   cl_writer_ensure_started();
   uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
   uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
-  if (ring_full(r, head, tail) && !(r = wait_for_room(r, type, tail)))
+  if (tail - head >= r->capacity && !(r = wait_for_room(r, type, tail)))
     return NULL;
-  return cl_ring_at(r, tail);
+  return &r->slots[tail & (r->capacity - 1)];
 }
 
 struct cl_record *cl_ring_reserve(enum cl_rec_type type)
@@ -183,32 +174,30 @@ struct cl_record *cl_ring_reserve(enum cl_rec_type type)
   cl_writer_ensure_started();
   uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
   uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
-  if (ring_full(r, head, tail))
+  if (tail - head >= r->capacity)
     return reserve_slow(type);
-  return cl_ring_at(r, tail);
+  return &r->slots[tail & (r->capacity - 1)];
 }
 
 void cl_ring_commit(void)
 {
   struct cl_ring *r = my_ring;
   uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
-  size_t n = cl_record_bytes(cl_ring_at(r, tail));
-  uint64_t next = cl_ring_advance(r, tail, n);
-  atomic_store_explicit(&r->tail, next, memory_order_release);
-  /* The next record's lines were last read by the writer, on another core,
-   * long ago: writing them would wait for each in turn.  Asking for them now,
-   * for writing, overlaps that with the program's own work until its next
-   * CUDA call: 8 lines, a kernel launch's record with about 30 frames.
-   * (They may still hold an undrained record: a prefetch changes no data.) */
-  const char *at = (const char *)cl_ring_at(r, next);
+  atomic_store_explicit(&r->tail, tail + 1, memory_order_release);
+  /* The next slot was last read by the writer, on another core, long ago:
+   * writing it would wait for each of its cache lines (about 10) in turn.
+   * Asking for them now, for writing, overlaps that with the program's own
+   * work until its next CUDA call.  (The slot may still hold an undrained
+   * record: a prefetch changes no data.) */
+  const char *next = (const char *)&r->slots[(tail + 1) & (r->capacity - 1)];
   /* (unrolled: the loop's own count and test were 3 of every 4
    * instructions here) */
-#pragma GCC unroll 8
-  for (size_t off = 0; off < 512; off += 64)
-    __builtin_prefetch(at + off, 1, 3);
+#pragma GCC unroll 16
+  for (size_t off = 0; off < sizeof(struct cl_record); off += 64)
+    __builtin_prefetch(next + off, 1, 3);
   /* wake the writer early when the ring is half full */
   uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
-  if (cl_ring_records(head, next) == r->capacity / 2)
+  if (tail + 1 - head == r->capacity / 2)
     cl_writer_wake();
 }
 

@@ -5,49 +5,21 @@
 
 #include "shim.h"
 
-/* Single producer (the owning thread), single consumer (the writer).
- * Records lie one after the other, each taking only its cl_record_bytes (a
- * kernel launch with 20 frames ~430 bytes, not a whole struct cl_record's
- * 720): a call writes, and the writer reads, only the cache lines it uses.
- * A ring holds up to CAPACITY records, as many as it has bytes for whole
- * ones; a record that starts near the end runs on into the slack past it
- * (a whole struct cl_record), so none is ever split.  HEAD and TAIL are a
- * record's place: the records before it (mod 2^32) in the high half, its
- * offset in BYTES in the low one. */
+/* Single producer (the owning thread), single consumer (the writer). */
 struct cl_ring {
   struct cl_ring *next;          /* registry list, under the registry lock */
-  _Atomic uint64_t head;         /* the next record the writer reads */
-  _Atomic uint64_t tail;         /* the next record the owner fills */
+  _Atomic uint64_t head;         /* next slot the writer reads */
+  _Atomic uint64_t tail;         /* next slot the owner fills */
   /* records lost (CUDALENS_OVERFLOW=drop): [0] calls and the rest,
    * [1] GPU activity records */
   _Atomic uint64_t dropped[2];
   _Atomic int dead;              /* owner thread exited */
   uint32_t tid;
-  unsigned capacity;             /* records: a power of two */
-  unsigned size;                 /* bytes: capacity whole records */
-  _Alignas(16) unsigned char bytes[]; /* size + sizeof(struct cl_record) */
+  unsigned capacity;             /* power of two */
+  struct cl_record slots[];
 };
-/* The record at place AT, the place after it (N bytes), the records between
- * two places. */
-static inline struct cl_record *cl_ring_at(struct cl_ring *r, uint64_t at)
-{
-  return (struct cl_record *)(r->bytes + (uint32_t)at);
-}
-static inline uint64_t cl_ring_advance(const struct cl_ring *r, uint64_t at,
-                                       size_t n)
-{
-  uint32_t off = (uint32_t)at + (uint32_t)n;
-  if (off >= r->size)
-    off -= r->size;
-  return (((at >> 32) + 1) << 32) | off;
-}
-static inline uint32_t cl_ring_records(uint64_t head, uint64_t tail)
-{
-  return (uint32_t)((tail >> 32) - (head >> 32));
-}
-/* Reserve room for a record of TYPE (a whole struct cl_record) at the end of
- * this thread's ring, or NULL (record dropped and counted).  Fill it, then
- * cl_ring_commit(), which takes its cl_record_bytes. */
+/* Reserve the next slot of this thread's ring for a record of TYPE, or NULL
+ * (record dropped and counted).  Fill it, then cl_ring_commit(). */
 struct cl_record *cl_ring_reserve(enum cl_rec_type type) CL_HIDDEN;
 void cl_ring_commit(void) CL_HIDDEN;
 /* Hand every ring to fn (under the registry lock) after freeing the drained

@@ -10,7 +10,6 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -162,33 +161,13 @@ struct cl_call {
   uint32_t pystack;      /* interned Python stack, 0 when none */
   uint32_t tid;
   uint8_t nframes, nkargs, kargs_truncated;
-  uint8_t has_coll;      /* the union holds coll (an NCCL call) */
   struct cl_args a;
-  /* The variable part: kargs[nkargs] (or coll), then the frames right after
-   * (cl_call_frames), so that a record in the ring ends where its last frame
-   * does (cl_record_bytes) and a call writes only the cache lines it uses. */
   union {
     struct cl_karg kargs[CL_MAX_KARGS]; /* kernels */
     struct cl_coll coll;                /* NCCL calls (nkargs 0) */
-    uint64_t tail[CL_MAX_KARGS * sizeof(struct cl_karg) / 8 + CL_MAX_FRAMES];
   };
+  uint64_t frames[CL_MAX_FRAMES];
 };
-_Static_assert(sizeof(struct cl_karg) % 8 == 0 && sizeof(struct cl_coll) % 8 == 0,
-               "the frames follow kargs or coll on a word boundary");
-_Static_assert(sizeof(struct cl_coll) <= CL_MAX_KARGS * sizeof(struct cl_karg),
-               "coll and the frames fit where kargs and the frames do");
-
-/* The call's frames: after its kernel arguments, or after coll.  Set nkargs
- * and has_coll before writing them. */
-static inline uint64_t *cl_call_frames(struct cl_call *c)
-{
-  return c->tail + (c->has_coll ? sizeof c->coll / 8
-                                : c->nkargs * sizeof(struct cl_karg) / 8);
-}
-static inline const uint64_t *cl_call_frames_const(const struct cl_call *c)
-{
-  return cl_call_frames((struct cl_call *)c);
-}
 
 struct cl_activity {
   uint8_t kind;          /* enum cl_act_kind */
@@ -301,28 +280,6 @@ struct cl_record {
     struct cl_hostfn_rec hostfn;
   } u;
 };
-
-/* The bytes of R that are its record (a multiple of 8): a call ends after
- * its last frame, other records after their member of the union. */
-static inline size_t cl_record_bytes(const struct cl_record *r)
-{
-  size_t n;
-  switch (r->type) {
-  case CL_REC_CALL:
-    n = (size_t)((const char *)(cl_call_frames_const(&r->u.call) +
-                                r->u.call.nframes) - (const char *)r);
-    break;
-  case CL_REC_ACTIVITY: n = offsetof(struct cl_record, u) + sizeof r->u.act; break;
-  case CL_REC_CONTEXT: n = offsetof(struct cl_record, u) + sizeof r->u.ctx; break;
-  case CL_REC_DROP: n = offsetof(struct cl_record, u) + sizeof r->u.drop; break;
-  case CL_REC_THREAD: n = offsetof(struct cl_record, u) + sizeof r->u.thread; break;
-  case CL_REC_GRAPH_EXEC: n = offsetof(struct cl_record, u) + sizeof r->u.gexec; break;
-  case CL_REC_GRAPH_EDGE: n = offsetof(struct cl_record, u) + sizeof r->u.gedge; break;
-  case CL_REC_HOSTFN: n = offsetof(struct cl_record, u) + sizeof r->u.hostfn; break;
-  default: n = sizeof *r; break; /* devices, names, graph nodes: rare */
-  }
-  return (n + 7) & ~(size_t)7;
-}
 
 /* ---- strings (strings.c): interned kernel names --------------------------- */
 uint32_t cl_intern(const char *s) CL_HIDDEN;

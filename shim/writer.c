@@ -111,14 +111,13 @@ static void drain(struct cl_db *db)
     struct cl_ring *r = snap.rings[i];
     uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
     uint64_t tail = atomic_load_explicit(&r->tail, memory_order_acquire);
-    for (unsigned n = 1; head != tail; n++) {
-      const struct cl_record *rec = cl_ring_at(r, head);
+    for (; head != tail; head++) {
+      const struct cl_record *rec = &r->slots[head & (r->capacity - 1)];
       if (!inherited_record(rec))
         cl_db_put(db, rec);
-      head = cl_ring_advance(r, head, cl_record_bytes(rec));
-      /* free the room early so a blocked producer can go on */
-      if ((n & 255) == 0)
-        atomic_store_explicit(&r->head, head, memory_order_release);
+      /* free the slot early so a blocked producer can go on */
+      if ((head & 255) == 255)
+        atomic_store_explicit(&r->head, head + 1, memory_order_release);
     }
     atomic_store_explicit(&r->head, head, memory_order_release);
     count_drops(db, atomic_exchange(&r->dropped[0], 0),

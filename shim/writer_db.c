@@ -1013,7 +1013,7 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
   uint64_t stream = cl_stream_of(api, a->stream);
   int dev_known = c->device >= 0;
   note_thread(db, c->tid);
-  uint32_t stack = stack_id(db, cl_call_frames_const(c), c->nframes);
+  uint32_t stack = stack_id(db, c->frames, c->nframes);
 
   struct cell *row = NEXT_ROW(db, calls);
   CI(row, calls, seq, c->seq);
