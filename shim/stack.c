@@ -449,7 +449,7 @@ struct memo_frame {
 };
 struct memo {
   unsigned gen;           /* rules_gen of the walk */
-  int max;                /* its limit */
+  int max;                /* its LIM: the depth and flags it was walked for */
   int n;                  /* frames in f, the last one where the walk ended */
   int natural;            /* it ended at its end, not at max frames */
   int nreads, nout;
@@ -492,7 +492,7 @@ static int memo_holds(const struct memo *m, int j)
   return 1;
 }
 
-/* Does slot S's walk start at (ip, sp, rbp) under rules GEN, limit MAX? */
+/* Does slot S's walk start at (ip, sp, rbp) under rules GEN, LIM (MAX here)? */
 static inline int memo_starts(const struct memos *ms, int s, unsigned gen,
                               int max, uintptr_t ip, uintptr_t sp,
                               uintptr_t rbp)
