@@ -34,27 +34,40 @@ static int nskip, nstop;
 static struct span pystop[MAX_SPANS];
 static _Atomic int npystop;
 
+/* Does the object INFO map address PROBE? */
+static int holds(const struct dl_phdr_info *info, uintptr_t probe)
+{
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    uintptr_t a = info->dlpi_addr + ph->p_vaddr;
+    if (ph->p_type == PT_LOAD && probe >= a && probe < a + ph->p_memsz)
+      return 1;
+  }
+  return 0;
+}
+
+/* The executable segments of INFO appended to V[N..MAX_SPANS): the new N */
+static int add_exec(const struct dl_phdr_info *info, struct span *v, int n)
+{
+  for (int i = 0; i < info->dlpi_phnum && n < MAX_SPANS; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X))
+      v[n++] = (struct span){info->dlpi_addr + ph->p_vaddr,
+                             info->dlpi_addr + ph->p_vaddr + ph->p_memsz};
+  }
+  return n;
+}
+
 static int add_spans(struct dl_phdr_info *info, size_t size, void *arg)
 {
   (void)size;
   (void)arg;
   const char *base = strrchr(info->dlpi_name, '/');
   base = base ? base + 1 : info->dlpi_name;
-  int is_libc = !strncmp(base, "libc.so", 7);
-  int is_cupti = !strncmp(base, "libcupti.so", 11);
-  if (!is_libc && !is_cupti)
-    return 0;
-  for (int i = 0; i < info->dlpi_phnum; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
-      continue;
-    struct span sp = {info->dlpi_addr + ph->p_vaddr,
-                      info->dlpi_addr + ph->p_vaddr + ph->p_memsz};
-    if (is_libc && nstop < MAX_SPANS)
-      stop[nstop++] = sp;
-    if (is_cupti && nskip < MAX_SPANS)
-      skip[nskip++] = sp;
-  }
+  if (!strncmp(base, "libc.so", 7))
+    nstop = add_exec(info, stop, nstop);
+  if (!strncmp(base, "libcupti.so", 11))
+    nskip = add_exec(info, skip, nskip);
   return 0;
 }
 
@@ -69,49 +82,28 @@ static int in_spans(const struct span *v, int n, uintptr_t ip)
 static int find_self(struct dl_phdr_info *info, size_t size, void *arg)
 {
   (void)size;
-  uintptr_t probe = (uintptr_t)arg;
-  for (int i = 0; i < info->dlpi_phnum; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type != PT_LOAD)
+  if (!holds(info, (uintptr_t)arg))
+    return 0;
+  for (int j = 0; j < info->dlpi_phnum; j++) {
+    const ElfW(Phdr) *q = &info->dlpi_phdr[j];
+    if (q->p_type != PT_LOAD)
       continue;
-    uintptr_t a = info->dlpi_addr + ph->p_vaddr;
-    if (probe >= a && probe < a + ph->p_memsz) {
-      for (int j = 0; j < info->dlpi_phnum; j++) {
-        const ElfW(Phdr) *q = &info->dlpi_phdr[j];
-        if (q->p_type != PT_LOAD)
-          continue;
-        uintptr_t s = info->dlpi_addr + q->p_vaddr, e = s + q->p_memsz;
-        if (!self_start || s < self_start)
-          self_start = s;
-        if (e > self_end)
-          self_end = e;
-      }
-      return 1;
-    }
+    uintptr_t s = info->dlpi_addr + q->p_vaddr, e = s + q->p_memsz;
+    if (!self_start || s < self_start)
+      self_start = s;
+    if (e > self_end)
+      self_end = e;
   }
-  return 0;
+  return 1;
 }
 
 static int add_python(struct dl_phdr_info *info, size_t size, void *arg)
 {
   (void)size;
-  uintptr_t probe = (uintptr_t)arg;
-  int found = 0;
-  for (int i = 0; i < info->dlpi_phnum && !found; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    uintptr_t a = info->dlpi_addr + ph->p_vaddr;
-    found = ph->p_type == PT_LOAD && probe >= a && probe < a + ph->p_memsz;
-  }
-  if (!found)
+  if (!holds(info, (uintptr_t)arg))
     return 0;
-  int n = 0;
-  for (int i = 0; i < info->dlpi_phnum && n < MAX_SPANS; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X))
-      pystop[n++] = (struct span){info->dlpi_addr + ph->p_vaddr,
-                                  info->dlpi_addr + ph->p_vaddr + ph->p_memsz};
-  }
-  atomic_store_explicit(&npystop, n, memory_order_release);
+  atomic_store_explicit(&npystop, add_exec(info, pystop, 0),
+                        memory_order_release);
   return 1;
 }
 
