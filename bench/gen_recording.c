@@ -51,6 +51,7 @@
 
 #include "cudalens/buildid.h"
 #include "cudalens/format.h"
+#include "cudalens/xorshift.h"
 
 /* ---- the api table (names as the shim writes them) ---------------------- */
 enum api {
@@ -139,10 +140,7 @@ static long rank = -1, nranks = 0, mismatch = -1; /* --rank, --nranks, --mismatc
 
 static uint64_t rnd(void)
 {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
+  return cl_xorshift64(&rng);
 }
 
 /* modules: ids 1..5 invented (files not on this machine), 6 this program */

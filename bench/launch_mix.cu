@@ -35,6 +35,7 @@
 
 #define BENCH_NAME "launch_mix"
 #include "check.cuh"
+#include "../include/cudalens/xorshift.h"
 
 struct Meta { // like PyTorch's TensorIterator offsets / sizes
   const float *extra[4];
@@ -55,11 +56,10 @@ __global__ void torch_kernel(long long n, TorchMeta meta)
     meta.data[0][0] = meta.data[1][0] + (float)meta.numel;
 }
 
-static unsigned long long rng = 88172645463325252ull;
-static unsigned pick(unsigned n) // xorshift64: the same draws every run
+static uint64_t rng = 88172645463325252ull;
+static unsigned pick(unsigned n) // the same draws every run
 {
-  rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-  return (unsigned)(rng % n);
+  return (unsigned)(cl_xorshift64(&rng) % n);
 }
 
 // addresses inside functions of the loaded objects (return addresses)

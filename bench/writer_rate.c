@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cudalens/xorshift.h"
 #include "shim/cupti.h"
 #include "shim/writer_db.h"
 
@@ -53,10 +54,7 @@ static int api_index(const char *name)
 static uint64_t rng = 88172645463325252ull;
 static uint64_t next_random(void)
 {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
+  return cl_xorshift64(&rng);
 }
 
 /* stacks of 12-24 return addresses inside this program, so that the writer

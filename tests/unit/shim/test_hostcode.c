@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cudalens/xorshift.h"
 #include "shim/hostcode.h"
 #include "../unit.h"
 
@@ -83,8 +84,7 @@ static int by_halves(const uint64_t *lo, const uint64_t *hi, size_t n,
 static uint64_t rnd(void)
 {
   static uint64_t x = 0x9e3779b97f4a7c15ull;
-  x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-  return x;
+  return cl_xorshift64(&x);
 }
 
 #define MADE 5000

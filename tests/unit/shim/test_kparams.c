@@ -11,6 +11,7 @@
  * name). */
 #include <stdint.h>
 
+#include "cudalens/xorshift.h"
 #include "shim/hostcode.h"
 #include "shim/kparams.h"
 #include "shim/shim.h"
@@ -53,10 +54,7 @@ cuFuncGetParamInfo(void *f, size_t index, size_t *off, size_t *size)
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t next_random(void)
 {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
+  return cl_xorshift64(&rng);
 }
 
 #define DEV 0x7f0000000000ull /* the allocations: 8 of 1 MiB, 16 MiB apart */
