@@ -1,0 +1,147 @@
+/* pcsample.c - a sampling profiler small enough to carry to the GPU machine,
+ * which has no perf (bench/README.md, "Where a call's time goes"): preloaded
+ * beside libcudalens.so, it samples the program counter of the thread that
+ * is running whenever the process has used 1/PCSAMPLE_HZ s more CPU time
+ * (ITIMER_PROF: every thread's time, the writer's and CUPTI's too) and, at
+ * exit, writes to PCSAMPLE_OUT one line per sampled address:
+ *
+ *     COUNT OBJECT VADDR        (VADDR: the address in OBJECT's ELF file)
+ *
+ * and `COUNT ? 0` for addresses in no loaded object.  bench/pcsample.sh
+ * builds it, runs a command under it and turns the lines into counts per
+ * function and source line.  A benchmark's tool, never shipped: SIGPROF
+ * interrupts the program's system calls (a handler installed with
+ * SA_RESTART restarts most of them; some, like nanosleep, return EINTR),
+ * and a program that uses SIGPROF or ITIMER_PROF itself is measured wrong. */
+#define _GNU_SOURCE
+#include <link.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/time.h>
+#include <ucontext.h>
+
+#define MAX_SAMPLES (8u << 20) /* 64 MiB of address space, touched as used */
+
+static uintptr_t *samples;
+static _Atomic unsigned nsamples;
+static _Atomic unsigned lost;
+
+static void on_prof(int sig, siginfo_t *si, void *ctx)
+{
+  (void)sig, (void)si;
+  const ucontext_t *uc = ctx;
+#if defined(__x86_64__)
+  uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+  uintptr_t pc = (uintptr_t)uc->uc_mcontext.pc;
+#else
+  uintptr_t pc = 0;
+#endif
+  unsigned i = atomic_fetch_add_explicit(&nsamples, 1, memory_order_relaxed);
+  if (i < MAX_SAMPLES)
+    samples[i] = pc;
+  else
+    atomic_fetch_add_explicit(&lost, 1, memory_order_relaxed);
+}
+
+__attribute__((constructor)) static void start(void)
+{
+  const char *hz = getenv("PCSAMPLE_HZ");
+  long rate = hz ? strtol(hz, NULL, 10) : 2000;
+  if (rate <= 0 || rate > 100000 || !getenv("PCSAMPLE_OUT"))
+    return;
+  void *m = mmap(NULL, MAX_SAMPLES * sizeof *samples, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (m == MAP_FAILED)
+    return;
+  samples = m;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_prof;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  if (sigaction(SIGPROF, &sa, NULL))
+    return;
+  long us = 1000000 / rate;
+  struct itimerval it = {{0, us ? us : 1}, {0, us ? us : 1}};
+  setitimer(ITIMER_PROF, &it, NULL);
+}
+
+/* ---- at exit: the samples by object -------------------------------------- */
+struct count {
+  uintptr_t pc;
+  unsigned n;
+};
+
+static int by_pc(const void *a, const void *b)
+{
+  uintptr_t x = ((const struct count *)a)->pc, y = ((const struct count *)b)->pc;
+  return x < y ? -1 : x > y;
+}
+
+struct where {
+  uintptr_t pc, vaddr;
+  const char *object;
+};
+
+static int find_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+  (void)size;
+  struct where *w = arg;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+    if (ph->p_type == PT_LOAD && w->pc >= lo && w->pc < lo + ph->p_memsz) {
+      w->vaddr = w->pc - info->dlpi_addr;
+      w->object = info->dlpi_name && *info->dlpi_name ? info->dlpi_name
+                                                      : "/proc/self/exe";
+      return 1;
+    }
+  }
+  return 0;
+}
+
+__attribute__((destructor)) static void finish(void)
+{
+  if (!samples)
+    return;
+  struct itimerval off = {{0, 0}, {0, 0}};
+  setitimer(ITIMER_PROF, &off, NULL);
+  signal(SIGPROF, SIG_IGN);
+  unsigned n = atomic_load(&nsamples);
+  if (n > MAX_SAMPLES)
+    n = MAX_SAMPLES;
+  FILE *f = fopen(getenv("PCSAMPLE_OUT"), "w");
+  struct count *c = malloc((n ? n : 1) * sizeof *c);
+  if (!f || !c) {
+    fprintf(stderr, "pcsample: cannot write %s\n", getenv("PCSAMPLE_OUT"));
+    if (f)
+      fclose(f);
+    free(c);
+    return;
+  }
+  for (unsigned i = 0; i < n; i++)
+    c[i] = (struct count){samples[i], 1};
+  qsort(c, n, sizeof *c, by_pc);
+  for (unsigned i = 0; i < n;) {
+    unsigned j = i + 1;
+    while (j < n && c[j].pc == c[i].pc)
+      j++;
+    struct where w = {c[i].pc, 0, NULL};
+    dl_iterate_phdr(find_object, &w);
+    if (w.object)
+      fprintf(f, "%u %s %#lx\n", j - i, w.object, (unsigned long)w.vaddr);
+    else
+      fprintf(f, "%u ? 0\n", j - i);
+    i = j;
+  }
+  fprintf(stderr, "pcsample: %u samples (%u lost) to %s\n", n,
+          atomic_load(&lost), getenv("PCSAMPLE_OUT"));
+  fclose(f);
+  free(c);
+}
