@@ -7,7 +7,11 @@
  *
  *     COUNT OBJECT VADDR        (VADDR: the address in OBJECT's ELF file)
  *
- * and `COUNT ? 0` for addresses in no loaded object.  bench/pcsample.sh
+ * and `COUNT ? 0` for addresses in no loaded object.  PCSAMPLE_DELAY=S
+ * starts sampling S seconds after the program starts and PCSAMPLE_SECONDS=W
+ * stops it W seconds later (a thread of the sampler's waits for both), so
+ * that a window inside a benchmark's steady state is sampled alone.
+ * bench/pcsample.sh
  * builds it, runs a command under it and turns the lines into counts per
  * function and source line.  A benchmark's tool, never shipped: SIGPROF
  * interrupts the program's system calls (a handler installed with
@@ -15,6 +19,7 @@
  * and a program that uses SIGPROF or ITIMER_PROF itself is measured wrong. */
 #define _GNU_SOURCE
 #include <link.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -23,7 +28,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/time.h>
+#include <time.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #define MAX_SAMPLES (8u << 20) /* 64 MiB of address space, touched as used */
 
@@ -49,6 +56,29 @@ static void on_prof(int sig, siginfo_t *si, void *ctx)
     atomic_fetch_add_explicit(&lost, 1, memory_order_relaxed);
 }
 
+static struct itimerval every;  /* the sampling period */
+static double delay, seconds;    /* PCSAMPLE_DELAY, PCSAMPLE_SECONDS */
+
+static void sleep_s(double s)
+{
+  struct timespec ts = {(time_t)s, (long)((s - (time_t)s) * 1e9)};
+  while (nanosleep(&ts, &ts))
+    ;
+}
+
+static void *window(void *arg)
+{
+  (void)arg;
+  sleep_s(delay);
+  setitimer(ITIMER_PROF, &every, NULL);
+  if (seconds > 0) {
+    sleep_s(seconds);
+    struct itimerval off = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_PROF, &off, NULL);
+  }
+  return NULL;
+}
+
 __attribute__((constructor)) static void start(void)
 {
   const char *hz = getenv("PCSAMPLE_HZ");
@@ -68,8 +98,15 @@ __attribute__((constructor)) static void start(void)
   if (sigaction(SIGPROF, &sa, NULL))
     return;
   long us = 1000000 / rate;
-  struct itimerval it = {{0, us ? us : 1}, {0, us ? us : 1}};
-  setitimer(ITIMER_PROF, &it, NULL);
+  every = (struct itimerval){{0, us ? us : 1}, {0, us ? us : 1}};
+  const char *d = getenv("PCSAMPLE_DELAY"), *w = getenv("PCSAMPLE_SECONDS");
+  delay = d ? strtod(d, NULL) : 0;
+  seconds = w ? strtod(w, NULL) : 0;
+  pthread_t t;
+  if (delay <= 0 && seconds <= 0)
+    setitimer(ITIMER_PROF, &every, NULL);
+  else if (!pthread_create(&t, NULL, window, NULL))
+    pthread_detach(t);
 }
 
 /* ---- at exit: the samples by object -------------------------------------- */

@@ -34,7 +34,7 @@ case $cmd in
 build)
   [ $# -eq 1 ] || die "usage: pcsample.sh build OUT_DIR"
   mkdir -p "$1" || die "cannot make $1"
-  ${CC:-cc} -O2 -Wall -Wextra -shared -fPIC -o "$1/libpcsample.so" \
+  ${CC:-cc} -O2 -Wall -Wextra -shared -fPIC -pthread -o "$1/libpcsample.so" \
     "$here/pcsample.c" || die "build failed" ;;
 run)
   [ $# -ge 3 ] || die "usage: pcsample.sh run LIB OUT CMD [ARG...]"
