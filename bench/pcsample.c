@@ -5,9 +5,11 @@
  * (ITIMER_PROF: every thread's time, the writer's and CUPTI's too) and, at
  * exit, writes to PCSAMPLE_OUT one line per sampled address:
  *
- *     COUNT OBJECT VADDR        (VADDR: the address in OBJECT's ELF file)
+ *     COUNT OBJECT VADDR TID    (VADDR: the address in OBJECT's ELF file;
+ *                                TID: the thread that was there)
  *
- * and `COUNT ? 0` for addresses in no loaded object.  PCSAMPLE_DELAY=S
+ * (`COUNT ? 0 TID` for addresses in no loaded object), then one line per
+ * thread sampled, `# thread TID NAME` (its name then, or ? once gone).  PCSAMPLE_DELAY=S
  * starts sampling S seconds after the program starts and PCSAMPLE_SECONDS=W
  * stops it W seconds later (a thread of the sampler's waits for both), so
  * that a window inside a benchmark's steady state is sampled alone.
@@ -27,14 +29,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 
-#define MAX_SAMPLES (8u << 20) /* 64 MiB of address space, touched as used */
+#define MAX_SAMPLES (8u << 20) /* 128 MiB of address space, touched as used */
 
-static uintptr_t *samples;
+struct sample {
+  uintptr_t pc;
+  uint32_t tid;
+};
+static struct sample *samples;
 static _Atomic unsigned nsamples;
 static _Atomic unsigned lost;
 
@@ -51,7 +58,7 @@ static void on_prof(int sig, siginfo_t *si, void *ctx)
 #endif
   unsigned i = atomic_fetch_add_explicit(&nsamples, 1, memory_order_relaxed);
   if (i < MAX_SAMPLES)
-    samples[i] = pc;
+    samples[i] = (struct sample){pc, (uint32_t)syscall(SYS_gettid)};
   else
     atomic_fetch_add_explicit(&lost, 1, memory_order_relaxed);
 }
@@ -110,15 +117,18 @@ __attribute__((constructor)) static void start(void)
 }
 
 /* ---- at exit: the samples by object -------------------------------------- */
-struct count {
-  uintptr_t pc;
-  unsigned n;
-};
-
-static int by_pc(const void *a, const void *b)
+static int by_pc_tid(const void *a, const void *b)
 {
-  uintptr_t x = ((const struct count *)a)->pc, y = ((const struct count *)b)->pc;
-  return x < y ? -1 : x > y;
+  const struct sample *x = a, *y = b;
+  if (x->pc != y->pc)
+    return x->pc < y->pc ? -1 : 1;
+  return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+static int by_tid(const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
 }
 
 struct where {
@@ -154,31 +164,53 @@ __attribute__((destructor)) static void finish(void)
   if (n > MAX_SAMPLES)
     n = MAX_SAMPLES;
   FILE *f = fopen(getenv("PCSAMPLE_OUT"), "w");
-  struct count *c = malloc((n ? n : 1) * sizeof *c);
-  if (!f || !c) {
+  struct sample *c = malloc((n ? n : 1) * sizeof *c);
+  uint32_t *tids = malloc((n ? n : 1) * sizeof *tids);
+  if (!f || !c || !tids) {
     fprintf(stderr, "pcsample: cannot write %s\n", getenv("PCSAMPLE_OUT"));
     if (f)
       fclose(f);
     free(c);
+    free(tids);
     return;
   }
-  for (unsigned i = 0; i < n; i++)
-    c[i] = (struct count){samples[i], 1};
-  qsort(c, n, sizeof *c, by_pc);
+  memcpy(c, samples, n * sizeof *c);
+  qsort(c, n, sizeof *c, by_pc_tid);
   for (unsigned i = 0; i < n;) {
     unsigned j = i + 1;
-    while (j < n && c[j].pc == c[i].pc)
+    while (j < n && c[j].pc == c[i].pc && c[j].tid == c[i].tid)
       j++;
     struct where w = {c[i].pc, 0, NULL};
     dl_iterate_phdr(find_object, &w);
     if (w.object)
-      fprintf(f, "%u %s %#lx\n", j - i, w.object, (unsigned long)w.vaddr);
+      fprintf(f, "%u %s %#lx %u\n", j - i, w.object, (unsigned long)w.vaddr,
+              c[i].tid);
     else
-      fprintf(f, "%u ? 0\n", j - i);
+      fprintf(f, "%u ? 0 %u\n", j - i, c[i].tid);
     i = j;
+  }
+  for (unsigned i = 0; i < n; i++)
+    tids[i] = c[i].tid;
+  qsort(tids, n, sizeof *tids, by_tid);
+  for (unsigned i = 0; i < n; i++) {
+    if (i && tids[i] == tids[i - 1])
+      continue;
+    char path[64], name[64] = "?";
+    snprintf(path, sizeof path, "/proc/self/task/%u/comm", tids[i]);
+    FILE *cf = fopen(path, "r");
+    if (cf) {
+      if (fgets(name, sizeof name, cf))
+        name[strcspn(name, "\n")] = 0;
+      fclose(cf);
+    }
+    for (char *q = name; *q; q++)
+      if (*q == ' ')
+        *q = '_';
+    fprintf(f, "# thread %u %s\n", tids[i], *name ? name : "?");
   }
   fprintf(stderr, "pcsample: %u samples (%u lost) to %s\n", n,
           atomic_load(&lost), getenv("PCSAMPLE_OUT"));
   fclose(f);
   free(c);
+  free(tids);
 }
