@@ -551,6 +551,27 @@ static const unsigned char *skip_neither(const unsigned char *q,
 static int vector_ok(void) { return 0; }
 #endif
 
+/* ---- the ranges a thread's launches fell in lately --------------------------
+ * A launch's pointers fall in a few allocations (a caching allocator's
+ * segments: PyTorch keeps small and large blocks apart, so inputs,
+ * weights and outputs are in different ones), mostly the ones the thread's
+ * last launches fell in: 2.7 searches of the map a resnet18 launch, each
+ * waiting for ~7 lines of it (the H100: bench/README.md, session 9).  A
+ * thread keeps the last RECENT ranges it found, with the map_seq of the
+ * map they were read from: a scan that reads another map_seq (a writer ran
+ * since) forgets them.  Ranges read in a pass that read_again rejects are
+ * forgotten too, as the next pass reads a new map_seq. */
+#define RECENT 8
+struct recent {
+  unsigned seq;  /* map_seq of the ranges below */
+  unsigned n, next;
+  struct {
+    uint64_t start, end;
+    int device;
+  } r[RECENT];
+};
+static __thread struct recent recent;
+
 /* The scan asks of every word whether it is in [lo, hi) (the allocations'
  * bounds) and, in an aggregate, whether it is in host code's bounds: each
  * one unsigned comparison (v - lo < hi - lo), and only a word inside the
@@ -582,8 +603,11 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c)
   unsigned first = c->nkargs;
   int vector = vector_ok();
   unsigned seq;
+  struct recent *rc = &recent;
 again:
   seq = read_begin();
+  if (rc->seq != seq)
+    rc->seq = seq, rc->n = rc->next = 0;
   const struct range *rv;
   size_t nranges = view(&rv);
   hit_start = 1, hit_end = 0, hit_device = 0, uninit = 0;
@@ -613,14 +637,27 @@ again:
         continue; /* neither in an allocation nor in host code */
       int inside = v - lo < span;
       if (inside && (v < hit_start || v >= hit_end)) {
-        /* first range starting after v */
-        CL_PHASE_ADD(CL_PH_KP_SEARCH, 1);
-        size_t k = lower_bound(rv, nranges, v + 1);
-        inside = k > 0 && v < RD(rv[k - 1].end);
-        if (inside) {
-          int kind = RD(rv[k - 1].kind);
-          hit_start = RD(rv[k - 1].start), hit_end = RD(rv[k - 1].end);
-          hit_device = kind == CL_MEMKIND_DEVICE || kind == CL_MEMKIND_MAPPED;
+        unsigned j = 0;
+        while (j < rc->n && (v < rc->r[j].start || v >= rc->r[j].end))
+          j++;
+        if (j < rc->n) {
+          hit_start = rc->r[j].start, hit_end = rc->r[j].end;
+          hit_device = rc->r[j].device;
+        } else {
+          /* first range starting after v */
+          CL_PHASE_ADD(CL_PH_KP_SEARCH, 1);
+          size_t k = lower_bound(rv, nranges, v + 1);
+          inside = k > 0 && v < RD(rv[k - 1].end);
+          if (inside) {
+            int kind = RD(rv[k - 1].kind);
+            hit_start = RD(rv[k - 1].start), hit_end = RD(rv[k - 1].end);
+            hit_device = kind == CL_MEMKIND_DEVICE || kind == CL_MEMKIND_MAPPED;
+            unsigned slot = rc->next++ % RECENT;
+            rc->r[slot].start = hit_start, rc->r[slot].end = hit_end;
+            rc->r[slot].device = hit_device;
+            if (rc->n < RECENT)
+              rc->n++;
+          }
         }
       }
       if (!inside) { /* not in an allocation */
