@@ -40,7 +40,11 @@
  * of the innermost frames to the interned id, so a repeated call site costs
  * a walk of at most PY_MAX_FRAMES frames and one compare; a new chain costs
  * PyCode_Addr2Line per frame (memoized per thread by code object and
- * offset) and one cl_intern. */
+ * offset), the string of its lines and one cl_intern.  The cache holds 512
+ * chains, four ways a set, the least recently found replaced: a training
+ * step calls CUDA from a hundred or more chains, and a direct-mapped cache
+ * of 256 made a new chain of ~40% of them in every step, where two that
+ * share a slot alternate (bench/README.md, session 9). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stddef.h>
@@ -53,8 +57,11 @@
 
 #define PY_MAX_FRAMES 32   /* nn.Module nesting puts the user's frame 10-20 deep */
 #define PY_MAX_WALK 512    /* frames looked at per capture, skipped included */
-#define STACK_CACHE 256    /* per thread, direct mapped */
-#define LINE_CACHE 512     /* per thread, direct mapped */
+#define STACK_WAYS 4       /* per thread: STACK_SETS sets of STACK_WAYS stacks */
+#define STACK_SET_BITS 7
+#define STACK_SETS (1 << STACK_SET_BITS)
+#define LINE_BITS 9
+#define LINE_CACHE (1 << LINE_BITS) /* per thread, direct mapped */
 #define NAME_MAX_LEN 1024  /* longest file or function name copied */
 
 /* Offsets in bytes; NONE where the field does not exist. */
@@ -205,10 +212,16 @@ struct pyframe {
 };
 
 struct stack_entry {
-  uint64_t hash;
   uint32_t id;
   uint8_t n;
   struct pyframe f[PY_MAX_FRAMES];
+};
+
+/* a set's hashes and ages in one cache line, its stacks apart */
+struct stack_set {
+  uint64_t hash[STACK_WAYS];
+  uint32_t found[STACK_WAYS]; /* the thread's capture count when last found;
+                               * 0: empty */
 };
 
 struct line_entry {
@@ -217,12 +230,23 @@ struct line_entry {
 };
 
 struct thread_cache {
-  struct stack_entry stacks[STACK_CACHE];
+  struct stack_set sets[STACK_SETS];
+  struct stack_entry stacks[STACK_SETS][STACK_WAYS];
+  uint32_t captures;
   struct line_entry lines[LINE_CACHE];
 };
 
+/* the capture count, never 0 (an empty way's) */
+static inline uint32_t tick(struct thread_cache *tc)
+{
+  return ++tc->captures ? tc->captures : ++tc->captures;
+}
+
 static __thread struct thread_cache *tcache;
 static __thread int tcache_failed;
+static __thread unsigned long built; /* captures not in the cache */
+
+unsigned long cl_pystack_built(void) { return built; }
 
 /* runs on the exiting thread: later CUDA calls of it (from other
  * destructors) capture uncached */
@@ -283,7 +307,7 @@ static const char *frame_line(struct thread_cache *tc, const struct pyframe *f,
   struct line_entry *e = NULL;
   if (tc) {
     uint64_t h = mix(mix((uint64_t)(uintptr_t)f->code, f->offset), f->check);
-    e = &tc->lines[h % LINE_CACHE];
+    e = &tc->lines[cl_hash_bits(h, LINE_BITS)];
     if (e->text && e->key.code == f->code && e->key.offset == f->offset &&
         e->key.check == f->check)
       return e->text;
@@ -348,7 +372,7 @@ walk(const struct py_layout *L, const char *ts, struct pyframe *f,
     f[n].code = code;
     f[n].offset = (uint32_t)(instr - first);
     f[n].check = (uint32_t)(names ^ (names >> 32));
-    /* (one mix a frame: the hash only picks the cache slot, whose frames
+    /* (one mix a frame: the hash only picks the cache set, whose frames
      * are compared in full) */
     h = mix(h, (uintptr_t)code ^ ((uint64_t)f[n].offset << 44) ^
                    ((uint64_t)f[n].check << 20));
@@ -389,9 +413,18 @@ uint32_t cl_pystack_capture(void)
   if (!n)
     return 0;
   struct thread_cache *tc = thread_cache();
-  struct stack_entry *e = tc ? &tc->stacks[h % STACK_CACHE] : NULL;
-  if (e && e->id && e->hash == h && e->n == n && same_frames(e->f, f, n))
-    return e->id;
+  /* (the set from the hash's high bits, multiplied: mix() leaves low bits
+   * that chains differing in one frame share: they all went to one slot) */
+  unsigned k = cl_hash_bits(h, STACK_SET_BITS);
+  struct stack_set *set = tc ? &tc->sets[k] : NULL;
+  struct stack_entry *ways = tc ? tc->stacks[k] : NULL;
+  for (int w = 0; set && w < STACK_WAYS; w++)
+    if (set->found[w] && set->hash[w] == h && ways[w].n == n &&
+        same_frames(ways[w].f, f, n)) {
+      set->found[w] = tick(tc);
+      return ways[w].id;
+    }
+  built++;
   char buf[16384]; /* append() truncates at the end */
   size_t len = 0;
   buf[0] = 0;
@@ -405,11 +438,22 @@ uint32_t cl_pystack_capture(void)
     append(buf, &len, sizeof buf, line, sizeof tmp);
   }
   uint32_t id = cl_intern(buf);
-  if (e && id) {
-    e->hash = h;
-    e->id = id;
-    e->n = (uint8_t)n;
-    memcpy(e->f, f, (size_t)n * sizeof *f);
+  if (set && id) { /* into an empty way, else the least recently found */
+    int v = 0;
+    for (int w = 0; w < STACK_WAYS; w++) {
+      if (!set->found[w]) {
+        v = w;
+        break;
+      }
+      /* (ages as captures since: unsigned, right across a wrap) */
+      if (tc->captures - set->found[w] > tc->captures - set->found[v])
+        v = w;
+    }
+    set->hash[v] = h;
+    set->found[v] = tick(tc);
+    ways[v].id = id;
+    ways[v].n = (uint8_t)n;
+    memcpy(ways[v].f, f, (size_t)n * sizeof *f);
   }
   return id;
 }

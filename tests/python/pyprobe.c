@@ -56,6 +56,9 @@ PROBE_EXPORT unsigned probe_capture_in_thread(void)
   return id;
 }
 
+/* The captures of this thread that were not in its cache (pyframes.h). */
+PROBE_EXPORT unsigned long probe_built(void) { return cl_pystack_built(); }
+
 /* Nanoseconds per capture over iters captures from the same site. */
 PROBE_EXPORT double probe_bench(int iters)
 {
