@@ -42,7 +42,11 @@ table() {
           per("native-stack", slow), n["stack-steps"] / calls, 100 * n["stack-memohit"] / calls
       else
         printf "  native stack         %6.3f\n", per("native-stack", slow)
-      printf "  Python stack         %6.3f\n", per("python-stack", 0)
+      if (n["python-stack"] && "pystack-built" in n)
+        printf "  Python stack         %6.3f  (%.1f%% of captures built anew)\n", per("python-stack", 0),
+          100 * n["pystack-built"] / n["python-stack"]
+      else
+        printf "  Python stack         %6.3f\n", per("python-stack", 0)
       if (n["kernel-params"] && "kparams-search" in n)
         printf "  kernel parameters    %6.3f  a launch (%.1f words, %.2f map searches, %.1f host-code lookups)\n",
           per("kernel-params", read), n["kparams-words"] / n["kernel-params"],

@@ -52,6 +52,7 @@
 #include <string.h>
 
 #include "pyframes.h"
+#include "selftime.h"
 #include "shim.h"
 #include "stack.h"
 
@@ -425,6 +426,7 @@ uint32_t cl_pystack_capture(void)
       return ways[w].id;
     }
   built++;
+  CL_PHASE_ADD(CL_PH_PY_BUILT, 1);
   char buf[16384]; /* append() truncates at the end */
   size_t len = 0;
   buf[0] = 0;

@@ -16,6 +16,8 @@
                                     runtime call */                            \
   X(STACK, "native-stack")       /* native stack capture */                 \
   X(PYSTACK, "python-stack")     /* Python stack capture */                 \
+  X(PY_BUILT, "pystack-built")   /* of python-stack: chains not in the     \
+                                    thread's cache, built (a count) */         \
   X(KPARAMS, "kernel-params")    /* kernel parameter scan */                \
   X(RECORD, "record")            /* the record: reserve, fill, decode,      \
                                     commit */                                  \
