@@ -555,18 +555,21 @@ static int vector_ok(void) { return 0; }
  * A launch's pointers fall in a few allocations (a caching allocator's
  * segments: PyTorch keeps small and large blocks apart, so inputs,
  * weights and outputs are in different ones), mostly the ones the thread's
- * last launches fell in: 2.7 searches of the map a resnet18 launch, each
- * waiting for ~7 lines of it (the H100: bench/README.md, session 9).  A
- * thread keeps the last RECENT ranges it found, with the map_seq of the
- * map they were read from: a scan that reads another map_seq (a writer ran
- * since) forgets them.  Ranges read in a pass that read_again rejects are
- * forgotten too, as the next pass reads a new map_seq. */
+ * last launches fell in: 2.3-2.9 searches of the map a resnet18 launch,
+ * each waiting for ~7 lines of it (the H100: bench/README.md, session 9).
+ * A thread keeps the last RECENT ranges a search found, allocations and
+ * the gaps between them (a word inside the allocations' span and in none),
+ * with the map_seq of the map they were read from: a scan that reads
+ * another map_seq (a writer ran since) forgets them.  Ranges read in a
+ * pass that read_again rejects are forgotten too, as the next pass reads
+ * a new map_seq. */
 #define RECENT 8
 struct recent {
   unsigned seq;  /* map_seq of the ranges below */
   unsigned n, next;
   struct {
     uint64_t start, end;
+    int inside;  /* an allocation; 0: a gap between two */
     int device;
   } r[RECENT];
 };
@@ -640,23 +643,29 @@ again:
         unsigned j = 0;
         while (j < rc->n && (v < rc->r[j].start || v >= rc->r[j].end))
           j++;
-        if (j < rc->n) {
+        if (j < rc->n && rc->r[j].inside) {
           hit_start = rc->r[j].start, hit_end = rc->r[j].end;
           hit_device = rc->r[j].device;
+        } else if (j < rc->n) {
+          inside = 0; /* in a gap found before */
         } else {
           /* first range starting after v */
           CL_PHASE_ADD(CL_PH_KP_SEARCH, 1);
           size_t k = lower_bound(rv, nranges, v + 1);
           inside = k > 0 && v < RD(rv[k - 1].end);
+          unsigned slot = rc->next++ % RECENT;
+          if (rc->n < RECENT)
+            rc->n++;
+          rc->r[slot].inside = inside;
           if (inside) {
             int kind = RD(rv[k - 1].kind);
             hit_start = RD(rv[k - 1].start), hit_end = RD(rv[k - 1].end);
             hit_device = kind == CL_MEMKIND_DEVICE || kind == CL_MEMKIND_MAPPED;
-            unsigned slot = rc->next++ % RECENT;
             rc->r[slot].start = hit_start, rc->r[slot].end = hit_end;
             rc->r[slot].device = hit_device;
-            if (rc->n < RECENT)
-              rc->n++;
+          } else { /* the gap v is in: from the range before to the next */
+            rc->r[slot].start = k > 0 ? RD(rv[k - 1].end) : 0;
+            rc->r[slot].end = k < nranges ? RD(rv[k].start) : UINT64_MAX;
           }
         }
       }
