@@ -145,7 +145,7 @@ void *cl_hostfn_wrap(const struct cl_api *api, const void *params,
   s->correlation = correlation;
   s->stream = stream;
   s->tid = tid;
-  s->before = atomic_load(&cl_seq);
+  s->before = atomic_load(&cl_seq.last);
   atomic_thread_fence(memory_order_release);
   P->fn = s->callback ? (void *)trampoline_cb : (void *)trampoline;
   P->data = s;

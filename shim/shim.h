@@ -292,10 +292,16 @@ void cl_strings_atfork_parent(void) CL_HIDDEN;
 void cl_strings_atfork_child(void) CL_HIDDEN;
 
 /* ---- the order of records (writer.c) ------------------------------------- */
-extern _Atomic uint64_t cl_seq CL_HIDDEN;
+/* the last number taken, on a cache line of its own: every record of every
+ * thread takes one (the writer's drain snapshot shared its line) */
+struct cl_seq_line {
+  _Alignas(64) _Atomic uint64_t last;
+  char rest[64 - sizeof(uint64_t)];
+};
+extern struct cl_seq_line cl_seq CL_HIDDEN;
 static inline uint64_t cl_next_seq(void)
 {
-  return atomic_fetch_add_explicit(&cl_seq, 1, memory_order_relaxed) + 1;
+  return atomic_fetch_add_explicit(&cl_seq.last, 1, memory_order_relaxed) + 1;
 }
 
 /* ---- clocks (capture.c) --------------------------------------------------- */

@@ -27,7 +27,7 @@
 /* how long the end of the process waits for a writer that does nothing */
 #define STALL_NS (5ull * 1000000000ull)
 
-_Atomic uint64_t cl_seq;
+struct cl_seq_line cl_seq;
 
 static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
 /* held by the writer while it is inside SQLite, and by fork() */

@@ -1523,7 +1523,7 @@ static void write_end(struct cl_db *db, const char *end, int clean)
   meta_int(db, CL_META_end_ns, (long long)(cl_end_ns ? cl_end_ns : cl_now_ns()));
   meta(db, CL_META_end, end);
   meta(db, CL_META_clean_exit, clean ? "1" : "0");
-  meta_int(db, CL_META_last_seq, (long long)atomic_load(&cl_seq));
+  meta_int(db, CL_META_last_seq, (long long)atomic_load(&cl_seq.last));
   if (!db->retrying) /* no room for indexes after a write error */
     exec_sql(db, CL_INDEX_SQL, "indexing");
   cl_db_commit(db);
