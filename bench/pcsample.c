@@ -9,13 +9,22 @@
  *                                TID: the thread that was there)
  *
  * (`COUNT ? 0 TID` for addresses in no loaded object), then one line per
- * thread sampled, `# thread TID NAME` (its name then, or ? once gone).  PCSAMPLE_DELAY=S
- * starts sampling S seconds after the program starts and PCSAMPLE_SECONDS=W
- * stops it W seconds later (a thread of the sampler's waits for both), so
- * that a window inside a benchmark's steady state is sampled alone.
- * bench/pcsample.sh
- * builds it, runs a command under it and turns the lines into counts per
- * function and source line.  A benchmark's tool, never shipped: SIGPROF
+ * thread sampled, `# thread TID NAME` (its name then, or ? once gone).
+ * The kernel checks the timer at its ticks: at most one sample a tick (250
+ * a second on these machines), whatever PCSAMPLE_HZ asks.
+ *
+ * PCSAMPLE_DELAY=S starts sampling S seconds after the program starts and
+ * PCSAMPLE_SECONDS=W stops it W seconds later (a thread of the sampler's,
+ * "pcsample", waits for both), so that a window inside a benchmark's
+ * steady state is sampled alone.  A thread that blocks SIGPROF
+ * (libcudalens's writer blocks every signal) is never sampled: the signal
+ * of a tick it spent goes to another thread, at whatever that one was
+ * doing; with a window, mostly to "pcsample", asleep in clock_nanosleep
+ * (presumably so: 5% of a PyTorch run's samples under libcudalens on the
+ * H100 machine, none without the shim).
+ *
+ * bench/pcsample.sh builds it, runs a command under it and turns the
+ * lines into counts per function and source line.  A benchmark's tool, never shipped: SIGPROF
  * interrupts the program's system calls (a handler installed with
  * SA_RESTART restarts most of them; some, like nanosleep, return EINTR),
  * and a program that uses SIGPROF or ITIMER_PROF itself is measured wrong. */
@@ -76,6 +85,7 @@ static void sleep_s(double s)
 static void *window(void *arg)
 {
   (void)arg;
+  pthread_setname_np(pthread_self(), "pcsample");
   sleep_s(delay);
   setitimer(ITIMER_PROF, &every, NULL);
   if (seconds > 0) {
