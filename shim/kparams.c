@@ -28,6 +28,7 @@
 #include "kparams.h"
 #include "selftime.h"
 #include "shim.h"
+#include "threadmem.h"
 
 /* ---- the allocation map: sorted [start, end) ranges, read-mostly ----------
  * Read on every launch, copy and synchronization by the program's threads,
@@ -417,13 +418,35 @@ static struct layout *layout_find(const void *func, unsigned h, unsigned gen)
   return l && l->gen == gen ? l : NULL;
 }
 
+/* ---- what a thread keeps (threadmem.c: allocated on its first launch,
+ * not in static TLS, which every thread of every process clears) ---------- */
+#define LAYOUTS_MINE 256
+#define RECENT 8
+struct mine {
+  /* the layouts it used: a cache in front of the shared table, as large
+   * as a training step's kernels (16 sent most launches to the table: a
+   * line of its 128 KiB more, and the layout's) */
+  struct layout *layouts[LAYOUTS_MINE];
+  /* the ranges its launches fell in lately (cl_kparams_scan) */
+  struct recent {
+    unsigned seq;  /* map_seq of the ranges below */
+    unsigned n, next;
+    struct {
+      uint64_t start, end;
+      int inside;  /* an allocation; 0: a gap between two */
+      int device;
+    } r[RECENT];
+  } recent;
+};
+static __thread struct mine *mine;
+
 /* a per-thread cache in front of the shared table */
-static struct layout *layout_of(void *func)
+static struct layout *layout_of(struct mine *m, void *func)
 {
-  static __thread struct layout *recent[16];
   unsigned h = cl_hash_bits((uintptr_t)func, LAYOUT_BITS);
   unsigned gen = atomic_load_explicit(&module_gen, memory_order_acquire);
-  struct layout **r = &recent[h & 15];
+  struct layout *none = NULL;
+  struct layout **r = m ? &m->layouts[h % LAYOUTS_MINE] : &none;
   if (*r && (*r)->func == func && (*r)->gen == gen)
     return *r;
   struct layout *l = layout_find(func, h, gen);
@@ -557,23 +580,12 @@ static int vector_ok(void) { return 0; }
  * weights and outputs are in different ones), mostly the ones the thread's
  * last launches fell in: 2.3-2.9 searches of the map a resnet18 launch,
  * each waiting for ~7 lines of it (the H100: bench/README.md, session 9).
- * A thread keeps the last RECENT ranges a search found, allocations and
- * the gaps between them (a word inside the allocations' span and in none),
- * with the map_seq of the map they were read from: a scan that reads
- * another map_seq (a writer ran since) forgets them.  Ranges read in a
- * pass that read_again rejects are forgotten too, as the next pass reads
- * a new map_seq. */
-#define RECENT 8
-struct recent {
-  unsigned seq;  /* map_seq of the ranges below */
-  unsigned n, next;
-  struct {
-    uint64_t start, end;
-    int inside;  /* an allocation; 0: a gap between two */
-    int device;
-  } r[RECENT];
-};
-static __thread struct recent recent;
+ * A thread keeps the last RECENT ranges a search found (struct mine),
+ * allocations and the gaps between them (a word inside the allocations'
+ * span and in none), with the map_seq of the map they were read from: a
+ * scan that reads another map_seq (a writer ran since) forgets them.
+ * Ranges read in a pass that read_again rejects are forgotten too, as the
+ * next pass reads a new map_seq. */
 
 /* The scan asks of every word whether it is in [lo, hi) (the allocations'
  * bounds) and, in an aggregate, whether it is in host code's bounds: each
@@ -585,7 +597,8 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c)
       atomic_load_explicit(&map_hi, memory_order_relaxed) == 0)
     return;
   CL_PHASE_BEGIN(t0);
-  struct layout *l = layout_of(func);
+  struct mine *m = cl_thread_calloc((void **)&mine, sizeof *mine);
+  struct layout *l = layout_of(m, func);
   CL_PHASE_END(CL_PH_KP_LAYOUT, t0);
   if (!l || !l->n)
     return;
@@ -606,10 +619,11 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c)
   unsigned first = c->nkargs;
   int vector = vector_ok();
   unsigned seq;
-  struct recent *rc = &recent;
+  struct recent none = {0, 0, 0, {{0, 0, 0, 0}}}; /* (no memory: none kept) */
+  struct recent *rc = m ? &m->recent : &none;
 again:
   seq = read_begin();
-  if (rc->seq != seq)
+  if (rc->seq != seq || !m)
     rc->seq = seq, rc->n = rc->next = 0;
   const struct range *rv;
   size_t nranges = view(&rv);
