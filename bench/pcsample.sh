@@ -2,7 +2,8 @@
 # pcsample.sh - where a process's CPU time goes, by function and source line
 # of one object (e.g. libcudalens.so), on machines without perf: a preloaded
 # sampler (bench/pcsample.c) counts the program counters the process's
-# threads were at, 2,000 times a second of CPU time (PCSAMPLE_HZ).
+# threads were at, up to 2,000 times a second of CPU time (PCSAMPLE_HZ;
+# the kernel's tick caps it: 250 a second on our machines).
 #
 #   bench/pcsample.sh build OUT_DIR             OUT_DIR/libpcsample.so
 #   bench/pcsample.sh run LIB OUT CMD [ARG...]  CMD with LIB preloaded

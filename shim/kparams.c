@@ -427,7 +427,18 @@ struct mine {
    * as a training step's kernels (16 sent most launches to the table: a
    * line of its 128 KiB more, and the layout's) */
   struct layout *layouts[LAYOUTS_MINE];
-  /* the ranges its launches fell in lately (cl_kparams_scan) */
+  /* The ranges its launches fell in lately.  A launch's pointers fall in
+   * a few allocations (a caching allocator's segments: PyTorch keeps small
+   * and large blocks apart, so inputs, weights and outputs are in
+   * different ones), mostly those the thread's last launches fell in:
+   * 2.3-3.6 searches of the map a launch of resnet18 or a transformer,
+   * each waiting for ~7 lines of it (the H100: bench/README.md, session
+   * 9).  The last RECENT ranges a search found, allocations and the gaps
+   * between them (a word inside the allocations' span and in none), with
+   * the map_seq of the map they were read from: a scan that reads another
+   * map_seq (a writer ran since) forgets them.  Ranges read in a pass that
+   * read_again rejects are forgotten too, as the next pass reads a new
+   * map_seq. */
   struct recent {
     unsigned seq;  /* map_seq of the ranges below */
     unsigned n, next;
@@ -573,19 +584,6 @@ static const unsigned char *skip_neither(const unsigned char *q,
 }
 static int vector_ok(void) { return 0; }
 #endif
-
-/* ---- the ranges a thread's launches fell in lately --------------------------
- * A launch's pointers fall in a few allocations (a caching allocator's
- * segments: PyTorch keeps small and large blocks apart, so inputs,
- * weights and outputs are in different ones), mostly the ones the thread's
- * last launches fell in: 2.3-2.9 searches of the map a resnet18 launch,
- * each waiting for ~7 lines of it (the H100: bench/README.md, session 9).
- * A thread keeps the last RECENT ranges a search found (struct mine),
- * allocations and the gaps between them (a word inside the allocations'
- * span and in none), with the map_seq of the map they were read from: a
- * scan that reads another map_seq (a writer ran since) forgets them.
- * Ranges read in a pass that read_again rejects are forgotten too, as the
- * next pass reads a new map_seq. */
 
 /* The scan asks of every word whether it is in [lo, hi) (the allocations'
  * bounds) and, in an aggregate, whether it is in host code's bounds: each
