@@ -415,8 +415,9 @@ uint32_t cl_pystack_capture(void)
   if (!n)
     return 0;
   struct thread_cache *tc = thread_cache();
-  /* (the set from the hash's high bits, multiplied: mix() leaves low bits
-   * that chains differing in one frame share: they all went to one slot) */
+  /* (the set from the hash's high bits, multiplied: chains that differ in
+   * one frame often share mix()'s low bits; with them picking the set, 6
+   * of 150 sites fell in one set of 4 in a test run) */
   unsigned k = cl_hash_bits(h, STACK_SET_BITS);
   struct stack_set *set = tc ? &tc->sets[k] : NULL;
   struct stack_entry *ways = tc ? tc->stacks[k] : NULL;
