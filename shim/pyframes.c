@@ -42,10 +42,10 @@
  * PyCode_Addr2Line per frame (memoized per thread by code object and
  * offset), the string of its lines and one cl_intern.  The cache holds 512
  * chains, four ways a set, the least recently found replaced, the set
- * chosen by the hash's high bits: of 150 call sites called in turn
- * (tests/python/pyframes.py), a direct-mapped cache of 256 built 38% again
- * every round, where two sites share a slot; this one 4% (bench/README.md,
- * session 9). */
+ * chosen by the hash's high bits: of 100 call sites called in turn
+ * (tests/python/pyframes.py), a direct-mapped cache of 256 built 25-42%
+ * again every round, where two sites share a slot; this one 0-5%
+ * (bench/README.md, session 9). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stddef.h>
