@@ -54,8 +54,16 @@ table() {
       else if (n["kernel-params"])
         printf "  kernel parameters    %6.3f  a launch\n", per("kernel-params", read)
       printf "  record               %6.3f\n", per("record", 0)
-      printf "  host check           %6.3f\n", per("host-guard", 0)
-      printf "  kernel name          %6.3f\n", per("intern", 0)
+      if (n["kernel-params"] && "guard-parse" in n)
+        printf "  host check           %6.3f  (%.1f kernel names parsed per 1,000 launches)\n", per("host-guard", 0),
+          1000 * n["guard-parse"] / n["kernel-params"]
+      else
+        printf "  host check           %6.3f\n", per("host-guard", 0)
+      if (n["intern"] && "intern-slow" in n)
+        printf "  kernel name          %6.3f  (%.1f%% not in the thread'"'"'s cache)\n", per("intern", 0),
+          100 * n["intern-slow"] / n["intern"]
+      else
+        printf "  kernel name          %6.3f\n", per("intern", 0)
     }' "$1"
 }
 

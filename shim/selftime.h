@@ -22,7 +22,13 @@
   X(RECORD, "record")            /* the record: reserve, fill, decode,      \
                                     commit */                                  \
   X(GUARD, "host-guard")         /* the host-access check's bookkeeping */  \
+  X(GUARD_PARSE, "guard-parse")  /* of host-guard: kernels' mangled names   \
+                                    parsed for their const pointers (a     \
+                                    count) */                                  \
   X(INTERN, "intern")            /* interning the kernel's name */          \
+  X(INTERN_SLOW, "intern-slow")  /* of intern: names not in the thread's    \
+                                    cache, looked up under the lock (a     \
+                                    count) */                                  \
   X(STACK_SLOW, "stack-libgcc")  /* of native-stack: walks done by libgcc */ \
   X(STACK_FAST_MISS, "stack-fastmiss") /* of those: after a fast walk that \
                                           failed */                            \

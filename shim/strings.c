@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cudalens/fnv.h"
+#include "selftime.h"
 #include "shim.h"
 #include "threadmem.h"
 
@@ -84,6 +85,7 @@ static __thread struct cache_entry *cache; /* [CACHE], or NULL */
 static __attribute__((noinline)) uint32_t intern_slow(const char *s,
                                                       unsigned k)
 {
+  CL_PHASE_ADD(CL_PH_INTERN_SLOW, 1);
   pthread_mutex_lock(&strings_lock);
   uint32_t id = intern_locked(s);
   const char *copy = id ? strings[id - 1] : NULL;
