@@ -368,7 +368,9 @@ struct layout {
   unsigned gen;           /* module_gen when read */
   unsigned n;
   int aggregate;          /* a parameter is wider than a pointer */
-  uint16_t offset[MAX_PARAMS], size[MAX_PARAMS];
+  /* the parameters' sizes (a launch passes a pointer to each parameter, so
+   * their offsets are not needed): the first 22 in the header's line */
+  uint16_t size[MAX_PARAMS];
 };
 /* The table of layouts: open addressing, read without a lock (a launch
  * looks its kernel up; PyTorch's training steps launch a few hundred
@@ -498,7 +500,6 @@ static struct layout *layout_read(void *func, unsigned h, unsigned gen)
     if (info && info(func, 0, &off, &size) != 0)
       info = kernel_info;
     while (info && l->n < MAX_PARAMS && info(func, l->n, &off, &size) == 0) {
-      l->offset[l->n] = (uint16_t)off;
       l->size[l->n] = (uint16_t)(size > 0xffff ? 0xffff : size);
       l->aggregate |= size > 8;
       l->n++;
