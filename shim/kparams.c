@@ -20,6 +20,7 @@
  * its pointer-like words are marked (cl_karg.uninit) as words that may be
  * stale (the report decides which: checks/find_races.c). */
 #include <sched.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -369,9 +370,12 @@ struct layout {
   unsigned n;
   int aggregate;          /* a parameter is wider than a pointer */
   /* the parameters' sizes (a launch passes a pointer to each parameter, so
-   * their offsets are not needed): the first 22 in the header's line */
+   * their offsets are not needed): the first 22 in the header's line (a
+   * layout starts a line: layout_read) */
   uint16_t size[MAX_PARAMS];
 };
+_Static_assert(offsetof(struct layout, size) + 22 * sizeof(uint16_t) <= 64,
+               "a layout's header and 22 sizes fill one line");
 /* The table of layouts: open addressing, read without a lock (a launch
  * looks its kernel up; PyTorch's training steps launch a few hundred
  * distinct kernels, more than a thread's cache holds) and written under
@@ -490,9 +494,13 @@ static struct layout *layout_read(void *func, unsigned h, unsigned gen)
       CL_LOG(CL_LOG_WARN, "the driver has no cuFuncGetParamInfo: kernel "
                           "pointer arguments are not recorded");
   }
-  /* a full table (no slot): the kernel's arguments go unrecorded */
-  struct layout *l = slot ? calloc(1, sizeof *l) : NULL;
+  /* a full table (no slot): the kernel's arguments go unrecorded; on a
+   * line of its own (its header and first sizes: struct layout) */
+  struct layout *l = NULL;
+  if (slot && posix_memalign((void **)&l, 64, sizeof *l) != 0)
+    l = NULL;
   if (l) {
+    memset(l, 0, sizeof *l);
     l->func = func;
     l->gen = gen;
     size_t off, size;
