@@ -276,6 +276,7 @@ UNIT_SCRIPT_TESTS = \
 	tests/unit/bench/builds.test \
 	tests/unit/bench/pcsample.test \
 	tests/unit/bench/phases.test \
+	tests/unit/bench/run.test \
 	tests/unit/bench/selftime.test \
 	tests/unit/shim/writer-drop.test
 
