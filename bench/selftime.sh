@@ -25,6 +25,8 @@ table() {
   awk '
     $1 == "cudalens:" && $2 == "selftime" { n[$3] = $4; ms[$3] = $6; seen = 1 }
     function per(name, less) { return n[name] ? (ms[name] - less) * 1000 / n[name] : 0 }
+    # a phase: its time and, where the build counts them, what it did
+    function row(label, us, counts) { printf "  %-20s %6.3f%s\n", label, us, counts }
     END {
       if (!seen || !n["native-stack"]) {
         print "selftime.sh: no selftime lines with calls (a -DCUDALENS_SELFTIME build?)" > "/dev/stderr"
@@ -36,34 +38,32 @@ table() {
         calls, n["kernel-params"], read, n["kparams-read"], slow, n["stack-libgcc"],
         n["stack-fastmiss"], n["stack-libgcc"] - n["stack-fastmiss"]
       printf "per call, steady state (us):\n"
-      printf "  the shim, all of it  %6.3f\n", (ms["callback"] - read - slow) * 1000 / calls
+      row("the shim, all of it", (ms["callback"] - read - slow) * 1000 / calls, "")
+      c = ""
       if ("stack-steps" in n)
-        printf "  native stack         %6.3f  (%.1f frames walked by rules a walk, %.0f%% of walks ended in the memo)\n",
-          per("native-stack", slow), n["stack-steps"] / calls, 100 * n["stack-memohit"] / calls
-      else
-        printf "  native stack         %6.3f\n", per("native-stack", slow)
+        c = sprintf("  (%.1f frames walked by rules a walk, %.0f%% of walks ended in the memo)",
+          n["stack-steps"] / calls, 100 * n["stack-memohit"] / calls)
+      row("native stack", per("native-stack", slow), c)
+      c = ""
       if (n["python-stack"] && "pystack-built" in n)
-        printf "  Python stack         %6.3f  (%.1f%% of captures built anew)\n", per("python-stack", 0),
-          100 * n["pystack-built"] / n["python-stack"]
-      else
-        printf "  Python stack         %6.3f\n", per("python-stack", 0)
+        c = sprintf("  (%.1f%% of captures built anew)", 100 * n["pystack-built"] / n["python-stack"])
+      row("Python stack", per("python-stack", 0), c)
+      c = ""
       if (n["kernel-params"] && "kparams-search" in n)
-        printf "  kernel parameters    %6.3f  a launch (%.1f words, %.2f map searches, %.1f host-code lookups)\n",
-          per("kernel-params", read), n["kparams-words"] / n["kernel-params"],
-          n["kparams-search"] / n["kernel-params"], n["kparams-code"] / n["kernel-params"]
-      else if (n["kernel-params"])
-        printf "  kernel parameters    %6.3f  a launch\n", per("kernel-params", read)
-      printf "  record               %6.3f\n", per("record", 0)
+        c = sprintf(" (%.1f words, %.2f map searches, %.1f host-code lookups)",
+          n["kparams-words"] / n["kernel-params"], n["kparams-search"] / n["kernel-params"],
+          n["kparams-code"] / n["kernel-params"])
+      if (n["kernel-params"])
+        row("kernel parameters", per("kernel-params", read), "  a launch" c)
+      row("record", per("record", 0), "")
+      c = ""
       if (n["kernel-params"] && "guard-parse" in n)
-        printf "  host check           %6.3f  (%.1f kernel names parsed per 1,000 launches)\n", per("host-guard", 0),
-          1000 * n["guard-parse"] / n["kernel-params"]
-      else
-        printf "  host check           %6.3f\n", per("host-guard", 0)
+        c = sprintf("  (%.1f kernel names parsed per 1,000 launches)", 1000 * n["guard-parse"] / n["kernel-params"])
+      row("host check", per("host-guard", 0), c)
+      c = ""
       if (n["intern"] && "intern-slow" in n)
-        printf "  kernel name          %6.3f  (%.1f%% not in the thread'"'"'s cache)\n", per("intern", 0),
-          100 * n["intern-slow"] / n["intern"]
-      else
-        printf "  kernel name          %6.3f\n", per("intern", 0)
+        c = sprintf("  (%.1f%% not in the thread'"'"'s cache)", 100 * n["intern-slow"] / n["intern"])
+      row("kernel name", per("intern", 0), c)
     }' "$1"
 }
 
