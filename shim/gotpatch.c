@@ -21,6 +21,7 @@
 #include "cudalens/fnv.h"
 #include "gotpatch.h"
 #include "nccl.h"
+#include "objects.h"
 #include "shim.h"
 
 #if defined(__x86_64__)
@@ -146,17 +147,15 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg)
   struct object o;
   memset(&o, 0, sizeof o);
   o.base = info->dlpi_addr;
-  o.lo = UINTPTR_MAX;
+  struct cl_span b;
+  if (!cl_object_bounds(info, &b))
+    return 0;
+  o.lo = b.lo, o.hi = b.hi;
   const ElfW(Dyn) *dyn = NULL;
   for (int i = 0; i < info->dlpi_phnum; i++) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
     uintptr_t s = o.base + ph->p_vaddr, e = s + ph->p_memsz;
-    if (ph->p_type == PT_LOAD) {
-      if (s < o.lo)
-        o.lo = s;
-      if (e > o.hi)
-        o.hi = e;
-    } else if (ph->p_type == PT_DYNAMIC) {
+    if (ph->p_type == PT_DYNAMIC) {
       dyn = (const ElfW(Dyn) *)s;
     } else if (ph->p_type == PT_GNU_RELRO) {
       long pg = sysconf(_SC_PAGESIZE);
@@ -164,7 +163,7 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg)
       o.relro_hi = e & ~(uintptr_t)(pg - 1);
     }
   }
-  if (!dyn || o.lo >= o.hi)
+  if (!dyn)
     return 0;
   /* NCCL itself, the shim, the loader and the vDSO are left alone */
   if ((o.lo < p->nccl_end && p->nccl_start < o.hi) ||

@@ -15,11 +15,9 @@
 
 #include "cudaload.h"
 #include "hostcode.h"
+#include "objects.h"
 #include "shim.h"
 
-struct seg {
-  uint64_t lo, hi;
-};
 /* A lookup reads a few cache lines, and on a launch of a Python program
  * those are cold (bench/README.md, "Cold caches"): the segments are laid
  * out as a static B+ tree of 64-byte lines rather than one array searched
@@ -56,33 +54,30 @@ static _Atomic uint64_t checked_ms;          /* when the loader was asked */
 static pthread_mutex_t rebuild_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct build {
-  struct seg *v;
+  struct cl_span *v;
   size_t n, cap;
 };
 
 static int add_object(struct dl_phdr_info *info, void *arg)
 {
   struct build *b = arg;
-  for (int i = 0; i < info->dlpi_phnum; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || !ph->p_memsz)
-      continue;
-    if (b->n == b->cap) {
-      size_t nc = b->cap ? b->cap * 2 : 256;
-      struct seg *v = realloc(b->v, nc * sizeof *v);
-      if (!v)
-        return 1;
-      b->v = v, b->cap = nc;
-    }
-    uint64_t lo = info->dlpi_addr + ph->p_vaddr;
-    b->v[b->n++] = (struct seg){lo, lo + ph->p_memsz};
+  size_t n = b->n;
+  while (cl_object_exec(info, b->v, &b->n, b->cap)) {
+    /* what fitted is appended again once there is room for all */
+    b->n = n;
+    size_t nc = b->cap ? b->cap * 2 : 256;
+    struct cl_span *v = realloc(b->v, nc * sizeof *v);
+    if (!v)
+      return 1;
+    b->v = v, b->cap = nc;
   }
   return 0;
 }
 
 static int by_lo(const void *a, const void *b)
 {
-  uint64_t x = ((const struct seg *)a)->lo, y = ((const struct seg *)b)->lo;
+  uint64_t x = ((const struct cl_span *)a)->lo;
+  uint64_t y = ((const struct cl_span *)b)->lo;
   return x < y ? -1 : x > y;
 }
 
@@ -96,7 +91,7 @@ static uint64_t now_ms(void)
 /* a snapshot of the N segments V (sorted by lo), in one allocation; NULL
  * when N is 0 or too many, or memory is short (snapshots are never freed:
  * see the top) */
-static struct cl_hostcode *make(const struct seg *v, size_t n)
+static struct cl_hostcode *make(const struct cl_span *v, size_t n)
 {
   size_t lines = (n + 3) / 4, nkeys = 0, m = lines;
   unsigned levels = 0;
@@ -117,11 +112,11 @@ static struct cl_hostcode *make(const struct seg *v, size_t n)
   if (!mem)
     return NULL;
   struct cl_hostcode *c = (struct cl_hostcode *)mem;
-  struct seg *leaves = (struct seg *)(c + 1);
+  struct cl_span *leaves = (struct cl_span *)(c + 1);
   uint64_t *keys = (uint64_t *)(mem + 64 + lines * 64); /* as keys_of's */
   memcpy(leaves, v, n * sizeof *v);
   for (size_t i = n; i < lines * 4; i++) /* never read: a lookup stops at n */
-    leaves[i] = (struct seg){UINT64_MAX, 0};
+    leaves[i] = (struct cl_span){UINT64_MAX, 0};
   for (size_t i = 0; i < nkeys; i++)
     keys[i] = UINT64_MAX; /* never counted: a word looked up is below hi */
   m = lines;
@@ -143,11 +138,11 @@ static struct cl_hostcode *make(const struct seg *v, size_t n)
 const struct cl_hostcode *cl_hostcode_make(const uint64_t *lo,
                                            const uint64_t *hi, size_t n)
 {
-  struct seg *v = malloc((n ? n : 1) * sizeof *v);
+  struct cl_span *v = malloc((n ? n : 1) * sizeof *v);
   if (!v)
     return NULL;
   for (size_t i = 0; i < n; i++)
-    v[i] = (struct seg){lo[i], hi[i]};
+    v[i] = (struct cl_span){lo[i], hi[i]};
   qsort(v, n, sizeof *v, by_lo);
   struct cl_hostcode *c = make(v, n);
   free(v);
@@ -188,9 +183,9 @@ static inline unsigned count_le(const uint64_t *k, uint64_t v)
 }
 
 /* the leaves and the keys of snapshot C */
-static inline const struct seg *leaves_of(const struct cl_hostcode *c)
+static inline const struct cl_span *leaves_of(const struct cl_hostcode *c)
 {
-  return (const struct seg *)(c + 1);
+  return (const struct cl_span *)(c + 1);
 }
 static inline const uint64_t *keys_of(const struct cl_hostcode *c)
 {
@@ -203,7 +198,7 @@ int cl_hostcode_has(const struct cl_hostcode *code, uint64_t v)
   if (!code || v < code->lo || v >= code->hi ||
       v - code->gap_lo < code->gap_hi - code->gap_lo)
     return 0; /* (most words: cheaply) */
-  const struct seg *leaves = leaves_of(code);
+  const struct cl_span *leaves = leaves_of(code);
   const uint64_t *keys = keys_of(code);
   /* from the top line down: the index of the last key at or below v */
   const uint64_t *top = keys + code->off[code->levels - 1];

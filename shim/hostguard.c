@@ -79,6 +79,7 @@
 #include "cudalens/semantics.h"
 #include "hostguard.h"
 #include "kparams.h"
+#include "objects.h"
 #include "protmap.h"
 #include "pyframes.h"
 #include "ring.h"
@@ -294,36 +295,17 @@ void cl_hostguard_drain(void (*fn)(const struct cl_host_access *, void *),
 
 /* ---- the CUDA libraries' own code (their faults are not the user's) ------- */
 #define MAX_VENDOR 8
-static struct {
-  uint64_t lo, hi;
-} vendor[MAX_VENDOR];
-static int nvendor;
+static struct cl_span vendor[MAX_VENDOR];
+static size_t nvendor;
 
 static int add_vendor(struct dl_phdr_info *info, size_t size, void *arg)
 {
   (void)size;
   (void)arg;
-  const char *base = strrchr(info->dlpi_name, '/');
-  base = base ? base + 1 : info->dlpi_name;
-  if (strncmp(base, "libcuda.", 8) && strncmp(base, "libcudart", 9) &&
-      strncmp(base, "libcupti", 8))
-    return 0;
-  for (int i = 0; i < info->dlpi_phnum && nvendor < MAX_VENDOR; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
-      vendor[nvendor].lo = info->dlpi_addr + ph->p_vaddr;
-      vendor[nvendor].hi = vendor[nvendor].lo + ph->p_memsz;
-      nvendor++;
-    }
-  }
-  return 0;
-}
-
-static int in_vendor(uint64_t ip)
-{
-  for (int i = 0; i < nvendor; i++)
-    if (ip >= vendor[i].lo && ip < vendor[i].hi)
-      return 1;
+  const char *base = cl_object_name(info);
+  if (!strncmp(base, "libcuda.", 8) || !strncmp(base, "libcudart", 9) ||
+      !strncmp(base, "libcupti", 8))
+    cl_object_exec(info, vendor, &nvendor, MAX_VENDOR);
   return 0;
 }
 
@@ -1254,7 +1236,7 @@ static int on_fault_in(int sig, siginfo_t *si, void *uc)
       claimed = atomic_compare_exchange_weak(&g->hit, &h, sn.seq);
     /* a complete guard's work is done (lazy mode): lifted, not reported */
     if (claimed && !report && !sn.complete && !holding && addr >= sn.start &&
-        addr < sn.end && !in_vendor(ip)) {
+        addr < sn.end && !cl_span_has(vendor, nvendor, ip)) {
       report = 1;
       copy = sn.copy_seq;
     }

@@ -14,7 +14,8 @@ libclshim_la_SOURCES = \
 	shim/hostcode.h shim/graphs.c \
 	shim/graphs.h shim/memquery.c shim/memquery.h shim/driver.c \
 	shim/driver.h shim/devices.c shim/devices.h shim/stack.c shim/stack.h \
-	shim/unwind.c shim/modules.c shim/modules.h shim/pyframes.c \
+	shim/unwind.c shim/modules.c shim/modules.h shim/objects.c \
+	shim/objects.h shim/pyframes.c \
 	shim/pyframes.h shim/ring.c shim/ring.h shim/strings.c shim/writer.c \
 	shim/writer.h shim/writer_db.c shim/writer_db.h shim/dbfd.c \
 	shim/outfile.c shim/outfile.h shim/exitwrap.c shim/signals.c \

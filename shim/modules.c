@@ -9,6 +9,7 @@
 
 #include "cudalens/buildid.h"
 #include "modules.h"
+#include "objects.h"
 #include "shim.h"
 
 struct scan {
@@ -20,18 +21,8 @@ static int add(struct dl_phdr_info *info, size_t size, void *arg)
 {
   (void)size;
   struct scan *s = arg;
-  uint64_t lo = UINT64_MAX, hi = 0;
-  for (int i = 0; i < info->dlpi_phnum; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type != PT_LOAD)
-      continue;
-    uint64_t a = info->dlpi_addr + ph->p_vaddr;
-    if (a < lo)
-      lo = a;
-    if (a + ph->p_memsz > hi)
-      hi = a + ph->p_memsz;
-  }
-  if (hi <= lo)
+  struct cl_span b;
+  if (!cl_object_bounds(info, &b))
     return 0;
   if (s->n == s->cap) {
     int nc = s->cap ? s->cap * 2 : 64;
@@ -54,8 +45,8 @@ static int add(struct dl_phdr_info *info, size_t size, void *arg)
   m->path = strdup(path);
   if (!m->path)
     return 1;
-  m->start = lo;
-  m->end = hi;
+  m->start = b.lo;
+  m->end = b.hi;
   m->bias = info->dlpi_addr;
   cl_build_id(info, m->build_id);
   s->n++;

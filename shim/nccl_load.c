@@ -14,6 +14,7 @@
 #include "gotpatch.h"
 #include "nccl.h"
 #include "nccl_load.h"
+#include "objects.h"
 #include "shim.h"
 
 static _Atomic unsigned long long seen_adds;
@@ -27,32 +28,17 @@ struct look {
   uintptr_t start, end;
 };
 
-static int is_nccl(const char *path)
-{
-  const char *b = strrchr(path, '/');
-  b = b ? b + 1 : path;
-  return !strncmp(b, "libnccl.so", 10);
-}
-
 static int look_at(struct dl_phdr_info *info, void *arg)
 {
   struct look *l = arg;
   const char *name = info->dlpi_name;
-  if (l->path[0] || !name || !*name || !is_nccl(name) ||
-      strlen(name) >= sizeof l->path)
+  struct cl_span b;
+  if (l->path[0] || !name || !*name ||
+      strncmp(cl_object_name(info), "libnccl.so", 10) ||
+      strlen(name) >= sizeof l->path || !cl_object_bounds(info, &b))
     return 0;
   strcpy(l->path, name);
-  l->start = UINTPTR_MAX;
-  for (int i = 0; i < info->dlpi_phnum; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type != PT_LOAD)
-      continue;
-    uintptr_t s = info->dlpi_addr + ph->p_vaddr, e = s + ph->p_memsz;
-    if (s < l->start)
-      l->start = s;
-    if (e > l->end)
-      l->end = e;
-  }
+  l->start = b.lo, l->end = b.hi;
   return 0;
 }
 

@@ -17,93 +17,49 @@
 #include <string.h>
 
 #include "cl_unwind.h"
+#include "objects.h"
 #include "selftime.h"
 #include "shim.h"
 #include "stack.h"
 #include "threadmem.h"
 
-static uintptr_t self_start, self_end;
-/* [lo, hi) ranges skipped (CUPTI) and where the walk stops (libc) */
-struct span {
-  uintptr_t lo, hi;
-};
+/* the shim itself; [lo, hi) ranges skipped (CUPTI) and where the walk
+ * stops (libc) */
+static struct cl_span self;
 #define MAX_SPANS 8
-static struct span skip[MAX_SPANS], stop[MAX_SPANS];
-static int nskip, nstop;
+static struct cl_span skip[MAX_SPANS], stop[MAX_SPANS];
+static size_t nskip, nstop;
 /* the Python interpreter's code, once pyframes.c found a Python it reads */
-static struct span pystop[MAX_SPANS];
+static struct cl_span pystop[MAX_SPANS];
 static _Atomic int npystop;
-
-/* Does the object INFO map address PROBE? */
-static int holds(const struct dl_phdr_info *info, uintptr_t probe)
-{
-  for (int i = 0; i < info->dlpi_phnum; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    uintptr_t a = info->dlpi_addr + ph->p_vaddr;
-    if (ph->p_type == PT_LOAD && probe >= a && probe < a + ph->p_memsz)
-      return 1;
-  }
-  return 0;
-}
-
-/* The executable segments of INFO appended to V[N..MAX_SPANS): the new N */
-static int add_exec(const struct dl_phdr_info *info, struct span *v, int n)
-{
-  for (int i = 0; i < info->dlpi_phnum && n < MAX_SPANS; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X))
-      v[n++] = (struct span){info->dlpi_addr + ph->p_vaddr,
-                             info->dlpi_addr + ph->p_vaddr + ph->p_memsz};
-  }
-  return n;
-}
 
 static int add_spans(struct dl_phdr_info *info, size_t size, void *arg)
 {
   (void)size;
   (void)arg;
-  const char *base = strrchr(info->dlpi_name, '/');
-  base = base ? base + 1 : info->dlpi_name;
+  const char *base = cl_object_name(info);
   if (!strncmp(base, "libc.so", 7))
-    nstop = add_exec(info, stop, nstop);
+    cl_object_exec(info, stop, &nstop, MAX_SPANS);
   if (!strncmp(base, "libcupti.so", 11))
-    nskip = add_exec(info, skip, nskip);
-  return 0;
-}
-
-static int in_spans(const struct span *v, int n, uintptr_t ip)
-{
-  for (int i = 0; i < n; i++)
-    if (ip >= v[i].lo && ip < v[i].hi)
-      return 1;
+    cl_object_exec(info, skip, &nskip, MAX_SPANS);
   return 0;
 }
 
 static int find_self(struct dl_phdr_info *info, size_t size, void *arg)
 {
   (void)size;
-  if (!holds(info, (uintptr_t)arg))
-    return 0;
-  for (int j = 0; j < info->dlpi_phnum; j++) {
-    const ElfW(Phdr) *q = &info->dlpi_phdr[j];
-    if (q->p_type != PT_LOAD)
-      continue;
-    uintptr_t s = info->dlpi_addr + q->p_vaddr, e = s + q->p_memsz;
-    if (!self_start || s < self_start)
-      self_start = s;
-    if (e > self_end)
-      self_end = e;
-  }
-  return 1;
+  return cl_object_holds(info, (uintptr_t)arg) &&
+         cl_object_bounds(info, &self);
 }
 
 static int add_python(struct dl_phdr_info *info, size_t size, void *arg)
 {
   (void)size;
-  if (!holds(info, (uintptr_t)arg))
+  if (!cl_object_holds(info, (uintptr_t)arg))
     return 0;
-  atomic_store_explicit(&npystop, add_exec(info, pystop, 0),
-                        memory_order_release);
+  size_t n = 0;
+  cl_object_exec(info, pystop, &n, MAX_SPANS);
+  atomic_store_explicit(&npystop, (int)n, memory_order_release);
   return 1;
 }
 
@@ -372,10 +328,10 @@ static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
   }
 #endif
   w->prev = (struct observed){ip, sp, rbp, 0, 0};
-  if (first || (ip >= self_start && ip < self_end) ||
-      in_spans(skip, nskip, ip))
+  if (first || cl_span_has(&self, 1, ip) ||
+      cl_span_has(skip, nskip, ip))
     return _URC_NO_REASON;
-  if (in_spans(stop, nstop, ip) || in_spans(pystop, w->npy, ip)) {
+  if (cl_span_has(stop, nstop, ip) || cl_span_has(pystop, w->npy, ip)) {
     w->cut = 1;
     return _URC_END_OF_STACK;
   }
@@ -757,9 +713,9 @@ static int walk_rules(struct memos *ms, _Atomic uint64_t *t, uintptr_t ip,
       rec->val[nreads++] = var;                                                \
     }                                                                          \
   } while (0)
-    if (in_spans(stop, nstop, ip) || in_spans(pystop, npy, ip))
+    if (cl_span_has(stop, nstop, ip) || cl_span_has(pystop, npy, ip))
       goto end;
-    if (!((ip >= self_start && ip < self_end) || in_spans(skip, nskip, ip)))
+    if (!(cl_span_has(&self, 1, ip) || cl_span_has(skip, nskip, ip)))
       frames[n++] = ip;
     if (n == max) {
       natural = 0;

@@ -66,6 +66,11 @@ tests_unit_shim_test_hostcode_SOURCES = tests/unit/shim/test_hostcode.c tests/un
 tests_unit_shim_test_hostcode_CFLAGS = $(unit_cflags)
 tests_unit_shim_test_hostcode_LDADD = $(unit_ldadd)
 
+UNIT_TESTS += tests/unit/shim/test_objects
+tests_unit_shim_test_objects_SOURCES = tests/unit/shim/test_objects.c tests/unit/unit.h
+tests_unit_shim_test_objects_CFLAGS = $(unit_cflags)
+tests_unit_shim_test_objects_LDADD = $(unit_ldadd)
+
 UNIT_TESTS += tests/unit/shim/test_protmap
 tests_unit_shim_test_protmap_SOURCES = tests/unit/shim/test_protmap.c tests/unit/unit.h
 tests_unit_shim_test_protmap_CFLAGS = $(unit_cflags)
