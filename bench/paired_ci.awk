@@ -6,11 +6,13 @@
 # below x(k) with binomial(N, 1/2) probability P(B < k) <= 2.5%, likewise
 # above x(N+1-k)), and "inconclusive" when the interval reaches further than
 # 2% from the median on either side, or N is too small (< 6) for any 95%
-# interval: then run more pairs (--runs).
+# interval: then run more pairs (--runs).  -v unit=WORD names what a line
+# is ("pairs" unless told: bench/phases.sh gives "processes").
 $1 > 0 && $2 > 0 { r[++n] = $2 / $1 }
 END {
   if (label == "") label = "paired ratio"
-  if (n == 0) { printf "%s: no pairs\n", label; exit }
+  if (unit == "") unit = "pairs"
+  if (n == 0) { printf "%s: no %s\n", label, unit; exit }
   # insertion sort: n is a few hundred at most
   for (i = 2; i <= n; i++) {
     v = r[i]
@@ -27,10 +29,10 @@ END {
     lp += log(n - i) - log(i + 1)
   }
   if (k == 0) {
-    printf "%s: median %.3f over %d pairs, inconclusive: too few pairs for a 95%% interval (6 or more)\n", label, med, n
+    printf "%s: median %.3f over %d %s, inconclusive: too few %s for a 95%% interval (6 or more)\n", label, med, n, unit, unit
     exit
   }
   lo = r[k]; hi = r[n + 1 - k]
   wide = hi > med * 1.02 || lo < med * 0.98
-  printf "%s: median %.3f, 95%% interval %.3f-%.3f over %d pairs%s\n", label, med, lo, hi, n, wide ? ", inconclusive: wider than +-2% (run more pairs)" : ""
+  printf "%s: median %.3f, 95%% interval %.3f-%.3f over %d %s%s\n", label, med, lo, hi, n, unit, wide ? ", inconclusive: wider than +-2% (run more " unit ")" : ""
 }

@@ -12,10 +12,18 @@
 #   bench/phases.sh SHIM CMD [ARGS...]
 #   e.g. bench/phases.sh build/.libs/libcudalens.so \
 #          python3 bench/torch_train.py resnet18 600 5
-# BUDGET=SECONDS: while an interval is inconclusive (wider than +-2%),
-# run the benchmark again, pooling the rounds of every process (a round
-# never spans two), until SECONDS have passed since the first started (a
-# process under way is not cut).  KEEP=FILE keeps the block lines (a line
+# A process's rounds share whatever makes one process differ from another
+# (where its memory lies, its cores, the GPU's clocks), and the sign
+# test's interval takes rounds for independent: pooled, they would hide
+# such a difference.  So with two or more processes, each ratio is also
+# given across processes (the median of each process's median, its
+# interval over processes: 6 or more for any); on the H100 (resnet18,
+# bench/README.md, session 11) the two agreed.  BUDGET=SECONDS: run the benchmark again
+# while a ratio across processes is inconclusive (wider than +-2%, or
+# fewer than 6 processes), until SECONDS have passed since the first
+# started (a process under way is not cut); the pooled lines (every
+# round of every process; a round never spans two) are printed too, as
+# "within processes".  KEEP=FILE keeps the block lines (a line
 # "run" after each process's); the recordings are deleted.  NATIVE=1
 # also runs the benchmark once without the shim (CUDALENS_BENCH_PHASES=
 # native: the same blocks, timed, printed as phase 3) and prints its
@@ -54,11 +62,13 @@ run_once() {
   runs=$((runs + 1))
 }
 
-# the rounds' three ratios, and their intervals in $tmp/ci
+# the rounds' three ratios (each round's pair, with its process's number,
+# in $tmp/RATIO), their intervals over rounds in $tmp/ci and, from two
+# processes on, over processes in $tmp/across
 pair() {
   rm -f "$tmp/on_off" "$tmp/floor_off" "$tmp/on_floor"
   awk -v dir="$tmp" '
-    $1 == "run" { delete seen; k = 0; next }
+    $1 == "run" { delete seen; k = 0; proc++; next }
     $2 == 3 { next }
     { t[$2] = $3; seen[$2]++; c++; k++ }
     k % 3 == 0 {
@@ -66,21 +76,32 @@ pair() {
         printf "phases.sh: blocks %d-%d are not one of each phase\n", c - 2, c > "/dev/stderr"
         exit 1
       }
-      print t[0], t[2] > (dir "/on_off"); print t[0], t[1] > (dir "/floor_off")
-      print t[1], t[2] > (dir "/on_floor")
+      print t[0], t[2], proc + 0 > (dir "/on_off"); print t[0], t[1], proc + 0 > (dir "/floor_off")
+      print t[1], t[2], proc + 0 > (dir "/on_floor")
       delete seen
     }' "$tmp/blocks"
-  {
-    awk -v label=cudalens/off -f "$here/paired_ci.awk" "$tmp/on_off"
-    awk -v label=floor/off -f "$here/paired_ci.awk" "$tmp/floor_off"
-    awk -v label=cudalens/floor -f "$here/paired_ci.awk" "$tmp/on_floor"
-  } >"$tmp/ci"
+  within=
+  [ "$runs" -lt 2 ] || within=" within processes"
+  : >"$tmp/ci"
+  : >"$tmp/across"
+  for r in cudalens/off:on_off floor/off:floor_off cudalens/floor:on_floor; do
+    awk -v label="${r%%:*}$within" -f "$here/paired_ci.awk" "$tmp/${r#*:}" >>"$tmp/ci"
+    [ "$runs" -lt 2 ] && continue
+    # each process's median ratio, as a pair "1 RATIO"
+    awk '$1 > 0 && $2 > 0 { print $3, $2 / $1 }' "$tmp/${r#*:}" | sort -k1,1n -k2,2g |
+      awk '$1 != p { if (n) print 1, med(); p = $1; n = 0 } { v[++n] = $2 }
+           END { if (n) print 1, med() }
+           function med() { return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }' |
+      awk -v label="${r%%:*} across processes" -v unit=processes \
+        -f "$here/paired_ci.awk" >>"$tmp/across"
+  done
 }
 
 began=$(date +%s)
 run_once "$@"
 pair
-while [ -n "${BUDGET:-}" ] && grep -q inconclusive "$tmp/ci" &&
+# (one process: nothing across processes yet, so run another)
+while [ -n "${BUDGET:-}" ] && { [ "$runs" -lt 2 ] || grep -q inconclusive "$tmp/across"; } &&
   [ $(($(date +%s) - began)) -lt "$BUDGET" ]; do
   run_once "$@"
   pair
@@ -94,7 +115,7 @@ if [ -n "${NATIVE:-}" ]; then
     echo "phases.sh: the native run printed no blocks" >&2; exit 1; }
 fi
 [ -z "${KEEP:-}" ] || cp "$tmp/blocks" "$KEEP"
-cat "$tmp/ci"
+cat "$tmp/ci" "$tmp/across"
 [ "$runs" -eq 1 ] || echo "(rounds of $runs processes)"
 for p in 0 1 2 3; do
   [ "$p" -lt 3 ] || [ -n "${NATIVE:-}" ] || continue
