@@ -12,6 +12,12 @@
 #   bench/phases.sh SHIM CMD [ARGS...]
 #   e.g. bench/phases.sh build/.libs/libcudalens.so \
 #          python3 bench/torch_train.py resnet18 600 5
+#   bench/phases.sh --blocks FILE...
+# reads the blocks that KEEP kept (one file or several, each process's
+# blocks ended by a line "run") instead of running anything, and prints
+# the same: on a GPU machine whose call may be cut short, run one process
+# at a time, appending each KEEP file to one under $OUT, and read them
+# afterwards, all or as far as they came back.
 # A process's rounds share whatever makes one process differ from another
 # (where its memory lies, its cores, the GPU's clocks), and the sign
 # test's interval takes rounds for independent: pooled, they would hide
@@ -32,14 +38,29 @@
 # detached) runs as native does.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-shim=${1:?usage: phases.sh SHIM CMD [ARGS...]}
-shift
-[ $# -gt 0 ] || { echo "usage: phases.sh SHIM CMD [ARGS...]" >&2; exit 2; }
-[ -r "$shim" ] || { echo "phases.sh: no shim at $shim" >&2; exit 2; }
+usage="usage: phases.sh SHIM CMD [ARGS...] | phases.sh --blocks FILE..."
+[ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 : >"$tmp/blocks"
 runs=0
+if [ "$1" = --blocks ]; then
+  shift
+  shim=
+  for f in "$@"; do
+    [ -r "$f" ] || { echo "phases.sh: cannot read $f" >&2; exit 2; }
+    grep -q '^block [0-3] [0-9.e+-]*$' "$f" || {
+      echo "phases.sh: $f holds no block lines (KEEP's)" >&2; exit 2; }
+    cat "$f" >>"$tmp/blocks"
+    # a process cut short has no "run" line yet: it ends with its file
+    [ "$(tail -n 1 "$f")" = run ] || echo run >>"$tmp/blocks"
+  done
+  runs=$(grep -c '^run$' "$tmp/blocks")
+else
+  shim=$1
+  shift
+  [ -r "$shim" ] || { echo "phases.sh: no shim at $shim" >&2; exit 2; }
+fi
 
 # one process of the benchmark under the shim: its blocks, then a line
 # "run" (rounds do not span processes)
@@ -98,15 +119,18 @@ pair() {
 }
 
 began=$(date +%s)
-run_once "$@"
+[ -z "$shim" ] || run_once "$@"
 pair
 # (one process: nothing across processes yet, so run another)
-while [ -n "${BUDGET:-}" ] && { [ "$runs" -lt 2 ] || grep -q inconclusive "$tmp/across"; } &&
+while [ -n "$shim" ] && [ -n "${BUDGET:-}" ] &&
+  { [ "$runs" -lt 2 ] || grep -q inconclusive "$tmp/across"; } &&
   [ $(($(date +%s) - began)) -lt "$BUDGET" ]; do
   run_once "$@"
   pair
 done
-if [ -n "${NATIVE:-}" ]; then
+# kept blocks: native's (phase 3) are shown when there are some
+[ -n "$shim" ] || ! grep -q '^block 3 ' "$tmp/blocks" || NATIVE=kept
+if [ -n "$shim" ] && [ -n "${NATIVE:-}" ]; then
   rc=0
   env CUDALENS_BENCH_PHASES=native "$@" >"$tmp/nout" 2>"$tmp/nerr" || rc=$?
   [ "$rc" -eq 0 ] || { echo "phases.sh: the native run failed (exit $rc):" >&2
