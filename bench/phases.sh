@@ -15,22 +15,22 @@
 #   bench/phases.sh --blocks FILE...
 # reads the blocks that KEEP kept (one file or several, each process's
 # blocks ended by a line "run") instead of running anything, and prints
-# the same: on a GPU machine whose call may be cut short, run one process
-# at a time, appending each KEEP file to one under $OUT, and read them
-# afterwards, all or as far as they came back.
+# the same: on a GPU machine whose call may be cut short, KEEP a file
+# under $OUT and read it afterwards, as far as it came.
 # A process's rounds share whatever makes one process differ from another
 # (where its memory lies, its cores, the GPU's clocks), and the sign
 # test's interval takes rounds for independent: pooled, they would hide
 # such a difference.  So with two or more processes, each ratio is also
 # given across processes (the median of each process's median, its
 # interval over processes: 6 or more for any); on the H100 (resnet18,
-# bench/README.md, session 11) the two agreed.  BUDGET=SECONDS: run the benchmark again
-# while a ratio across processes is inconclusive (wider than +-2%, or
-# fewer than 6 processes), until SECONDS have passed since the first
-# started (a process under way is not cut); the pooled lines (every
-# round of every process; a round never spans two) are printed too, as
-# "within processes".  KEEP=FILE keeps the block lines (a line
-# "run" after each process's); the recordings are deleted.  NATIVE=1
+# bench/README.md, session 11) the two agreed.  BUDGET=SECONDS: run the
+# benchmark again while a ratio across processes is inconclusive (wider
+# than +-2%, or fewer than 6 processes), until SECONDS have passed since
+# the first started (a process under way is not cut); the pooled lines
+# (every round of every process; a round never spans two) are printed
+# too, as "within processes".  KEEP=FILE keeps the block lines, each
+# process's written as it ends (a line "run" after them): what a run cut
+# short had.  The recordings are deleted.  NATIVE=1
 # also runs the benchmark once without the shim (CUDALENS_BENCH_PHASES=
 # native: the same blocks, timed, printed as phase 3) and prints its
 # median block beside off's: two processes, so the ratio of their medians
@@ -81,6 +81,7 @@ run_once() {
   }
   echo run >>"$tmp/blocks"
   runs=$((runs + 1))
+  [ -z "${KEEP:-}" ] || cp "$tmp/blocks" "$KEEP"
 }
 
 # the rounds' three ratios (each round's pair, with its process's number,
