@@ -53,7 +53,9 @@ if [ "$1" = --blocks ]; then
       echo "phases.sh: $f holds no block lines (KEEP's)" >&2; exit 2; }
     cat "$f" >>"$tmp/blocks"
     # a process cut short has no "run" line yet: it ends with its file
-    [ "$(tail -n 1 "$f")" = run ] || echo run >>"$tmp/blocks"
+    # (native's blocks, after the last process's line, are none)
+    awk '$1 == "run" { p = 0 } /^block [0-2] / { p = 1 } END { exit p }' "$f" ||
+      echo run >>"$tmp/blocks"
   done
   runs=$(grep -c '^run$' "$tmp/blocks")
 else
