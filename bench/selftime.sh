@@ -73,17 +73,7 @@ shift
 case $cmd in
 build)
   [ $# -eq 2 ] || die "usage: selftime.sh build SRC_DIR OUT_DIR"
-  src=$1 out=$2
-  tree=$(mktemp -d "${TMPDIR:-/tmp}/selftime.XXXXXX") || die "mktemp failed"
-  trap 'rm -rf "$tree"' EXIT
-  git -C "$src" archive HEAD | tar x -C "$tree" || die "$src: not a git tree"
-  (cd "$tree" && ./autogen.sh && ./configure CPPFLAGS=-DCUDALENS_SELFTIME &&
-    make libcudalens.la libcudalens-sqlite.la) >"$tree.log" 2>&1 ||
-    { tail -n 20 "$tree.log" >&2; die "the build failed (log: $tree.log)"; }
-  rm -f "$tree.log"
-  mkdir -p "$out" || exit 2
-  cp "$tree/.libs/libcudalens.so" "$tree/.libs/libcudalens-sqlite.so" "$out/" || exit 2
-  echo "selftime.sh: $out/libcudalens.so" ;;
+  sh "$(dirname "$0")/build_shim.sh" "$1" "$2" -DCUDALENS_SELFTIME ;;
 run)
   [ $# -ge 2 ] || die "usage: selftime.sh run SHIM CMD [ARG...]"
   shim=$1

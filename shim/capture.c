@@ -6,6 +6,7 @@
  * describe contexts and devices. */
 #include <string.h>
 
+#include "ablate.h"
 #include "capture.h"
 #include "cudalens/mangle_const.h"
 #include "cudalens/semantics.h"
@@ -130,6 +131,8 @@ static void scan_launch(const CUpti_CallbackData *cb, enum cl_op op,
   default:
     return;
   }
+  if (CL_ABLATED(CL_ABLATE_SCAN))
+    return;
   struct cl_call tmp;
   tmp.nkargs = 0;
   tmp.kargs_truncated = 0;

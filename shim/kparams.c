@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ablate.h"
 #include "driver.h"
 #include "hostcode.h"
 #include "kparams.h"
@@ -607,7 +608,7 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c)
   struct mine *m = cl_thread_calloc((void **)&mine, sizeof *mine);
   struct layout *l = layout_of(m, func);
   CL_PHASE_END(CL_PH_KP_LAYOUT, t0);
-  if (!l || !l->n)
+  if (!l || !l->n || CL_ABLATED(CL_ABLATE_LAYOUT))
     return;
   uint64_t lo = atomic_load_explicit(&map_lo, memory_order_relaxed);
   uint64_t hi = atomic_load_explicit(&map_hi, memory_order_relaxed);

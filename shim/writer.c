@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "config.h" /* HAVE_SEM_CLOCKWAIT */
+#include "ablate.h"
 #include "hostfn.h"
 #include "ring.h"
 #include "shim.h"
@@ -113,6 +114,9 @@ static void drain(struct cl_db *db)
     uint64_t tail = atomic_load_explicit(&r->tail, memory_order_acquire);
     for (; head != tail; head++) {
       const struct cl_record *rec = &r->slots[head & (r->capacity - 1)];
+      if (CL_ABLATED(CL_ABLATE_WRITE) &&
+          (rec->type == CL_REC_CALL || rec->type == CL_REC_ACTIVITY))
+        continue;
       if (!inherited_record(rec))
         cl_db_put(db, rec);
       /* free the slot early so a blocked producer can go on */
