@@ -274,6 +274,7 @@ TR_TESTS = \
 UNIT_SCRIPT_TESTS = \
 	tests/unit/analyzer/model.test \
 	tests/unit/bench/builds.test \
+	tests/unit/bench/ladder.test \
 	tests/unit/bench/pcsample.test \
 	tests/unit/bench/phases.test \
 	tests/unit/bench/run.test \
