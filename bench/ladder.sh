@@ -9,7 +9,8 @@
 #           kernel-parameter scan)
 #   layout  ... and each launch's kernel layout found (-DCUDALENS_ABLATE=2)
 #   scan    ... and the kernel parameters scanned (a plain build)
-#   stacks  ... and the native and Python stacks (CUDALENS_HOSTGUARD=0)
+#   native  ... and the native stack (CUDALENS_PYTHON=0 CUDALENS_HOSTGUARD=0)
+#   stacks  ... and the Python stack (CUDALENS_HOSTGUARD=0)
 #   full    ... and the host check: cudalens as a user runs it
 #
 # The first four run with CUDALENS_STACK_DEPTH=0 CUDALENS_PYTHON=0
@@ -32,7 +33,7 @@
 #   bench/ladder.sh run DIR 4 python3 bench/torch_train.py resnet18 600 8
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-all="ring record layout scan stacks full"
+all="ring record layout scan native stacks full"
 die() { echo "ladder.sh: $*" >&2; exit 2; }
 usage="usage: ladder.sh build SRC_DIR DIR | run DIR ROUNDS CMD [ARG...] | table DIR"
 rungs=${RUNGS:-$all}
@@ -46,6 +47,7 @@ build_of() {
 }
 env_of() {
   case $1 in
+    native) echo "CUDALENS_PYTHON=0 CUDALENS_HOSTGUARD=0" ;;
     stacks) echo "CUDALENS_HOSTGUARD=0" ;;
     full) ;;
     *) echo "CUDALENS_STACK_DEPTH=0 CUDALENS_PYTHON=0 CUDALENS_HOSTGUARD=0" ;;
