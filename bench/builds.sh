@@ -42,17 +42,7 @@ while [ "$i" -le "$pairs" ]; do
   done
   i=$((i + 1))
 done
-awk '
-  function median(v, n,   i, j, t) {
-    for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-    return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-  }
-  # P(X <= k), X binomial(n, 1/2)
-  function cdf(k, n,   i, c, s) {
-    c = 1; s = 0
-    for (i = 0; i <= k; i++) { s += c; c = c * (n - i) / (i + 1) }
-    return s / 2 ^ n
-  }
+awk "$(cat "$here/stats.awk")"'
   { r[$1, $2, 3] = $3; r[$1, $2, 4] = $4; if ($1 > n) n = $1 }
   END {
     split("cudalens/off cudalens/floor", name, " ")
@@ -62,7 +52,7 @@ awk '
         va[i] = r[i, "A", c]; vb[i] = r[i, "B", c]; d[i] = vb[i] - va[i]
         below += d[i] < 0
       }
-      lo = cdf(below, n); hi = 1 - cdf(below - 1, n); p = 2 * (lo < hi ? lo : hi)
+      lo = binom_le(below, n); hi = 1 - binom_le(below - 1, n); p = 2 * (lo < hi ? lo : hi)
       printf "%s: A %.3f, B %.3f (medians of %d processes each); B - A %+.3f (median of the pairs); B below A in %d of %d pairs (sign test p = %.3f)\n",
         name[c - 2], median(va, n), median(vb, n), n, median(d, n), below, n, (p > 1 ? 1 : p)
     }

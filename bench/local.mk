@@ -8,7 +8,7 @@ EXTRA_DIST += bench/README.md bench/run.sh bench/paired_ci.awk bench/launch_boun
 	bench/phases.sh bench/phases.py bench/phases.cuh bench/builds.sh \
 	bench/kparams_cold.sh bench/pcsample.c bench/pcsample.sh \
 	bench/launch_pages.sh bench/launch_pages.py bench/selftime.sh \
-	bench/build_shim.sh bench/ladder.sh
+	bench/build_shim.sh bench/ladder.sh bench/stats.awk
 
 # the generator of large synthetic recordings (bench/report_scale.sh, and
 # tests/recordings/scale.test with a small one)

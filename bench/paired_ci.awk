@@ -7,27 +7,17 @@
 # above x(N+1-k)), and "inconclusive" when the interval reaches further than
 # 2% from the median on either side, or N is too small (< 6) for any 95%
 # interval: then run more pairs (--runs).  -v unit=WORD names what a line
-# is ("pairs" unless told: bench/phases.sh gives "processes").
+# is ("pairs" unless told: bench/phases.sh gives "processes").  Run after
+# bench/stats.awk (awk -f bench/stats.awk -f bench/paired_ci.awk).
 $1 > 0 && $2 > 0 { r[++n] = $2 / $1 }
 END {
   if (label == "") label = "paired ratio"
   if (unit == "") unit = "pairs"
   if (n == 0) { printf "%s: no %s\n", label, unit; exit }
-  # insertion sort: n is a few hundred at most
-  for (i = 2; i <= n; i++) {
-    v = r[i]
-    for (j = i - 1; j >= 1 && r[j] > v; j--) r[j + 1] = r[j]
-    r[j + 1] = v
-  }
-  med = n % 2 ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
+  med = median(r, n)
   # k: the largest with P(B <= k - 1) <= 0.025, B ~ binomial(n, 1/2)
-  lp = n * log(0.5); cdf = 0; k = 0
-  for (i = 0; i < n; i++) {
-    cdf += exp(lp)
-    if (cdf > 0.025) break
-    k = i + 1
-    lp += log(n - i) - log(i + 1)
-  }
+  for (k = 0; k < n && binom_le(k, n) <= 0.025; k++)
+    ;
   if (k == 0) {
     printf "%s: median %.3f over %d %s, inconclusive: too few %s for a 95%% interval (6 or more)\n", label, med, n, unit, unit
     exit

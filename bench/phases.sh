@@ -38,6 +38,7 @@
 # detached) runs as native does.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+stats=$(cat "$here/stats.awk") || exit 2
 usage="usage: phases.sh SHIM CMD [ARGS...] | phases.sh --blocks FILE..."
 [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
 tmp=$(mktemp -d)
@@ -109,15 +110,16 @@ pair() {
   : >"$tmp/ci"
   : >"$tmp/across"
   for r in cudalens/off:on_off floor/off:floor_off cudalens/floor:on_floor; do
-    awk -v label="${r%%:*}$within" -f "$here/paired_ci.awk" "$tmp/${r#*:}" >>"$tmp/ci"
+    awk -v label="${r%%:*}$within" -f "$here/stats.awk" -f "$here/paired_ci.awk" \
+      "$tmp/${r#*:}" >>"$tmp/ci"
     [ "$runs" -lt 2 ] && continue
     # each process's median ratio, as a pair "1 RATIO"
-    awk '$1 > 0 && $2 > 0 { print $3, $2 / $1 }' "$tmp/${r#*:}" | sort -k1,1n -k2,2g |
-      awk '$1 != p { if (n) print 1, med(); p = $1; n = 0 } { v[++n] = $2 }
-           END { if (n) print 1, med() }
-           function med() { return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }' |
+    awk '$1 > 0 && $2 > 0 { print $3, $2 / $1 }' "$tmp/${r#*:}" | sort -k1,1n |
+      awk "$stats"'
+        $1 != p { if (n) print 1, median(v, n); p = $1; n = 0 } { v[++n] = $2 }
+        END { if (n) print 1, median(v, n) }' |
       awk -v label="${r%%:*} across processes" -v unit=processes \
-        -f "$here/paired_ci.awk" >>"$tmp/across"
+        -f "$here/stats.awk" -f "$here/paired_ci.awk" >>"$tmp/across"
   done
 }
 
@@ -146,9 +148,9 @@ cat "$tmp/ci" "$tmp/across"
 [ "$runs" -eq 1 ] || echo "(rounds of $runs processes)"
 for p in 0 1 2 3; do
   [ "$p" -lt 3 ] || [ -n "${NATIVE:-}" ] || continue
-  awk -v p="$p" '$2 == p { print $3 }' "$tmp/blocks" | sort -g |
-    awk -v name="$(echo off floor on native | cut -d' ' -f$((p + 1)))" \
-      '{ v[++n] = $1 } END { printf "%s: median block %.4f s of %d\n", name, n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2, n }'
+  awk -v p="$p" '$2 == p { print $3 }' "$tmp/blocks" |
+    awk -v name="$(echo off floor on native | cut -d' ' -f$((p + 1)))" "$stats"'
+      { v[++n] = $1 } END { printf "%s: median block %.4f s of %d\n", name, median(v, n), n }'
 done | tee "$tmp/medians"
 [ -z "${NATIVE:-}" ] ||
   awk '{ m[$1] = $4 } END { printf "off/native (medians of two processes): %.3f\n", m["off:"] / m["native:"] }' "$tmp/medians"

@@ -201,9 +201,7 @@ now() { date +%s.%N; }
 
 # median of the numbers on standard input
 median() {
-  sort -g | awk '{ v[NR] = $1 }
-    END { if (NR == 0) { print "nan"; exit }
-          if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+  awk "$(cat "$here/stats.awk")"'{ v[NR] = $1 } END { print NR ? median(v, NR) : "nan" }'
 }
 
 # the number after "elapsed" in a program's output
@@ -293,7 +291,7 @@ ratios() {
 # interval, marked inconclusive when wider than +-2% (bench/paired_ci.awk)
 interval() {
   paste -d ' ' "$1" "$2" | awk '{ print $1, $3 }' |
-    awk -v label="  $3" -f "$here/paired_ci.awk"
+    awk -v label="  $3" -f "$here/stats.awk" -f "$here/paired_ci.awk"
 }
 
 # another NAT OTHER R T0: whether to run round R: within --runs, or past
