@@ -55,8 +55,8 @@ for mib in 0 "$evict"; do
   k=0
   for shim in "$@"; do
     k=$((k + 1))
-    med=$(awk '{ print $3 * 1000 }' "$tmp/kp.$mib.$k" | sort -n |
-          awk '{ v[NR] = $1 } END { printf "%.0f", v[int((NR + 1) / 2)] }')
+    med=$(awk '{ print $3 * 1000 }' "$tmp/kp.$mib.$k" |
+          awk "$(cat "$here/stats.awk")"'{ v[NR] = $1 } END { printf "%.0f", median(v, NR) }')
     echo "$what, $shim: kernel parameters $med ns a launch (median of $runs)"
     sed 's/^ */    /' "$tmp/kp.$mib.$k"
   done

@@ -35,6 +35,7 @@ for a in "$@"; do
 done
 TRUE=/bin/true
 [ -x "$TRUE" ] || TRUE=$(command -v true)
+here=$(cd "$(dirname "$0")" && pwd) || exit 2
 work=$(mktemp -d "${TMPDIR:-/tmp}/cl-startup.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work" # nothing is written here (the shim records nothing)
@@ -74,7 +75,8 @@ for ((r = 0; r < rounds; r++)); do
 done
 
 # median of the values on stdin
-median() { sort -n | awk '{ a[NR] = $1 } END { print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+stats=$(cat "$here/stats.awk") || exit 2
+median() { awk "$stats"'{ a[NR] = $1 } END { print median(a, NR) }'; }
 
 echo "startup cost: $rounds rounds; /bin/true: $procs runs a round; loop: sh running 50 /bin/true"
 printf '%-24s' ""
