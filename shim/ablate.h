@@ -1,9 +1,9 @@
 /* ablate.h - an experiment's builds (bench/ladder.sh): built with
  * -DCUDALENS_ABLATE=MASK, the shim leaves out parts of what a recorded
  * call does, so that a benchmark can measure what each part costs the
- * program (bench/README.md, "Session 12").  Such a
- * build records less than cudalens must and is never a user's: without
- * the flag, CUDALENS_ABLATE is 0 and every test of it compiles away. */
+ * program (bench/README.md, "Session 12").  Such a build records less
+ * than cudalens must and is never a user's: without the flag,
+ * CUDALENS_ABLATE is 0 and every test of it compiles away. */
 #ifndef CUDALENS_SHIM_ABLATE_H
 #define CUDALENS_SHIM_ABLATE_H
 
