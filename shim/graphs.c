@@ -647,7 +647,9 @@ void cl_graph_exec_kernel(uint64_t seq, uint64_t exec, uint64_t node,
   size_t ng = 0, capg = 0;
   if (nodes && edges) {
     memcpy(nodes, x->nodes, nn * sizeof *nodes);
-    memcpy(edges, x->edges, ne * sizeof *edges);
+    if (ne) /* (a graph without edges has none: memcpy from NULL is
+             * undefined even for 0 bytes) */
+      memcpy(edges, x->edges, ne * sizeof *edges);
     for (size_t i = 0; i < nn; i++)
       if (nodes[i].handle == node && nodes[i].type == CL_GNODE_KERNEL) {
         nodes[i].nkargs = (uint8_t)nkargs;
