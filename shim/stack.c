@@ -187,6 +187,16 @@ static int in_stack(uintptr_t a)
   return a >= stack_lo && a < stack_hi && stack_hi - a >= 8;
 }
 
+/* The word at a, which need not be aligned (a frame's rbp may hold any
+ * value; C leaves a misaligned load through a pointer undefined, memcpy
+ * is one plain load on x86-64) */
+static inline uintptr_t word_at(uintptr_t a)
+{
+  uintptr_t v;
+  memcpy(&v, (const void *)a, sizeof v);
+  return v;
+}
+
 /* One frame seen by libgcc: at return address ip, the stack pointer was sp
  * and rbp held rbp; its CFA is cfa, where its caller's rbp is caller_rbp. */
 struct observed {
@@ -195,7 +205,7 @@ struct observed {
 
 static int rbp_at_fp(const struct observed *o)
 {
-  return in_stack(o->rbp) && *(const uintptr_t *)o->rbp == o->caller_rbp;
+  return in_stack(o->rbp) && word_at(o->rbp) == o->caller_rbp;
 }
 
 /* Where the frame keeps its caller's rbp: RBP_SAME, d of CFA - 8d,
@@ -206,7 +216,7 @@ static unsigned rbp_save_of(const struct observed *o)
     return RBP_SAME;
   for (unsigned d = 2; d < RBP_AT_FP; d++)
     if (in_stack(o->cfa - 8 * d) &&
-        *(const uintptr_t *)(o->cfa - 8 * d) == o->caller_rbp)
+        word_at(o->cfa - 8 * d) == o->caller_rbp)
       return d;
   return rbp_at_fp(o) ? RBP_AT_FP : RBP_UNKNOWN;
 }
@@ -217,7 +227,7 @@ static intptr_t fp_rule_of(const struct observed *o)
   if (o->cfa == o->rbp + 16)
     return 16;
   for (uintptr_t c = 8; c <= 128; c += 8)
-    if (in_stack(o->rbp - c) && *(const uintptr_t *)(o->rbp - c) == o->cfa)
+    if (in_stack(o->rbp - c) && word_at(o->rbp - c) == o->cfa)
       return FP_DEREF + (intptr_t)c;
   return 0;
 }
@@ -228,7 +238,7 @@ static int fp_fits(const struct observed *o, intptr_t k)
   if (k < FP_DEREF)
     return o->cfa == o->rbp + (uintptr_t)k;
   uintptr_t at = o->rbp - (uintptr_t)(k - FP_DEREF);
-  return in_stack(at) && *(const uintptr_t *)at == o->cfa;
+  return in_stack(at) && word_at(at) == o->cfa;
 }
 
 static void learn(const struct observed *o)
@@ -435,7 +445,7 @@ static void memos_init(struct memos *ms)
 static int memo_holds(const struct memo *m, int j)
 {
   for (int r = m->f[j].first_read; r < m->nreads; r++)
-    if (*(const uintptr_t *)m->addr[r] != m->val[r])
+    if (word_at(m->addr[r]) != m->val[r])
       return 0;
   return 1;
 }
@@ -480,7 +490,7 @@ static int memo_find(const struct memos *ms, unsigned gen, int max,
   const struct memo *m = &ms->m[ms->at[c]];
   /* every word before r of c's walk holds */
   for (int r = 0; r < m->nreads;) {
-    if (*(const uintptr_t *)m->addr[r] == m->val[r]) {
+    if (word_at(m->addr[r]) == m->val[r]) {
       r++;
       continue;
     }
@@ -493,7 +503,7 @@ static int memo_find(const struct memos *ms, unsigned gen, int max,
       const struct memo *o = &ms->m[ms->at[s]];
       if (ms->alike[c][s] < r)
         continue; /* (it may hold: its words are not c's) */
-      if (r == o->nreads || *(const uintptr_t *)o->addr[r] == o->val[r]) {
+      if (r == o->nreads || word_at(o->addr[r]) == o->val[r]) {
         next = s;
         break;
       }
@@ -707,7 +717,7 @@ static int walk_rules(struct memos *ms, _Atomic uint64_t *t, uintptr_t ip,
 #define READ(var, a)                                                           \
   do {                                                                         \
     uintptr_t a_ = (a);                                                        \
-    var = *(const uintptr_t *)a_;                                              \
+    var = word_at(a_);                                                         \
     if (f) {                                                                   \
       rec->addr[nreads] = a_;                                                  \
       rec->val[nreads++] = var;                                                \

@@ -5,7 +5,7 @@
 # (autogen.sh runs it; tests/collected.test fails while tests.mk is not
 # what it writes).
 #   tests/collect.sh [OUT]      (OUT: tests/tests.mk; - for stdout)
-# Each folder's list keeps the name its local.mk and analyzer/sanitize.mk use.
+# Each folder's list keeps the name its local.mk and tests/sanitize.mk use.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$top/tests/tests.mk}

@@ -3,7 +3,7 @@
 # simulated CUDA runtime (tests/sim), run through tests/run-test.sh.
 TEST_EXTENSIONS += .test
 TEST_LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/run-test.sh
-# CL_SAN_SUFFIX: -san in make check-sanitize (analyzer/sanitize.mk), whose
+# CL_SAN_SUFFIX: -san in make check-sanitize (tests/sanitize.mk), whose
 # tests run the sanitized cudalens-report-san and friends.  CL_SANITIZER_INC:
 # where configure found sanitizer.h, empty when it built no footprint
 # collector (CL_SANITIZER_RESULT says why; tests/footprint).  Suppression

@@ -9,7 +9,7 @@ script=$1
 shift
 case $script in /*) ;; *) script=$PWD/$script ;; esac # before the cd below
 : "${CL_TOP_BUILDDIR:?run through make check}"
-CL_SHIM=$CL_TOP_BUILDDIR/.libs/libcudalens.so
+CL_SHIM=$CL_TOP_BUILDDIR/.libs/libcudalens${CL_SAN_SUFFIX:-}.so # -san: check-sanitize
 # the CUDA libraries the tests run against: the simulated runtime (a test
 # double), or, from tests/gpu/realtests.sh, a folder of links to the real one
 CL_SIMLIB=${CL_CUDA_LIBDIR:-$CL_TOP_BUILDDIR/tests/sim/lib}
