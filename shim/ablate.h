@@ -17,6 +17,10 @@ enum {
                          * (kparams.c) */
   CL_ABLATE_WRITE = 4,  /* the writer drops call and activity records
                          * unwritten (writer.c) */
+  CL_ABLATE_RESOLVE = 8, /* the scan keeps each word inside the
+                          * allocations' or host code's bounds, unresolved:
+                          * what a scan deferred to the writer would leave
+                          * on the calling thread (kparams.c) */
 };
 #define CL_ABLATED(part) ((CUDALENS_ABLATE & (part)) != 0)
 

@@ -662,6 +662,15 @@ again:
       memcpy(&v, q, 8);
       if (v - lo >= span && v - code_lo >= cspan)
         continue; /* neither in an allocation nor in host code */
+      if (CL_ABLATED(CL_ABLATE_RESOLVE)) { /* kept as it is (ablate.h) */
+        if (c->nkargs == CL_MAX_KARGS) {
+          c->kargs_truncated = 1;
+          goto done;
+        }
+        c->kargs[c->nkargs++] =
+            (struct cl_karg){(uint16_t)i, (uint16_t)(q - p), 0, 0, v};
+        continue;
+      }
       int inside = v - lo < span;
       if (inside && (v < hit_start || v >= hit_end)) {
         unsigned j = 0;
