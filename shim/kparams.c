@@ -663,8 +663,9 @@ again:
       if (v - lo >= span && v - code_lo >= cspan)
         continue; /* neither in an allocation nor in host code */
       if (CL_ABLATED(CL_ABLATE_RESOLVE)) { /* kept as it is (ablate.h) */
-        if (c->nkargs == CL_MAX_KARGS) /* the last slot again: every word */
-          c->kargs_truncated = 1, c->nkargs--; /* is still looked at */
+        /* (from the 16th on, the last slot again: every word looked at) */
+        if (c->nkargs == CL_MAX_KARGS)
+          c->kargs_truncated = 1, c->nkargs--;
         c->kargs[c->nkargs++] =
             (struct cl_karg){(uint16_t)i, (uint16_t)(q - p), 0, 0, v};
         continue;
