@@ -22,7 +22,7 @@ libclshim_la_SOURCES = \
 	shim/signals.h shim/sigwrap.c shim/sigwrap.h shim/hostguard.c \
 	shim/hostguard.h shim/protmap.c shim/protmap.h shim/hostfn.c shim/hostfn.h shim/threads.c \
 	shim/threads.h shim/threadmem.c shim/threadmem.h shim/syscalls.c \
-	shim/selftime.c shim/selftime.h shim/ablate.h \
+	shim/selftime.c shim/selftime.h shim/ablate.h shim/sanitizers.c \
 	shim/manifest.c shim/manifest.h shim/dlreal.c shim/nccl.c shim/nccl.h \
 	shim/sqlite_api.h \
 	common/format.c common/semantics.c common/outpath.c \

@@ -199,6 +199,13 @@ static void start(const struct cl_cuda_found *f)
 
 int cl_shim_waiting(void) { return atomic_load(&state) == WAITING; }
 
+/* set as the shim's constructor starts (shim_init.h) */
+static _Atomic int constructed CL_STARTUP_DATA;
+int cl_shim_constructed(void)
+{
+  return atomic_load_explicit(&constructed, memory_order_relaxed);
+}
+
 /* The start, by the one thread that moved the state to STARTING: which
  * CUDA is loaded (a path of up to 4 KiB, on this stack only here, not in the
  * look that every process makes; issue 24, item 10). */
@@ -233,6 +240,7 @@ CL_STARTUP_CODE int cl_cuda_maybe_loaded(void)
 
 __attribute__((constructor)) static void cl_constructor(void)
 {
+  atomic_store_explicit(&constructed, 1, memory_order_relaxed);
   configure_once();
   cl_cuda_maybe_loaded();
 }

@@ -37,6 +37,7 @@ CAPTURE_TESTS = \
 	tests/capture/own_dlsym.test \
 	tests/capture/pinned.test \
 	tests/capture/quiet.test \
+	tests/capture/sanitized.test \
 	tests/capture/signals.test \
 	tests/capture/sqlite_lib.test \
 	tests/capture/startup.test \

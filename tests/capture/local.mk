@@ -107,3 +107,18 @@ check_LTLIBRARIES += tests/capture/libfakecudart.la
 tests_capture_libfakecudart_la_SOURCES = tests/capture/fakecudart.c
 tests_capture_libfakecudart_la_LDFLAGS = -shared -module -avoid-version \
 	-no-undefined -rpath $(abs_builddir)/tests/capture
+# a CUDA program built with ThreadSanitizer and with AddressSanitizer
+# (tests/capture/sanitized.test)
+if HAVE_SANITIZERS
+check_PROGRAMS += tests/capture/sanitized-thread tests/capture/sanitized-address
+tests_capture_sanitized_thread_SOURCES = tests/capture/sanitized.c
+tests_capture_sanitized_thread_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
+tests_capture_sanitized_thread_CFLAGS = $(AM_CFLAGS) -fsanitize=thread
+tests_capture_sanitized_thread_LDFLAGS = -fsanitize=thread -no-install
+tests_capture_sanitized_thread_LDADD = tests/sim/libcudart.la -lpthread
+tests_capture_sanitized_address_SOURCES = tests/capture/sanitized.c
+tests_capture_sanitized_address_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
+tests_capture_sanitized_address_CFLAGS = $(AM_CFLAGS) -fsanitize=address
+tests_capture_sanitized_address_LDFLAGS = -fsanitize=address -no-install
+tests_capture_sanitized_address_LDADD = tests/sim/libcudart.la -lpthread
+endif
