@@ -1,7 +1,8 @@
 /* launcher.c - the `cudalens` command: `cudalens [run] [-o PATTERN]
  * [--fail-on=SEV] [--] CMD [ARGS...]` checks PATTERN with the shim's rule
  * (common/outpath.c) and makes its folder, finds libcudalens.so, puts it
- * first in LD_PRELOAD, runs CMD in a child, forwards its exit status
+ * first in LD_PRELOAD (after AddressSanitizer's runtime where the program
+ * needs it: cl_needed_runtime), runs CMD in a child, forwards its exit status
  * (128+signo when it died from a signal) and afterwards tells on stderr which
  * databases the shim wrote, and which processes it did not record in full.
  * The shim reports both by appending lines to the file named by
@@ -20,8 +21,10 @@
  * -DCL_LAUNCHER_NO_MAIN leaves out main(). */
 #include "config.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -50,6 +53,31 @@
 
 /* ---- pure helpers ---------------------------------------------------------- */
 
+/* the file name of the N-byte path E */
+static const char *base_of(const char *e, size_t n, size_t *bl)
+{
+  const char *base = e;
+  for (size_t i = 0; i < n; i++)
+    if (e[i] == '/')
+      base = e + i + 1;
+  *bl = (size_t)(e + n - base);
+  return base;
+}
+
+bool cl_first_runtime(const char *e, size_t n)
+{
+  static const char *const runtimes[] = {"libasan.so", "libhwasan.so",
+                                         "libclang_rt.asan", "libclang_rt.hwasan"};
+  size_t bl;
+  const char *base = base_of(e, n, &bl);
+  for (size_t i = 0; i < sizeof runtimes / sizeof *runtimes; i++) {
+    size_t rl = strlen(runtimes[i]);
+    if (bl >= rl && memcmp(base, runtimes[i], rl) == 0)
+      return true;
+  }
+  return false;
+}
+
 /* Is this LD_PRELOAD entry a cudalens shim (the same path, or any file named
  * libcudalens.so)?  Two copies would both try to subscribe to CUPTI. */
 static bool is_shim_entry(const char *e, size_t n, const char *shim)
@@ -57,40 +85,128 @@ static bool is_shim_entry(const char *e, size_t n, const char *shim)
   size_t sl = strlen(shim);
   if (n == sl && memcmp(e, shim, n) == 0)
     return true;
-  const char *base = e;
-  for (size_t i = 0; i < n; i++)
-    if (e[i] == '/')
-      base = e + i + 1;
-  size_t bl = (size_t)(e + n - base);
+  size_t bl;
+  const char *base = base_of(e, n, &bl);
   return bl == strlen(SHIM_NAME) && memcmp(base, SHIM_NAME, bl) == 0;
 }
 
-char *cl_build_preload(const char *shim, const char *existing)
+/* appends the N-byte entry E to OUT (at *LEN), a colon before it if OUT
+ * holds one already */
+static void add_entry(char *out, size_t *len, const char *e, size_t n)
 {
-  if (!shim || !*shim || strpbrk(shim, ": \t\n"))
+  if (*len)
+    out[(*len)++] = ':';
+  memcpy(out + *len, e, n);
+  *len += n;
+}
+
+char *cl_build_preload(const char *shim, const char *existing,
+                       const char *runtime)
+{
+  if (!shim || !*shim || strpbrk(shim, ": \t\n") ||
+      (runtime && (!*runtime || strpbrk(runtime, ": \t\n"))))
     return NULL;
-  size_t cap = strlen(shim) + (existing ? strlen(existing) : 0) + 2;
+  const char *ex = existing ? existing : "";
+  size_t cap = strlen(shim) + strlen(ex) + (runtime ? strlen(runtime) : 0) + 3;
   char *out = malloc(cap);
   if (!out)
     return NULL;
-  size_t len = strlen(shim);
-  memcpy(out, shim, len);
-  /* ld.so separates entries by colons or blanks; keep every other entry in
-   * its order, joined by colons. */
-  const char *p = existing ? existing : "";
-  while (*p) {
-    size_t n = strcspn(p, ": \t\n");
-    if (n && !is_shim_entry(p, n, shim)) {
-      out[len++] = ':';
-      memcpy(out + len, p, n);
-      len += n;
+  size_t len = 0;
+  /* ld.so separates entries by colons or blanks; the entries are joined by
+   * colons.  Three passes: the sanitizer runtimes that must come first
+   * (theirs, then RUNTIME unless they named it), the shim, the others in
+   * their order. */
+  size_t rbl = 0;
+  const char *rbase = runtime ? base_of(runtime, strlen(runtime), &rbl) : NULL;
+  for (int pass = 0; pass < 3; pass++) {
+    if (pass == 1) {
+      if (rbase)
+        add_entry(out, &len, runtime, strlen(runtime));
+      add_entry(out, &len, shim, strlen(shim));
+      continue;
     }
-    p += n;
-    if (*p)
-      p++;
+    for (const char *p = ex; *p;) {
+      size_t n = strcspn(p, ": \t\n");
+      if (n && !is_shim_entry(p, n, shim) && cl_first_runtime(p, n) == !pass) {
+        size_t bl;
+        const char *b = base_of(p, n, &bl);
+        if (!pass && rbase && bl == rbl && memcmp(b, rbase, bl) == 0)
+          rbase = NULL; /* theirs already */
+        add_entry(out, &len, p, n);
+      }
+      p += n;
+      if (*p)
+        p++;
+    }
   }
   out[len] = '\0';
   return out;
+}
+
+/* N bytes of FD at OFF into BUF: 0, or -1 when the file has fewer */
+static int read_at(int fd, void *buf, size_t n, uint64_t off)
+{
+  return pread(fd, buf, n, (off_t)off) == (ssize_t)n ? 0 : -1;
+}
+
+int cl_needed_runtime(const char *file, char *out, size_t size)
+{
+  int fd = open(file, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 0;
+  int found = 0;
+  Elf64_Ehdr eh;
+  Elf64_Phdr ph[64];
+  if (read_at(fd, &eh, sizeof eh, 0) < 0 || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+      eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof *ph ||
+      eh.e_phnum == 0 || eh.e_phnum > 64 ||
+      read_at(fd, ph, eh.e_phnum * sizeof *ph, eh.e_phoff) < 0)
+    goto done;
+  /* the dynamic section, and its string table's address as a file offset
+   * (through the loadable segment that holds it) */
+  const Elf64_Phdr *dyn = NULL;
+  for (int i = 0; i < eh.e_phnum; i++)
+    if (ph[i].p_type == PT_DYNAMIC)
+      dyn = &ph[i];
+  if (!dyn || dyn->p_filesz / sizeof(Elf64_Dyn) > 4096)
+    goto done;
+  size_t nd = dyn->p_filesz / sizeof(Elf64_Dyn);
+  Elf64_Dyn *d = malloc(nd * sizeof *d);
+  if (!d || read_at(fd, d, nd * sizeof *d, dyn->p_offset) < 0) {
+    free(d);
+    goto done;
+  }
+  uint64_t strtab = 0, strsz = 0, stroff = UINT64_MAX;
+  for (size_t i = 0; i < nd && d[i].d_tag != DT_NULL; i++) {
+    if (d[i].d_tag == DT_STRTAB)
+      strtab = d[i].d_un.d_ptr;
+    else if (d[i].d_tag == DT_STRSZ)
+      strsz = d[i].d_un.d_val;
+  }
+  for (int i = 0; i < eh.e_phnum; i++)
+    if (ph[i].p_type == PT_LOAD && strtab >= ph[i].p_vaddr &&
+        strtab - ph[i].p_vaddr < ph[i].p_filesz)
+      stroff = strtab - ph[i].p_vaddr + ph[i].p_offset;
+  for (size_t i = 0; stroff != UINT64_MAX && !found && i < nd &&
+                     d[i].d_tag != DT_NULL; i++) {
+    char name[256];
+    if (d[i].d_tag != DT_NEEDED || d[i].d_un.d_val >= strsz)
+      continue;
+    ssize_t got = pread(fd, name, sizeof name - 1,
+                        (off_t)(stroff + d[i].d_un.d_val));
+    if (got <= 0)
+      continue;
+    name[got] = '\0';
+    size_t n = strlen(name);
+    if (n < sizeof name - 1 && n < size && cl_first_runtime(name, n)) {
+      memcpy(out, name, n + 1);
+      found = 1;
+    }
+  }
+  free(d);
+done:
+  close(fd);
+  return found;
 }
 
 int cl_exit_code(int wstatus)
@@ -893,7 +1009,7 @@ static int run_command(char **cmd, int *exec_errno)
  * sets footprints_opt when it did.  0, or the exit status of a launcher
  * that could not run CMD. */
 static int footprint_run(char **cmd, const char *shim, const char *pattern,
-                         const char *orig_preload)
+                         const char *orig_preload, const char *first)
 {
   char lib[PATH_MAX], resolved[PATH_MAX], path[PATH_MAX], err[256];
   const char *env = getenv("CUDALENS_FOOTPRINT_LIB");
@@ -924,7 +1040,7 @@ static int footprint_run(char **cmd, const char *shim, const char *pattern,
     snprintf(f, sizeof f, "%s%s", file, sfx[i]);
     unlink(f);
   }
-  char *preload = cl_build_preload(resolved, orig_preload);
+  char *preload = cl_build_preload(resolved, orig_preload, first);
   if (!preload || setenv("LD_PRELOAD", preload, 1) < 0 ||
       setenv("CUDALENS_FOOTPRINT_OUTPUT", file, 1) < 0) {
     fprintf(stderr, "cudalens: --footprint: cannot preload %s\n", resolved);
@@ -963,6 +1079,26 @@ static int footprint_run(char **cmd, const char *shim, const char *pattern,
   return 0;
 }
 
+/* the sanitizer runtime that CMD's executable needs first (execvp's search
+ * of PATH for a name without a slash), into OUT: 1, else 0 */
+static int command_runtime(const char *cmd, char *out, size_t size)
+{
+  if (strchr(cmd, '/'))
+    return cl_needed_runtime(cmd, out, size);
+  const char *path = getenv("PATH");
+  for (const char *p = path && *path ? path : "/usr/local/bin:/bin:/usr/bin";;) {
+    size_t n = strcspn(p, ":");
+    char file[PATH_MAX];
+    if (snprintf(file, sizeof file, "%.*s/%s", n ? (int)n : 1, n ? p : ".",
+                 cmd) < (int)sizeof file &&
+        access(file, X_OK) == 0)
+      return cl_needed_runtime(file, out, size);
+    if (!p[n])
+      return 0;
+    p += n + 1;
+  }
+}
+
 static int run(int argc, char **argv)
 {
   struct cl_run_opts o;
@@ -985,15 +1121,21 @@ static int run(int argc, char **argv)
     prepare_output("CUDALENS_OUTPUT=", env_output);
   const char *p = getenv("LD_PRELOAD");
   char *orig_preload = p ? strdup(p) : NULL;
+  /* AddressSanitizer's runtime stops a program whose first library is not
+   * it: one the program needs goes before the shim */
+  char runtime[256];
+  const char *first = command_runtime(o.cmd[0], runtime, sizeof runtime)
+                          ? runtime
+                          : NULL;
   if (o.footprint) {
     const char *pattern = o.output              ? o.output
                           : env_output && *env_output ? env_output
                                                       : "cudalens-%p.db";
-    int code = footprint_run(o.cmd, shim, pattern, orig_preload);
+    int code = footprint_run(o.cmd, shim, pattern, orig_preload, first);
     if (code)
       return code;
   }
-  char *preload = cl_build_preload(shim, orig_preload);
+  char *preload = cl_build_preload(shim, orig_preload, first);
   if (!preload) {
     fprintf(stderr, "cudalens: the path %s contains a colon or blank, which "
                     "LD_PRELOAD cannot carry (set CUDALENS_SHIM)\n", shim);

@@ -17,12 +17,25 @@ struct cl_run_opts {
   char error[256];    /* why parsing failed */
 };
 
-/* The new LD_PRELOAD: shim first, then every entry of `existing` (colon or
- * blank separated) in order, joined by colons, without empty entries and
- * without other cudalens shims.  NULL when the shim path cannot be carried
- * by LD_PRELOAD (empty, or holds a colon or blank) or out of memory.  Free
- * the result. */
-char *cl_build_preload(const char *shim, const char *existing);
+/* The new LD_PRELOAD: the sanitizer runtimes that must be loaded first
+ * (cl_first_runtime) among the entries of `existing` (colon or blank
+ * separated), then `runtime` (the one the program needs, or NULL) unless
+ * one of those has its file name, then the shim, then every other entry of
+ * `existing` in order; joined by colons, without empty entries and without
+ * other cudalens shims.  NULL when the shim path or `runtime` cannot be
+ * carried by LD_PRELOAD (empty, or holds a colon or blank) or out of
+ * memory.  Free the result. */
+char *cl_build_preload(const char *shim, const char *existing,
+                       const char *runtime);
+
+/* Is the N-byte path E a sanitizer runtime that must be the first library
+ * of a process (AddressSanitizer's and HWAddressSanitizer's, GCC's and
+ * Clang's): a library preloaded before it stops the program at start? */
+bool cl_first_runtime(const char *e, size_t n);
+
+/* The DT_NEEDED entry of the 64-bit ELF FILE that names such a runtime,
+ * into OUT (SIZE bytes): 1, or 0 when it has none or is no such file. */
+int cl_needed_runtime(const char *file, char *out, size_t size);
 
 /* The launcher's exit code for a waitpid status: the child's exit code, or
  * 128+signo when a signal ended it. */

@@ -1,8 +1,9 @@
 /* launcher_test.c - unit tests of the cudalens launcher's helpers
- * (launcher.c built with -DCL_LAUNCHER_NO_MAIN): LD_PRELOAD building,
- * exit-status mapping, option parsing, shim and report candidates,
- * manifest lines, the --fail-on verdicts, and the -o PATTERN checks it makes
- * with common/outpath.c (the folder to make, mkdir -p). */
+ * (launcher.c built with -DCL_LAUNCHER_NO_MAIN): LD_PRELOAD building (a
+ * sanitizer runtime first), exit-status mapping, option parsing, shim and
+ * report candidates, manifest lines, the --fail-on verdicts, and the -o
+ * PATTERN checks it makes with common/outpath.c (the folder to make, mkdir
+ * -p). */
 #include "config.h"
 
 #include <signal.h>
@@ -18,10 +19,10 @@
 #include "launcher/launcher.h"
 #include "../unit.h"
 
-static void check_preload(const char *shim, const char *existing,
-                          const char *want)
+static void check_preload_first(const char *shim, const char *existing,
+                                const char *runtime, const char *want)
 {
-  char *got = cl_build_preload(shim, existing);
+  char *got = cl_build_preload(shim, existing, runtime);
   if (!want) {
     if (got) {
       fprintf(stderr, "preload(%s, %s): got '%s', want NULL\n", shim,
@@ -34,6 +35,12 @@ static void check_preload(const char *shim, const char *existing,
     unit_failures++;
   }
   free(got);
+}
+
+static void check_preload(const char *shim, const char *existing,
+                          const char *want)
+{
+  check_preload_first(shim, existing, NULL, want);
 }
 
 static void test_preload(void)
@@ -59,6 +66,47 @@ static void test_preload(void)
   check_preload("/a b/libcudalens.so", "x.so", NULL);
   check_preload("/a:b/libcudalens.so", NULL, NULL);
   check_preload("", NULL, NULL);
+  /* AddressSanitizer's runtime first: the program's, or one already there
+   * (kept where it is among such runtimes, never twice) */
+  check_preload_first(s, "/a/liba.so", "libasan.so.8",
+                      "libasan.so.8:/opt/cl/lib/libcudalens.so:/a/liba.so");
+  check_preload_first(s, NULL, "libasan.so.8",
+                      "libasan.so.8:/opt/cl/lib/libcudalens.so");
+  check_preload(s, "/a/liba.so:/usr/lib/libasan.so.8",
+                "/usr/lib/libasan.so.8:/opt/cl/lib/libcudalens.so:/a/liba.so");
+  check_preload_first(s, "/usr/lib/libasan.so.8 x.so", "libasan.so.8",
+                      "/usr/lib/libasan.so.8:/opt/cl/lib/libcudalens.so:x.so");
+  check_preload(s, "libtsan.so.2:libhwasan.so",
+                "libhwasan.so:/opt/cl/lib/libcudalens.so:libtsan.so.2");
+  check_preload_first(s, NULL, "lib asan.so", NULL);
+  check_preload_first(s, NULL, "", NULL);
+}
+
+static void test_first_runtime(void)
+{
+  static const struct {
+    const char *name;
+    bool first;
+  } cases[] = {
+      {"libasan.so.8", true},          {"/usr/lib/libasan.so", true},
+      {"libhwasan.so", true},          {"libclang_rt.asan-x86_64.so", true},
+      {"libclang_rt.hwasan-aarch64.so", true},
+      {"libtsan.so.2", false},         {"libubsan.so.1", false},
+      {"mylibasan.so", false},         {"/libasan/liba.so", false},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+    if (cl_first_runtime(cases[i].name, strlen(cases[i].name)) != cases[i].first) {
+      fprintf(stderr, "first runtime %s: got %d\n", cases[i].name, !cases[i].first);
+      unit_failures++;
+    }
+  /* no such file, no ELF, an executable that needs none (this one) */
+  char out[256] = "";
+  if (cl_needed_runtime("/nonexistent/app", out, sizeof out) ||
+      cl_needed_runtime("/dev/null", out, sizeof out) ||
+      cl_needed_runtime("/proc/self/exe", out, sizeof out)) {
+    fprintf(stderr, "needed runtime: found '%s' where there is none\n", out);
+    unit_failures++;
+  }
 }
 
 static int status_of(void (*body)(void))
@@ -308,6 +356,7 @@ static void test_manifest(void)
 int main(void)
 {
   test_preload();
+  test_first_runtime();
   test_exit_code();
   test_parse();
   test_candidates();
