@@ -14,7 +14,8 @@
 #
 #   tests/gpu/graphs.sh BUILD_DIR
 #
-# BUILD_DIR: the kit's build/ (or a built tree after make check).
+# BUILD_DIR: the kit's build/ (or a built tree after make check;
+# BUILD_DIR/lib-extra goes on the library path, for the report).
 # Environment: PYTHON (python3).  Exit 0 when everything passed.
 set -u
 [ $# -eq 1 ] || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
@@ -26,6 +27,9 @@ CL_SHIM=$build/.libs/libcudalens.so
 CL_REPORT=$build/cudalens-report
 [ -f "$CL_SHIM" ] && [ -x "$CL_REPORT" ] || { echo "$0: $build is not built" >&2; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/cl-graphs.XXXXXX") || exit 2
+# (the report's libdw and libelf, where the kit brought them: as nccl.sh)
+LD_LIBRARY_PATH=$build/lib-extra${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH
 export CL_SHIM CL_REPORT CL_TOP_SRCDIR="$top" RACES_SRC="$top/tests/races" \
   RACES_BIN="$build/tests/races" RACES_REAL=1 RACES_LIB_ONLY=1
 failed="" passed=0

@@ -18,6 +18,9 @@ PY=$("$PY" -c 'import sys; print(sys.executable)') || exit 2
 [ -e "$SHIM" ] || { echo "no $SHIM (build first)"; exit 2; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/cl-pysites.XXXXXX")
 echo "work dir: $T, python: $PY"
+# (the resolver's libdw and libelf, where a kit brought them: as nccl.sh)
+LD_LIBRARY_PATH=$B/lib-extra${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH
 
 cat >"$T/train.py" <<'PYEOF'
 import sys, time
