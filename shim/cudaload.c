@@ -39,13 +39,20 @@ CL_STARTUP_CODE static int walk_one(struct dl_phdr_info *info, size_t size, void
   return w->fn(info, w->arg);
 }
 
+/* this thread's walks in progress (cl_loaded_walking) */
+static __thread int walking;
+
 int cl_loaded_walk(_Atomic unsigned long long *seen,
                    int (*fn)(struct dl_phdr_info *, void *), void *arg)
 {
   struct walk w = {seen, 0, 0, fn, arg};
+  walking++;
   dl_iterate_phdr(walk_one, &w);
+  walking--;
   return !w.unchanged;
 }
+
+int cl_loaded_walking(void) { return walking; }
 
 /* ---- CUDA among them ----------------------------------------------------- */
 /* cl_cuda_appeared's walks */

@@ -14,6 +14,10 @@ struct dl_phdr_info;
 int cl_loaded_walk(_Atomic unsigned long long *seen,
                    int (*fn)(struct dl_phdr_info *, void *), void *arg)
     CL_HIDDEN;
+/* Is this thread inside cl_loaded_walk?  (A sanitizer whose runtime starts
+ * at its first intercepted call starts inside the walk's dl_iterate_phdr,
+ * and binds its interceptors with dlsym there: dlhook.c.) */
+int cl_loaded_walking(void) CL_HIDDEN;
 struct cl_cuda_found {
   char runtime[4096];    /* path of the loaded libcudart.so.N, "" when none */
   int runtime_major;     /* N, 0 when unknown */

@@ -22,6 +22,7 @@ CAPTURE_TESTS = \
 	tests/capture/forkstorm.test \
 	tests/capture/kernel_args.test \
 	tests/capture/lateload.test \
+	tests/capture/lazy_intercept.test \
 	tests/capture/launcher.test \
 	tests/capture/launcher_failon.test \
 	tests/capture/launcher_unchecked.test \

@@ -122,3 +122,10 @@ tests_capture_sanitized_address_CFLAGS = $(AM_CFLAGS) -fsanitize=address
 tests_capture_sanitized_address_LDFLAGS = -fsanitize=address -no-install
 tests_capture_sanitized_address_LDADD = tests/sim/libcudart.la -lpthread
 endif
+# a stand-in for a sanitizer runtime that starts at its first intercepted
+# call (tests/capture/lazy_intercept.test)
+check_LTLIBRARIES += tests/capture/liblazyintercept.la
+tests_capture_liblazyintercept_la_SOURCES = tests/capture/lazyintercept.c
+tests_capture_liblazyintercept_la_LDFLAGS = -shared -module -avoid-version \
+	-rpath $(abs_builddir)/tests/capture
+tests_capture_liblazyintercept_la_LIBADD = -ldl
