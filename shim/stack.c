@@ -248,11 +248,14 @@ static void learn(const struct observed *o)
   if (!t || o->ip >> IP_BITS)
     return; /* not representable: walks through ip use libgcc */
   unsigned d = rbp_save_of(o);
-  intptr_t fk = fp_rule_of(o);
+  intptr_t fk = 0;
   uint64_t fresh;
+  /* (the FP rule looked for only where the SP rule cannot be: its search
+   * reads words below rbp that the program may never have written, which
+   * valgrind's memcheck reported in every walk) */
   if (k > 0 && k % 8 == 0 && k <= K_MAX)
     fresh = SLOT(o->ip, k, d, RULE_SP);
-  else if (fk)
+  else if ((fk = fp_rule_of(o)) != 0)
     fresh = SLOT(o->ip, fk, d, RULE_FP);
   else
     fresh = SLOT(o->ip, 0, 0, RULE_VARIABLE);
@@ -281,6 +284,8 @@ static void learn(const struct observed *o)
   }
   int fits = rule == RULE_SP ? o->cfa == o->sp + (uintptr_t)SLOT_K(w)
                              : fp_fits(o, SLOT_K(w));
+  if (!fits && !fk)
+    fk = fp_rule_of(o);
   if (!fits) /* the stack pointer moved (alloca, realignment): by rbp */
     now = fk ? SLOT(o->ip, fk, SLOT_D(w), RULE_FP)
              : SLOT(o->ip, 0, 0, RULE_VARIABLE);

@@ -46,6 +46,7 @@ CAPTURE_TESTS = \
 	tests/capture/stderr.test \
 	tests/capture/streams.test \
 	tests/capture/stub.test \
+	tests/capture/valgrind.test \
 	tests/capture/threads.test \
 	tests/capture/unload.test \
 	tests/capture/words.test
