@@ -260,26 +260,26 @@ void *cl_dlopen_direct(const char *file, int mode)
 }
 
 /* Before the shim's constructor, and inside the shim's own walk of the
- * loaded objects, dlsym() is only bound: a sanitizer's runtime binds its
- * interceptors with dlsym() while it starts, and what it intercepts cannot
- * be called until it has, while the look for CUDA walks the loaded
- * objects with dl_iterate_phdr(), which they intercept.  ThreadSanitizer
- * starts from the program's .preinit_array, before every constructor;
- * MemorySanitizer at its first intercepted call, which was that walk in
- * the shim's constructor (every such program crashed under the shim).  The
- * constructor looks for CUDA itself; CUDA called from an earlier
- * constructor after a dlopen() that was not made from here (dlopen's
- * route above) is recorded from the shim's constructor on. */
+ * loaded objects, dlsym() is only bound, without a look for CUDA.  A
+ * sanitizer's runtime binds its interceptors with dlsym() as it starts,
+ * and they cannot be called until it has; the look walks the loaded
+ * objects with dl_iterate_phdr(), which sanitizers intercept.
+ * ThreadSanitizer starts from the program's .preinit_array, before every
+ * constructor; MemorySanitizer at its first intercepted call, which was
+ * that walk in the shim's constructor: every program built with either
+ * crashed under the shim.  The constructor looks for CUDA itself; CUDA
+ * called from an earlier constructor after a dlopen() that was not made
+ * from here (dlopen's route above) is recorded from the constructor on. */
 void cl_dlsym_hook(void)
 {
   int saved = errno;
   cl_dl_bind_real();
-  if (!cl_shim_constructed() || cl_loaded_walking())
-    ;
-  else if (cl_shim_waiting())
-    cl_cuda_maybe_loaded(); /* the real dlsym() resets dlerror() */
-  else
-    cl_nccl_maybe_loaded();
+  if (cl_shim_constructed() && !cl_loaded_walking()) {
+    if (cl_shim_waiting())
+      cl_cuda_maybe_loaded(); /* the real dlsym() resets dlerror() */
+    else
+      cl_nccl_maybe_loaded();
+  }
   errno = saved;
 }
 

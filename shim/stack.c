@@ -284,11 +284,12 @@ static void learn(const struct observed *o)
   }
   int fits = rule == RULE_SP ? o->cfa == o->sp + (uintptr_t)SLOT_K(w)
                              : fp_fits(o, SLOT_K(w));
-  if (!fits && !fk)
-    fk = fp_rule_of(o);
-  if (!fits) /* the stack pointer moved (alloca, realignment): by rbp */
+  if (!fits) { /* the stack pointer moved (alloca, realignment): by rbp */
+    if (!fk)
+      fk = fp_rule_of(o);
     now = fk ? SLOT(o->ip, fk, SLOT_D(w), RULE_FP)
              : SLOT(o->ip, 0, 0, RULE_VARIABLE);
+  }
   unsigned had = SLOT_D(now);
   if (SLOT_RULE(now) != RULE_VARIABLE && had != d && had != RBP_UNKNOWN) {
     /* a save slot relative to the CFA moves with realignment: where rbp
