@@ -33,7 +33,9 @@
 #   bench/ladder.sh table DIR           each rung's cudalens/floor across
 #                                       its processes (phases.sh --blocks)
 #
-# RUNGS="record layout ..." runs some of them.  e.g., on a GPU machine:
+# RUNGS="record layout ..." runs some of them; UNTIL=SECONDS starts no
+# round once that many seconds have passed since the run began (a device
+# call's limit: what ran is kept).  e.g., on a GPU machine:
 #   bench/ladder.sh run DIR 4 python3 bench/torch_train.py resnet18 600 8
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -82,8 +84,14 @@ run)
   tmp=$(mktemp -d) || die "mktemp failed"
   trap 'rm -rf "$tmp"' EXIT
   backwards=$(for r in $rungs; do echo "$r"; done | awk '{ v[NR] = $0 } END { for (i = NR; i > 0; i--) printf "%s ", v[i] }')
+  case ${UNTIL:-} in *[!0-9]*) die "UNTIL must be a number of seconds" ;; esac
+  began=$(date +%s)
   i=1
   while [ "$i" -le "$rounds" ]; do
+    if [ -n "${UNTIL:-}" ] && [ $(($(date +%s) - began)) -ge "$UNTIL" ]; then
+      echo "ladder.sh: UNTIL=$UNTIL s reached: $((i - 1)) of $rounds rounds run"
+      break
+    fi
     order=$rungs
     [ $((i % 2)) -eq 1 ] || order=$backwards
     for r in $order; do
