@@ -32,6 +32,12 @@
 #                                       as it ends; a line a process
 #   bench/ladder.sh table DIR           each rung's cudalens/floor across
 #                                       its processes (phases.sh --blocks)
+#   bench/ladder.sh pair DIR A B        B's cudalens/floor over A's, round
+#                                       by round (the k-th process of each:
+#                                       rungs run in the same rounds), the
+#                                       sign test's interval over rounds;
+#                                       finer than two tables, as a round's
+#                                       rungs share the machine's moment
 #
 # RUNGS="record layout ..." runs some of them; UNTIL=SECONDS starts no
 # round once that many seconds have passed since the run began (a device
@@ -41,7 +47,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 all="ring record layout filter scan native stacks full"
 die() { echo "ladder.sh: $*" >&2; exit 2; }
-usage="usage: ladder.sh build SRC_DIR DIR | run DIR ROUNDS CMD [ARG...] | table DIR"
+usage="usage: ladder.sh build SRC_DIR DIR | run DIR ROUNDS CMD [ARG...] | table DIR | pair DIR A B"
 rungs=${RUNGS:-$all}
 for r in $rungs; do
   case " $all " in *" $r "*) ;; *) die "no rung $r (the rungs: $all)" ;; esac
@@ -114,6 +120,23 @@ table)
     n=$((n + 1))
   done
   [ "$n" -gt 0 ] || die "no blocks in $dir/blocks (ladder.sh run)" ;;
+pair)
+  [ $# -eq 2 ] || die "usage: ladder.sh pair DIR A B"
+  for r in "$1" "$2"; do
+    case " $all " in *" $r "*) ;; *) die "no rung $r (the rungs: $all)" ;; esac
+    [ -s "$dir/blocks/$r" ] || die "no blocks of $r in $dir/blocks (ladder.sh run)"
+  done
+  tmp=$(mktemp -d) || die "mktemp failed"
+  trap 'rm -rf "$tmp"' EXIT
+  for r in "$1" "$2"; do
+    PROCESSES=$tmp/$r sh "$here/phases.sh" --blocks "$dir/blocks/$r" >/dev/null || exit 2
+  done
+  na=$(wc -l <"$tmp/$1") nb=$(wc -l <"$tmp/$2")
+  [ "$na" -eq "$nb" ] ||
+    echo "ladder.sh: $1 has $na processes, $2 $nb: the first $((na < nb ? na : nb)) of each paired"
+  paste -d ' ' "$tmp/$1" "$tmp/$2" | head -n $((na < nb ? na : nb)) |
+    awk -v label="$2/$1 by round" -v unit=rounds \
+      -f "$here/stats.awk" -f "$here/paired_ci.awk" ;;
 *)
   die "$usage" ;;
 esac

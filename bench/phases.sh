@@ -35,7 +35,9 @@
 # native: the same blocks, timed, printed as phase 3) and prints its
 # median block beside off's: two processes, so the ratio of their medians
 # has the spread of separate processes, but it shows whether off (CUPTI
-# detached) runs as native does.
+# detached) runs as native does.  PROCESSES=FILE writes each process's
+# median cudalens/floor to FILE, one a line in the order the processes ran
+# (bench/ladder.sh pair).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 stats=$(cat "$here/stats.awk") || exit 2
@@ -112,14 +114,16 @@ pair() {
   for r in cudalens/off:on_off floor/off:floor_off cudalens/floor:on_floor; do
     awk -v label="${r%%:*}$within" -f "$here/stats.awk" -f "$here/paired_ci.awk" \
       "$tmp/${r#*:}" >>"$tmp/ci"
-    [ "$runs" -lt 2 ] && continue
     # each process's median ratio, as a pair "1 RATIO"
     awk '$1 > 0 && $2 > 0 { print $3, $2 / $1 }' "$tmp/${r#*:}" | sort -k1,1n |
       awk "$stats"'
         $1 != p { if (n) print 1, median(v, n); p = $1; n = 0 } { v[++n] = $2 }
-        END { if (n) print 1, median(v, n) }' |
+        END { if (n) print 1, median(v, n) }' >"$tmp/procs"
+    [ -z "${PROCESSES:-}" ] || [ "$r" != cudalens/floor:on_floor ] ||
+      awk '{ print $2 }' "$tmp/procs" >"$PROCESSES"
+    [ "$runs" -lt 2 ] ||
       awk -v label="${r%%:*} across processes" -v unit=processes \
-        -f "$here/stats.awk" -f "$here/paired_ci.awk" >>"$tmp/across"
+        -f "$here/stats.awk" -f "$here/paired_ci.awk" "$tmp/procs" >>"$tmp/across"
   done
 }
 
