@@ -35,10 +35,14 @@ native() {
 # shimmed OUT PATTERN PROGRAM ARGS...: the same under the shim, recording
 # to CUDALENS_OUTPUT=PATTERN (extra CUDALENS_* settings come from the
 # environment of the caller)
-shimmed() {
-  _o=$1 _pat=$2
-  shift 2
-  env LD_LIBRARY_PATH="$CL_SIMLIB" LD_PRELOAD="$CL_SHIM" \
+shimmed() { preloaded "$CL_SHIM" "$@"; }
+
+# preloaded PRELOAD OUT PATTERN PROGRAM ARGS...: as shimmed, with
+# LD_PRELOAD=PRELOAD (the shim and libraries before or after it)
+preloaded() {
+  _pre=$1 _o=$2 _pat=$3
+  shift 3
+  env LD_LIBRARY_PATH="$CL_SIMLIB" LD_PRELOAD="$_pre" \
     CUDALENS_OUTPUT="$_pat" "$@" >"$_o.out" 2>"$_o.err"
   rc=$?
 }
