@@ -22,10 +22,10 @@ CAPTURE_TESTS = \
 	tests/capture/forkstorm.test \
 	tests/capture/kernel_args.test \
 	tests/capture/lateload.test \
-	tests/capture/lazy_intercept.test \
 	tests/capture/launcher.test \
 	tests/capture/launcher_failon.test \
 	tests/capture/launcher_unchecked.test \
+	tests/capture/lazy_intercept.test \
 	tests/capture/managed_async.test \
 	tests/capture/multidev.test \
 	tests/capture/multiproc.test \
@@ -46,9 +46,9 @@ CAPTURE_TESTS = \
 	tests/capture/stderr.test \
 	tests/capture/streams.test \
 	tests/capture/stub.test \
-	tests/capture/valgrind.test \
 	tests/capture/threads.test \
 	tests/capture/unload.test \
+	tests/capture/valgrind.test \
 	tests/capture/words.test
 
 FOOTPRINT_TESTS = \
