@@ -8,11 +8,11 @@
 #   record  ... and written to the recording (-DCUDALENS_ABLATE=1: no
 #           kernel-parameter scan)
 #   layout  ... and each launch's kernel layout found (-DCUDALENS_ABLATE=2)
-#   filter  ... and each argument word inside the allocations' or host
-#           code's bounds kept, unresolved: what a scan deferred to the
-#           writer would leave on the calling thread (-DCUDALENS_ABLATE=8)
-#   scan    ... and those words resolved: the kernel parameters scanned (a
-#           plain build)
+#   scan    ... and the kernel parameters scanned: the words inside the
+#           allocations' or host code's bounds kept for the writer to
+#           resolve (a plain build)
+#   immediate  the same, each word resolved on the calling thread, as
+#           before session 14 (-DCUDALENS_ABLATE=8)
 #   native  ... and the native stack (CUDALENS_PYTHON=0 CUDALENS_HOSTGUARD=0)
 #   stacks  ... and the Python stack (CUDALENS_HOSTGUARD=0)
 #   full    ... and the host check: cudalens as a user runs it
@@ -23,7 +23,7 @@
 #
 #   bench/ladder.sh build SRC_DIR DIR   SRC_DIR's committed HEAD built five
 #                                       ways, into DIR/{ring,record,layout,
-#                                       filter,plain}/ (bench/build_shim.sh)
+#                                       immediate,plain}/ (build_shim.sh)
 #   bench/ladder.sh run DIR ROUNDS CMD [ARG...]
 #                                       ROUNDS processes of each rung, a
 #                                       round the rungs in turn (forwards,
@@ -45,7 +45,7 @@
 #   bench/ladder.sh run DIR 4 python3 bench/torch_train.py resnet18 600 8
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-all="ring record layout filter scan native stacks full"
+all="ring record layout scan immediate native stacks full"
 die() { echo "ladder.sh: $*" >&2; exit 2; }
 usage="usage: ladder.sh build SRC_DIR DIR | run DIR ROUNDS CMD [ARG...] | table DIR | pair DIR A B"
 rungs=${RUNGS:-$all}
@@ -55,7 +55,7 @@ done
 
 # the build of rung $1 and the environment it runs with
 build_of() {
-  case $1 in ring | record | layout | filter) echo "$1" ;; *) echo plain ;; esac
+  case $1 in ring | record | layout | immediate) echo "$1" ;; *) echo plain ;; esac
 }
 env_of() {
   case $1 in
@@ -74,7 +74,7 @@ build)
   [ $# -eq 1 ] || die "usage: ladder.sh build SRC_DIR DIR"
   src=$dir dir=$1
   for b in ring:-DCUDALENS_ABLATE=5 record:-DCUDALENS_ABLATE=1 \
-      layout:-DCUDALENS_ABLATE=2 filter:-DCUDALENS_ABLATE=8 plain:; do
+      layout:-DCUDALENS_ABLATE=2 immediate:-DCUDALENS_ABLATE=8 plain:; do
     sh "$here/build_shim.sh" "$src" "$dir/${b%%:*}" "${b#*:}" || exit 2
   done ;;
 run)

@@ -17,10 +17,9 @@ enum {
                          * (kparams.c) */
   CL_ABLATE_WRITE = 4,  /* the writer drops call and activity records
                          * unwritten (writer.c) */
-  CL_ABLATE_RESOLVE = 8, /* the scan keeps each word inside the
-                          * allocations' or host code's bounds, unresolved:
-                          * what a scan deferred to the writer would leave
-                          * on the calling thread (kparams.c) */
+  CL_ABLATE_IMMEDIATE = 8, /* every launch's argument words resolved on
+                            * the calling thread, none left for the writer
+                            * (session 13's scan: kparams.c) */
 };
 #define CL_ABLATED(part) ((CUDALENS_ABLATE & (part)) != 0)
 

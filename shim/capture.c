@@ -42,10 +42,13 @@ struct pending {
   uint32_t correlation, driver_correlation;
   uint32_t pystack;       /* interned Python stack, 0 when none */
   uint8_t nframes, nkargs, kargs_truncated;
+  uint8_t kargs_deferred; /* (kparams.h) the ring holds until the commit */
   uint8_t hostfn_tried;   /* a host function's driver call was seen */
   void *hostfn_slot;      /* ... and its trampoline put in, */
   const void *hostfn_params; /* into these parameters */
   struct cl_karg kargs[CL_MAX_KARGS];
+  uint64_t kargs_gen;
+  const struct cl_hostcode *kargs_code;
   uint64_t frames[CL_MAX_FRAMES];
 };
 
@@ -137,10 +140,15 @@ static void scan_launch(const CUpti_CallbackData *cb, enum cl_op op,
   tmp.nkargs = 0;
   tmp.kargs_truncated = 0;
   CL_PHASE_BEGIN(t0);
-  cl_kparams_scan(f, params, &tmp);
+  /* a launch's words may wait for the writer; a graph's kernel node's are
+   * needed at the call's end (cl_graph_exec_kernel) */
+  cl_kparams_scan(f, params, &tmp, op == CL_OP_KERNEL);
   CL_PHASE_END(CL_PH_KPARAMS, t0);
   p->nkargs = tmp.nkargs;
   p->kargs_truncated = tmp.kargs_truncated;
+  p->kargs_deferred = tmp.kargs_deferred;
+  p->kargs_gen = tmp.kargs_gen;
+  p->kargs_code = tmp.kargs_code;
   memcpy(p->kargs, tmp.kargs, tmp.nkargs * sizeof *tmp.kargs);
 }
 
@@ -353,7 +361,8 @@ static void guard_after(const struct cl_api *api, const struct cl_call *c,
       cl_hostguard_sync(CL_OP_COPY, c->device, stream, c->tid, 0, c->seq);
     break;
   case CL_OP_KERNEL:
-    if (c->nkargs)
+    /* (words left for the writer reach nothing the host does: kparams.c) */
+    if (c->nkargs && !c->kargs_deferred)
       cl_hostguard_kernel(c->seq, stream, c->tid, c->device, c->kargs,
                           c->nkargs, const_params(c->name, symbol));
     break;
@@ -431,7 +440,7 @@ static void api_enter(struct thread_state *ts, int runtime,
   p->runtime = runtime;
   p->correlation = cb->correlationId;
   p->driver_correlation = 0;
-  p->nkargs = p->kargs_truncated = 0;
+  p->nkargs = p->kargs_truncated = p->kargs_deferred = 0;
   /* nested calls share the outermost call's Python stack; the native walk
    * stops where it starts (stack.h) */
   CL_PHASE_BEGIN(t1);
@@ -473,8 +482,11 @@ static void api_exit(struct thread_state *ts, int runtime,
   if (d >= MAX_NEST)
     return;
   struct pending *p = &ts->p[d];
-  if (p->api < 0)
+  if (p->api < 0) {
+    if (p->kargs_deferred) /* (a launch inside a call not recorded) */
+      cl_ring_release();
     return;
+  }
   /* (read only for the calls recorded: not for a driver call folded into
    * its runtime call) */
   uint64_t end_ns = cl_now_ns();
@@ -517,6 +529,9 @@ static void api_exit(struct thread_state *ts, int runtime,
   memcpy(c->frames, p->frames, p->nframes * sizeof *c->frames);
   c->nkargs = p->nkargs;
   c->kargs_truncated = p->kargs_truncated;
+  c->kargs_deferred = p->kargs_deferred;
+  c->kargs_gen = p->kargs_gen;
+  c->kargs_code = p->kargs_code;
   memcpy(c->kargs, p->kargs, p->nkargs * sizeof *c->kargs);
   memset(&c->a, 0, sizeof c->a);
   /* out-parameters are only meaningful when the call succeeded */
@@ -575,6 +590,8 @@ static void api_exit(struct thread_state *ts, int runtime,
   CL_PHASE_END(CL_PH_GUARD, t2);
   if (keep)
     cl_ring_commit();
+  if (p->kargs_deferred) /* (kparams.h) */
+    cl_ring_release();
   /* after the call's own record, in seq order */
   if (ok && api->op == CL_OP_GRAPH_EXEC)
     cl_graph_snapshot(snap.seq, snap.exec, snap.graph, snap.device);

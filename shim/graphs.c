@@ -451,7 +451,7 @@ static void read_node(struct snap *s, CUgraphNode h, int depth)
     tmp.nkargs = tmp.kargs_truncated = 0;
     void *f = p.func ? (void *)p.func : (void *)p.kern;
     if (p.kernelParams && !p.extra)
-      cl_kparams_scan(f, p.kernelParams, &tmp);
+      cl_kparams_scan(f, p.kernelParams, &tmp, 0);
     g->nkargs = tmp.nkargs;
     g->kargs_truncated = tmp.kargs_truncated;
     memcpy(g->kargs, tmp.kargs, tmp.nkargs * sizeof *tmp.kargs);

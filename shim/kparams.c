@@ -28,6 +28,7 @@
 #include "driver.h"
 #include "hostcode.h"
 #include "kparams.h"
+#include "ring.h"
 #include "selftime.h"
 #include "shim.h"
 #include "threadmem.h"
@@ -52,6 +53,7 @@ struct range {
   uint64_t host;          /* a device alias (cudaHostGetDevicePointer) of the
                            * pinned allocation starting here; 0: none */
   int32_t device;         /* the device whose memory it is; -1: host memory */
+  uint64_t born;          /* the map generation that added it */
 };
 struct ranges {
   size_t cap;
@@ -63,6 +65,30 @@ static _Atomic unsigned map_seq; /* odd while a writer changes the map */
 static _Atomic(struct ranges *) map;
 static _Atomic size_t nmap;
 static _Atomic uint64_t map_lo = UINT64_MAX, map_hi;
+/* the bounds of the ranges the host may reach too (pinned, registered,
+ * managed; never narrowed): a launch whose argument falls in one is
+ * resolved on its thread, for the host-access check */
+static _Atomic uint64_t reach_lo = UINT64_MAX, reach_hi;
+
+/* ---- the map's generations, for the writer ---------------------------------
+ * A launch's argument words are resolved by the writer (cl_kparams_resolve),
+ * later, against the map as the launch saw it: every change of the map
+ * (under map_lock) is a generation, map_gen counts those done, each range
+ * keeps the generation that added it, and a range removed or replaced goes
+ * to the dead ranges with the generation that removed it.  A launch
+ * scanned in generation G reads the ranges born at or before G and not
+ * dead by then.  The dead ranges are kept until no launch left to resolve
+ * was scanned before their death (cl_kparams_prune: the writer knows that
+ * from the rings' holds, ring.h); the oldest die first, so they are
+ * dropped from the front. */
+static _Atomic uint64_t map_gen;
+struct dead {
+  uint64_t start, end, born, died;
+  int device; /* device memory (kparams.c's device flag) */
+};
+static struct dead *dead; /* under map_lock */
+static size_t ndead, capdead;
+static _Atomic uint64_t unburied; /* removed ranges not kept: no memory */
 
 /* a field of the map that a writer may be changing (see above) */
 #define RD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
@@ -84,19 +110,45 @@ static int read_again(unsigned s)
   return atomic_load_explicit(&map_seq, memory_order_relaxed) != s;
 }
 
-static void write_begin(void)
+/* a writer's change: the generation it makes */
+static uint64_t write_begin(void)
 {
   pthread_mutex_lock(&map_lock);
   unsigned s = atomic_load_explicit(&map_seq, memory_order_relaxed);
   atomic_store_explicit(&map_seq, s + 1, memory_order_relaxed);
   atomic_thread_fence(memory_order_release);
+  return atomic_load_explicit(&map_gen, memory_order_relaxed) + 1;
 }
 
 static void write_end(void)
 {
   unsigned s = atomic_load_explicit(&map_seq, memory_order_relaxed);
   atomic_store_explicit(&map_seq, s + 1, memory_order_release);
+  atomic_store(&map_gen, atomic_load_explicit(&map_gen, memory_order_relaxed) + 1);
   pthread_mutex_unlock(&map_lock);
+}
+
+static int device_kind(int kind)
+{
+  return kind == CL_MEMKIND_DEVICE || kind == CL_MEMKIND_MAPPED;
+}
+
+/* (writer) range R is removed in generation GEN: kept among the dead while
+ * a launch may need it (when memory is short, it is not: a launch's word
+ * into it is then dropped as the scan before the launch would have) */
+static void bury(const struct range *r, uint64_t gen)
+{
+  if (ndead == capdead) {
+    size_t nc = capdead ? capdead * 2 : 64;
+    struct dead *d = realloc(dead, nc * sizeof *d);
+    if (!d) {
+      atomic_fetch_add(&unburied, 1);
+      return;
+    }
+    dead = d, capdead = nc;
+  }
+  dead[ndead++] = (struct dead){r->start, r->end, r->born, gen,
+                                device_kind(r->kind)};
 }
 
 /* the map's ranges as a reader (or the writer) sees them: their number,
@@ -194,12 +246,13 @@ void cl_allocmap_add(uint64_t start, uint64_t size, int kind, uint32_t flags,
 {
   if (!start || !size)
     return;
-  write_begin();
+  uint64_t gen = write_begin();
   size_t n;
   struct range *m = wmap(&n);
   size_t i = lower_bound(m, n, start);
   if (i < n && m[i].start == start) {
-    m[i] = (struct range){start, start + size, kind, flags, 0, device};
+    bury(&m[i], gen);
+    m[i] = (struct range){start, start + size, kind, flags, 0, device, gen};
   } else {
     if (!make_room()) {
       write_end();
@@ -207,28 +260,37 @@ void cl_allocmap_add(uint64_t start, uint64_t size, int kind, uint32_t flags,
     }
     m = wmap(&n);
     memmove(&m[i + 1], &m[i], (n - i) * sizeof *m);
-    m[i] = (struct range){start, start + size, kind, flags, 0, device};
+    m[i] = (struct range){start, start + size, kind, flags, 0, device, gen};
     set_nmap(n + 1);
   }
   if (start < atomic_load(&map_lo))
     atomic_store(&map_lo, start);
   if (start + size > atomic_load(&map_hi))
     atomic_store(&map_hi, start + size);
+  if (kind == CL_MEMKIND_PINNED || kind == CL_MEMKIND_REGISTERED ||
+      kind == CL_MEMKIND_MANAGED) {
+    if (start < atomic_load(&reach_lo))
+      atomic_store(&reach_lo, start);
+    if (start + size > atomic_load(&reach_hi))
+      atomic_store(&reach_hi, start + size);
+  }
   write_end();
 }
 
 void cl_allocmap_remove(uint64_t start)
 {
-  write_begin();
+  uint64_t gen = write_begin();
   size_t n;
   struct range *m = wmap(&n);
   size_t i = lower_bound(m, n, start);
   if (i < n && m[i].start == start && !m[i].host) {
+    bury(&m[i], gen);
     memmove(&m[i], &m[i + 1], (n - i - 1) * sizeof *m);
     n--;
     /* and the device aliases of the allocation */
     for (size_t k = 0; k < n;)
       if (m[k].host == start) {
+        bury(&m[k], gen);
         memmove(&m[k], &m[k + 1], (n - k - 1) * sizeof *m);
         n--;
       } else {
@@ -241,12 +303,12 @@ void cl_allocmap_remove(uint64_t start)
 
 void cl_allocmap_remove_range(uint64_t start, uint64_t size)
 {
-  write_begin();
+  uint64_t gen = write_begin();
   size_t n;
   struct range *m = wmap(&n);
   size_t i = lower_bound(m, n, start), k = i;
   while (k < n && m[k].start - start < size && m[k].kind == CL_MEMKIND_MAPPED)
-    k++;
+    bury(&m[k++], gen);
   if (k > i) {
     memmove(&m[i], &m[k], (n - k) * sizeof *m);
     set_nmap(n - (k - i));
@@ -258,7 +320,7 @@ void cl_allocmap_alias(uint64_t device, uint64_t host)
 {
   if (!device || device == host)
     return; /* unified addressing: the host pointer is the device's */
-  struct range r = {0, 0, 0, 0, 0, 0};
+  struct range r = {0};
   int found = range_before(host, &r, F_START | F_END | F_KIND | F_HOST) &&
               host < r.end && !r.host &&
               (r.kind == CL_MEMKIND_PINNED || r.kind == CL_MEMKIND_REGISTERED);
@@ -288,7 +350,7 @@ void cl_allocmap_attach(uint64_t addr, uint32_t flags)
 
 int cl_allocmap_device_reach(uint64_t v, uint64_t *start, uint64_t *end)
 {
-  struct range r = {0, 0, 0, 0, 0, 0};
+  struct range r = {0};
   if (!range_before(v, &r, F_START | F_END | F_KIND | F_FLAGS | F_HOST) ||
       v >= r.end)
     return 0;
@@ -316,7 +378,7 @@ int cl_allocmap_device_reach(uint64_t v, uint64_t *start, uint64_t *end)
 
 int cl_allocmap_kind(uint64_t addr, uint64_t bytes)
 {
-  struct range r = {0, 0, 0, 0, 0, 0};
+  struct range r = {0};
   if (!range_before(addr, &r, F_END | F_KIND | F_FLAGS | F_HOST) ||
       addr + bytes > r.end || r.host)
     return CL_MEMKIND_UNKNOWN;
@@ -328,7 +390,7 @@ int cl_allocmap_kind(uint64_t addr, uint64_t bytes)
 
 int cl_allocmap_kind_device(uint64_t addr, uint64_t bytes, int32_t *device)
 {
-  struct range r = {0, 0, 0, 0, 0, 0};
+  struct range r = {0};
   if (!range_before(addr, &r, F_END | F_KIND | F_FLAGS | F_HOST | F_DEVICE)) {
     *device = -1;
     return CL_MEMKIND_UNKNOWN;
@@ -343,14 +405,14 @@ int cl_allocmap_kind_device(uint64_t addr, uint64_t bytes, int32_t *device)
 
 int32_t cl_allocmap_device(uint64_t addr)
 {
-  struct range r = {0, 0, 0, 0, 0, 0};
+  struct range r = {0};
   return range_before(addr, &r, F_END | F_DEVICE) && addr < r.end ? r.device
                                                                   : -1;
 }
 
 int cl_allocmap_find(uint64_t addr, uint64_t *start, uint64_t *end)
 {
-  struct range r = {0, 0, 0, 0, 0, 0};
+  struct range r = {0};
   if (!range_before(addr, &r, F_START | F_END) || addr >= r.end)
     return 0;
   *start = r.start;
@@ -595,12 +657,79 @@ static const unsigned char *skip_neither(const unsigned char *q,
 static int vector_ok(void) { return 0; }
 #endif
 
+/* the range the last word fell in: the pointers of one launch mostly fall
+ * in one allocation (a caching allocator's segment) */
+struct hit {
+  uint64_t start, end;
+  int device;
+};
+
+/* Whether V (inside the map's bounds) is in a range of the map RV (N
+ * ranges, as read in this pass), and that range in *H: the last one
+ * found, else the thread's recent ones (RC), else a search of the map,
+ * which RC then keeps. */
+static inline int find_range(uint64_t v, struct hit *h, struct recent *rc,
+                             const struct range *rv, size_t n)
+{
+  if (v >= h->start && v < h->end)
+    return 1;
+  unsigned j = 0;
+  while (j < rc->n && (v < rc->r[j].start || v >= rc->r[j].end))
+    j++;
+  if (j < rc->n) {
+    if (!rc->r[j].inside)
+      return 0; /* in a gap found before */
+    h->start = rc->r[j].start, h->end = rc->r[j].end;
+    h->device = rc->r[j].device;
+    return 1;
+  }
+  /* first range starting after v */
+  CL_PHASE_ADD(CL_PH_KP_SEARCH, 1);
+  size_t k = lower_bound(rv, n, v + 1);
+  int inside = k > 0 && v < RD(rv[k - 1].end);
+  unsigned slot = rc->next++ % RECENT;
+  if (rc->n < RECENT)
+    rc->n++;
+  rc->r[slot].inside = inside;
+  if (inside) {
+    h->start = RD(rv[k - 1].start), h->end = RD(rv[k - 1].end);
+    h->device = device_kind(RD(rv[k - 1].kind));
+    rc->r[slot].start = h->start, rc->r[slot].end = h->end;
+    rc->r[slot].device = h->device;
+  } else { /* the gap v is in: from the range before to the next */
+    rc->r[slot].start = k > 0 ? RD(rv[k - 1].end) : 0;
+    rc->r[slot].end = k < n ? RD(rv[k].start) : UINT64_MAX;
+  }
+  return inside;
+}
+
+/* the words from FIRST on of parameters UNINIT (bit i: parameter i) are
+ * marked (parameters from the 64th on never are: a shift by 64 or more is
+ * undefined, and x86 would read the mark of parameter param % 64) */
+static void mark_uninit(struct cl_call *c, unsigned first, uint64_t uninit)
+{
+  for (unsigned k = first; uninit && k < c->nkargs; k++)
+    c->kargs[k].uninit =
+        c->kargs[k].param < 64 && ((uninit >> c->kargs[k].param) & 1);
+}
+
 /* The scan asks of every word whether it is in [lo, hi) (the allocations'
  * bounds) and, in an aggregate, whether it is in host code's bounds: each
  * one unsigned comparison (v - lo < hi - lo), and only a word inside the
- * bounds costs more.  Most words (sizes, strides, flags) are in neither. */
-void cl_kparams_scan(void *func, void **params, struct cl_call *c)
+ * bounds costs more.  Most words (sizes, strides, flags) are in neither.
+ *
+ * DEFER: the words inside the bounds are kept as they are (unresolved,
+ * with what they may be) for the writer to resolve against the map as of
+ * this generation (cl_kparams_resolve), off the program's thread: the
+ * ranges and host code they fall in are on lines the program's own work
+ * evicted since the last launch (bench/README.md, session 13: ~0.02 of a
+ * training step).  The words are resolved now after all when the thread
+ * cannot hold its generation (its first record), when they do not fit the
+ * record, or when one may be memory the host reaches too (pinned,
+ * registered, managed: the host-access check guards it at the launch). */
+void cl_kparams_scan(void *func, void **params, struct cl_call *c, int defer)
 {
+  c->kargs_deferred = 0;
   if (!func || !params || c->kargs_truncated ||
       atomic_load_explicit(&map_hi, memory_order_relaxed) == 0)
     return;
@@ -610,19 +739,29 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c)
   CL_PHASE_END(CL_PH_KP_LAYOUT, t0);
   if (!l || !l->n || CL_ABLATED(CL_ABLATE_LAYOUT))
     return;
+  if (CL_ABLATED(CL_ABLATE_IMMEDIATE))
+    defer = 0;
+  uint64_t gen = 0;
+  int held = 0;
+  if (defer) {
+    /* held before the generation is read (ring.c's cl_ring_hold) */
+    held = defer = c->nkargs == 0 && cl_ring_hold(atomic_load_explicit(
+                                          &map_gen, memory_order_relaxed));
+    gen = atomic_load(&map_gen);
+  }
   uint64_t lo = atomic_load_explicit(&map_lo, memory_order_relaxed);
   uint64_t hi = atomic_load_explicit(&map_hi, memory_order_relaxed);
   uint64_t span = hi > lo ? hi - lo : 0; /* 0: nothing is inside */
+  uint64_t rlo = atomic_load_explicit(&reach_lo, memory_order_relaxed);
+  uint64_t rhi = atomic_load_explicit(&reach_hi, memory_order_relaxed);
+  uint64_t rspan = rhi > rlo ? rhi - rlo : 0;
   /* (taken before the map's lock: it may ask the loader) */
   const struct cl_hostcode *code = l->aggregate ? cl_hostcode_now() : NULL;
   uint64_t code_lo = 0, code_span = 0; /* 0: no word is host code */
   uint64_t gap_lo = 0, gap_span = 0;   /* 0: no word is in the gap */
   if (code)
     cl_hostcode_bounds(code, &code_lo, &code_span, &gap_lo, &gap_span);
-  /* the range the last pointer fell in: the pointers of one launch mostly
-   * fall in one allocation (a caching allocator's segment) */
-  uint64_t hit_start, hit_end;
-  int hit_device;
+  struct hit hit;
   uint64_t uninit; /* the aggregates that held an address in host code */
   unsigned first = c->nkargs;
   int vector = vector_ok();
@@ -637,7 +776,7 @@ again:
     rc->seq = seq, rc->n = rc->next = 0;
   const struct range *rv;
   size_t nranges = view(&rv);
-  hit_start = 1, hit_end = 0, hit_device = 0, uninit = 0;
+  hit = (struct hit){1, 0, 0}, uninit = 0;
   c->nkargs = first;
   c->kargs_truncated = 0;
   for (unsigned i = 0; i < l->n; i++) {
@@ -662,45 +801,23 @@ again:
       memcpy(&v, q, 8);
       if (v - lo >= span && v - code_lo >= cspan)
         continue; /* neither in an allocation nor in host code */
-      if (CL_ABLATED(CL_ABLATE_RESOLVE)) { /* kept as it is (ablate.h) */
-        /* (from the 16th on, the last slot again: every word looked at) */
-        if (c->nkargs == CL_MAX_KARGS)
-          c->kargs_truncated = 1, c->nkargs--;
+      if (defer) { /* kept as it is, for the writer */
+        uint8_t maybe = (v - lo < span ? CL_KARG_MAYBE_ALLOC : 0) |
+                        (v - code_lo < cspan && v - gap_lo >= gap_span
+                             ? CL_KARG_MAYBE_CODE : 0);
+        if (!maybe)
+          continue;
+        if (c->nkargs == CL_MAX_KARGS ||
+            (v - rlo < rspan && find_range(v, &hit, rc, rv, nranges) &&
+             !hit.device)) {
+          defer = 0; /* resolved now after all */
+          goto again;
+        }
         c->kargs[c->nkargs++] =
-            (struct cl_karg){(uint16_t)i, (uint16_t)(q - p), 0, 0, v};
+            (struct cl_karg){(uint16_t)i, (uint16_t)(q - p), 0, 0, maybe, v};
         continue;
       }
-      int inside = v - lo < span;
-      if (inside && (v < hit_start || v >= hit_end)) {
-        unsigned j = 0;
-        while (j < rc->n && (v < rc->r[j].start || v >= rc->r[j].end))
-          j++;
-        if (j < rc->n && rc->r[j].inside) {
-          hit_start = rc->r[j].start, hit_end = rc->r[j].end;
-          hit_device = rc->r[j].device;
-        } else if (j < rc->n) {
-          inside = 0; /* in a gap found before */
-        } else {
-          /* first range starting after v */
-          CL_PHASE_ADD(CL_PH_KP_SEARCH, 1);
-          size_t k = lower_bound(rv, nranges, v + 1);
-          inside = k > 0 && v < RD(rv[k - 1].end);
-          unsigned slot = rc->next++ % RECENT;
-          if (rc->n < RECENT)
-            rc->n++;
-          rc->r[slot].inside = inside;
-          if (inside) {
-            int kind = RD(rv[k - 1].kind);
-            hit_start = RD(rv[k - 1].start), hit_end = RD(rv[k - 1].end);
-            hit_device = kind == CL_MEMKIND_DEVICE || kind == CL_MEMKIND_MAPPED;
-            rc->r[slot].start = hit_start, rc->r[slot].end = hit_end;
-            rc->r[slot].device = hit_device;
-          } else { /* the gap v is in: from the range before to the next */
-            rc->r[slot].start = k > 0 ? RD(rv[k - 1].end) : 0;
-            rc->r[slot].end = k < nranges ? RD(rv[k].start) : UINT64_MAX;
-          }
-        }
-      }
+      int inside = v - lo < span && find_range(v, &hit, rc, rv, nranges);
       if (!inside) { /* not in an allocation */
         if (v - code_lo < cspan && v - gap_lo >= gap_span) {
           CL_PHASE_ADD(CL_PH_KP_CODE, 1);
@@ -717,17 +834,113 @@ again:
         goto done;
       }
       c->kargs[c->nkargs++] = (struct cl_karg){
-          (uint16_t)i, (uint16_t)(q - p), (uint8_t)hit_device, 0, v};
+          (uint16_t)i, (uint16_t)(q - p), (uint8_t)hit.device, 0, 0, v};
     }
   }
 done:
   if (read_again(seq))
     goto again; /* the map changed meanwhile: scan again */
-  /* (parameters from the 64th on are never marked: a shift by 64 or more
-   * is undefined, and x86 would read the mark of parameter param % 64) */
-  for (unsigned k = first; uninit && k < c->nkargs; k++)
-    c->kargs[k].uninit =
-        c->kargs[k].param < 64 && ((uninit >> c->kargs[k].param) & 1);
+  if (defer && c->nkargs > first) {
+    c->kargs_deferred = 1; /* held until the record's commit (capture.c) */
+    c->kargs_gen = gen;
+    c->kargs_code = code;
+    return;
+  }
+  if (defer)
+    goto release; /* nothing to resolve */
+  CL_PHASE_ADD(CL_PH_KP_NOW, 1);
+  mark_uninit(c, first, uninit);
+release:
+  if (held)
+    cl_ring_release();
+}
+
+/* (writer, under map_lock) whether V was in a range in generation GEN,
+ * and whether that was device memory (*DEVICE) */
+static int inside_at(uint64_t v, uint64_t gen, int *device)
+{
+  size_t n;
+  const struct range *m = wmap(&n);
+  size_t i = lower_bound(m, n, v + 1);
+  if (i > 0 && v < m[i - 1].end && m[i - 1].born <= gen) {
+    *device = device_kind(m[i - 1].kind);
+    return 1;
+  }
+  /* those removed after GEN (the dead are in the order they died) */
+  size_t lo = 0, hi = ndead;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (dead[mid].died <= gen)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  for (size_t k = lo; k < ndead; k++)
+    if (v - dead[k].start < dead[k].end - dead[k].start &&
+        dead[k].born <= gen) {
+      *device = dead[k].device;
+      return 1;
+    }
+  return 0;
+}
+
+void cl_kparams_resolve(struct cl_call *c)
+{
+  if (!c->kargs_deferred)
+    return;
+  c->kargs_deferred = 0;
+  uint64_t uninit = 0;
+  unsigned n = 0;
+  pthread_mutex_lock(&map_lock);
+  for (unsigned k = 0; k < c->nkargs && k < CL_MAX_KARGS; k++) {
+    struct cl_karg a = c->kargs[k];
+    int device = 0;
+    if (!a.unresolved) {
+      c->kargs[n++] = a;
+    } else if ((a.unresolved & CL_KARG_MAYBE_ALLOC) &&
+        inside_at(a.value, c->kargs_gen, &device)) {
+      a.device_only = (uint8_t)device;
+      a.unresolved = 0;
+      c->kargs[n++] = a;
+    } else if ((a.unresolved & CL_KARG_MAYBE_CODE) && a.param < 64 &&
+               cl_hostcode_has(c->kargs_code, a.value)) {
+      uninit |= (uint64_t)1 << a.param;
+    }
+  }
+  pthread_mutex_unlock(&map_lock);
+  c->nkargs = (uint8_t)n;
+  mark_uninit(c, 0, uninit);
+}
+
+uint64_t cl_kparams_gen(void)
+{
+  return atomic_load(&map_gen);
+}
+
+void cl_kparams_prune(uint64_t below)
+{
+  pthread_mutex_lock(&map_lock);
+  size_t k = 0;
+  while (k < ndead && dead[k].died <= below)
+    k++;
+  if (k) {
+    memmove(dead, dead + k, (ndead - k) * sizeof *dead);
+    ndead -= k;
+  }
+  pthread_mutex_unlock(&map_lock);
+}
+
+size_t cl_kparams_dead(void)
+{
+  pthread_mutex_lock(&map_lock);
+  size_t n = ndead;
+  pthread_mutex_unlock(&map_lock);
+  return n;
+}
+
+uint64_t cl_kparams_take_unburied(void)
+{
+  return atomic_exchange(&unburied, 0);
 }
 
 void cl_kparams_atfork_prepare(void)

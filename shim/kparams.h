@@ -36,8 +36,25 @@ void cl_allocmap_attach(uint64_t addr, uint32_t flags) CL_HIDDEN;
  * too: 1 and the allocation's host range, else 0. */
 int cl_allocmap_device_reach(uint64_t v, uint64_t *start, uint64_t *end)
     CL_HIDDEN;
-/* Scan a launch's parameters for words pointing into live allocations. */
-void cl_kparams_scan(void *func, void **params, struct cl_call *c) CL_HIDDEN;
+/* Scan a launch's parameters for words pointing into live allocations,
+ * into C's kargs: resolved now, or, with DEFER, where it can, left for the
+ * writer (c->kargs_deferred; the thread's ring holds the map's generation
+ * until the record's commit, then cl_ring_release). */
+void cl_kparams_scan(void *func, void **params, struct cl_call *c,
+                     int defer) CL_HIDDEN;
+/* (the writer) C's kargs resolved as of their generation: what the scan
+ * would have kept then, in order, and marked */
+void cl_kparams_resolve(struct cl_call *c) CL_HIDDEN;
+/* the map's generation now */
+uint64_t cl_kparams_gen(void) CL_HIDDEN;
+/* (the writer) no launch left to resolve was scanned before generation
+ * BELOW: the ranges removed by then are forgotten */
+void cl_kparams_prune(uint64_t below) CL_HIDDEN;
+/* removed ranges that could not be kept for the writer (no memory), since
+ * the last call: a word of a launch into one was not kept */
+uint64_t cl_kparams_take_unburied(void) CL_HIDDEN;
+/* how many removed ranges are kept for the writer (for the unit test) */
+size_t cl_kparams_dead(void) CL_HIDDEN;
 /* whether the scan skips words four at a time (AVX2): -1 until the first
  * scan asks the processor; a test sets 0 to compare with word by word */
 extern int cl_kparams_vector CL_HIDDEN;

@@ -39,6 +39,7 @@ static void ring_thread_exit(void *p)
 {
   struct cl_ring *r = p;
   my_ring = NULL; /* the writer frees it once drained */
+  atomic_store_explicit(&r->held, UINT64_MAX, memory_order_release);
   atomic_store_explicit(&r->dead, 1, memory_order_release);
   cl_writer_wake();
 }
@@ -53,6 +54,7 @@ static struct cl_ring *ring_new(void)
     return NULL;
   r->capacity = cap;
   r->tid = cl_gettid();
+  atomic_init(&r->held, UINT64_MAX);
   pthread_once(&key_once, make_key);
   pthread_setspecific(ring_key, r);
   pthread_mutex_lock(&registry_lock);
@@ -177,6 +179,25 @@ struct cl_record *cl_ring_reserve(enum cl_rec_type type)
   if (tail - head >= r->capacity)
     return reserve_slow(type);
   return &r->slots[tail & (r->capacity - 1)];
+}
+
+/* (the exchange orders the hold before the caller's next read of the
+ * generation: the writer, reading held after the generation, sees either
+ * the hold or a thread whose next read is at least what it read) */
+int cl_ring_hold(uint64_t gen)
+{
+  struct cl_ring *r = my_ring;
+  if (!r)
+    return 0;
+  atomic_exchange(&r->held, gen);
+  return 1;
+}
+
+void cl_ring_release(void)
+{
+  struct cl_ring *r = my_ring;
+  if (r)
+    atomic_store_explicit(&r->held, UINT64_MAX, memory_order_release);
 }
 
 void cl_ring_commit(void)

@@ -14,6 +14,9 @@ struct cl_ring {
    * [1] GPU activity records */
   _Atomic uint64_t dropped[2];
   _Atomic int dead;              /* owner thread exited */
+  /* the map generation a record being filled was scanned in (kparams.c:
+   * the writer must resolve its words as of then); UINT64_MAX: none */
+  _Atomic uint64_t held;
   uint32_t tid;
   unsigned capacity;             /* power of two */
   struct cl_record slots[];
@@ -22,6 +25,14 @@ struct cl_ring {
  * (record dropped and counted).  Fill it, then cl_ring_commit(). */
 struct cl_record *cl_ring_reserve(enum cl_rec_type type) CL_HIDDEN;
 void cl_ring_commit(void) CL_HIDDEN;
+/* The calling thread is about to fill a record that the writer must read
+ * as of allocation-map generation GEN (a launch's arguments, left for the
+ * writer to resolve: kparams.c): until cl_ring_release(), its ring's held
+ * is at most GEN, and the writer keeps what that generation needs.  0 when
+ * the thread has no ring yet (the caller then does without). */
+int cl_ring_hold(uint64_t gen) CL_HIDDEN;
+/* after the held record's commit (or its loss) */
+void cl_ring_release(void) CL_HIDDEN;
 /* Hand every ring to fn (under the registry lock) after freeing the drained
  * rings of exited threads; their drop counts are kept for
  * cl_ring_take_orphan_drops(). */

@@ -47,7 +47,10 @@
   X(KP_CODE, "kparams-code")     /* of kernel-params: words looked up      \
                                     among host code (a count) */               \
   X(KP_WORDS, "kparams-words")   /* of kernel-params: 8-byte words looked   \
-                                    at (a count) */
+                                    at (a count) */                            \
+  X(KP_NOW, "kparams-now")       /* of kernel-params: scans whose words   \
+                                    were resolved on the thread, none left   \
+                                    for the writer (a count) */
 
 enum cl_phase {
 #define CL_PHASE_ID(id, name) CL_PH_##id,

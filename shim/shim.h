@@ -134,8 +134,11 @@ struct cl_karg {
   uint8_t uninit;      /* its parameter, a by-value aggregate, was not fully
                         * initialized, and this word may be stale
                         * (kparams.c) */
+  uint8_t unresolved;  /* left for the writer: what the word may be
+                        * (CL_KARG_MAYBE_*), the two fields above unset */
   uint64_t value;
 };
+enum { CL_KARG_MAYBE_ALLOC = 1, CL_KARG_MAYBE_CODE = 2 };
 
 /* What an NCCL call says (shim/nccl.c, include/cudalens/nccl.def): a
  * collective on communicator COMM, or a communicator created (COMM, its
@@ -150,6 +153,7 @@ struct cl_coll {
   uint8_t grouped;                 /* issued at ncclGroupEnd */
 };
 
+struct cl_hostcode; /* hostcode.h */
 struct cl_call {
   uint64_t seq, start_ns, end_ns;
   uint32_t api;          /* index into cl_api_table */
@@ -161,10 +165,16 @@ struct cl_call {
   uint32_t pystack;      /* interned Python stack, 0 when none */
   uint32_t tid;
   uint8_t nframes, nkargs, kargs_truncated;
+  uint8_t kargs_deferred; /* kargs left for the writer to resolve as of
+                           * kargs_gen, among kargs_code (kparams.c) */
   struct cl_args a;
   union {
-    struct cl_karg kargs[CL_MAX_KARGS]; /* kernels */
-    struct cl_coll coll;                /* NCCL calls (nkargs 0) */
+    struct { /* kernels */
+      struct cl_karg kargs[CL_MAX_KARGS];
+      uint64_t kargs_gen;
+      const struct cl_hostcode *kargs_code;
+    };
+    struct cl_coll coll; /* NCCL calls (nkargs 0) */
   };
   uint64_t frames[CL_MAX_FRAMES];
 };

@@ -20,6 +20,7 @@
 #include "config.h" /* HAVE_SEM_CLOCKWAIT */
 #include "ablate.h"
 #include "hostfn.h"
+#include "kparams.h"
 #include "ring.h"
 #include "shim.h"
 #include "writer.h"
@@ -101,6 +102,19 @@ static int inherited_record(const struct cl_record *r)
   return r->type == CL_REC_ACTIVITY && r->u.act.start_ns < inherited_before_ns;
 }
 
+/* R's tail, and *HELD lowered to the generation a record its thread is
+ * filling holds (ring.h): read first, so that a record whose hold is
+ * released is below the tail.  Once the records below every ring's tail
+ * are resolved, no record left was scanned before *HELD, which was at
+ * most the map's generation before the first ring's (cl_kparams_prune). */
+static uint64_t held_then_tail(struct cl_ring *r, uint64_t *held)
+{
+  uint64_t h = atomic_load(&r->held);
+  if (h < *held)
+    *held = h;
+  return atomic_load_explicit(&r->tail, memory_order_acquire);
+}
+
 static void drain(struct cl_db *db)
 {
   static struct snapshot snap; /* only the writer thread uses it */
@@ -108,15 +122,18 @@ static void drain(struct cl_db *db)
     return; /* (after a write error, records are drained and counted) */
   snap.n = 0;
   cl_ring_foreach(collect, &snap);
+  uint64_t held = cl_kparams_gen();
   for (int i = 0; i < snap.n; i++) {
     struct cl_ring *r = snap.rings[i];
     uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
-    uint64_t tail = atomic_load_explicit(&r->tail, memory_order_acquire);
+    uint64_t tail = held_then_tail(r, &held);
     for (; head != tail; head++) {
-      const struct cl_record *rec = &r->slots[head & (r->capacity - 1)];
+      struct cl_record *rec = &r->slots[head & (r->capacity - 1)];
       if (CL_ABLATED(CL_ABLATE_WRITE) &&
           (rec->type == CL_REC_CALL || rec->type == CL_REC_ACTIVITY))
         continue;
+      if (rec->type == CL_REC_CALL)
+        cl_kparams_resolve(&rec->u.call);
       if (!inherited_record(rec))
         cl_db_put(db, rec);
       /* free the slot early so a blocked producer can go on */
@@ -127,6 +144,10 @@ static void drain(struct cl_db *db)
     count_drops(db, atomic_exchange(&r->dropped[0], 0),
                 atomic_exchange(&r->dropped[1], 0));
   }
+  cl_kparams_prune(held);
+  uint64_t unburied = cl_kparams_take_unburied();
+  if (unburied)
+    cl_db_drop(db, "allocation-history", unburied);
   cl_db_put_host_accesses(db);
   cl_db_put_waits(db);
   uint64_t lost[2];
@@ -148,8 +169,11 @@ static void discard(void)
   static struct snapshot snap;
   snap.n = 0;
   cl_ring_foreach(collect, &snap);
+  uint64_t held = cl_kparams_gen();
   for (int i = 0; i < snap.n; i++)
-    atomic_store(&snap.rings[i]->head, atomic_load(&snap.rings[i]->tail));
+    atomic_store(&snap.rings[i]->head, held_then_tail(snap.rings[i], &held));
+  cl_kparams_prune(held);
+  cl_kparams_take_unburied();
   cl_ring_take_unbuffered();
 }
 
