@@ -713,6 +713,32 @@ static void mark_uninit(struct cl_call *c, unsigned first, uint64_t uninit)
         c->kargs[k].param < 64 && ((uninit >> c->kargs[k].param) & 1);
 }
 
+/* The words from FIRST on that the scan kept unresolved, resolved as it
+ * goes on (find_range, host code): those in a range kept, in order; the
+ * parameters marked (bit i: parameter i) returned. */
+static uint64_t settle(struct cl_call *c, unsigned first,
+                       const struct cl_hostcode *code, struct hit *h,
+                       struct recent *rc, const struct range *rv, size_t n)
+{
+  uint64_t uninit = 0;
+  unsigned kept = first;
+  for (unsigned k = first; k < c->nkargs; k++) {
+    struct cl_karg a = c->kargs[k];
+    if ((a.unresolved & CL_KARG_MAYBE_ALLOC) && find_range(a.value, h, rc, rv, n)) {
+      a.unresolved = 0;
+      a.device_only = (uint8_t)h->device;
+      c->kargs[kept++] = a;
+    } else if ((a.unresolved & CL_KARG_MAYBE_CODE) && a.param < 64 &&
+               !((uninit >> a.param) & 1)) {
+      CL_PHASE_ADD(CL_PH_KP_CODE, 1);
+      if (cl_hostcode_has(code, a.value))
+        uninit |= (uint64_t)1 << a.param;
+    }
+  }
+  c->nkargs = (uint8_t)kept;
+  return uninit;
+}
+
 /* The scan asks of every word whether it is in [lo, hi) (the allocations'
  * bounds) and, in an aggregate, whether it is in host code's bounds: each
  * one unsigned comparison (v - lo < hi - lo), and only a word inside the
@@ -807,15 +833,19 @@ again:
                              ? CL_KARG_MAYBE_CODE : 0);
         if (!maybe)
           continue;
-        if (c->nkargs == CL_MAX_KARGS ||
-            (v - rlo < rspan && find_range(v, &hit, rc, rv, nranges) &&
-             !hit.device)) {
-          defer = 0; /* resolved now after all */
-          goto again;
+        if (c->nkargs < CL_MAX_KARGS &&
+            !(v - rlo < rspan && find_range(v, &hit, rc, rv, nranges) &&
+              !hit.device)) {
+          c->kargs[c->nkargs++] =
+              (struct cl_karg){(uint16_t)i, (uint16_t)(q - p), 0, 0, maybe, v};
+          continue;
         }
-        c->kargs[c->nkargs++] =
-            (struct cl_karg){(uint16_t)i, (uint16_t)(q - p), 0, 0, maybe, v};
-        continue;
+        /* resolved now after all: the words kept so far, then from this
+         * one on as below */
+        defer = 0;
+        uninit |= settle(c, first, code, &hit, rc, rv, nranges);
+        if (i < 64 && ((uninit >> i) & 1))
+          cspan = 0;
       }
       int inside = v - lo < span && find_range(v, &hit, rc, rv, nranges);
       if (!inside) { /* not in an allocation */
