@@ -5,7 +5,9 @@
  * the map of live allocations kept here: memory allocated, registered,
  * opened through IPC, and each mapping of physical memory into a reserved
  * range (cuMemMap; adjacent mappings are adjacent ranges, so a pointer
- * anywhere in mapped memory is found).
+ * anywhere in mapped memory is found).  The words that may be pointers are
+ * mostly left for the writer to resolve, against the map as of the launch
+ * (the map's generations, below; cl_kparams_scan says when not).
  *
  * A structure declared without an initializer keeps, in the members the
  * program never sets, what the stack held (C++ [dcl.init]): PyTorch's

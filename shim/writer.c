@@ -1,7 +1,8 @@
 /* writer.c - the background thread that owns the database.  It starts with the
  * first record (so processes that never touch CUDA leave no file), creates the
  * file named by CUDALENS_OUTPUT, and every CUDALENS_FLUSH_MS (or sooner, when
- * a ring fills) drains every thread's ring into SQLite in one transaction.
+ * a ring fills) drains every thread's ring into SQLite in one transaction,
+ * resolving the kernel argument words a launch left to it (kparams.c).
  * The application's threads never wait on SQLite.  The end of the process
  * (exit, a fatal signal, _exit, an exec) waits for the writer to write what
  * it holds only as long as the writer makes progress.  A forked child has

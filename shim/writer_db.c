@@ -1478,8 +1478,10 @@ void cl_db_put_waits(struct cl_db *db)
 
 void cl_db_drop(struct cl_db *db, const char *reason, uint64_t n)
 {
-  /* whole records lost (not the pointer arguments beyond those kept) */
-  if (strcmp(reason, "kernel-args-beyond-16")) {
+  /* whole records lost (not the pointer arguments beyond those kept, nor
+   * removed allocations kparams.c could not keep for resolving them) */
+  if (strcmp(reason, "kernel-args-beyond-16") &&
+      strcmp(reason, "allocation-history")) {
     if (!db->lost)
       db->lost_reason = reason;
     db->lost += n;
