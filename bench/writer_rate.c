@@ -6,7 +6,10 @@
  * copy call and its memcpy activity record) and "poll" (a cudaStreamQuery
  * that is often not ready and a cudaEventRecord), and "mixed" (the three in
  * turn, two launches for a copy and a poll: all the common kinds of records
- * in one stream); call stacks drawn from a pool.
+ * in one stream); call stacks drawn from a pool.  With --deferred, a
+ * launch's pointer words are left for the writer, as most launches' are
+ * (kparams.c), and resolved before the put against a map of 64
+ * allocations, as a drain does: what resolving costs the writer.
  * Prints records/s and rows/s of the puts and commits, by the clock and per
  * CPU second (steadier on a shared machine), then what creating the
  * recording and closing it (the indexes) cost.  See bench/README.md, "The writer". */
@@ -16,10 +19,13 @@
 
 #include "cudalens/xorshift.h"
 #include "shim/cupti.h"
+#include "shim/kparams.h"
 #include "shim/writer_db.h"
 
 #define STACKS 300 /* distinct call stacks of the program */
 #define NAMES 40   /* distinct kernel names */
+
+static int deferred; /* --deferred */
 
 static uint64_t mono_ns(void)
 {
@@ -139,7 +145,10 @@ static void make_launch(struct cl_record r[2], uint32_t api, uint64_t t,
   for (unsigned i = 0; i < c->nkargs; i++) {
     c->kargs[i].param = (uint16_t)i;
     c->kargs[i].value = 0x7f0000000000ull + (next_random() % 64) * 0x100000;
+    c->kargs[i].unresolved = deferred ? CL_KARG_MAYBE_ALLOC : 0;
   }
+  c->kargs_deferred = deferred && c->nkargs;
+  c->kargs_gen = cl_kparams_gen();
   r[1].type = CL_REC_ACTIVITY;
   fill_activity(&r[1].u.act, c, CL_ACT_KERNEL, c->name, 0);
   n->calls++;
@@ -186,7 +195,7 @@ static void make_poll(struct cl_record r[2], uint32_t api[2], uint64_t t,
 static void usage(void)
 {
   fprintf(stderr, "usage: writer_rate [--mix launch|copy|poll|mixed] [--batch N] "
-                  "OUT.db RECORDS\n");
+                  "[--deferred] OUT.db RECORDS\n");
   exit(2);
 }
 
@@ -195,6 +204,7 @@ int main(int argc, char **argv)
   static const struct option longopts[] = {
       {"mix", required_argument, NULL, 'm'},
       {"batch", required_argument, NULL, 'b'},
+      {"deferred", no_argument, NULL, 'd'},
       {NULL, 0, NULL, 0}};
   const char *mix = "launch";
   long batch = 4096;
@@ -203,6 +213,8 @@ int main(int argc, char **argv)
       mix = optarg;
     else if (o == 'b')
       batch = atol(optarg);
+    else if (o == 'd')
+      deferred = 1;
     else
       usage();
   }
@@ -225,6 +237,9 @@ int main(int argc, char **argv)
   cl_cupti.cuptiGetTimestamp = fake_timestamp;
   cl_start_ns = mono_ns();
   make_pools();
+  for (uint64_t i = 0; deferred && i < 64; i++)
+    cl_allocmap_add(0x7f0000000000ull + i * 0x100000, 0x100000,
+                    CL_MEMKIND_DEVICE, 0, 0);
   uint32_t launch_api = (uint32_t)api_index("cudaLaunchKernel_v7000");
   uint32_t copy_api = (uint32_t)api_index("cudaMemcpyAsync_v3020");
   uint32_t poll_api[2] = {(uint32_t)api_index("cudaStreamQuery_v3020"),
@@ -257,8 +272,11 @@ int main(int argc, char **argv)
     uint64_t t0 = mono_ns(), c0 = cpu_ns();
     if (cl_db_begin(db))
       return 1;
-    for (long i = 0; i < k; i++)
+    for (long i = 0; i < k; i++) {
+      if (recs[i].type == CL_REC_CALL) /* (as writer.c's drain) */
+        cl_kparams_resolve(&recs[i].u.call);
       cl_db_put(db, &recs[i]);
+    }
     if (cl_db_commit(db))
       return 1;
     put_ns += mono_ns() - t0;
@@ -271,9 +289,9 @@ int main(int argc, char **argv)
   free(recs);
   double s = (double)put_ns / 1e9;
   uint64_t recorded = n.calls + n.activity;
-  printf("writer_rate: %s mix, %llu records (%llu calls, %llu activity), "
+  printf("writer_rate: %s mix%s, %llu records (%llu calls, %llu activity), "
          "%llu rows, batches of %ld\n",
-         mix, (unsigned long long)recorded, (unsigned long long)n.calls,
+         mix, deferred ? " (arguments deferred)" : "", (unsigned long long)recorded, (unsigned long long)n.calls,
          (unsigned long long)n.activity, (unsigned long long)n.rows, batch);
   printf("  put+commit %.3f s: %.0f records/s, %.0f rows/s (%.0f ns/record)\n",
          s, (double)recorded / s, (double)n.rows / s,
