@@ -50,9 +50,11 @@ table() {
       row("Python stack", per("python-stack", 0), c)
       c = ""
       if (n["kernel-params"] && "kparams-search" in n)
-        c = sprintf(" (%.1f words, %.2f map searches, %.1f host-code lookups)",
+        c = sprintf(" (%.1f words, %.2f map searches, %.1f host-code lookups%s)",
           n["kparams-words"] / n["kernel-params"], n["kparams-search"] / n["kernel-params"],
-          n["kparams-code"] / n["kernel-params"])
+          n["kparams-code"] / n["kernel-params"],
+          # (since session 14, the writer resolves the words of the others)
+          "kparams-now" in n ? sprintf(", %.0f%% resolved on the thread", 100 * n["kparams-now"] / n["kernel-params"]) : "")
       if (n["kernel-params"])
         row("kernel parameters", per("kernel-params", read), "  a launch" c)
       row("record", per("record", 0), "")
