@@ -107,7 +107,8 @@ static int inherited_record(const struct cl_record *r)
  * filling holds (ring.h): read first, so that a record whose hold is
  * released is below the tail.  Once the records below every ring's tail
  * are resolved, no record left was scanned before *HELD, which was at
- * most the map's generation before the first ring's (cl_kparams_prune). */
+ * most the map's generation before the rings were listed
+ * (cl_kparams_prune). */
 static uint64_t held_then_tail(struct cl_ring *r, uint64_t *held)
 {
   uint64_t h = atomic_load(&r->held);
@@ -121,9 +122,11 @@ static void drain(struct cl_db *db)
   static struct snapshot snap; /* only the writer thread uses it */
   if (cl_db_begin(db) && !cl_db_counts_losses(db))
     return; /* (after a write error, records are drained and counted) */
+  /* (the generation before the rings: a ring registered after them holds
+   * none older) */
+  uint64_t held = cl_kparams_gen();
   snap.n = 0;
   cl_ring_foreach(collect, &snap);
-  uint64_t held = cl_kparams_gen();
   for (int i = 0; i < snap.n; i++) {
     struct cl_ring *r = snap.rings[i];
     uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
@@ -168,9 +171,9 @@ static void drain(struct cl_db *db)
 static void discard(void)
 {
   static struct snapshot snap;
+  uint64_t held = cl_kparams_gen(); /* (as drain) */
   snap.n = 0;
   cl_ring_foreach(collect, &snap);
-  uint64_t held = cl_kparams_gen();
   for (int i = 0; i < snap.n; i++)
     atomic_store(&snap.rings[i]->head, held_then_tail(snap.rings[i], &held));
   cl_kparams_prune(held);
