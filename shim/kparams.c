@@ -135,9 +135,9 @@ static int device_kind(int kind)
   return kind == CL_MEMKIND_DEVICE || kind == CL_MEMKIND_MAPPED;
 }
 
-/* (writer) range R is removed in generation GEN: kept among the dead while
- * a launch may need it (when memory is short, it is not: a launch's word
- * into it is then dropped as the scan before the launch would have) */
+/* (under map_lock) range R is removed in generation GEN: kept among the
+ * dead while a launch left to resolve may need it (when memory is short,
+ * it is not, and counted: cl_kparams_take_unburied) */
 static void bury(const struct range *r, uint64_t gen)
 {
   if (ndead == capdead) {
@@ -887,8 +887,8 @@ release:
     cl_ring_release();
 }
 
-/* (writer, under map_lock) whether V was in a range in generation GEN,
- * and whether that was device memory (*DEVICE) */
+/* (the writer thread, under map_lock) whether V was in a range in
+ * generation GEN, and whether that was device memory (*DEVICE) */
 static int inside_at(uint64_t v, uint64_t gen, int *device)
 {
   size_t n;
