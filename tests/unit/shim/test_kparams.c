@@ -220,8 +220,10 @@ static void deferred(void)
   CHECK(held > 2000 && history > 100 && held < launches && marked > 50);
   /* nothing held: the writer's next passes forget the removed ranges */
   size_t dead = 0;
-  for (int i = 0; i < 200 && (dead = cl_kparams_dead()) > 0; i++)
+  for (int i = 0; i < 200 && (dead = cl_kparams_dead()) > 0; i++) {
+    cl_writer_wake();
     usleep(5000);
+  }
   printf("removed ranges kept once nothing is held: %zu\n", dead);
   CHECK(dead == 0);
   cl_writer_stop(1);
