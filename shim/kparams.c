@@ -243,6 +243,16 @@ static void set_nmap(size_t n)
   atomic_store_explicit(&nmap, n, memory_order_relaxed);
 }
 
+/* (under map_lock) bounds [*LO, *HI) widened to hold [start, end) */
+static void widen(_Atomic uint64_t *lo, _Atomic uint64_t *hi, uint64_t start,
+                  uint64_t end)
+{
+  if (start < atomic_load(lo))
+    atomic_store(lo, start);
+  if (end > atomic_load(hi))
+    atomic_store(hi, end);
+}
+
 void cl_allocmap_add(uint64_t start, uint64_t size, int kind, uint32_t flags,
                      int32_t device)
 {
@@ -265,17 +275,10 @@ void cl_allocmap_add(uint64_t start, uint64_t size, int kind, uint32_t flags,
     m[i] = (struct range){start, start + size, kind, flags, 0, device, gen};
     set_nmap(n + 1);
   }
-  if (start < atomic_load(&map_lo))
-    atomic_store(&map_lo, start);
-  if (start + size > atomic_load(&map_hi))
-    atomic_store(&map_hi, start + size);
+  widen(&map_lo, &map_hi, start, start + size);
   if (kind == CL_MEMKIND_PINNED || kind == CL_MEMKIND_REGISTERED ||
-      kind == CL_MEMKIND_MANAGED) {
-    if (start < atomic_load(&reach_lo))
-      atomic_store(&reach_lo, start);
-    if (start + size > atomic_load(&reach_hi))
-      atomic_store(&reach_hi, start + size);
-  }
+      kind == CL_MEMKIND_MANAGED)
+    widen(&reach_lo, &reach_hi, start, start + size);
   write_end();
 }
 
