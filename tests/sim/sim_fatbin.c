@@ -6,8 +6,10 @@
  * __cudaRegisterFatBinary, a bare fatbin (magic 0xBA55ED50, e.g. from
  * `nvcc -fatbin`) or a cubin ELF (`nvcc -cubin`).  In every ELF (cubin) entry
  * of the fatbin, the section ".nv.info.<mangled kernel name>" holds
- * EIATTR_KPARAM_INFO attributes (ordinal, offset, size of each parameter)
- * and EIATTR_CBANK_PARAM_SIZE.  Compressed entries cannot be read: build
+ * EIATTR_KPARAM_INFO attributes (ordinal, offset, size of each parameter;
+ * a kernel with a parameter past 4 KiB has EIATTR_KPARAM_INFO_V2 instead:
+ * u32 index, u16 ordinal, u16 offset, u16 size, u16 attributes) and
+ * EIATTR_CBANK_PARAM_SIZE.  Compressed entries cannot be read: build
  * the apps with `nvcc --no-compress` (tests/apps does).  PTX-only entries
  * give kernels of unknown layout (cuFuncGetParamInfo: not supported).
  */
@@ -30,6 +32,7 @@
 #define EIFMT_HVAL 3
 #define EIFMT_SVAL 4
 #define EIATTR_KPARAM_INFO 0x17
+#define EIATTR_KPARAM_INFO_V2 0x45
 #define EIATTR_CBANK_PARAM_SIZE 0x19
 
 struct fatbin_wrapper { int magic; int version; const void *data; void *filename_or_fatbins; };
@@ -126,12 +129,14 @@ static void parse_info(struct clsim_module *m, const char *name, const uint8_t *
         }
         if (i + len > n)
             return;
-        if (attr == EIATTR_KPARAM_INFO && fmt == EIFMT_SVAL && len >= 12) {
-            uint16_t ordinal, offset;
+        if ((attr == EIATTR_KPARAM_INFO || attr == EIATTR_KPARAM_INFO_V2) &&
+            fmt == EIFMT_SVAL && len >= 12) {
+            uint16_t ordinal, offset, size;
             uint32_t info;
             memcpy(&ordinal, p + i + 4, 2);
             memcpy(&offset, p + i + 6, 2);
             memcpy(&info, p + i + 8, 4);
+            memcpy(&size, p + i + 8, 2);
             if ((int)ordinal >= f->nparams) {
                 f->params = realloc(f->params, (ordinal + 1u) * sizeof *f->params);
                 for (int k = f->nparams; k <= ordinal; k++)
@@ -139,7 +144,8 @@ static void parse_info(struct clsim_module *m, const char *name, const uint8_t *
                 f->nparams = ordinal + 1;
             }
             f->params[ordinal].offset = offset;
-            f->params[ordinal].size = (info >> 18) & 0x3fff;
+            f->params[ordinal].size =
+                attr == EIATTR_KPARAM_INFO ? (info >> 18) & 0x3fff : size;
         } else if (attr == EIATTR_CBANK_PARAM_SIZE && fmt == EIFMT_HVAL) {
             f->param_bytes = (uint32_t)p[i] | (uint32_t)p[i + 1] << 8;
         }
