@@ -141,7 +141,7 @@ static void make_launch(struct cl_record r[2], uint32_t api, uint64_t t,
   c->a.grid[1] = c->a.grid[2] = 1;
   c->a.block[0] = 256;
   c->a.block[1] = c->a.block[2] = 1;
-  c->nkargs = (uint8_t)(c->seq % 4);
+  c->nkargs = (uint16_t)(c->seq % 4);
   for (unsigned i = 0; i < c->nkargs; i++) {
     c->kargs[i].param = (uint16_t)i;
     c->kargs[i].value = 0x7f0000000000ull + (next_random() % 64) * 0x100000;
@@ -273,9 +273,14 @@ int main(int argc, char **argv)
     if (cl_db_begin(db))
       return 1;
     for (long i = 0; i < k; i++) {
-      if (recs[i].type == CL_REC_CALL) /* (as writer.c's drain) */
-        cl_kparams_resolve(&recs[i].u.call);
-      cl_db_put(db, &recs[i]);
+      struct cl_call *c = &recs[i].u.call;
+      if (recs[i].type == CL_REC_CALL && c->kargs_deferred) {
+        /* (as writer.c's launch_words) */
+        c->nkargs = (uint16_t)cl_kparams_resolve(c->kargs, c->nkargs,
+                                                 c->kargs_gen, c->kargs_code);
+        c->kargs_deferred = 0;
+      }
+      cl_db_put(db, &recs[i], NULL);
     }
     if (cl_db_commit(db))
       return 1;

@@ -41,14 +41,13 @@ struct pending {
   uint64_t start_ns;
   uint32_t correlation, driver_correlation;
   uint32_t pystack;       /* interned Python stack, 0 when none */
-  uint8_t nframes, nkargs, kargs_truncated;
-  uint8_t kargs_deferred; /* (kparams.h) the ring holds until the commit */
+  uint8_t nframes;
   uint8_t hostfn_tried;   /* a host function's driver call was seen */
   void *hostfn_slot;      /* ... and its trampoline put in, */
   const void *hostfn_params; /* into these parameters */
-  struct cl_karg kargs[CL_MAX_KARGS];
-  uint64_t kargs_gen;
-  const struct cl_hostcode *kargs_code;
+  struct cl_kscan ks;     /* a launch's argument words (kparams.h), in the
+                           * thread's kargs after those of the calls it is
+                           * inside */
   uint64_t frames[CL_MAX_FRAMES];
 };
 
@@ -56,8 +55,8 @@ struct pending {
 /* A thread's calls under way, allocated on its first callback (threadmem.c)
  * rather than in static thread-local storage, which the C library clears
  * for every thread of every process the shim is preloaded into, CUDA or not
- * (3 KB, a page; issue 24, item 10).  A thread that cannot have it (no
- * memory) records nothing. */
+ * (3 KB, and 17 KB of launch argument words; issue 24, item 10).  A
+ * thread that cannot have it (no memory) records nothing. */
 struct thread_state {
   int busy;               /* inside our own handler: ignore CUDA calls we make */
   int depth;              /* open recorded calls (may exceed MAX_NEST) */
@@ -67,6 +66,9 @@ struct thread_state {
   CUcontext last_ctx;
   int32_t last_dev;
   struct cl_record scratch; /* a call's record that the ring cannot keep */
+  /* the argument words of the launches under way, the outermost first
+   * (last: most launches fill the first line or two) */
+  struct cl_karg kargs[CL_LAUNCH_KARGS];
 };
 static __thread struct thread_state *T; /* set in on_callback */
 /* (on_callback reads T once and hands it down as TS: each read of a
@@ -98,7 +100,7 @@ static int32_t device_of(struct thread_state *ts, CUcontext ctx)
 static void scan_launch(const CUpti_CallbackData *cb, enum cl_op op,
                         CUpti_CallbackId cbid, struct pending *p)
 {
-  if ((op != CL_OP_KERNEL && op != CL_OP_GRAPH_EXEC_NODE) || p->nkargs)
+  if ((op != CL_OP_KERNEL && op != CL_OP_GRAPH_EXEC_NODE) || p->ks.n)
     return;
   void *f = NULL;
   void **params = NULL;
@@ -136,20 +138,32 @@ static void scan_launch(const CUpti_CallbackData *cb, enum cl_op op,
   }
   if (CL_ABLATED(CL_ABLATE_SCAN))
     return;
-  struct cl_call tmp;
-  tmp.nkargs = 0;
-  tmp.kargs_truncated = 0;
   CL_PHASE_BEGIN(t0);
   /* a launch's words may wait for the writer; a graph's kernel node's are
-   * needed at the call's end (cl_graph_exec_kernel) */
-  cl_kparams_scan(f, params, &tmp, op == CL_OP_KERNEL);
+   * needed at the call's end (cl_graph_exec_kernel), which keeps
+   * CL_MAX_KARGS */
+  if (op == CL_OP_GRAPH_EXEC_NODE && p->ks.cap > CL_MAX_KARGS)
+    p->ks.cap = CL_MAX_KARGS;
+  cl_kparams_scan(f, params, &p->ks, op == CL_OP_KERNEL);
   CL_PHASE_END(CL_PH_KPARAMS, t0);
-  p->nkargs = tmp.nkargs;
-  p->kargs_truncated = tmp.kargs_truncated;
-  p->kargs_deferred = tmp.kargs_deferred;
-  p->kargs_gen = tmp.kargs_gen;
-  p->kargs_code = tmp.kargs_code;
-  memcpy(p->kargs, tmp.kargs, tmp.nkargs * sizeof *tmp.kargs);
+}
+
+/* The words of KS past a call record's first CL_MAX_KARGS, into the
+ * CL_REC_KARGS slots after it (shim.h), as many as the ring has room for:
+ * how many slots, and in *KEPT how many words the record has in all. */
+static unsigned put_more_kargs(const struct cl_kscan *ks, unsigned *kept)
+{
+  unsigned n = *kept, slots = 0;
+  struct cl_record *r;
+  while (n < ks->n && (r = cl_ring_reserve_next(slots + 1))) {
+    unsigned k = ks->n - n < CL_KARGS_PER_SLOT ? ks->n - n
+                                               : (unsigned)CL_KARGS_PER_SLOT;
+    r->type = CL_REC_KARGS;
+    memcpy(r->u.kargs, ks->kargs + n, k * sizeof *ks->kargs);
+    n += k, slots++;
+  }
+  *kept = n;
+  return slots;
 }
 
 /* ---- the host-access check (hostguard.c) sees copies and syncs ---------- */
@@ -319,7 +333,8 @@ static void copy_devices(struct cl_args *a, int32_t current,
 }
 
 static void guard_after(const struct cl_api *api, const struct cl_call *c,
-                        const char *symbol, struct copy_sides *sides)
+                        const struct cl_kscan *ks, const char *symbol,
+                        struct copy_sides *sides)
 {
   const struct cl_args *a = &c->a;
   uint64_t stream = cl_stream_of(api, a->stream);
@@ -362,9 +377,9 @@ static void guard_after(const struct cl_api *api, const struct cl_call *c,
     break;
   case CL_OP_KERNEL:
     /* (words left for the writer reach nothing the host does: kparams.c) */
-    if (c->nkargs && !c->kargs_deferred)
-      cl_hostguard_kernel(c->seq, stream, c->tid, c->device, c->kargs,
-                          c->nkargs, const_params(c->name, symbol));
+    if (ks->n && !ks->deferred)
+      cl_hostguard_kernel(c->seq, stream, c->tid, c->device, ks->kargs,
+                          ks->n, const_params(c->name, symbol));
     break;
   case CL_OP_CAPTURE_BEGIN: case CL_OP_CAPTURE_END:
     cl_hostguard_capture(api->op == CL_OP_CAPTURE_BEGIN);
@@ -440,7 +455,9 @@ static void api_enter(struct thread_state *ts, int runtime,
   p->runtime = runtime;
   p->correlation = cb->correlationId;
   p->driver_correlation = 0;
-  p->nkargs = p->kargs_truncated = p->kargs_deferred = 0;
+  p->ks.kargs = d ? p[-1].ks.kargs + p[-1].ks.n : ts->kargs;
+  p->ks.cap = (uint16_t)(ts->kargs + CL_LAUNCH_KARGS - p->ks.kargs);
+  p->ks.n = p->ks.truncated = p->ks.deferred = 0;
   /* nested calls share the outermost call's Python stack; the native walk
    * stops where it starts (stack.h) */
   CL_PHASE_BEGIN(t1);
@@ -483,7 +500,7 @@ static void api_exit(struct thread_state *ts, int runtime,
     return;
   struct pending *p = &ts->p[d];
   if (p->api < 0) {
-    if (p->kargs_deferred) /* (a launch inside a call not recorded) */
+    if (p->ks.deferred) /* (a launch inside a call not recorded) */
       cl_ring_release();
     return;
   }
@@ -527,12 +544,14 @@ static void api_exit(struct thread_state *ts, int runtime,
   c->pystack = p->pystack;
   c->nframes = p->nframes;
   memcpy(c->frames, p->frames, p->nframes * sizeof *c->frames);
-  c->nkargs = p->nkargs;
-  c->kargs_truncated = p->kargs_truncated;
-  c->kargs_deferred = p->kargs_deferred;
-  c->kargs_gen = p->kargs_gen;
-  c->kargs_code = p->kargs_code;
-  memcpy(c->kargs, p->kargs, p->nkargs * sizeof *c->kargs);
+  unsigned kept = p->ks.n < CL_MAX_KARGS ? p->ks.n : CL_MAX_KARGS;
+  memcpy(c->kargs, p->ks.kargs, kept * sizeof *c->kargs);
+  unsigned more = keep && p->ks.n > kept ? put_more_kargs(&p->ks, &kept) : 0;
+  c->nkargs = (uint16_t)kept;
+  c->kargs_truncated = p->ks.truncated || kept < p->ks.n;
+  c->kargs_deferred = p->ks.deferred;
+  c->kargs_gen = p->ks.gen;
+  c->kargs_code = p->ks.code;
   memset(&c->a, 0, sizeof c->a);
   /* out-parameters are only meaningful when the call succeeded */
   int ok = c->result == 0;
@@ -578,26 +597,21 @@ static void api_exit(struct thread_state *ts, int runtime,
   }
   struct cl_gexec_rec snap = {.seq = c->seq, .exec = c->a.handle,
                               .graph = c->a.graph, .device = c->device};
-  /* what a graph's kernel node takes, kept past the commit (the writer
-   * may take the record at once) */
-  struct cl_karg kargs[CL_MAX_KARGS];
-  uint8_t nkargs = api->op == CL_OP_GRAPH_EXEC_NODE ? c->nkargs : 0;
-  uint64_t node = c->a.dst;
-  memcpy(kargs, c->kargs, nkargs * sizeof *kargs);
+  uint64_t node = c->a.dst; /* (the writer may take the record at once) */
   CL_PHASE_BEGIN(t2);
   if (ok)
-    guard_after(api, c, cb->symbolName, &sides);
+    guard_after(api, c, &p->ks, cb->symbolName, &sides);
   CL_PHASE_END(CL_PH_GUARD, t2);
   if (keep)
-    cl_ring_commit();
-  if (p->kargs_deferred) /* (kparams.h) */
+    cl_ring_commit_n(1 + more);
+  if (p->ks.deferred) /* (kparams.h) */
     cl_ring_release();
   /* after the call's own record, in seq order */
   if (ok && api->op == CL_OP_GRAPH_EXEC)
     cl_graph_snapshot(snap.seq, snap.exec, snap.graph, snap.device);
   else if (ok && api->op == CL_OP_GRAPH_EXEC_NODE)
-    cl_graph_exec_kernel(snap.seq, snap.exec, node, kargs, nkargs,
-                         p->kargs_truncated);
+    cl_graph_exec_kernel(snap.seq, snap.exec, node, p->ks.kargs, p->ks.n,
+                         p->ks.truncated);
   CL_PHASE_END(CL_PH_RECORD, t0);
   if (p->freed_copy) /* after the free's own record, in seq order */
     cl_hostguard_record("free", cl_next_seq(), p->freed_addr, p->freed_copy,

@@ -447,21 +447,19 @@ static void read_node(struct snap *s, CUgraphNode h, int depth)
     const char *name = kernel_name(&p);
     g->name = name ? cl_intern(name) : 0;
     g->constmask = const_mask(name);
-    static __thread struct cl_call tmp;
-    tmp.nkargs = tmp.kargs_truncated = 0;
+    struct cl_kscan ks = {.kargs = g->kargs, .cap = CL_MAX_KARGS};
     void *f = p.func ? (void *)p.func : (void *)p.kern;
     if (p.kernelParams && !p.extra)
-      cl_kparams_scan(f, p.kernelParams, &tmp, 0);
-    g->nkargs = tmp.nkargs;
-    g->kargs_truncated = tmp.kargs_truncated;
-    memcpy(g->kargs, tmp.kargs, tmp.nkargs * sizeof *tmp.kargs);
+      cl_kparams_scan(f, p.kernelParams, &ks, 0);
+    g->nkargs = (uint8_t)ks.n;
+    g->kargs_truncated = ks.truncated;
     int host = 0;
-    for (unsigned i = 0; i < tmp.nkargs; i++)
-      host |= !tmp.kargs[i].device_only;
+    for (unsigned i = 0; i < ks.n; i++)
+      host |= !g->kargs[i].device_only;
     if (host) {
       struct guard gd = {.kernel = 1, .constmask = g->constmask,
-                         .nkargs = tmp.nkargs};
-      memcpy(gd.kargs, tmp.kargs, tmp.nkargs * sizeof *tmp.kargs);
+                         .nkargs = g->nkargs};
+      memcpy(gd.kargs, g->kargs, ks.n * sizeof *g->kargs);
       add_guard(s, &gd);
     }
     break;

@@ -697,19 +697,34 @@ void cl_hostguard_copy(uint64_t seq, uint64_t stream, uint64_t tid,
  * allocation is): the whole allocation is guarded until the kernel's
  * synchronization, read-only where every argument into it is a pointer to
  * const (const_params: bit i for parameter i). */
+struct reach {
+  uint64_t start, end;
+  int readonly;
+};
+
+/* the N allocations of REACH guarded for a kernel; none left */
+static void guard_reach(uint64_t seq, uint64_t stream, uint64_t tid,
+                        int32_t device, const struct reach *reach, int *n)
+{
+  for (int k = 0; k < *n; k++)
+    guard_pages(seq, stream, tid, device, reach[k].readonly, reach[k].start,
+                reach[k].end, 1,
+                cl_allocmap_kind(reach[k].start, reach[k].end - reach[k].start));
+  *n = 0;
+}
+
 void cl_hostguard_kernel(uint64_t seq, uint64_t stream, uint64_t tid,
                          int32_t device, const struct cl_karg *kargs,
                          int nkargs, uint64_t const_params)
 {
   if (!enabled || !nkargs || atomic_load(&capturing) > 0)
     return;
-  struct {
-    uint64_t start, end;
-    int readonly;
-  } reach[CL_MAX_KARGS];
+  struct reach reach[CL_MAX_KARGS];
   int n = 0;
   for (int i = 0; i < nkargs; i++) {
     uint64_t start, end;
+    if (n == CL_MAX_KARGS) /* (a launch of more allocations: guarded so far) */
+      guard_reach(seq, stream, tid, device, reach, &n);
     /* a word that may be stale (an aggregate not fully initialized,
      * kparams.c) guards nothing: the kernel may never touch its memory */
     if (kargs[i].device_only || kargs[i].uninit ||
@@ -727,10 +742,7 @@ void cl_hostguard_kernel(uint64_t seq, uint64_t stream, uint64_t tid,
       reach[k].readonly = 0;
     }
   }
-  for (int k = 0; k < n; k++)
-    guard_pages(seq, stream, tid, device, reach[k].readonly, reach[k].start,
-                reach[k].end, 1,
-                cl_allocmap_kind(reach[k].start, reach[k].end - reach[k].start));
+  guard_reach(seq, stream, tid, device, reach, &n);
 }
 
 

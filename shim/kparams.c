@@ -591,7 +591,9 @@ static struct layout *layout_read(void *func, unsigned h, unsigned gen)
   return l;
 }
 
-#define MAX_SCAN_BYTES 4096
+/* a parameter's bytes looked at: CUDA's limit for all of a kernel's
+ * parameters (32,764 bytes since CUDA 12.1) */
+#define MAX_SCAN_BYTES 32768
 
 /* ---- skipping words in neither span, four at a time ------------------------
  * Most argument words (sizes, strides, flags, an aggregate's padding) are
@@ -711,28 +713,28 @@ static inline int find_range(uint64_t v, struct hit *h, struct recent *rc,
 /* the words from FIRST on of parameters UNINIT (bit i: parameter i) are
  * marked (parameters from the 64th on never are: a shift by 64 or more is
  * undefined, and x86 would read the mark of parameter param % 64) */
-static void mark_uninit(struct cl_call *c, unsigned first, uint64_t uninit)
+static void mark_uninit(struct cl_karg *kargs, unsigned first, unsigned n,
+                        uint64_t uninit)
 {
-  for (unsigned k = first; uninit && k < c->nkargs; k++)
-    c->kargs[k].uninit =
-        c->kargs[k].param < 64 && ((uninit >> c->kargs[k].param) & 1);
+  for (unsigned k = first; uninit && k < n; k++)
+    kargs[k].uninit = kargs[k].param < 64 && ((uninit >> kargs[k].param) & 1);
 }
 
 /* The words from FIRST on that the scan kept unresolved, resolved as it
  * goes on (find_range, host code): those in a range kept, in order; the
  * parameters marked (bit i: parameter i) returned. */
-static uint64_t settle(struct cl_call *c, unsigned first,
+static uint64_t settle(struct cl_kscan *s, unsigned first,
                        const struct cl_hostcode *code, struct hit *h,
                        struct recent *rc, const struct range *rv, size_t n)
 {
   uint64_t uninit = 0;
   unsigned kept = first;
-  for (unsigned k = first; k < c->nkargs; k++) {
-    struct cl_karg a = c->kargs[k];
+  for (unsigned k = first; k < s->n; k++) {
+    struct cl_karg a = s->kargs[k];
     if ((a.unresolved & CL_KARG_MAYBE_ALLOC) && find_range(a.value, h, rc, rv, n)) {
       a.unresolved = 0;
       a.device_only = (uint8_t)h->device;
-      c->kargs[kept++] = a;
+      s->kargs[kept++] = a;
     } else if ((a.unresolved & CL_KARG_MAYBE_CODE) && a.param < 64 &&
                !((uninit >> a.param) & 1)) {
       CL_PHASE_ADD(CL_PH_KP_CODE, 1);
@@ -740,7 +742,7 @@ static uint64_t settle(struct cl_call *c, unsigned first,
         uninit |= (uint64_t)1 << a.param;
     }
   }
-  c->nkargs = (uint8_t)kept;
+  s->n = (uint16_t)kept;
   return uninit;
 }
 
@@ -758,10 +760,10 @@ static uint64_t settle(struct cl_call *c, unsigned first,
  * cannot hold its generation (its first record), when they do not fit the
  * record, or when one may be memory the host reaches too (pinned,
  * registered, managed: the host-access check guards it at the launch). */
-void cl_kparams_scan(void *func, void **params, struct cl_call *c, int defer)
+void cl_kparams_scan(void *func, void **params, struct cl_kscan *s, int defer)
 {
-  c->kargs_deferred = 0;
-  if (!func || !params || c->kargs_truncated ||
+  s->deferred = 0;
+  if (!func || !params || s->truncated ||
       atomic_load_explicit(&map_hi, memory_order_relaxed) == 0)
     return;
   CL_PHASE_BEGIN(t0);
@@ -776,7 +778,7 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c, int defer)
   int held = 0;
   if (defer) {
     /* held before the generation is read (ring.c's cl_ring_hold) */
-    held = defer = c->nkargs == 0 && cl_ring_hold(atomic_load_explicit(
+    held = defer = s->n == 0 && cl_ring_hold(atomic_load_explicit(
                                           &map_gen, memory_order_relaxed));
     gen = atomic_load(&map_gen);
   }
@@ -794,7 +796,7 @@ void cl_kparams_scan(void *func, void **params, struct cl_call *c, int defer)
     cl_hostcode_bounds(code, &code_lo, &code_span, &gap_lo, &gap_span);
   struct hit hit;
   uint64_t uninit; /* the aggregates that held an address in host code */
-  unsigned first = c->nkargs;
+  unsigned first = s->n;
   int vector = vector_ok();
   unsigned seq;
   struct recent none; /* no memory: none kept (set at again, never read
@@ -808,8 +810,8 @@ again:
   const struct range *rv;
   size_t nranges = view(&rv);
   hit = (struct hit){1, 0, 0}, uninit = 0;
-  c->nkargs = first;
-  c->kargs_truncated = 0;
+  s->n = (uint16_t)first;
+  s->truncated = 0;
   for (unsigned i = 0; i < l->n; i++) {
     const unsigned char *p = params[i];
     unsigned size = l->size[i] > MAX_SCAN_BYTES ? MAX_SCAN_BYTES : l->size[i];
@@ -838,17 +840,17 @@ again:
                              ? CL_KARG_MAYBE_CODE : 0);
         if (!maybe)
           continue;
-        if (c->nkargs < CL_MAX_KARGS &&
+        if (s->n < s->cap &&
             !(v - rlo < rspan && find_range(v, &hit, rc, rv, nranges) &&
               !hit.device)) {
-          c->kargs[c->nkargs++] =
+          s->kargs[s->n++] =
               (struct cl_karg){(uint16_t)i, (uint16_t)(q - p), 0, 0, maybe, v};
           continue;
         }
         /* resolved now after all: the words kept so far, then from this
          * one on as below */
         defer = 0;
-        uninit |= settle(c, first, code, &hit, rc, rv, nranges);
+        uninit |= settle(s, first, code, &hit, rc, rv, nranges);
         if (i < 64 && ((uninit >> i) & 1))
           cspan = 0;
       }
@@ -864,27 +866,27 @@ again:
         }
         continue;
       }
-      if (c->nkargs == CL_MAX_KARGS) { /* nothing more can be kept */
-        c->kargs_truncated = 1;
+      if (s->n == s->cap) { /* nothing more can be kept */
+        s->truncated = 1;
         goto done;
       }
-      c->kargs[c->nkargs++] = (struct cl_karg){
+      s->kargs[s->n++] = (struct cl_karg){
           (uint16_t)i, (uint16_t)(q - p), (uint8_t)hit.device, 0, 0, v};
     }
   }
 done:
   if (read_again(seq))
     goto again; /* the map changed meanwhile: scan again */
-  if (defer && c->nkargs > first) {
-    c->kargs_deferred = 1; /* held until the record's commit (capture.c) */
-    c->kargs_gen = gen;
-    c->kargs_code = code;
+  if (defer && s->n > first) {
+    s->deferred = 1; /* held until the record's commit (capture.c) */
+    s->gen = gen;
+    s->code = code;
     return;
   }
   if (defer)
     goto release; /* nothing to resolve */
   CL_PHASE_ADD(CL_PH_KP_NOW, 1);
-  mark_uninit(c, first, uninit);
+  mark_uninit(s->kargs, first, s->n, uninit);
 release:
   if (held)
     cl_ring_release();
@@ -919,32 +921,30 @@ static int inside_at(uint64_t v, uint64_t gen, int *device)
   return 0;
 }
 
-void cl_kparams_resolve(struct cl_call *c)
+unsigned cl_kparams_resolve(struct cl_karg *kargs, unsigned nkargs,
+                            uint64_t gen, const struct cl_hostcode *code)
 {
-  if (!c->kargs_deferred)
-    return;
-  c->kargs_deferred = 0;
   uint64_t uninit = 0;
   unsigned n = 0;
   pthread_mutex_lock(&map_lock);
-  for (unsigned k = 0; k < c->nkargs && k < CL_MAX_KARGS; k++) {
-    struct cl_karg a = c->kargs[k];
+  for (unsigned k = 0; k < nkargs; k++) {
+    struct cl_karg a = kargs[k];
     int device = 0;
     if (!a.unresolved) {
-      c->kargs[n++] = a;
+      kargs[n++] = a;
     } else if ((a.unresolved & CL_KARG_MAYBE_ALLOC) &&
-        inside_at(a.value, c->kargs_gen, &device)) {
+        inside_at(a.value, gen, &device)) {
       a.device_only = (uint8_t)device;
       a.unresolved = 0;
-      c->kargs[n++] = a;
+      kargs[n++] = a;
     } else if ((a.unresolved & CL_KARG_MAYBE_CODE) && a.param < 64 &&
-               cl_hostcode_has(c->kargs_code, a.value)) {
+               cl_hostcode_has(code, a.value)) {
       uninit |= (uint64_t)1 << a.param;
     }
   }
   pthread_mutex_unlock(&map_lock);
-  c->nkargs = (uint8_t)n;
-  mark_uninit(c, 0, uninit);
+  mark_uninit(kargs, 0, n, uninit);
+  return n;
 }
 
 uint64_t cl_kparams_gen(void)

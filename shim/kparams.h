@@ -36,15 +36,29 @@ void cl_allocmap_attach(uint64_t addr, uint32_t flags) CL_HIDDEN;
  * too: 1 and the allocation's host range, else 0. */
 int cl_allocmap_device_reach(uint64_t v, uint64_t *start, uint64_t *end)
     CL_HIDDEN;
+/* A launch's scan (cl_kparams_scan): where its words go, and what it kept.
+ * The caller sets KARGS, CAP, N (0) and TRUNCATED (0). */
+struct cl_kscan {
+  struct cl_karg *kargs;  /* room for CAP words */
+  uint16_t cap, n;
+  uint8_t truncated;      /* a word past the CAP-th was not kept */
+  uint8_t deferred;       /* left for the writer to resolve, as of map
+                           * generation GEN, among host code CODE: the
+                           * thread's ring holds GEN until the record's
+                           * commit, then cl_ring_release */
+  uint64_t gen;
+  const struct cl_hostcode *code;
+};
 /* Scan a launch's parameters for words pointing into live allocations,
- * into C's kargs: resolved now, or, with DEFER, where it can, left for the
- * writer (c->kargs_deferred; the thread's ring holds the map's generation
- * until the record's commit, then cl_ring_release). */
-void cl_kparams_scan(void *func, void **params, struct cl_call *c,
+ * into S: resolved now, or, with DEFER, where it can, left for the writer
+ * (S->deferred). */
+void cl_kparams_scan(void *func, void **params, struct cl_kscan *s,
                      int defer) CL_HIDDEN;
-/* (the writer) C's kargs resolved as of their generation: what the scan
- * would have kept then, in order, and marked */
-void cl_kparams_resolve(struct cl_call *c) CL_HIDDEN;
+/* (the writer) the N words at KARGS that a scan deferred, resolved as of
+ * generation GEN among host code CODE: what the scan would have kept then,
+ * in order, and marked; how many */
+unsigned cl_kparams_resolve(struct cl_karg *kargs, unsigned n, uint64_t gen,
+                            const struct cl_hostcode *code) CL_HIDDEN;
 /* the map's generation now */
 uint64_t cl_kparams_gen(void) CL_HIDDEN;
 /* (the writer) no launch left to resolve was scanned before generation

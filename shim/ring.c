@@ -114,8 +114,9 @@ static struct cl_ring *wait_for_room(struct cl_ring *r, enum cl_rec_type type,
       break;
     if (cl_cfg.overflow_drop || !cl_writer_running() || cl_writer_is_self() ||
         !cl_writer_owned_here()) {
-      atomic_fetch_add_explicit(&r->dropped[type == CL_REC_ACTIVITY], 1,
-                                memory_order_relaxed);
+      if (type != CL_REC_KARGS) /* (a part of a record: the caller says) */
+        atomic_fetch_add_explicit(&r->dropped[type == CL_REC_ACTIVITY], 1,
+                                  memory_order_relaxed);
       r = NULL;
       break;
     }
@@ -200,10 +201,22 @@ void cl_ring_release(void)
     atomic_store_explicit(&r->held, UINT64_MAX, memory_order_release);
 }
 
-void cl_ring_commit(void)
+struct cl_record *cl_ring_reserve_next(unsigned k)
 {
   struct cl_ring *r = my_ring;
-  uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+  uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed) + k;
+  uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
+  if (tail - head >= r->capacity && !(r = wait_for_room(r, CL_REC_KARGS, tail)))
+    return NULL;
+  return &r->slots[tail & (r->capacity - 1)];
+}
+
+void cl_ring_commit(void) { cl_ring_commit_n(1); }
+
+void cl_ring_commit_n(unsigned n)
+{
+  struct cl_ring *r = my_ring;
+  uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed) + n - 1;
   atomic_store_explicit(&r->tail, tail + 1, memory_order_release);
   /* The next slot was last read by the writer, on another core, long ago:
    * writing it would wait for each of its cache lines (about 10) in turn.
@@ -218,7 +231,7 @@ void cl_ring_commit(void)
     __builtin_prefetch(next + off, 1, 3);
   /* wake the writer early when the ring is half full */
   uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
-  if (tail + 1 - head == r->capacity / 2)
+  if (tail + 1 - head >= r->capacity / 2 && tail + 1 - n - head < r->capacity / 2)
     cl_writer_wake();
 }
 

@@ -25,6 +25,13 @@ struct cl_ring {
  * (record dropped and counted).  Fill it, then cl_ring_commit(). */
 struct cl_record *cl_ring_reserve(enum cl_rec_type type) CL_HIDDEN;
 void cl_ring_commit(void) CL_HIDDEN;
+/* The K-th slot (1, 2, ...) after the record cl_ring_reserve gave, for its
+ * CL_REC_KARGS continuation, or NULL when the ring has no room for it
+ * (waited for as cl_ring_reserve waits, and not counted as a loss: the
+ * record says it kept fewer words).  The record and its K continuation
+ * slots are then committed at once: cl_ring_commit_n(1 + K). */
+struct cl_record *cl_ring_reserve_next(unsigned k) CL_HIDDEN;
+void cl_ring_commit_n(unsigned n) CL_HIDDEN;
 /* The calling thread is about to fill a record that the writer must read
  * as of allocation-map generation GEN (a launch's arguments, left for the
  * writer to resolve: kparams.c): until cl_ring_release(), its ring's held

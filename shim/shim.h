@@ -112,7 +112,14 @@ void cl_log_write(int level, const char *fmt, ...) CL_HIDDEN
 
 /* ---- records -------------------------------------------------------------- */
 #define CL_MAX_FRAMES 32
+/* A launch's pointer-like argument words: the first CL_MAX_KARGS in its
+ * call record, the rest (up to CL_LAUNCH_KARGS in all) in CL_REC_KARGS
+ * records that follow it in its ring, committed with it (capture.c).  A
+ * graph's kernel node keeps CL_MAX_KARGS.  PyTorch's multi-tensor kernels
+ * (the foreach ops, fused optimizers) pass up to 1,050 addresses in one
+ * structure of up to 32 KiB (CUDA 12.1's parameter limit, 32,764 bytes). */
 #define CL_MAX_KARGS 16
+#define CL_LAUNCH_KARGS 1088
 
 /* What one API call's parameters say, decoded through api.def. */
 struct cl_args {
@@ -164,9 +171,12 @@ struct cl_call {
   uint32_t name;         /* interned kernel name, 0 when none */
   uint32_t pystack;      /* interned Python stack, 0 when none */
   uint32_t tid;
-  uint8_t nframes, nkargs, kargs_truncated;
+  uint8_t nframes, kargs_truncated;
   uint8_t kargs_deferred; /* kargs left for the writer to resolve as of
                            * kargs_gen, among kargs_code (kparams.c) */
+  uint16_t nkargs;        /* the launch's words: the first CL_MAX_KARGS
+                           * below, the rest in the CL_REC_KARGS records
+                           * after this one (cl_kargs_slots) */
   struct cl_args a;
   union {
     struct { /* kernels */
@@ -213,6 +223,8 @@ enum cl_rec_type {
   CL_REC_GRAPH_NODE,     /* one node of it */
   CL_REC_GRAPH_EDGE,     /* one edge of it */
   CL_REC_HOSTFN,         /* a host function ran (hostfn.c) */
+  CL_REC_KARGS,          /* the words of the launch before it past its
+                          * first CL_MAX_KARGS (cl_call.nkargs) */
 };
 
 /* graph_execs row: at SEQ (cudaGraphInstantiate*, cudaGraphExecUpdate)
@@ -288,8 +300,17 @@ struct cl_record {
     struct cl_gnode_rec gnode;
     struct cl_gedge_rec gedge;
     struct cl_hostfn_rec hostfn;
+    struct cl_karg kargs[sizeof(struct cl_call) / sizeof(struct cl_karg)];
   } u;
 };
+/* how many CL_REC_KARGS records follow a call record of N words */
+#define CL_KARGS_PER_SLOT (sizeof(struct cl_call) / sizeof(struct cl_karg))
+static inline unsigned cl_kargs_slots(unsigned n)
+{
+  return n <= CL_MAX_KARGS ? 0
+                           : (unsigned)((n - CL_MAX_KARGS + CL_KARGS_PER_SLOT - 1) /
+                                        CL_KARGS_PER_SLOT);
+}
 
 /* ---- strings (strings.c): interned kernel names --------------------------- */
 uint32_t cl_intern(const char *s) CL_HIDDEN;

@@ -117,6 +117,33 @@ static uint64_t held_then_tail(struct cl_ring *r, uint64_t *held)
   return atomic_load_explicit(&r->tail, memory_order_acquire);
 }
 
+/* The words of call record C at slot HEAD of R: its own first
+ * CL_MAX_KARGS and those of the CL_REC_KARGS records after it (committed
+ * with it: shim.h), resolved if the scan left them to the writer; C's
+ * nkargs then says how many. */
+static const struct cl_karg *launch_words(struct cl_ring *r, uint64_t head,
+                                          struct cl_call *c)
+{
+  static struct cl_karg all[CL_LAUNCH_KARGS]; /* (the writer thread's) */
+  struct cl_karg *words = c->kargs;
+  if (c->nkargs > CL_MAX_KARGS) {
+    words = all;
+    memcpy(all, c->kargs, sizeof c->kargs);
+    for (unsigned n = CL_MAX_KARGS, k = 1; n < c->nkargs; n += CL_KARGS_PER_SLOT, k++) {
+      const struct cl_record *more = &r->slots[(head + k) & (r->capacity - 1)];
+      unsigned left = c->nkargs - n;
+      memcpy(all + n, more->u.kargs,
+             (left < CL_KARGS_PER_SLOT ? left : CL_KARGS_PER_SLOT) * sizeof *all);
+    }
+  }
+  if (c->kargs_deferred) {
+    c->nkargs = (uint16_t)cl_kparams_resolve(words, c->nkargs, c->kargs_gen,
+                                             c->kargs_code);
+    c->kargs_deferred = 0;
+  }
+  return words;
+}
+
 static void drain(struct cl_db *db)
 {
   static struct snapshot snap; /* only the writer thread uses it */
@@ -133,13 +160,14 @@ static void drain(struct cl_db *db)
     uint64_t tail = held_then_tail(r, &held);
     for (; head != tail; head++) {
       struct cl_record *rec = &r->slots[head & (r->capacity - 1)];
-      if (CL_ABLATED(CL_ABLATE_WRITE) &&
-          (rec->type == CL_REC_CALL || rec->type == CL_REC_ACTIVITY))
-        continue;
-      if (rec->type == CL_REC_CALL)
-        cl_kparams_resolve(&rec->u.call);
+      if (rec->type == CL_REC_KARGS ||
+          (CL_ABLATED(CL_ABLATE_WRITE) &&
+           (rec->type == CL_REC_CALL || rec->type == CL_REC_ACTIVITY)))
+        continue; /* (a launch's words: read with its call record) */
+      const struct cl_karg *kargs =
+          rec->type == CL_REC_CALL ? launch_words(r, head, &rec->u.call) : NULL;
       if (!inherited_record(rec))
-        cl_db_put(db, rec);
+        cl_db_put(db, rec, kargs);
       /* free the slot early so a blocked producer can go on */
       if ((head & 255) == 255)
         atomic_store_explicit(&r->head, head + 1, memory_order_release);

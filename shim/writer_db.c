@@ -137,8 +137,11 @@ struct cl_db {
   } insert; /* by table */
   CL_UPDATES(CL_STMT_FIELD)
 #undef CL_STMT_FIELD
-  /* the words of each launch_args row that waits */
+  /* the words of each launch_args row that waits: CL_MAX_KARGS, or in the
+   * row's big buffer (allocated the first time a row has more) */
   unsigned char launch_args_buf[BATCH_ROWS][CL_MAX_KARGS * CL_LAUNCH_ARG_SIZE];
+  unsigned char *launch_args_big[BATCH_ROWS];
+  uint64_t karg_order[CL_LAUNCH_KARGS];
 #define CL_BATCH_FIELD(name) struct batch name##_rows;
   CL_BATCHES(CL_BATCH_FIELD)
 #undef CL_BATCH_FIELD
@@ -359,6 +362,36 @@ static int same_cell(const struct cell *a, const struct cell *b)
 static inline uint32_t karg_key(const struct cl_karg *k)
 {
   return (uint32_t)k->param << 16 | k->offset;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The N words at K in (param, offset) order, each (param, offset) once
+ * (the first given), as ORDER's low 16 bits (an index into K): how many */
+static unsigned karg_order(const struct cl_karg *k, unsigned n, uint64_t *order)
+{
+  for (unsigned i = 0; i < n; i++)
+    order[i] = (uint64_t)karg_key(&k[i]) << 16 | i;
+  if (n > CL_MAX_KARGS) {
+    qsort(order, n, sizeof *order, u64_cmp);
+  } else { /* (a few words: no calls) */
+    for (unsigned i = 1; i < n; i++) {
+      uint64_t x = order[i];
+      unsigned j = i;
+      for (; j > 0 && order[j - 1] > x; j--)
+        order[j] = order[j - 1];
+      order[j] = x;
+    }
+  }
+  unsigned m = 0;
+  for (unsigned i = 0; i < n; i++)
+    if (!m || order[m - 1] >> 16 != order[i] >> 16)
+      order[m++] = order[i];
+  return m;
 }
 
 static void copt(struct cell *cell, int present, uint64_t v)
@@ -1004,7 +1037,8 @@ static int has_stream(enum cl_op op, unsigned flags)
   }
 }
 
-static void put_call(struct cl_db *db, const struct cl_call *c)
+static void put_call(struct cl_db *db, const struct cl_call *c,
+                     const struct cl_karg *kargs)
 {
   const struct cl_api *api = &cl_api_table[c->api];
   const struct cl_args *a = &c->a;
@@ -1131,23 +1165,23 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
     CI(row, kernels, shared_mem, a->shmem);
     CI(row, kernels, stream, stream);
     ADD_ROW(db, kernels);
+    int cut = c->kargs_truncated; /* words not kept */
     if (c->nkargs) {
       /* one row: the words in (param, offset) order, each (param,
        * offset) once (the first given), as kernel_args' key kept them */
-      unsigned char order[CL_MAX_KARGS], n = 0;
-      for (unsigned i = 0; i < c->nkargs && i < CL_MAX_KARGS; i++) {
-        unsigned j = n;
-        while (j > 0 && karg_key(&c->kargs[order[j - 1]]) > karg_key(&c->kargs[i]))
-          j--;
-        if (j > 0 && karg_key(&c->kargs[order[j - 1]]) == karg_key(&c->kargs[i]))
-          continue;
-        memmove(order + j + 1, order + j, n - j);
-        order[j] = (unsigned char)i;
-        n++;
+      unsigned n = karg_order(kargs, c->nkargs, db->karg_order);
+      unsigned row_n = db->launch_args_rows.n;
+      unsigned char *w = db->launch_args_buf[row_n];
+      if (n > CL_MAX_KARGS && !db->launch_args_big[row_n] &&
+          !(db->launch_args_big[row_n] =
+                malloc(CL_LAUNCH_KARGS * CL_LAUNCH_ARG_SIZE))) {
+        n = CL_MAX_KARGS; /* no memory: the first words */
+        cut = 1;
       }
-      unsigned char *w = db->launch_args_buf[db->launch_args_rows.n];
+      if (n > CL_MAX_KARGS)
+        w = db->launch_args_big[row_n];
       for (unsigned j = 0; j < n; j++) {
-        const struct cl_karg *k = &c->kargs[order[j]];
+        const struct cl_karg *k = &kargs[db->karg_order[j] & 0xffff];
         cl_launch_arg_put(w + j * CL_LAUNCH_ARG_SIZE, k->param, k->offset,
                           k->uninit ? CL_LAUNCH_ARG_UNINIT : 0, k->value);
       }
@@ -1156,8 +1190,8 @@ static void put_call(struct cl_db *db, const struct cl_call *c)
       CB(row, launch_args, args, w, n * CL_LAUNCH_ARG_SIZE);
       ADD_ROW(db, launch_args);
     }
-    if (c->kargs_truncated)
-      cl_db_drop(db, "kernel-args-beyond-16", 1);
+    if (cut)
+      cl_db_drop(db, "kernel-args-beyond-limit", 1);
     break;
   case CL_OP_STREAM_CREATE:
     I64(db, streams, seq, c->seq);
@@ -1323,12 +1357,13 @@ static void put_activity(struct cl_db *db, const struct cl_activity *x)
   ADD_ROW(db, activity);
 }
 
-void cl_db_put(struct cl_db *db, const struct cl_record *r)
+void cl_db_put(struct cl_db *db, const struct cl_record *r,
+               const struct cl_karg *kargs)
 {
   db->handed++;
   switch (r->type) {
   case CL_REC_CALL:
-    put_call(db, &r->u.call);
+    put_call(db, &r->u.call, kargs ? kargs : r->u.call.kargs);
     break;
   case CL_REC_ACTIVITY:
     put_activity(db, &r->u.act);
@@ -1418,6 +1453,8 @@ void cl_db_put(struct cl_db *db, const struct cl_record *r)
       I64(db, graph_args, value, g->kargs[i].value);
       run(db, db->insert.graph_args);
     }
+    if (g->kargs_truncated)
+      cl_db_drop(db, "kernel-args-beyond-limit", 1);
     break;
   }
   case CL_REC_GRAPH_EDGE: {
@@ -1480,7 +1517,7 @@ void cl_db_drop(struct cl_db *db, const char *reason, uint64_t n)
 {
   /* whole records lost (not the pointer arguments beyond those kept, nor
    * removed allocations kparams.c could not keep for resolving them) */
-  if (strcmp(reason, "kernel-args-beyond-16") &&
+  if (strcmp(reason, "kernel-args-beyond-limit") &&
       strcmp(reason, "allocation-history")) {
     if (!db->lost)
       db->lost_reason = reason;
@@ -1571,6 +1608,8 @@ void cl_db_close(struct cl_db *db, const char *end, int clean)
   free(db->stacks);
   cl_modules_free(db->mods, db->nmods);
   free(db->tids);
+  for (int i = 0; i < BATCH_ROWS; i++)
+    free(db->launch_args_big[i]);
   free(db);
 }
 

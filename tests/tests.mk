@@ -167,6 +167,7 @@ RACE_TESTS = \
 	tests/races/struct_event_ok.test \
 	tests/races/struct_ptr.test \
 	tests/races/sync_wrong_stream.test \
+	tests/races/tensor_list.test \
 	tests/races/threads_event_ok.test \
 	tests/races/threads_shared.test \
 	tests/races/untyped_shared.test \

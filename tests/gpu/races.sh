@@ -132,6 +132,11 @@ if "$PYTHON" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else
   torch_case reuse_race 1 1000
   TORCH_ARGS=record torch_case reuse_race 0 0
   TORCH_ARGS=wait torch_case reuse_race 0 0
+  # an optimizer step that does not wait for its gradients: the race is
+  # through words past a launch's 16th (the multi-tensor structure)
+  torch_case optimizer_race 1 1000
+  TORCH_ARGS=fused torch_case optimizer_race 1 1000
+  TORCH_ARGS=wait torch_case optimizer_race 0 0
   # a CUDA-graph replay racing with the refill of its static input (issue 20)
   torch_case graph_replay 1 1000
   TORCH_ARGS=wait torch_case graph_replay 0 0

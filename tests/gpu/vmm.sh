@@ -100,6 +100,8 @@ if "$PYTHON" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else
     torch_case "$conf" compile_race "" 1 1000
     torch_case "$conf" compile_race fixed 0 0
     torch_case "$conf" train_prefetch "" 0 0
+    torch_case "$conf" optimizer_race "" 1 1000
+    torch_case "$conf" optimizer_race wait 0 0
   done
   echo "PyTorch race cases (case, form, PYTORCH_CUDA_ALLOC_CONF, found):"
   cat "$table"

@@ -18,7 +18,7 @@ RACE_NAMES = \
 	wait_wrong_stream war_kernels war_sync_ok waw_memset waw_query_ok \
 	graph_other_stream graph_other_stream_ok graph_replay_refill \
 	graph_replay_refill_ok graph_unordered_nodes graph_unordered_nodes_ok \
-	graph_ok graph_exec_update graph_exec_update_ok \
+	graph_ok graph_exec_update graph_exec_update_ok tensor_list \
 	fp_shared_write fp_halves_ok fp_extent fp_atomic_ok fp_gather
 
 RACE_GPU_ONLY =

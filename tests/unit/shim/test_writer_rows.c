@@ -113,12 +113,12 @@ int main(void)
   CHECK(cl_db_begin(db) == 0);
   for (unsigned i = 0; i < CALLS; i++) {
     make_call(&r, i, launch, copy, memset_);
-    cl_db_put(db, &r);
+    cl_db_put(db, &r, NULL);
     make_activity(&r, i);
-    cl_db_put(db, &r);
+    cl_db_put(db, &r, NULL);
     if (i == 100) { /* a seq written before: that row only is refused */
       make_call(&r, 40, launch, copy, memset_);
-      cl_db_put(db, &r);
+      cl_db_put(db, &r, NULL);
     }
     /* transactions end anywhere in a batch; none from 80 to 199, so that
      * the refused row is in a full batch (of up to 64 rows) */
