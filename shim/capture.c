@@ -140,30 +140,9 @@ static void scan_launch(const CUpti_CallbackData *cb, enum cl_op op,
     return;
   CL_PHASE_BEGIN(t0);
   /* a launch's words may wait for the writer; a graph's kernel node's are
-   * needed at the call's end (cl_graph_exec_kernel), which keeps
-   * CL_MAX_KARGS */
-  if (op == CL_OP_GRAPH_EXEC_NODE && p->ks.cap > CL_MAX_KARGS)
-    p->ks.cap = CL_MAX_KARGS;
+   * needed at the call's end (cl_graph_exec_kernel) */
   cl_kparams_scan(f, params, &p->ks, op == CL_OP_KERNEL);
   CL_PHASE_END(CL_PH_KPARAMS, t0);
-}
-
-/* The words of KS past a call record's first CL_MAX_KARGS, into the
- * CL_REC_KARGS slots after it (shim.h), as many as the ring has room for:
- * how many slots, and in *KEPT how many words the record has in all. */
-static unsigned put_more_kargs(const struct cl_kscan *ks, unsigned *kept)
-{
-  unsigned n = *kept, slots = 0;
-  struct cl_record *r;
-  while (n < ks->n && (r = cl_ring_reserve_next(slots + 1))) {
-    unsigned k = ks->n - n < CL_KARGS_PER_SLOT ? ks->n - n
-                                               : (unsigned)CL_KARGS_PER_SLOT;
-    r->type = CL_REC_KARGS;
-    memcpy(r->u.kargs, ks->kargs + n, k * sizeof *ks->kargs);
-    n += k, slots++;
-  }
-  *kept = n;
-  return slots;
 }
 
 /* ---- the host-access check (hostguard.c) sees copies and syncs ---------- */
@@ -545,8 +524,12 @@ static void api_exit(struct thread_state *ts, int runtime,
   c->nframes = p->nframes;
   memcpy(c->frames, p->frames, p->nframes * sizeof *c->frames);
   unsigned kept = p->ks.n < CL_MAX_KARGS ? p->ks.n : CL_MAX_KARGS;
+  unsigned more = 0, more_kept;
   memcpy(c->kargs, p->ks.kargs, kept * sizeof *c->kargs);
-  unsigned more = keep && p->ks.n > kept ? put_more_kargs(&p->ks, &kept) : 0;
+  if (keep && p->ks.n > kept) { /* the rest after the record (shim.h) */
+    more = cl_ring_put_kargs(p->ks.kargs + kept, p->ks.n - kept, &more_kept);
+    kept += more_kept;
+  }
   c->nkargs = (uint16_t)kept;
   c->kargs_truncated = p->ks.truncated || kept < p->ks.n;
   c->kargs_deferred = p->ks.deferred;

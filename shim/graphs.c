@@ -198,7 +198,8 @@ struct guard {
   uint8_t kernel, dtoh;
   uint64_t addr, bytes;    /* copies and memsets: the host side */
   uint64_t constmask;      /* kernels: pointer-to-const parameters */
-  uint8_t nkargs;
+  uint8_t nkargs;          /* kernels: the words into memory the host
+                            * reaches, the first CL_MAX_KARGS */
   struct cl_karg kargs[CL_MAX_KARGS];
 };
 struct exec_guards {
@@ -209,16 +210,18 @@ struct exec_guards {
   struct cl_gexec_rec head;
   struct cl_gnode_rec *nodes;
   struct cl_gedge_rec *edges;
+  struct cl_karg *words;   /* the kernel nodes' words past CL_MAX_KARGS */
   struct exec_guards *next;
 };
 static struct exec_guards *execs;
 static pthread_mutex_t execs_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* EXEC's guards and structure become V and HEAD, NODES, EDGES (taken
- * over); HEAD NULL: EXEC is gone */
+/* EXEC's guards and structure become V and HEAD, NODES, EDGES, WORDS
+ * (taken over); HEAD NULL: EXEC is gone */
 static void execs_set(uint64_t exec, struct guard *v, size_t n,
                       const struct cl_gexec_rec *head,
-                      struct cl_gnode_rec *nodes, struct cl_gedge_rec *edges)
+                      struct cl_gnode_rec *nodes, struct cl_gedge_rec *edges,
+                      struct cl_karg *words)
 {
   pthread_mutex_lock(&execs_lock);
   struct exec_guards **pp = &execs;
@@ -234,8 +237,9 @@ static void execs_set(uint64_t exec, struct guard *v, size_t n,
     free(x->v);
     free(x->nodes);
     free(x->edges);
-    x->v = v, x->n = n, x->nodes = nodes, x->edges = edges;
-    v = NULL, nodes = NULL, edges = NULL;
+    free(x->words);
+    x->v = v, x->n = n, x->nodes = nodes, x->edges = edges, x->words = words;
+    v = NULL, nodes = NULL, edges = NULL, words = NULL;
     if (head) {
       x->head = *head;
     } else {
@@ -247,11 +251,12 @@ static void execs_set(uint64_t exec, struct guard *v, size_t n,
   free(v);
   free(nodes);
   free(edges);
+  free(words);
 }
 
 void cl_graph_exec_destroyed(uint64_t exec)
 {
-  execs_set(exec, NULL, 0, NULL, NULL, NULL);
+  execs_set(exec, NULL, 0, NULL, NULL, NULL, NULL);
 }
 
 /* Pointer parameters declared as pointers to const (bit i: parameter i). */
@@ -288,6 +293,13 @@ void cl_graph_launched(uint64_t exec, uint64_t seq, uint64_t stream,
 }
 
 /* ---- reading a graph ---------------------------------------------------- */
+/* A structure's kernel nodes' words past their first CL_MAX_KARGS, one
+ * node's after another's (a node's: where its more says) */
+struct words {
+  struct cl_karg *v;
+  size_t n, cap;
+};
+
 struct snap {
   uint64_t seq;
   struct cl_gnode_rec *nodes;
@@ -300,6 +312,8 @@ struct snap {
   int truncated;
   struct guard *guards;
   size_t ng, capg;
+  struct words words;      /* the kernel nodes' words past CL_MAX_KARGS */
+  struct cl_karg *scan;    /* a kernel node's scan (CL_LAUNCH_KARGS) */
 };
 
 static int grow(void **v, size_t *cap, size_t want, size_t size)
@@ -350,6 +364,51 @@ static void add_edge(struct snap *s, uint32_t from, uint32_t to)
     return;
   }
   s->edges[s->ne++] = (struct cl_gedge_rec){s->seq, from, to};
+}
+
+/* kernel node G's words past its first CL_MAX_KARGS become the K at V,
+ * appended to W (not kept when memory is short: G says so) */
+static void node_more(struct cl_gnode_rec *g, const struct cl_karg *v,
+                      size_t k, struct words *w)
+{
+  g->more = (uint32_t)w->n;
+  if (k && grow((void **)&w->v, &w->cap, w->n + k, sizeof *w->v)) {
+    g->nkargs = CL_MAX_KARGS;
+    g->kargs_truncated = 1;
+    return;
+  }
+  if (k)
+    memcpy(w->v + w->n, v, k * sizeof *v);
+  w->n += k;
+}
+
+/* kernel node G's N words V (TRUNCATED: a scan left more): the first
+ * CL_MAX_KARGS in G, the rest in W */
+static void node_words(struct cl_gnode_rec *g, const struct cl_karg *v,
+                       unsigned n, int truncated, struct words *w)
+{
+  unsigned first = n < CL_MAX_KARGS ? n : CL_MAX_KARGS;
+  memcpy(g->kargs, v, first * sizeof *v);
+  g->nkargs = (uint16_t)n;
+  g->kargs_truncated = (uint8_t)truncated;
+  node_more(g, v + first, n - first, w);
+}
+
+/* the guard of kernel node G (its words past CL_MAX_KARGS in WORDS) in
+ * *GD: 0 when none of its words is in memory the host reaches */
+static int kernel_guard(const struct cl_gnode_rec *g,
+                        const struct cl_karg *words, struct guard *gd)
+{
+  memset(gd, 0, sizeof *gd);
+  gd->kernel = 1;
+  gd->constmask = g->constmask;
+  for (unsigned i = 0; i < g->nkargs && gd->nkargs < CL_MAX_KARGS; i++) {
+    const struct cl_karg *a =
+        i < CL_MAX_KARGS ? &g->kargs[i] : &words[g->more + i - CL_MAX_KARGS];
+    if (!a->device_only)
+      gd->kargs[gd->nkargs++] = *a;
+  }
+  return gd->nkargs > 0;
 }
 
 static void add_guard(struct snap *s, const struct guard *g)
@@ -447,21 +506,18 @@ static void read_node(struct snap *s, CUgraphNode h, int depth)
     const char *name = kernel_name(&p);
     g->name = name ? cl_intern(name) : 0;
     g->constmask = const_mask(name);
-    struct cl_kscan ks = {.kargs = g->kargs, .cap = CL_MAX_KARGS};
+    if (!s->scan && !(s->scan = malloc(CL_LAUNCH_KARGS * sizeof *s->scan))) {
+      g->kargs_truncated = 1; /* no memory: none kept */
+      break;
+    }
+    struct cl_kscan ks = {.kargs = s->scan, .cap = CL_LAUNCH_KARGS};
     void *f = p.func ? (void *)p.func : (void *)p.kern;
     if (p.kernelParams && !p.extra)
       cl_kparams_scan(f, p.kernelParams, &ks, 0);
-    g->nkargs = (uint8_t)ks.n;
-    g->kargs_truncated = ks.truncated;
-    int host = 0;
-    for (unsigned i = 0; i < ks.n; i++)
-      host |= !g->kargs[i].device_only;
-    if (host) {
-      struct guard gd = {.kernel = 1, .constmask = g->constmask,
-                         .nkargs = g->nkargs};
-      memcpy(gd.kargs, g->kargs, ks.n * sizeof *g->kargs);
+    node_words(g, ks.kargs, ks.n, ks.truncated, &s->words);
+    struct guard gd;
+    if (kernel_guard(g, s->words.v, &gd))
       add_guard(s, &gd);
-    }
     break;
   }
   case CU_GRAPH_NODE_TYPE_MEMCPY: {
@@ -576,10 +632,12 @@ static void read_node(struct snap *s, CUgraphNode h, int depth)
     s->map[s->nmap++] = (struct hmap){handle, index, exit};
 }
 
-/* the records of a structure: its head, then nodes and edges (seq H->seq) */
+/* the records of a structure: its head, then nodes (a kernel node's words
+ * past CL_MAX_KARGS, in WORDS, after its record) and edges (seq H->seq) */
 static void write_structure(const struct cl_gexec_rec *h,
                             struct cl_gnode_rec *nodes,
-                            struct cl_gedge_rec *edges)
+                            struct cl_gedge_rec *edges,
+                            const struct cl_karg *words)
 {
   struct cl_record *r = cl_ring_reserve(CL_REC_GRAPH_EXEC);
   if (r) {
@@ -593,7 +651,16 @@ static void write_structure(const struct cl_gexec_rec *h,
       continue;
     r->type = CL_REC_GRAPH_NODE;
     r->u.gnode = nodes[i];
-    cl_ring_commit();
+    unsigned slots = 0, kept = 0;
+    if (nodes[i].nkargs > CL_MAX_KARGS) {
+      slots = cl_ring_put_kargs(words + nodes[i].more,
+                                nodes[i].nkargs - CL_MAX_KARGS, &kept);
+      if (CL_MAX_KARGS + kept < nodes[i].nkargs) {
+        r->u.gnode.nkargs = (uint16_t)(CL_MAX_KARGS + kept);
+        r->u.gnode.kargs_truncated = 1;
+      }
+    }
+    cl_ring_commit_n(1 + slots);
   }
   for (size_t i = 0; i < h->edges; i++) {
     edges[i].seq = h->seq;
@@ -618,9 +685,10 @@ void cl_graph_snapshot(uint64_t seq, uint64_t exec, uint64_t graph,
   struct cl_gexec_rec h = {.seq = seq, .exec = exec, .graph = graph,
                            .nodes = (uint32_t)s.n, .edges = (uint32_t)s.ne,
                            .device = device, .truncated = (uint8_t)s.truncated};
-  write_structure(&h, s.nodes, s.edges);
-  execs_set(exec, s.guards, s.ng, &h, s.nodes, s.edges);
+  write_structure(&h, s.nodes, s.edges, s.words.v);
+  execs_set(exec, s.guards, s.ng, &h, s.nodes, s.edges, s.words.v);
   free(s.map);
+  free(s.scan);
 }
 
 void cl_graph_exec_kernel(uint64_t seq, uint64_t exec, uint64_t node,
@@ -635,43 +703,40 @@ void cl_graph_exec_kernel(uint64_t seq, uint64_t exec, uint64_t node,
     pthread_mutex_unlock(&execs_lock);
     return; /* its structure was not read: nothing to update */
   }
-  /* the exec's structure again, with the node's new arguments */
+  /* the exec's structure again, with the node's new arguments (the
+   * words past CL_MAX_KARGS gathered anew, node by node) */
   struct cl_gexec_rec h = x->head;
   h.seq = seq;
   size_t nn = h.nodes, ne = h.edges;
   struct cl_gnode_rec *nodes = malloc((nn + 1) * sizeof *nodes);
   struct cl_gedge_rec *edges = malloc((ne + 1) * sizeof *edges);
   struct guard *guards = NULL;
+  struct words w = {NULL, 0, 0};
   size_t ng = 0, capg = 0;
   if (nodes && edges) {
     memcpy(nodes, x->nodes, nn * sizeof *nodes);
     if (ne) /* (a graph without edges has none: memcpy from NULL is
              * undefined even for 0 bytes) */
       memcpy(edges, x->edges, ne * sizeof *edges);
-    for (size_t i = 0; i < nn; i++)
-      if (nodes[i].handle == node && nodes[i].type == CL_GNODE_KERNEL) {
-        nodes[i].nkargs = (uint8_t)nkargs;
-        nodes[i].kargs_truncated = (uint8_t)truncated;
-        memcpy(nodes[i].kargs, kargs, nkargs * sizeof *kargs);
-      }
+    for (size_t i = 0; i < nn; i++) {
+      if (nodes[i].type != CL_GNODE_KERNEL)
+        continue;
+      if (nodes[i].handle == node)
+        node_words(&nodes[i], kargs, nkargs, truncated, &w);
+      else if (nodes[i].nkargs > CL_MAX_KARGS)
+        node_more(&nodes[i], x->words + nodes[i].more,
+                  nodes[i].nkargs - CL_MAX_KARGS, &w);
+    }
     /* the kernels' guards follow their arguments; copies keep theirs */
     for (size_t i = 0; i < x->n; i++)
       if (!x->v[i].kernel &&
           !grow((void **)&guards, &capg, ng + 1, sizeof *guards))
         guards[ng++] = x->v[i];
     for (size_t i = 0; i < nn; i++) {
-      int host = 0;
-      for (unsigned k = 0; k < nodes[i].nkargs; k++)
-        host |= !nodes[i].kargs[k].device_only;
-      if (nodes[i].type != CL_GNODE_KERNEL || !host ||
-          grow((void **)&guards, &capg, ng + 1, sizeof *guards))
-        continue;
-      struct guard *g = &guards[ng++];
-      memset(g, 0, sizeof *g);
-      g->kernel = 1;
-      g->constmask = nodes[i].constmask;
-      g->nkargs = nodes[i].nkargs;
-      memcpy(g->kargs, nodes[i].kargs, nodes[i].nkargs * sizeof *g->kargs);
+      struct guard gd;
+      if (nodes[i].type == CL_GNODE_KERNEL && kernel_guard(&nodes[i], w.v, &gd) &&
+          !grow((void **)&guards, &capg, ng + 1, sizeof *guards))
+        guards[ng++] = gd;
     }
   }
   pthread_mutex_unlock(&execs_lock);
@@ -679,8 +744,9 @@ void cl_graph_exec_kernel(uint64_t seq, uint64_t exec, uint64_t node,
     free(nodes);
     free(edges);
     free(guards);
+    free(w.v);
     return;
   }
-  write_structure(&h, nodes, edges);
-  execs_set(exec, guards, ng, &h, nodes, edges);
+  write_structure(&h, nodes, edges, w.v);
+  execs_set(exec, guards, ng, &h, nodes, edges, w.v);
 }

@@ -12,6 +12,7 @@
  * kernel tells: a page advised MADV_WIPEONFORK reads 0 in such a child;
  * fork()'s handler marks it again in the children the shim sees. */
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -201,7 +202,9 @@ void cl_ring_release(void)
     atomic_store_explicit(&r->held, UINT64_MAX, memory_order_release);
 }
 
-struct cl_record *cl_ring_reserve_next(unsigned k)
+/* the K-th slot (1, 2, ...) after the one cl_ring_reserve gave, or NULL
+ * (no room, waited for as cl_ring_reserve waits, not counted as a loss) */
+static struct cl_record *reserve_next(unsigned k)
 {
   struct cl_ring *r = my_ring;
   uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed) + k;
@@ -209,6 +212,21 @@ struct cl_record *cl_ring_reserve_next(unsigned k)
   if (tail - head >= r->capacity && !(r = wait_for_room(r, CL_REC_KARGS, tail)))
     return NULL;
   return &r->slots[tail & (r->capacity - 1)];
+}
+
+unsigned cl_ring_put_kargs(const struct cl_karg *v, unsigned n, unsigned *kept)
+{
+  unsigned done = 0, slots = 0;
+  struct cl_record *r;
+  while (done < n && (r = reserve_next(slots + 1))) {
+    unsigned k = n - done < CL_KARGS_PER_SLOT ? n - done
+                                              : (unsigned)CL_KARGS_PER_SLOT;
+    r->type = CL_REC_KARGS;
+    memcpy(r->u.kargs, v + done, k * sizeof *v);
+    done += k, slots++;
+  }
+  *kept = done;
+  return slots;
 }
 
 void cl_ring_commit(void) { cl_ring_commit_n(1); }

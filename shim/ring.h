@@ -25,12 +25,15 @@ struct cl_ring {
  * (record dropped and counted).  Fill it, then cl_ring_commit(). */
 struct cl_record *cl_ring_reserve(enum cl_rec_type type) CL_HIDDEN;
 void cl_ring_commit(void) CL_HIDDEN;
-/* The K-th slot (1, 2, ...) after the record cl_ring_reserve gave, for its
- * CL_REC_KARGS continuation, or NULL when the ring has no room for it
- * (waited for as cl_ring_reserve waits, and not counted as a loss: the
- * record says it kept fewer words).  The record and its K continuation
- * slots are then committed at once: cl_ring_commit_n(1 + K). */
-struct cl_record *cl_ring_reserve_next(unsigned k) CL_HIDDEN;
+/* The N argument words at V of the record cl_ring_reserve gave (a launch
+ * or a graph's kernel node) past its first CL_MAX_KARGS, into CL_REC_KARGS
+ * records in the slots after it, as many as the ring has room for (waited
+ * for as cl_ring_reserve waits; the record says it kept fewer words, and
+ * no record is counted lost): how many slots, and in *KEPT how many
+ * words.  The record and those K slots are committed at once:
+ * cl_ring_commit_n(1 + K). */
+unsigned cl_ring_put_kargs(const struct cl_karg *v, unsigned n,
+                           unsigned *kept) CL_HIDDEN;
 void cl_ring_commit_n(unsigned n) CL_HIDDEN;
 /* The calling thread is about to fill a record that the writer must read
  * as of allocation-map generation GEN (a launch's arguments, left for the

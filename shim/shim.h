@@ -112,10 +112,10 @@ void cl_log_write(int level, const char *fmt, ...) CL_HIDDEN
 
 /* ---- records -------------------------------------------------------------- */
 #define CL_MAX_FRAMES 32
-/* A launch's pointer-like argument words: the first CL_MAX_KARGS in its
- * call record, the rest (up to CL_LAUNCH_KARGS in all) in CL_REC_KARGS
- * records that follow it in its ring, committed with it (capture.c).  A
- * graph's kernel node keeps CL_MAX_KARGS.  PyTorch's multi-tensor kernels
+/* A launch's pointer-like argument words, or a graph kernel node's: the
+ * first CL_MAX_KARGS in its record, the rest (up to CL_LAUNCH_KARGS in all)
+ * in CL_REC_KARGS records that follow it in its ring, committed with it
+ * (cl_ring_put_kargs).  PyTorch's multi-tensor kernels
  * (the foreach ops, fused optimizers) pass up to 1,050 addresses in one
  * structure of up to 32 KiB (CUDA 12.1's parameter limit, 32,764 bytes). */
 #define CL_MAX_KARGS 16
@@ -176,7 +176,7 @@ struct cl_call {
                            * kargs_gen, among kargs_code (kparams.c) */
   uint16_t nkargs;        /* the launch's words: the first CL_MAX_KARGS
                            * below, the rest in the CL_REC_KARGS records
-                           * after this one (cl_kargs_slots) */
+                           * after this one */
   struct cl_args a;
   union {
     struct { /* kernels */
@@ -223,8 +223,8 @@ enum cl_rec_type {
   CL_REC_GRAPH_NODE,     /* one node of it */
   CL_REC_GRAPH_EDGE,     /* one edge of it */
   CL_REC_HOSTFN,         /* a host function ran (hostfn.c) */
-  CL_REC_KARGS,          /* the words of the launch before it past its
-                          * first CL_MAX_KARGS (cl_call.nkargs) */
+  CL_REC_KARGS,          /* the words of the launch or graph node before
+                          * it past its first CL_MAX_KARGS (nkargs) */
 };
 
 /* graph_execs row: at SEQ (cudaGraphInstantiate*, cudaGraphExecUpdate)
@@ -246,7 +246,11 @@ struct cl_gnode_rec {
   uint32_t index, name;  /* name: interned kernel name, 0 none */
   uint8_t type;          /* enum cl_gnode */
   uint8_t dir;           /* copies: enum cl_dir */
-  uint8_t nkargs, kargs_truncated;
+  uint8_t kargs_truncated;
+  uint16_t nkargs;       /* the first CL_MAX_KARGS below, the rest in the
+                          * CL_REC_KARGS records after this one */
+  uint32_t more;         /* (graphs.c) where the words past the first
+                          * CL_MAX_KARGS lie in its structure's words */
   struct cl_karg kargs[CL_MAX_KARGS];
 };
 
@@ -286,6 +290,8 @@ struct cl_drop_rec {
   uint64_t count;
 };
 
+/* the words a CL_REC_KARGS record holds */
+#define CL_KARGS_PER_SLOT (sizeof(struct cl_call) / sizeof(struct cl_karg))
 struct cl_record {
   uint8_t type;
   union {
@@ -300,17 +306,9 @@ struct cl_record {
     struct cl_gnode_rec gnode;
     struct cl_gedge_rec gedge;
     struct cl_hostfn_rec hostfn;
-    struct cl_karg kargs[sizeof(struct cl_call) / sizeof(struct cl_karg)];
+    struct cl_karg kargs[CL_KARGS_PER_SLOT];
   } u;
 };
-/* how many CL_REC_KARGS records follow a call record of N words */
-#define CL_KARGS_PER_SLOT (sizeof(struct cl_call) / sizeof(struct cl_karg))
-static inline unsigned cl_kargs_slots(unsigned n)
-{
-  return n <= CL_MAX_KARGS ? 0
-                           : (unsigned)((n - CL_MAX_KARGS + CL_KARGS_PER_SLOT - 1) /
-                                        CL_KARGS_PER_SLOT);
-}
 
 /* ---- strings (strings.c): interned kernel names --------------------------- */
 uint32_t cl_intern(const char *s) CL_HIDDEN;

@@ -117,25 +117,37 @@ static uint64_t held_then_tail(struct cl_ring *r, uint64_t *held)
   return atomic_load_explicit(&r->tail, memory_order_acquire);
 }
 
-/* The words of call record C at slot HEAD of R: its own first
- * CL_MAX_KARGS and those of the CL_REC_KARGS records after it (committed
- * with it: shim.h), resolved if the scan left them to the writer; C's
- * nkargs then says how many. */
-static const struct cl_karg *launch_words(struct cl_ring *r, uint64_t head,
-                                          struct cl_call *c)
+/* The N argument words of the record at slot HEAD of R (a launch or a
+ * graph's kernel node): its own first CL_MAX_KARGS, FIRST, and those of
+ * the CL_REC_KARGS records after it (committed with it: shim.h) */
+static struct cl_karg *record_words(struct cl_ring *r, uint64_t head,
+                                    struct cl_karg *first, unsigned n)
 {
   static struct cl_karg all[CL_LAUNCH_KARGS]; /* (the writer thread's) */
-  struct cl_karg *words = c->kargs;
-  if (c->nkargs > CL_MAX_KARGS) {
-    words = all;
-    memcpy(all, c->kargs, sizeof c->kargs);
-    for (unsigned n = CL_MAX_KARGS, k = 1; n < c->nkargs; n += CL_KARGS_PER_SLOT, k++) {
-      const struct cl_record *more = &r->slots[(head + k) & (r->capacity - 1)];
-      unsigned left = c->nkargs - n;
-      memcpy(all + n, more->u.kargs,
-             (left < CL_KARGS_PER_SLOT ? left : CL_KARGS_PER_SLOT) * sizeof *all);
-    }
+  if (n <= CL_MAX_KARGS)
+    return first;
+  memcpy(all, first, CL_MAX_KARGS * sizeof *all);
+  for (unsigned k = CL_MAX_KARGS, slot = 1; k < n; k += CL_KARGS_PER_SLOT, slot++) {
+    const struct cl_record *more = &r->slots[(head + slot) & (r->capacity - 1)];
+    unsigned left = n - k;
+    memcpy(all + k, more->u.kargs,
+           (left < CL_KARGS_PER_SLOT ? left : CL_KARGS_PER_SLOT) * sizeof *all);
   }
+  return all;
+}
+
+/* the words of record REC at slot HEAD of R, for cl_db_put: a launch's
+ * resolved if its scan left them to the writer (its nkargs then says how
+ * many), a graph kernel node's; NULL for other records */
+static const struct cl_karg *words_of(struct cl_ring *r, uint64_t head,
+                                      struct cl_record *rec)
+{
+  if (rec->type == CL_REC_GRAPH_NODE)
+    return record_words(r, head, rec->u.gnode.kargs, rec->u.gnode.nkargs);
+  if (rec->type != CL_REC_CALL)
+    return NULL;
+  struct cl_call *c = &rec->u.call;
+  struct cl_karg *words = record_words(r, head, c->kargs, c->nkargs);
   if (c->kargs_deferred) {
     c->nkargs = (uint16_t)cl_kparams_resolve(words, c->nkargs, c->kargs_gen,
                                              c->kargs_code);
@@ -163,9 +175,8 @@ static void drain(struct cl_db *db)
       if (rec->type == CL_REC_KARGS ||
           (CL_ABLATED(CL_ABLATE_WRITE) &&
            (rec->type == CL_REC_CALL || rec->type == CL_REC_ACTIVITY)))
-        continue; /* (a launch's words: read with its call record) */
-      const struct cl_karg *kargs =
-          rec->type == CL_REC_CALL ? launch_words(r, head, &rec->u.call) : NULL;
+        continue; /* (words read with their launch's or node's record) */
+      const struct cl_karg *kargs = words_of(r, head, rec);
       if (!inherited_record(rec))
         cl_db_put(db, rec, kargs);
       /* free the slot early so a blocked producer can go on */

@@ -1357,6 +1357,35 @@ static void put_activity(struct cl_db *db, const struct cl_activity *x)
   ADD_ROW(db, activity);
 }
 
+/* a graph's node G; a kernel node's words at KARGS (nkargs) */
+static void put_graph_node(struct cl_db *db, const struct cl_gnode_rec *g,
+                           const struct cl_karg *kargs)
+{
+  I64(db, graph_nodes, seq, g->seq);
+  I64(db, graph_nodes, node, g->index);
+  TXT(db, graph_nodes, type, cl_gnode_name(g->type));
+  I64(db, graph_nodes, handle, g->handle);
+  OPT(db, graph_nodes, added, g->added != 0, g->added);
+  OPT(db, graph_nodes, name, g->name != 0, g->name);
+  I64(db, graph_nodes, dst, g->dst);
+  I64(db, graph_nodes, src, g->src);
+  I64(db, graph_nodes, bytes, g->bytes);
+  I64(db, graph_nodes, value, g->value);
+  TXT(db, graph_nodes, direction, cl_dir_name((enum cl_dir)g->dir));
+  I64(db, graph_nodes, event, g->event);
+  run(db, db->insert.graph_nodes);
+  for (unsigned i = 0; i < g->nkargs; i++) {
+    I64(db, graph_args, seq, g->seq);
+    I64(db, graph_args, node, g->index);
+    I64(db, graph_args, param, kargs[i].param);
+    I64(db, graph_args, offset, kargs[i].offset);
+    I64(db, graph_args, value, kargs[i].value);
+    run(db, db->insert.graph_args);
+  }
+  if (g->kargs_truncated)
+    cl_db_drop(db, "kernel-args-beyond-limit", 1);
+}
+
 void cl_db_put(struct cl_db *db, const struct cl_record *r,
                const struct cl_karg *kargs)
 {
@@ -1364,6 +1393,9 @@ void cl_db_put(struct cl_db *db, const struct cl_record *r,
   switch (r->type) {
   case CL_REC_CALL:
     put_call(db, &r->u.call, kargs ? kargs : r->u.call.kargs);
+    break;
+  case CL_REC_GRAPH_NODE:
+    put_graph_node(db, &r->u.gnode, kargs ? kargs : r->u.gnode.kargs);
     break;
   case CL_REC_ACTIVITY:
     put_activity(db, &r->u.act);
@@ -1428,33 +1460,6 @@ void cl_db_put(struct cl_db *db, const struct cl_record *r,
     I64(db, graph_execs, device, g->device);
     I64(db, graph_execs, truncated, g->truncated);
     run(db, db->insert.graph_execs);
-    break;
-  }
-  case CL_REC_GRAPH_NODE: {
-    const struct cl_gnode_rec *g = &r->u.gnode;
-    I64(db, graph_nodes, seq, g->seq);
-    I64(db, graph_nodes, node, g->index);
-    TXT(db, graph_nodes, type, cl_gnode_name(g->type));
-    I64(db, graph_nodes, handle, g->handle);
-    OPT(db, graph_nodes, added, g->added != 0, g->added);
-    OPT(db, graph_nodes, name, g->name != 0, g->name);
-    I64(db, graph_nodes, dst, g->dst);
-    I64(db, graph_nodes, src, g->src);
-    I64(db, graph_nodes, bytes, g->bytes);
-    I64(db, graph_nodes, value, g->value);
-    TXT(db, graph_nodes, direction, cl_dir_name((enum cl_dir)g->dir));
-    I64(db, graph_nodes, event, g->event);
-    run(db, db->insert.graph_nodes);
-    for (unsigned i = 0; i < g->nkargs; i++) {
-      I64(db, graph_args, seq, g->seq);
-      I64(db, graph_args, node, g->index);
-      I64(db, graph_args, param, g->kargs[i].param);
-      I64(db, graph_args, offset, g->kargs[i].offset);
-      I64(db, graph_args, value, g->kargs[i].value);
-      run(db, db->insert.graph_args);
-    }
-    if (g->kargs_truncated)
-      cl_db_drop(db, "kernel-args-beyond-limit", 1);
     break;
   }
   case CL_REC_GRAPH_EDGE: {

@@ -5,8 +5,9 @@
 // written on s1 and the update on s2 reads it without waiting: a race
 // through the structure's 45th word (a launch keeps its first 16 words in
 // its call record, the rest in the records after it).  Then the same with
-// the wait: no race.
-// rule: STREAM_ORDER
+// the wait: no race.  Then the update captured into a CUDA graph and
+// replayed: its kernel node keeps its words as a launch does.
+// rule: STREAM_ORDER GRAPH_LAUNCH
 #include "races.h"
 
 #define TENSORS 24
@@ -46,6 +47,17 @@ int main()
     CHECK(cudaStreamWaitEvent(s2, e, 0));
     sgd_k<<<GRID, 0, s2>>>(t, N);
     CHECK(cudaDeviceSynchronize());
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    CHECK(cudaStreamBeginCapture(s2, cudaStreamCaptureModeThreadLocal));
+    sgd_k<<<GRID, 0, s2>>>(t, N);
+    CHECK(cudaStreamEndCapture(s2, &graph));
+    CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    write_k<<<GRID, 0, s1>>>(t.addr[1][20], N);
+    CHECK(cudaGraphLaunch(exec, s2)); // expect: stream-race
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaGraphExecDestroy(exec));
+    CHECK(cudaGraphDestroy(graph));
     for (int k = 0; k < TENSORS; k++) {
         CHECK(cudaFree(t.addr[0][k]));
         CHECK(cudaFree(t.addr[1][k]));
