@@ -137,6 +137,10 @@ if "$PYTHON" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else
   torch_case optimizer_race 1 1000
   TORCH_ARGS=fused torch_case optimizer_race 1 1000
   TORCH_ARGS=wait torch_case optimizer_race 0 0
+  # and one captured in a CUDA graph, its parameters copied on a side
+  # stream without waiting for the replay
+  torch_case graph_optimizer 1 1000
+  TORCH_ARGS=wait torch_case graph_optimizer 0 0
   # a CUDA-graph replay racing with the refill of its static input (issue 20)
   torch_case graph_replay 1 1000
   TORCH_ARGS=wait torch_case graph_replay 0 0
