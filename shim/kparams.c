@@ -710,14 +710,31 @@ static inline int find_range(uint64_t v, struct hit *h, struct recent *rc,
   return inside;
 }
 
+/* A structure filled only as far as a launch needs fills its slots from
+ * the front (PyTorch's multi-tensor metadata: a launch's tensors' addresses,
+ * then their sizes, then which block works on which): the later a word, the
+ * likelier a slot this launch left as the stack held it.  On the H100 a
+ * CUDA graph's AdamW step held, in its metadata's unused size slots, the
+ * address of a buffer another stream had just written, with no address in
+ * host code beside it to tell (session 15).  So a parameter's words past
+ * its 16th kept are marked too: what a launch recorded before 1,088 were
+ * kept stays as it was, and what is recorded beyond makes warnings only. */
+#define TRUSTED_WORDS 16
+
 /* the words from FIRST on of parameters UNINIT (bit i: parameter i) are
  * marked (parameters from the 64th on never are: a shift by 64 or more is
- * undefined, and x86 would read the mark of parameter param % 64) */
+ * undefined, and x86 would read the mark of parameter param % 64), and so
+ * are a parameter's words past its TRUSTED_WORDS-th (the words are in
+ * the order of their parameters) */
 static void mark_uninit(struct cl_karg *kargs, unsigned first, unsigned n,
                         uint64_t uninit)
 {
-  for (unsigned k = first; uninit && k < n; k++)
-    kargs[k].uninit = kargs[k].param < 64 && ((uninit >> kargs[k].param) & 1);
+  unsigned nth = 0; /* the word's place among its parameter's */
+  for (unsigned k = first; k < n; k++) {
+    nth = k > first && kargs[k].param == kargs[k - 1].param ? nth + 1 : 0;
+    kargs[k].uninit = nth >= TRUSTED_WORDS ||
+                      (kargs[k].param < 64 && ((uninit >> kargs[k].param) & 1));
+  }
 }
 
 /* The words from FIRST on that the scan kept unresolved, resolved as it

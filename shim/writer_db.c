@@ -61,6 +61,7 @@
   X(graph_nodes, "INSERT OR IGNORE", "")                                       \
   X(graph_edges, "INSERT", "")                                                 \
   X(graph_args, "INSERT OR IGNORE", "")                                        \
+  X(graph_uninit_params, "INSERT OR IGNORE", "")                               \
   X(communicators, "INSERT OR REPLACE", "")                                    \
   X(collectives, "INSERT", "")                                                 \
   X(host_func_runs, "INSERT OR IGNORE", "")                                    \
@@ -1381,6 +1382,16 @@ static void put_graph_node(struct cl_db *db, const struct cl_gnode_rec *g,
     I64(db, graph_args, offset, kargs[i].offset);
     I64(db, graph_args, value, kargs[i].value);
     run(db, db->insert.graph_args);
+    /* the marked words of a parameter are its last (kparams.c): from the
+     * first of them on */
+    if (kargs[i].uninit && (i == 0 || kargs[i - 1].param != kargs[i].param ||
+                            !kargs[i - 1].uninit)) {
+      I64(db, graph_uninit_params, seq, g->seq);
+      I64(db, graph_uninit_params, node, g->index);
+      I64(db, graph_uninit_params, param, kargs[i].param);
+      I64(db, graph_uninit_params, from_offset, kargs[i].offset);
+      run(db, db->insert.graph_uninit_params);
+    }
   }
   if (g->kargs_truncated)
     cl_db_drop(db, "kernel-args-beyond-limit", 1);

@@ -677,6 +677,8 @@ static void node_kernel(struct walk *w, const struct gnode *x, uint32_t i,
     acc.param = (int32_t)param;
     acc.kernel = x->name < 0 ? 0 : x->name;
     acc.offset = (int32_t)offset;
+    acc.uninit = x->args[a].uninit &&
+                 !always_a_pointer(w, x->name, param, offset);
     (void)i;
     if (k->fp)
       fp_access(w, k->fp, param, offset, x->args[a].value, acc);
@@ -1345,8 +1347,10 @@ static void emit(struct walk *w, const struct race *r, struct findings *out)
   case RK_STALE_ARG:
     f = findings_add(out, check, &loc,
                      "%s, and nothing orders them; but the kernel's argument"
-                     " is a structure passed by value that was not fully"
-                     " initialized, and the pointer may be a stale word of it",
+                     " is a structure passed by value that may not be fully"
+                     " initialized (it held an address in host code, or this"
+                     " word is past its 16th pointer), and the pointer may be"
+                     " a stale word of it",
                      pair);
     fix = "if the kernel uses this pointer, order the two as for a"
           " stream-race (cudaEventRecord and cudaStreamWaitEvent; in"

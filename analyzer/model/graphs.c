@@ -205,14 +205,29 @@ void graphs_load(struct graphs *g, struct cl_db *db)
     while (q && db_step(db, q)) {
       struct gnode *x = node_of(g, &idx, db_int(q, X(graph_args, seq)),
                                 db_int(q, X(graph_args, node)));
-      if (!x || x->nargs >= 256)
+      if (!x)
         continue;
-      x->args = xrealloc(x->args, (x->nargs + 1) * sizeof *x->args);
-      /* (graph nodes' structures are not checked for stale words) */
+      if (!(x->nargs & (x->nargs + 1))) /* 0, 1, 3, 7...: doubles */
+        x->args = xrealloc(x->args, (2 * x->nargs + 2) * sizeof *x->args);
       x->args[x->nargs++] = (struct replay_arg){
           .param = db_int(q, X(graph_args, param)),
           .offset = db_int(q, X(graph_args, offset)),
           .value = (uint64_t)db_int(q, X(graph_args, value))};
+    }
+    db_finalize(q);
+  }
+  /* the words that may be stale (since schema 7): of a parameter, from an
+   * offset on (the args are in (param, offset) order) */
+  if (db_has_table(db, "graph_uninit_params")) {
+    q = db_prepare_table(db, CL_TABLE_graph_uninit_params, CL_ALL_COLS, "");
+    while (q && db_step(db, q)) {
+      struct gnode *x = node_of(g, &idx, db_int(q, X(graph_uninit_params, seq)),
+                                db_int(q, X(graph_uninit_params, node)));
+      int64_t param = db_int(q, X(graph_uninit_params, param));
+      int64_t from = db_int(q, X(graph_uninit_params, from_offset));
+      for (size_t a = 0; x && a < x->nargs; a++)
+        if (x->args[a].param == param && x->args[a].offset >= from)
+          x->args[a].uninit = true;
     }
     db_finalize(q);
   }

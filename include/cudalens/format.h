@@ -12,14 +12,17 @@
 
 #include "cudalens/tables.h"
 
-#define CL_SCHEMA_VERSION 6
+#define CL_SCHEMA_VERSION 7
 #define CL_FORMAT_NAME "cudalens"
 
 /* A word of launch_args.args (tables.def): parameter index and byte offset
  * inside it (16-bit each), flags (8-bit), the pointer value (64-bit), all
  * big-endian (so that SQL reads them from hex(); the kernel_args view) */
 #define CL_LAUNCH_ARG_SIZE 13
-#define CL_LAUNCH_ARG_UNINIT 1 /* its parameter was not fully initialized */
+#define CL_LAUNCH_ARG_UNINIT 1 /* it may be stale: its parameter held an
+                                * address in host code (not fully
+                                * initialized), or it is past the
+                                * parameter's 16th word (shim/kparams.c) */
 
 static inline void cl_launch_arg_put(unsigned char *p, unsigned param,
                                      unsigned offset, unsigned flags,

@@ -12,8 +12,9 @@
 // set either, but uses the buffer (on a third stream) in its first slot,
 // which held a pointer at every launch: a field the program sets
 // (PyTorch's ReduceOp sets its pointers and leaves other members as the
-// stack held them): a race.
-// rule: STREAM_ORDER
+// stack held them): a race.  The first structure again, in a CUDA graph's
+// kernel node: a stale-argument-race as for the launch.
+// rule: STREAM_ORDER GRAPH_LAUNCH
 #include <cstdint>
 
 #include "races.h"
@@ -58,6 +59,19 @@ int main()
     partial.slot[3] = nullptr;
     double_table<<<GRID, 0, s3>>>(partial, N); // expect: stream-race
     CHECK(cudaDeviceSynchronize());
+    // the first structure captured into a graph: its kernel node's words are
+    // marked as the launch's were
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    CHECK(cudaStreamBeginCapture(s2, cudaStreamCaptureModeThreadLocal));
+    double_table<<<GRID, 0, s2>>>(stale, N);
+    CHECK(cudaStreamEndCapture(s2, &graph));
+    CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    write_k<<<GRID, 0, s1>>>(b, N);
+    CHECK(cudaGraphLaunch(exec, s2)); // expect: stale-argument-race
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaGraphExecDestroy(exec));
+    CHECK(cudaGraphDestroy(graph));
     CHECK(cudaFree(a));
     CHECK(cudaFree(b));
     std::printf("stale_struct: done\n");

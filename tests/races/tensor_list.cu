@@ -4,9 +4,12 @@
 // addresses): 24 parameters, then their 24 gradients.  Gradient 20 is
 // written on s1 and the update on s2 reads it without waiting: a race
 // through the structure's 45th word (a launch keeps its first 16 words in
-// its call record, the rest in the records after it).  Then the same with
+// its call record, the rest in the records after it).  A word past a
+// parameter's 16th may be a slot the launch left as the stack held it
+// (shim/kparams.c: marked), but every launch of sgd_k held a pointer
+// there: a field the program sets, so a stream-race.  Then the same with
 // the wait: no race.  Then the update captured into a CUDA graph and
-// replayed: its kernel node keeps its words as a launch does.
+// replayed: its kernel node keeps and marks its words as a launch does.
 // rule: STREAM_ORDER GRAPH_LAUNCH
 #include "races.h"
 

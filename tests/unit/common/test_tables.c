@@ -154,7 +154,8 @@ static void check_statements(sqlite3 *db, int file, int version)
         cl_tables[CL_TABLE_alloc_handles].since == 4 &&
         cl_tables[CL_TABLE_uninit_params].since == 5 &&
         cl_tables[CL_TABLE_launch_args].since == 6 &&
-        CL_SCHEMA_VERSION == 6);
+        cl_tables[CL_TABLE_graph_uninit_params].since == 7 &&
+        CL_SCHEMA_VERSION == 7);
   /* kernel_args and uninit_params written up to schema 5, views since */
   CHECK(cl_table_until(CL_TABLE_kernel_args) == 6 &&
         cl_table_until(CL_TABLE_uninit_params) == 6 &&

@@ -2,7 +2,8 @@
  * (cl_kparams_scan): the words it keeps from random launches, four words
  * at a time (AVX2) and word by word, must be the same: pointers into
  * allocations at any offset of any parameter, by-value aggregates holding
- * host code addresses (marked; and data among the code segments, which is
+ * host code addresses (marked, as are a parameter's words past its 16th;
+ * and data among the code segments, which is
  * not code), parameters whose size is no multiple of 32
  * bytes, more pointers than a launch keeps (16 for a graph's node, 1,088
  * for a launch), parameters past 4 KiB, allocations freed and made
@@ -128,8 +129,12 @@ static void reference(const struct kernel *k, void **params, unsigned cap,
     }
   }
 done:
-  for (unsigned j = 0; j < c->n; j++)
-    c->kargs[j].uninit = (marked >> c->kargs[j].param) & 1;
+  /* marked: a parameter that held host code, and a parameter's words past
+   * its 16th */
+  for (unsigned j = 0, nth = 0; j < c->n; j++) {
+    nth = j && c->kargs[j].param == c->kargs[j - 1].param ? nth + 1 : 0;
+    c->kargs[j].uninit = ((marked >> c->kargs[j].param) & 1) || nth >= 16;
+  }
 }
 
 static int same(const struct cl_kscan *a, const struct cl_kscan *b)
