@@ -1,12 +1,16 @@
 /* test_writer.c - unit test of the record path without CUDA: several threads
  * push call records through their rings into the writer thread, with rings
  * far smaller than the load.  With CUDALENS_OVERFLOW=block every record must
- * reach the database; with drop, rows plus counted drops must add up.  Also
- * checks that identical call stacks are stored once. */
+ * reach the database; with drop, rows plus counted drops must add up.  Every
+ * 8th record is a launch of 200 argument words, 184 of them in the records
+ * after it (cl_ring_put_kargs): each must arrive whole and in order, or,
+ * with drop, cut and counted.  Also checks that identical call stacks are
+ * stored once. */
 #include <sqlite3.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cudalens/format.h"
 #include "shim/cupti.h"
 #include "shim/ring.h"
 #include "shim/writer.h"
@@ -25,13 +29,48 @@ static CUptiResult fake_timestamp(uint64_t *t)
 }
 
 
+#define WORDS 200 /* a launch's: 16 in its record, 184 in the 4 after it */
+#define WORD(k) (0x7f0000000000ull + 8 * (uint64_t)(k))
+
+static void *producer(void *arg);
+
+/* a launch of WORDS words into R, committed with the records after it */
+static void launch(struct cl_record *r, int api, void *stream)
+{
+  static _Thread_local struct cl_karg words[WORDS];
+  for (unsigned k = 0; k < WORDS; k++)
+    words[k] = (struct cl_karg){0, (uint16_t)(8 * k), 1, 0, 0, WORD(k)};
+  r->type = CL_REC_CALL;
+  struct cl_call *c = &r->u.call;
+  memset(c, 0, sizeof *c);
+  c->seq = cl_next_seq();
+  c->api = (uint32_t)api;
+  c->tid = cl_gettid();
+  c->a.stream = (uint64_t)(uintptr_t)stream;
+  c->nframes = 2; /* one of the producers' two stacks */
+  c->frames[0] = (uint64_t)(uintptr_t)&producer + 1;
+  c->frames[1] = (uint64_t)(uintptr_t)&query;
+  memcpy(c->kargs, words, CL_MAX_KARGS * sizeof *words);
+  unsigned kept;
+  unsigned slots = cl_ring_put_kargs(words + CL_MAX_KARGS, WORDS - CL_MAX_KARGS,
+                                     &kept);
+  c->nkargs = (uint16_t)(CL_MAX_KARGS + kept);
+  c->kargs_truncated = c->nkargs < WORDS;
+  cl_ring_commit_n(1 + slots);
+}
+
 static void *producer(void *arg)
 {
   int memcpy_api = cl_api_named("cudaMemcpyAsync_v3020");
+  int launch_api = cl_api_named("cudaLaunchKernel_v7000");
   for (int i = 0; i < PER_THREAD; i++) {
     struct cl_record *r = cl_ring_reserve(CL_REC_CALL);
     if (!r)
       continue;
+    if (i % 8 == 7) {
+      launch(r, launch_api, arg);
+      continue;
+    }
     r->type = CL_REC_CALL;
     struct cl_call *c = &r->u.call;
     memset(c, 0, sizeof *c);
@@ -76,10 +115,36 @@ int main(int argc, char **argv)
   sqlite3 *db;
   CHECK(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK);
   long long calls = query(db, "SELECT count(*) FROM calls");
-  long long dropped =
-      query(db, "SELECT coalesce(sum(count),0) FROM drops");
+  long long dropped = query(db, "SELECT coalesce(sum(count),0) FROM drops "
+                                "WHERE reason <> 'kernel-args-beyond-limit'");
+  long long cut = query(db, "SELECT coalesce(sum(count),0) FROM drops "
+                            "WHERE reason = 'kernel-args-beyond-limit'");
+  long long launches = query(db, "SELECT count(*) FROM kernels");
+  /* each launch's words: the first n of its WORDS, in order */
+  long long whole = 0, cut_rows = 0, wrong = 0;
+  sqlite3_stmt *st;
+  CHECK(sqlite3_prepare_v2(db, "SELECT args FROM launch_args", -1, &st, NULL) ==
+        SQLITE_OK);
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    const unsigned char *b = sqlite3_column_blob(st, 0);
+    int n = sqlite3_column_bytes(st, 0) / CL_LAUNCH_ARG_SIZE;
+    whole += n == WORDS;
+    cut_rows += n >= CL_MAX_KARGS && n < WORDS;
+    for (int k = 0; k < n; k++) {
+      unsigned param, offset, flags;
+      unsigned long long value;
+      cl_launch_arg_get(b + k * CL_LAUNCH_ARG_SIZE, &param, &offset, &flags,
+                        &value);
+      wrong += param != 0 || offset != 8u * (unsigned)k || value != WORD(k);
+    }
+  }
+  sqlite3_finalize(st);
   long long distinct = query(db, "SELECT count(DISTINCT seq) FROM calls");
   long long transfers = query(db, "SELECT count(*) FROM transfers");
+  printf("launches=%lld whole=%lld cut=%lld (counted %lld) wrong words=%lld\n",
+         launches, whole, cut_rows, cut, wrong);
+  CHECK(wrong == 0);
+  CHECK(whole + cut_rows == launches && cut_rows == cut);
   long long stacks = query(db, "SELECT count(*) FROM stacks");
   long long version = query(db, "PRAGMA user_version");
   long long clean = query(db, "SELECT value FROM meta WHERE key='clean_exit'");
@@ -87,13 +152,13 @@ int main(int argc, char **argv)
   CHECK(version == CL_SCHEMA_VERSION);
   CHECK(clean == 1);
   CHECK(distinct == calls);
-  CHECK(transfers == calls);
+  CHECK(transfers + launches == calls);
   CHECK(stacks == 2);
   if (drop) {
     CHECK(calls + dropped == THREADS * PER_THREAD);
   } else {
     CHECK(calls == THREADS * PER_THREAD);
-    CHECK(dropped == 0);
+    CHECK(dropped == 0 && cut == 0 && launches == THREADS * PER_THREAD / 8);
   }
   CHECK(query(db, "SELECT count(*) FROM calls WHERE stream NOT BETWEEN 16 AND 19") == 0);
   sqlite3_close(db);
