@@ -717,8 +717,9 @@ static inline int find_range(uint64_t v, struct hit *h, struct recent *rc,
  * CUDA graph's AdamW step held, in its metadata's unused size slots, the
  * address of a buffer another stream had just written, with no address in
  * host code beside it to tell (session 15).  So a parameter's words past
- * its 16th kept are marked too: what a launch recorded before 1,088 were
- * kept stays as it was, and what is recorded beyond makes warnings only. */
+ * its 16th kept are marked too: the 16 a launch kept before session 15
+ * keep their marks, and the words kept beyond can make warnings only
+ * (unless the report finds a pointer there at every launch). */
 #define TRUSTED_WORDS 16
 
 /* the words from FIRST on of parameters UNINIT (bit i: parameter i) are
@@ -772,10 +773,10 @@ static uint64_t settle(struct cl_kscan *s, unsigned first,
  * with what they may be) for the writer to resolve against the map as of
  * this generation (cl_kparams_resolve), off the program's thread: the
  * ranges and host code they fall in are on lines the program's own work
- * evicted since the last launch (bench/README.md, session 13: ~0.02 of a
- * training step).  The words are resolved now after all when the thread
- * cannot hold its generation (its first record), when they do not fit the
- * record, or when one may be memory the host reaches too (pinned,
+ * evicted since the last launch (bench/README.md, session 14: ~0.005-0.01
+ * of a training step).  The words are resolved now after all when the
+ * thread cannot hold its generation (its first record), when they do not
+ * fit (S->cap), or when one may be memory the host reaches too (pinned,
  * registered, managed: the host-access check guards it at the launch). */
 void cl_kparams_scan(void *func, void **params, struct cl_kscan *s, int defer)
 {
