@@ -103,18 +103,18 @@ static void scan_launch(const CUpti_CallbackData *cb, enum cl_op op,
   if ((op != CL_OP_KERNEL && op != CL_OP_GRAPH_EXEC_NODE) || p->ks.n)
     return;
   void *f = NULL;
-  void **params = NULL, **extra = NULL;
+  void **params = NULL;
   switch (cbid) {
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
     const cuLaunchKernel_params *P = cb->functionParams;
-    f = P->f, params = P->kernelParams, extra = P->extra;
+    f = P->f, params = P->kernelParams;
     break;
   }
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
     const cuLaunchKernelEx_params *P = cb->functionParams;
-    f = P->f, params = P->kernelParams, extra = P->extra;
+    f = P->f, params = P->kernelParams;
     break;
   }
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
@@ -126,11 +126,11 @@ static void scan_launch(const CUpti_CallbackData *cb, enum cl_op op,
   case CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2: {
     /* a graph's kernel node takes new parameters (graphs.c) */
     const cuGraphExecKernelNodeSetParams_v2_params *P = cb->functionParams;
-    if (!P->nodeParams)
+    if (!P->nodeParams || P->nodeParams->extra)
       return;
     f = P->nodeParams->func ? (void *)P->nodeParams->func
                             : (void *)P->nodeParams->kern;
-    params = P->nodeParams->kernelParams, extra = P->nodeParams->extra;
+    params = P->nodeParams->kernelParams;
     break;
   }
   default:
@@ -141,12 +141,7 @@ static void scan_launch(const CUpti_CallbackData *cb, enum cl_op op,
   CL_PHASE_BEGIN(t0);
   /* a launch's words may wait for the writer; a graph's kernel node's are
    * needed at the call's end (cl_graph_exec_kernel) */
-  const void *buf;
-  size_t bytes;
-  if (params) /* (both given: the launch fails, CUDA_ERROR_INVALID_VALUE) */
-    cl_kparams_scan(f, params, &p->ks, op == CL_OP_KERNEL);
-  else if (cl_kparams_extra(extra, &buf, &bytes))
-    cl_kparams_scan_buffer(f, buf, bytes, &p->ks, op == CL_OP_KERNEL);
+  cl_kparams_scan(f, params, &p->ks, op == CL_OP_KERNEL);
   CL_PHASE_END(CL_PH_KPARAMS, t0);
 }
 

@@ -512,12 +512,8 @@ static void read_node(struct snap *s, CUgraphNode h, int depth)
     }
     struct cl_kscan ks = {.kargs = s->scan, .cap = CL_LAUNCH_KARGS};
     void *f = p.func ? (void *)p.func : (void *)p.kern;
-    const void *buf;
-    size_t bytes;
-    if (p.kernelParams)
+    if (p.kernelParams && !p.extra)
       cl_kparams_scan(f, p.kernelParams, &ks, 0);
-    else if (cl_kparams_extra(p.extra, &buf, &bytes))
-      cl_kparams_scan_buffer(f, buf, bytes, &ks, 0);
     node_words(g, ks.kargs, ks.n, ks.truncated, &s->words);
     struct guard gd;
     if (kernel_guard(g, s->words.v, &gd))
