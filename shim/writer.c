@@ -142,11 +142,17 @@ static struct cl_karg *record_words(struct cl_ring *r, uint64_t head,
 static const struct cl_karg *words_of(struct cl_ring *r, uint64_t head,
                                       struct cl_record *rec)
 {
-  if (rec->type == CL_REC_GRAPH_NODE)
+  /* (no producer writes more: a bound all the same, for all[]) */
+  if (rec->type == CL_REC_GRAPH_NODE) {
+    if (rec->u.gnode.nkargs > CL_LAUNCH_KARGS)
+      rec->u.gnode.nkargs = CL_LAUNCH_KARGS;
     return record_words(r, head, rec->u.gnode.kargs, rec->u.gnode.nkargs);
+  }
   if (rec->type != CL_REC_CALL)
     return NULL;
   struct cl_call *c = &rec->u.call;
+  if (c->nkargs > CL_LAUNCH_KARGS)
+    c->nkargs = CL_LAUNCH_KARGS;
   struct cl_karg *words = record_words(r, head, c->kargs, c->nkargs);
   if (c->kargs_deferred) {
     c->nkargs = (uint16_t)cl_kparams_resolve(words, c->nkargs, c->kargs_gen,
