@@ -275,7 +275,7 @@ int main(int argc, char **argv)
     for (long i = 0; i < k; i++) {
       struct cl_call *c = &recs[i].u.call;
       if (recs[i].type == CL_REC_CALL && c->kargs_deferred) {
-        /* (as writer.c's launch_words) */
+        /* (as writer.c's words_of) */
         c->nkargs = (uint16_t)cl_kparams_resolve(c->kargs, c->nkargs,
                                                  c->kargs_gen, c->kargs_code);
         c->kargs_deferred = 0;

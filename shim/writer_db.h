@@ -11,7 +11,7 @@ struct cl_db *cl_db_open(void) CL_HIDDEN;
 /* begin and commit: 0, or -1 once the recording has failed (said once) */
 int cl_db_begin(struct cl_db *db) CL_HIDDEN;
 /* (a call record's argument words at KARGS, nkargs of them, when not in
- * the record alone: writer.c's launch_words; NULL: the record's) */
+ * the record alone: writer.c's words_of; NULL: the record's) */
 void cl_db_put(struct cl_db *db, const struct cl_record *r,
                const struct cl_karg *kargs) CL_HIDDEN;
 void cl_db_drop(struct cl_db *db, const char *reason, uint64_t n) CL_HIDDEN;

@@ -227,7 +227,7 @@ static void deferred(void)
     reference(k, params, cap, start(&nowx, cap));
     history += def->deferred && !same(ref, now);
     int was = def->deferred;
-    if (was) { /* (as writer.c's launch_words) */
+    if (was) { /* (as writer.c's words_of) */
       def->n = (uint16_t)cl_kparams_resolve(def->kargs, def->n, def->gen,
                                             def->code);
       def->deferred = 0;

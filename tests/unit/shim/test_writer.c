@@ -32,31 +32,25 @@ static CUptiResult fake_timestamp(uint64_t *t)
 #define WORDS 200 /* a launch's: 16 in its record, 184 in the 4 after it */
 #define WORD(k) (0x7f0000000000ull + 8 * (uint64_t)(k))
 
-static void *producer(void *arg);
+/* R as a call of API on STREAM, with stack STACK (0 or 1: two distinct
+ * stacks across all threads) */
+static struct cl_call *call(struct cl_record *r, int api, void *stream,
+                            int stack);
 
-/* a launch of WORDS words into R, committed with the records after it */
-static void launch(struct cl_record *r, int api, void *stream)
+/* C's WORDS argument words, 184 of them in the records after its record:
+ * how many such records */
+static unsigned launch_words(struct cl_call *c)
 {
   static _Thread_local struct cl_karg words[WORDS];
   for (unsigned k = 0; k < WORDS; k++)
     words[k] = (struct cl_karg){0, (uint16_t)(8 * k), 1, 0, 0, WORD(k)};
-  r->type = CL_REC_CALL;
-  struct cl_call *c = &r->u.call;
-  memset(c, 0, sizeof *c);
-  c->seq = cl_next_seq();
-  c->api = (uint32_t)api;
-  c->tid = cl_gettid();
-  c->a.stream = (uint64_t)(uintptr_t)stream;
-  c->nframes = 2; /* one of the producers' two stacks */
-  c->frames[0] = (uint64_t)(uintptr_t)&producer + 1;
-  c->frames[1] = (uint64_t)(uintptr_t)&query;
   memcpy(c->kargs, words, CL_MAX_KARGS * sizeof *words);
   unsigned kept;
   unsigned slots = cl_ring_put_kargs(words + CL_MAX_KARGS, WORDS - CL_MAX_KARGS,
                                      &kept);
   c->nkargs = (uint16_t)(CL_MAX_KARGS + kept);
   c->kargs_truncated = c->nkargs < WORDS;
-  cl_ring_commit_n(1 + slots);
+  return slots;
 }
 
 static void *producer(void *arg)
@@ -67,28 +61,36 @@ static void *producer(void *arg)
     struct cl_record *r = cl_ring_reserve(CL_REC_CALL);
     if (!r)
       continue;
+    unsigned more = 0; /* records after it, committed with it */
     if (i % 8 == 7) {
-      launch(r, launch_api, arg);
-      continue;
+      more = launch_words(call(r, launch_api, arg, i & 1));
+    } else {
+      struct cl_call *c = call(r, memcpy_api, arg, i & 1);
+      c->a.dst = 0x1000;
+      c->a.src = 0x2000;
+      c->a.bytes = 4096;
+      c->a.dir = CL_DIR_HTOD;
     }
-    r->type = CL_REC_CALL;
-    struct cl_call *c = &r->u.call;
-    memset(c, 0, sizeof *c);
-    c->seq = cl_next_seq();
-    c->api = (uint32_t)memcpy_api;
-    c->tid = cl_gettid();
-    c->device = 0;
-    c->a.dst = 0x1000;
-    c->a.src = 0x2000;
-    c->a.bytes = 4096;
-    c->a.dir = CL_DIR_HTOD;
-    c->a.stream = (uint64_t)(uintptr_t)arg;
-    c->nframes = 2; /* two distinct stacks across all threads */
-    c->frames[0] = (uint64_t)(uintptr_t)&producer + (uint64_t)(i & 1);
-    c->frames[1] = (uint64_t)(uintptr_t)&query;
-    cl_ring_commit();
+    cl_ring_commit_n(1 + more);
   }
   return NULL;
+}
+
+static struct cl_call *call(struct cl_record *r, int api, void *stream,
+                            int stack)
+{
+  r->type = CL_REC_CALL;
+  struct cl_call *c = &r->u.call;
+  memset(c, 0, sizeof *c);
+  c->seq = cl_next_seq();
+  c->api = (uint32_t)api;
+  c->tid = cl_gettid();
+  c->device = 0;
+  c->a.stream = (uint64_t)(uintptr_t)stream;
+  c->nframes = 2;
+  c->frames[0] = (uint64_t)(uintptr_t)&producer + (uint64_t)stack;
+  c->frames[1] = (uint64_t)(uintptr_t)&query;
+  return c;
 }
 
 int main(int argc, char **argv)
