@@ -17,6 +17,7 @@
 #include "hostfn.h"
 #include "hostguard.h"
 #include "kparams.h"
+#include "nccl.h"
 #include "memquery.h"
 #include "pyframes.h"
 #include "ring.h"
@@ -103,18 +104,18 @@ static void scan_launch(const CUpti_CallbackData *cb, enum cl_op op,
   if ((op != CL_OP_KERNEL && op != CL_OP_GRAPH_EXEC_NODE) || p->ks.n)
     return;
   void *f = NULL;
-  void **params = NULL;
+  void **params = NULL, **extra = NULL;
   switch (cbid) {
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
     const cuLaunchKernel_params *P = cb->functionParams;
-    f = P->f, params = P->kernelParams;
+    f = P->f, params = P->kernelParams, extra = P->extra;
     break;
   }
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
     const cuLaunchKernelEx_params *P = cb->functionParams;
-    f = P->f, params = P->kernelParams;
+    f = P->f, params = P->kernelParams, extra = P->extra;
     break;
   }
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
@@ -127,7 +128,7 @@ static void scan_launch(const CUpti_CallbackData *cb, enum cl_op op,
     /* a graph's kernel node takes new parameters (graphs.c) */
     const cuGraphExecKernelNodeSetParams_v2_params *P = cb->functionParams;
     if (!P->nodeParams || P->nodeParams->extra)
-      return;
+      return; /* as graphs.c reads a node: extra not followed */
     f = P->nodeParams->func ? (void *)P->nodeParams->func
                             : (void *)P->nodeParams->kern;
     params = P->nodeParams->kernelParams;
@@ -141,7 +142,15 @@ static void scan_launch(const CUpti_CallbackData *cb, enum cl_op op,
   CL_PHASE_BEGIN(t0);
   /* a launch's words may wait for the writer; a graph's kernel node's are
    * needed at the call's end (cl_graph_exec_kernel) */
-  cl_kparams_scan(f, params, &p->ks, op == CL_OP_KERNEL);
+  const void *buf;
+  size_t bytes;
+  if (params) /* (both given: the launch fails, CUDA_ERROR_INVALID_VALUE) */
+    cl_kparams_scan(f, params, &p->ks, op == CL_OP_KERNEL);
+  else if (!cl_nccl_inside() && cl_kparams_extra(extra, &buf, &bytes))
+    /* NCCL launches its own kernels this way: their buffer holds its
+     * communicator's device state and work queues, and the collective's
+     * record is what models the memory they touch (nccl.c) */
+    cl_kparams_scan_buffer(f, buf, bytes, &p->ks, op == CL_OP_KERNEL);
   CL_PHASE_END(CL_PH_KPARAMS, t0);
 }
 

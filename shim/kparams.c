@@ -21,6 +21,7 @@
  * do): a by-value aggregate that holds one was not fully initialized, and
  * its pointer-like words are marked (cl_karg.uninit) as words that may be
  * stale (the report decides which: checks/find_races.c). */
+#include <cuda.h>
 #include <sched.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -437,10 +438,12 @@ struct layout {
   unsigned gen;           /* module_gen when read */
   unsigned n;
   int aggregate;          /* a parameter is wider than a pointer */
-  /* the parameters' sizes (a launch passes a pointer to each parameter, so
-   * their offsets are not needed): the first 22 in the header's line (a
-   * layout starts a line: layout_read) */
+  /* the parameters' sizes (a launch passes a pointer to each parameter,
+   * so their offsets are not needed but by a launch that passes them in
+   * one buffer: cl_kparams_scan_buffer): the first 22 in the header's
+   * line (a layout starts a line: layout_read) */
   uint16_t size[MAX_PARAMS];
+  uint16_t offset[MAX_PARAMS];
 };
 _Static_assert(offsetof(struct layout, size) + 22 * sizeof(uint16_t) <= 64,
                "a layout's header and 22 sizes fill one line");
@@ -577,6 +580,7 @@ static struct layout *layout_read(void *func, unsigned h, unsigned gen)
       info = kernel_info;
     while (info && l->n < MAX_PARAMS && info(func, l->n, &off, &size) == 0) {
       l->size[l->n] = (uint16_t)(size > 0xffff ? 0xffff : size);
+      l->offset[l->n] = (uint16_t)(off > 0xffff ? 0xffff : off);
       l->aggregate |= size > 8;
       l->n++;
     }
@@ -908,6 +912,34 @@ done:
 release:
   if (held)
     cl_ring_release();
+}
+
+int cl_kparams_extra(void **extra, const void **buf, size_t *bytes)
+{
+  *buf = NULL, *bytes = 0;
+  for (unsigned i = 0; extra && extra[i] != CU_LAUNCH_PARAM_END && i < 64; i += 2) {
+    if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+      *buf = extra[i + 1];
+    else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE && extra[i + 1])
+      *bytes = *(const size_t *)extra[i + 1];
+  }
+  return *buf && *bytes;
+}
+
+void cl_kparams_scan_buffer(void *func, const void *buf, size_t bytes,
+                            struct cl_kscan *s, int defer)
+{
+  struct mine *m = cl_thread_calloc((void **)&mine, sizeof *mine);
+  struct layout *l = func && buf ? layout_of(m, func) : NULL;
+  if (!l || !l->n)
+    return;
+  /* each parameter where its offset says, if the buffer holds it */
+  void *params[MAX_PARAMS];
+  for (unsigned i = 0; i < l->n; i++)
+    params[i] = (size_t)l->offset[i] + l->size[i] <= bytes
+                    ? (void *)((const unsigned char *)buf + l->offset[i])
+                    : NULL;
+  cl_kparams_scan(func, params, s, defer);
 }
 
 /* (the writer thread, under map_lock) whether V was in a range in

@@ -54,6 +54,14 @@ struct cl_kscan {
  * (S->deferred). */
 void cl_kparams_scan(void *func, void **params, struct cl_kscan *s,
                      int defer) CL_HIDDEN;
+/* The same of a launch that passes its parameters in one buffer of BYTES
+ * (cuLaunchKernel's extra: CU_LAUNCH_PARAM_BUFFER_POINTER and _SIZE), each
+ * where the kernel's layout puts it */
+void cl_kparams_scan_buffer(void *func, const void *buf, size_t bytes,
+                            struct cl_kscan *s, int defer) CL_HIDDEN;
+/* that buffer and its size in a launch's EXTRA (CUDA Driver API,
+ * cuLaunchKernel): 1, or 0 when it names none */
+int cl_kparams_extra(void **extra, const void **buf, size_t *bytes) CL_HIDDEN;
 /* (the writer) the N words at KARGS that a scan deferred, resolved as of
  * generation GEN among host code CODE: what the scan would have kept then,
  * in order, and marked; how many */

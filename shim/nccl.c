@@ -57,6 +57,22 @@ static void *_Atomic real_ncclCommCuDevice, *_Atomic real_ncclCommUserRank,
 
 #define REAL(name, type) ((type)atomic_load_explicit(&real_##name, memory_order_acquire))
 
+/* NCCL at work on this thread: how many of its calls are under way here
+ * (each wrapper's real call is made INSIDE), or, for a thread NCCL created
+ * inside one of them (its proxy, a nonblocking group's launcher), always.
+ * NCCL launches its own kernels from there (capture.c: their arguments are
+ * its internal state, which the collectives' records model). */
+static __thread int nccl_inside;
+#define INSIDE(call)                                                           \
+  ({                                                                           \
+    nccl_inside++;                                                             \
+    ncclResult_t inside_rc_ = call;                                            \
+    nccl_inside--;                                                             \
+    inside_rc_;                                                                \
+  })
+int cl_nccl_inside(void) { return nccl_inside > 0; }
+void cl_nccl_adopt(void) { nccl_inside = 1; }
+
 /* ---- element sizes (ncclDataType_t: ncclInt8 ... ncclFloat8e5m2) ----------- */
 static uint64_t type_size(int t)
 {
@@ -311,7 +327,7 @@ static void coll_end(const struct pend *p, unsigned row, const void *send,
       return real args;                                                        \
     struct pend p;                                                             \
     pend_begin(&p);                                                            \
-    ncclResult_t rc = real args;                                               \
+    ncclResult_t rc = INSIDE(real args);                                       \
     int saved = errno;                                                         \
     coll_end(&p, NROW_##name, send, recv, count, dtype, redop, root, comm,    \
              stream, rc);                                                      \
@@ -350,7 +366,7 @@ static ncclResult_t w_ncclGroupStart(void)
   t_group real = REAL(ncclGroupStart, t_group);
   if (!real)
     return NCCL_INTERNAL_ERROR;
-  ncclResult_t rc = real();
+  ncclResult_t rc = INSIDE(real());
   if (rc == NCCL_SUCCESS && atomic_load_explicit(&enabled, memory_order_relaxed))
     G.depth++;
   return rc;
@@ -361,7 +377,7 @@ static ncclResult_t w_ncclGroupEnd(void)
   t_group real = REAL(ncclGroupEnd, t_group);
   if (!real)
     return NCCL_INTERNAL_ERROR;
-  ncclResult_t rc = real();
+  ncclResult_t rc = INSIDE(real());
   int saved = errno;
   if (G.depth > 0 && --G.depth == 0)
     group_flush(rc);
@@ -376,7 +392,7 @@ static ncclResult_t w_ncclGroupSimulateEnd(void *info)
   t_simend real = REAL(ncclGroupSimulateEnd, t_simend);
   if (!real)
     return NCCL_INTERNAL_ERROR;
-  ncclResult_t rc = real(info);
+  ncclResult_t rc = INSIDE(real(info));
   if (G.depth > 0 && --G.depth == 0)
     G.n = 0;
   return rc;
@@ -416,7 +432,7 @@ static ncclResult_t w_ncclCommInitRank(ncclComm_t *comm, int nranks,
     return real(comm, nranks, id, rank);
   struct pend p;
   pend_begin(&p);
-  ncclResult_t rc = real(comm, nranks, id, rank);
+  ncclResult_t rc = INSIDE(real(comm, nranks, id, rank));
   int saved = errno;
   uint64_t h = cl_fnv1a(cl_fnv1a(FNV_BASIS, &id, sizeof id), &nranks, sizeof nranks);
   comm_created(&p, NROW_ncclCommInitRank, comm ? *comm : NULL, h, 0, rc);
@@ -436,7 +452,7 @@ static ncclResult_t w_ncclCommInitRankConfig(ncclComm_t *comm, int nranks,
     return real(comm, nranks, id, rank, config);
   struct pend p;
   pend_begin(&p);
-  ncclResult_t rc = real(comm, nranks, id, rank, config);
+  ncclResult_t rc = INSIDE(real(comm, nranks, id, rank, config));
   int saved = errno;
   uint64_t h = cl_fnv1a(cl_fnv1a(FNV_BASIS, &id, sizeof id), &nranks, sizeof nranks);
   comm_created(&p, NROW_ncclCommInitRankConfig, comm ? *comm : NULL, h, 0, rc);
@@ -457,7 +473,7 @@ static ncclResult_t w_ncclCommInitRankScalable(ncclComm_t *comm, int nranks,
     return real(comm, nranks, rank, nid, ids, config);
   struct pend p;
   pend_begin(&p);
-  ncclResult_t rc = real(comm, nranks, rank, nid, ids, config);
+  ncclResult_t rc = INSIDE(real(comm, nranks, rank, nid, ids, config));
   int saved = errno;
   uint64_t h = FNV_BASIS;
   for (int i = 0; ids && i < nid; i++)
@@ -480,7 +496,7 @@ static ncclResult_t w_ncclCommInitAll(ncclComm_t *comms_out, int ndev,
     return real(comms_out, ndev, devlist);
   struct pend p;
   pend_begin(&p);
-  ncclResult_t rc = real(comms_out, ndev, devlist);
+  ncclResult_t rc = INSIDE(real(comms_out, ndev, devlist));
   int saved = errno;
   /* one clique of this process: its ranks are all here */
   uint64_t k = atomic_fetch_add(&calls, 1), pid = (uint64_t)getpid();
@@ -506,7 +522,7 @@ static ncclResult_t w_ncclCommSplit(ncclComm_t comm, int color, int key,
   /* every rank of the parent calls it, in the same order */
   struct comm *parent = comm_of(comm);
   uint32_t nth = parent ? atomic_fetch_add(&parent->splits, 1) : 0;
-  ncclResult_t rc = real(comm, color, key, newcomm, config);
+  ncclResult_t rc = INSIDE(real(comm, color, key, newcomm, config));
   int saved = errno;
   if (rc != NCCL_SUCCESS || (newcomm && *newcomm)) {
     uint64_t h = parent && parent->id ? cl_fnv1a(FNV_BASIS, &parent->id, 8) : 0;
@@ -535,7 +551,7 @@ static ncclResult_t w_ncclCommShrink(ncclComm_t comm, int *exclude, int nexclude
   /* the ranks that stay call it, in the same order */
   struct comm *parent = comm_of(comm);
   uint32_t nth = parent ? atomic_fetch_add(&parent->splits, 1) : 0;
-  ncclResult_t rc = real(comm, exclude, nexclude, newcomm, config, flags);
+  ncclResult_t rc = INSIDE(real(comm, exclude, nexclude, newcomm, config, flags));
   int saved = errno;
   uint64_t h = parent && parent->id ? cl_fnv1a(FNV_BASIS, &parent->id, 8) : 0;
   if (h) {
@@ -561,7 +577,7 @@ static ncclResult_t comm_gone(t_destroy real, unsigned row, ncclComm_t comm)
   struct comm *cm = comm_find((uint64_t)(uintptr_t)comm);
   int32_t device = cm ? cm->device : -1;
   uint64_t id = cm ? cm->id : 0;
-  ncclResult_t rc = real(comm);
+  ncclResult_t rc = INSIDE(real(comm));
   int saved = errno;
   if (rc == NCCL_SUCCESS)
     comm_remove((uint64_t)(uintptr_t)comm);

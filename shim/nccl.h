@@ -10,6 +10,11 @@ void cl_nccl_comms_atfork_child(void) CL_HIDDEN;
 /* the recording is on: NCCL calls may be recorded */
 void cl_nccl_enable(void) CL_HIDDEN;
 int cl_nccl_enabled(void) CL_HIDDEN;
+/* NCCL is at work on this thread (inside a call of nccl.def, or a thread it
+ * created there): a kernel launched now is one of its own */
+int cl_nccl_inside(void) CL_HIDDEN;
+/* (threads.c) this thread was created inside NCCL: it is NCCL's */
+void cl_nccl_adopt(void) CL_HIDDEN;
 /* The wrappers of nccl.def (nccl.c): for each name its wrapper and the
  * slot of its real function; cl_nccl_count of them. */
 struct cl_nccl_fn {

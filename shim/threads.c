@@ -9,7 +9,8 @@
  * write nothing); it carries the seq taken when pthread_create was called,
  * so it sorts where the creation happened.  A join edge is written by the
  * joining thread when pthread_join returned 0 for a thread that recorded
- * anything.  While the shim is not recording, both wrappers only forward. */
+ * anything.  While the shim is not recording, both wrappers only forward.
+ * A thread created inside an NCCL call is NCCL's (nccl.h, cl_nccl_adopt). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 
 #include "capture.h"
+#include "nccl.h"
 #include "ring.h"
 #include "shim.h"
 #include "threads.h"
@@ -29,6 +31,7 @@ struct spawn {
   uint64_t create_seq;
   uint32_t parent;
   _Atomic uint32_t child;    /* its tid once it recorded something */
+  int nccl;                  /* created inside an NCCL call: NCCL's thread */
 };
 
 /* pthread_t -> spawn, for the join; lock-free claim of free slots */
@@ -70,6 +73,8 @@ static void *trampoline(void *p)
 {
   struct spawn *s = p;
   cl_threads_pending = s;
+  if (s->nccl)
+    cl_nccl_adopt();
   return s->fn(s->arg);
 }
 
@@ -85,7 +90,7 @@ pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *),
   struct spawn *s = cl_capture_recording() ? malloc(sizeof *s) : NULL;
   if (!s)
     return real(t, attr, fn, arg);
-  *s = (struct spawn){fn, arg, cl_next_seq(), cl_gettid(), 0};
+  *s = (struct spawn){fn, arg, cl_next_seq(), cl_gettid(), 0, cl_nccl_inside()};
   int rc = real(t, attr, trampoline, s);
   if (rc) {
     free(s);

@@ -1,10 +1,12 @@
 // driver_api.cpp - sample app using the driver API only, host code (built with
 // -cudart none, linked with -lcuda): primary context, module loaded from an
-// embedded fatbin (driver_kernels.cu), cuLaunchKernel, cuMemcpy*, a stream,
-// cuStreamSynchronize, cuCtxSynchronize.
+// embedded fatbin (driver_kernels.cu), cuLaunchKernel (its parameters as an
+// array, and in one buffer: extra), cuMemcpy*, a stream, cuStreamSynchronize,
+// cuCtxSynchronize.
 #include <cuda.h>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include "driver_kernels_fatbin.h"  // generated: driver_kernels_fatbin[]
 
 #define CU(call)                                                                  \
@@ -56,6 +58,15 @@ int main()
     Span span = { (float *)d, n };
     void *args2[] = { &span, &k };
     CU(cuLaunchKernel(scale_span, n / 256, 1, 1, 256, 1, 1, 0, s, args2, nullptr));
+    // scale's parameters in one buffer, each at its offset (x 0, k 8, n 12)
+    unsigned char packed[16];
+    size_t packed_size = sizeof packed;
+    std::memcpy(packed, &d, 8);
+    std::memcpy(packed + 8, &k, 4);
+    std::memcpy(packed + 12, &nn, 4);
+    void *extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, packed, CU_LAUNCH_PARAM_BUFFER_SIZE,
+                      &packed_size, CU_LAUNCH_PARAM_END };
+    CU(cuLaunchKernel(scale, n / 256, 1, 1, 256, 1, 1, 0, s, nullptr, extra));
     CU(cuStreamSynchronize(s));
     CU(cuMemcpyDtoH(h, d, sizeof h));
     CU(cuCtxSynchronize());
