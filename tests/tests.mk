@@ -110,6 +110,7 @@ NCCL_TESTS = \
 	tests/nccl/free_while_sending.test \
 	tests/nccl/group_event_early.test \
 	tests/nccl/no_nccl.test \
+	tests/nccl/own_kernels.test \
 	tests/nccl/ranks_mismatch.test \
 	tests/nccl/ranks_ok.test \
 	tests/nccl/ranks_short.test

@@ -51,7 +51,7 @@ if [ -z "$nccl_lib" ] || [ ! -d "$kit/nccl" ]; then
   bad "C programs: no NCCL in $pydir or no $kit/nccl (kit.sh without NCCL_HOME?)"
 else
   for name in allreduce_race allreduce_event_ok group_event_early free_while_sending \
-      dlopen_nccl no_nccl ranks_mismatch ranks_ok; do
+      own_kernels dlopen_nccl no_nccl ranks_mismatch ranks_ok; do
     d=$out/c/$name
     rm -rf "$d" && mkdir -p "$d"
     case $name in ranks_*) fn=nccl_ranks_check ;; *) fn=nccl_race_check ;; esac

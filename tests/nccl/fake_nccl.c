@@ -12,21 +12,71 @@
  * have freed the buffers); nothing crosses processes and nothing
  * waits for the other ranks, so mismatched ranks do not hang.  Between
  * ncclGroupStart and ncclGroupEnd the work waits for ncclGroupEnd, as in
- * NCCL.  Invalid arguments give ncclInvalidArgument, as NCCL's do. */
+ * NCCL, and is issued from a thread of the double's own (as NCCL issues a
+ * nonblocking communicator's).  Invalid arguments give ncclInvalidArgument,
+ * as NCCL's do.
+ *
+ * Like NCCL, the double also launches a kernel of its own for each piece of
+ * work (double/fake_nccl_kernels.cu), through cuLaunchKernel with its arguments in
+ * one buffer (extra), as NCCL does: the communicator's device memory, and a
+ * pinned work slot the host fills before each launch.  No CUDA rule orders
+ * those internals the way the program sees them (NCCL orders its own work),
+ * so a tool that took them for the program's memory would report races
+ * there; cudalens models a collective from its call instead (nccl.def). */
 #define _GNU_SOURCE
+#include <cuda.h>
 #include <cuda_runtime.h>
+#include <dlfcn.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#ifdef FAKE_NCCL_OWN_KERNEL /* (built where nvcc is) */
+#include "fake_nccl_kernels_fatbin.h" /* generated: fake_nccl_kernels_fatbin[] */
+#endif
 #include "nccl.h"
 
 struct ncclComm {
   int rank, nranks, device;
   unsigned char id[NCCL_UNIQUE_ID_BYTES];
+  unsigned long long *state, *work; /* the double's own kernel's memory */
 };
+
+/* the double's own kernel (double/fake_nccl_kernels.cu), loaded once
+ * through the driver's entry points, found at run time as NCCL finds them */
+static CUfunction own_kernel;
+static CUresult (*launch)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                          unsigned, unsigned, unsigned, CUstream, void **, void **);
+static void own_load(void)
+{
+#ifdef FAKE_NCCL_OWN_KERNEL
+  CUresult (*load)(CUmodule *, const void *) = dlsym(RTLD_DEFAULT, "cuModuleLoadData");
+  CUresult (*get)(CUfunction *, CUmodule, const char *) =
+      dlsym(RTLD_DEFAULT, "cuModuleGetFunction");
+  launch = dlsym(RTLD_DEFAULT, "cuLaunchKernel");
+  CUmodule m;
+  if (load && get && launch && load(&m, fake_nccl_kernels_fatbin) == CUDA_SUCCESS)
+    get(&own_kernel, m, "fake_nccl_kernel");
+#endif
+}
+
+/* the double's own work for a collective on STREAM: the host fills the
+ * work slot, then the kernel runs with its arguments in one buffer */
+static ncclResult_t own_launch(struct ncclComm *c, cudaStream_t stream)
+{
+  if (!own_kernel || !c->state || !c->work)
+    return ncclSuccess;
+  c->work[0]++;
+  struct { unsigned long long *state, *work; } args = {c->state, c->work};
+  size_t size = sizeof args;
+  void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &args,
+                   CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END};
+  return launch(own_kernel, 1, 1, 1, 1, 1, 1, 0, (CUstream)stream, NULL,
+                        extra) == CUDA_SUCCESS ? ncclSuccess : ncclUnhandledCudaError;
+}
 
 static size_t type_size(ncclDataType_t t)
 {
@@ -40,6 +90,7 @@ struct move {
   const void *src;
   size_t bytes;
   cudaStream_t stream;
+  struct ncclComm *comm;
 };
 
 static void run_move(void *arg) { free(arg); }
@@ -52,6 +103,11 @@ static ncclResult_t issue(struct move *m)
 {
   if (m->dst && m->src && m->dst != m->src && m->bytes)
     memmove(m->dst, m->src, m->bytes);
+  ncclResult_t r = own_launch(m->comm, m->stream);
+  if (r != ncclSuccess) {
+    free(m);
+    return r;
+  }
   if (cudaLaunchHostFunc(m->stream, run_move, m) != cudaSuccess) {
     free(m);
     return ncclUnhandledCudaError;
@@ -59,13 +115,13 @@ static ncclResult_t issue(struct move *m)
   return ncclSuccess;
 }
 
-static ncclResult_t enqueue(void *dst, const void *src, size_t bytes,
-                            cudaStream_t stream)
+static ncclResult_t enqueue(struct ncclComm *comm, void *dst, const void *src,
+                            size_t bytes, cudaStream_t stream)
 {
   struct move *m = malloc(sizeof *m);
   if (!m)
     return ncclSystemError;
-  *m = (struct move){dst, src, bytes, stream};
+  *m = (struct move){dst, src, bytes, stream, comm};
   if (!group_depth)
     return issue(m);
   if (npending == cappending) {
@@ -118,6 +174,13 @@ static ncclResult_t make(ncclComm_t *comm, int nranks, int rank, const void *id,
   if (!c)
     return ncclSystemError;
   c->rank = rank, c->nranks = nranks, c->device = device;
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  if (cudaMalloc((void **)&c->state, 64) != cudaSuccess)
+    c->state = NULL;
+  if (cudaHostAlloc((void **)&c->work, 1 << 16, cudaHostAllocDefault) != cudaSuccess)
+    c->work = NULL;
+  if (c->state && c->work)
+    pthread_once(&once, own_load);
   if (id)
     memcpy(c->id, id, sizeof c->id);
   *comm = c;
@@ -169,6 +232,10 @@ ncclResult_t ncclCommDestroy(ncclComm_t comm)
 {
   if (!comm)
     return ncclInvalidArgument;
+  if (comm->state)
+    cudaFree(comm->state);
+  if (comm->work)
+    cudaFreeHost(comm->work);
   free(comm);
   return ncclSuccess;
 }
@@ -205,7 +272,7 @@ ncclResult_t ncclAllReduce(const void *s, void *r, size_t n, ncclDataType_t t,
   ncclResult_t e = check(comm, t);
   if (e != ncclSuccess || (unsigned)op >= ncclNumOps)
     return e != ncclSuccess ? e : ncclInvalidArgument;
-  return enqueue(r, s, n * type_size(t), st);
+  return enqueue(comm, r, s, n * type_size(t), st);
 }
 
 ncclResult_t ncclBroadcast(const void *s, void *r, size_t n, ncclDataType_t t, int root,
@@ -214,7 +281,7 @@ ncclResult_t ncclBroadcast(const void *s, void *r, size_t n, ncclDataType_t t, i
   ncclResult_t e = check(comm, t);
   if (e != ncclSuccess || root < 0 || root >= comm->nranks)
     return e != ncclSuccess ? e : ncclInvalidArgument;
-  return enqueue(r, comm->rank == root ? s : NULL, n * type_size(t), st);
+  return enqueue(comm, r, comm->rank == root ? s : NULL, n * type_size(t), st);
 }
 
 ncclResult_t ncclBcast(void *b, size_t n, ncclDataType_t t, int root, ncclComm_t comm,
@@ -229,7 +296,7 @@ ncclResult_t ncclReduce(const void *s, void *r, size_t n, ncclDataType_t t, nccl
   ncclResult_t e = check(comm, t);
   if (e != ncclSuccess || root < 0 || root >= comm->nranks || (unsigned)op >= ncclNumOps)
     return e != ncclSuccess ? e : ncclInvalidArgument;
-  return enqueue(comm->rank == root ? r : NULL, s, n * type_size(t), st);
+  return enqueue(comm, comm->rank == root ? r : NULL, s, n * type_size(t), st);
 }
 
 ncclResult_t ncclAllGather(const void *s, void *r, size_t n, ncclDataType_t t,
@@ -239,7 +306,7 @@ ncclResult_t ncclAllGather(const void *s, void *r, size_t n, ncclDataType_t t,
   if (e != ncclSuccess)
     return e;
   size_t b = n * type_size(t);
-  return enqueue(r ? (char *)r + (size_t)comm->rank * b : NULL, s, b, st);
+  return enqueue(comm, r ? (char *)r + (size_t)comm->rank * b : NULL, s, b, st);
 }
 
 ncclResult_t ncclReduceScatter(const void *s, void *r, size_t n, ncclDataType_t t,
@@ -249,7 +316,7 @@ ncclResult_t ncclReduceScatter(const void *s, void *r, size_t n, ncclDataType_t 
   if (e != ncclSuccess || (unsigned)op >= ncclNumOps)
     return e != ncclSuccess ? e : ncclInvalidArgument;
   size_t b = n * type_size(t);
-  return enqueue(r, s ? (const char *)s + (size_t)comm->rank * b : NULL, b, st);
+  return enqueue(comm, r, s ? (const char *)s + (size_t)comm->rank * b : NULL, b, st);
 }
 
 ncclResult_t ncclAlltoAll(const void *s, void *r, size_t n, ncclDataType_t t,
@@ -259,7 +326,7 @@ ncclResult_t ncclAlltoAll(const void *s, void *r, size_t n, ncclDataType_t t,
   if (e != ncclSuccess)
     return e;
   size_t b = n * type_size(t), off = (size_t)comm->rank * b;
-  return enqueue(r ? (char *)r + off : NULL, s ? (const char *)s + off : NULL, b, st);
+  return enqueue(comm, r ? (char *)r + off : NULL, s ? (const char *)s + off : NULL, b, st);
 }
 
 ncclResult_t ncclSend(const void *s, size_t n, ncclDataType_t t, int peer, ncclComm_t comm,
@@ -269,7 +336,7 @@ ncclResult_t ncclSend(const void *s, size_t n, ncclDataType_t t, int peer, ncclC
   if (e != ncclSuccess || peer < 0 || peer >= comm->nranks)
     return e != ncclSuccess ? e : ncclInvalidArgument;
   (void)s, (void)n;
-  return enqueue(NULL, NULL, 0, st);
+  return enqueue(comm, NULL, NULL, 0, st);
 }
 
 ncclResult_t ncclRecv(void *r, size_t n, ncclDataType_t t, int peer, ncclComm_t comm,
@@ -279,7 +346,26 @@ ncclResult_t ncclRecv(void *r, size_t n, ncclDataType_t t, int peer, ncclComm_t 
   if (e != ncclSuccess || peer < 0 || peer >= comm->nranks)
     return e != ncclSuccess ? e : ncclInvalidArgument;
   (void)r, (void)n;
-  return enqueue(NULL, NULL, 0, st);
+  return enqueue(comm, NULL, NULL, 0, st);
+}
+
+struct batch {
+  struct move **v;
+  size_t n;
+  ncclResult_t result;
+};
+
+static void *issue_batch(void *p)
+{
+  struct batch *b = p;
+  for (size_t i = 0; i < b->n; i++) {
+    if (b->v[i]->comm)
+      cudaSetDevice(b->v[i]->comm->device);
+    ncclResult_t e = issue(b->v[i]);
+    if (b->result == ncclSuccess)
+      b->result = e;
+  }
+  return NULL;
 }
 
 ncclResult_t ncclGroupStart(void)
@@ -294,12 +380,14 @@ ncclResult_t ncclGroupEnd(void)
     return ncclInvalidUsage;
   if (--group_depth)
     return ncclSuccess;
-  ncclResult_t r = ncclSuccess;
-  for (size_t i = 0; i < npending; i++) {
-    ncclResult_t e = issue(pending[i]);
-    if (r == ncclSuccess)
-      r = e;
-  }
+  /* the group's work is issued from a thread of the double's own, as NCCL
+   * issues a nonblocking communicator's (here joined before returning) */
+  struct batch b = {pending, npending, ncclSuccess};
+  pthread_t t;
+  if (pthread_create(&t, NULL, issue_batch, &b) == 0)
+    pthread_join(t, NULL);
+  else
+    issue_batch(&b);
   npending = 0;
-  return r;
+  return b.result;
 }

@@ -12,7 +12,8 @@ tests_nccl_libnccl_la_SOURCES = tests/nccl/fake_nccl.c tests/nccl/nccl.h
 tests_nccl_libnccl_la_CFLAGS = $(SIM_CFLAGS) -I$(srcdir)/tests/nccl
 tests_nccl_libnccl_la_LDFLAGS = -shared -rpath $(abs_builddir)/tests/nccl/lib \
 	-no-undefined -version-info 2:0:0
-tests_nccl_libnccl_la_LIBADD = tests/sim/libcudart.la
+tests_nccl_libnccl_la_LIBADD = tests/sim/libcudart.la -ldl
+EXTRA_DIST += tests/nccl/double/fake_nccl_kernels.cu
 
 NCCL_LIBDIR = tests/nccl/lib
 $(NCCL_LIBDIR)/.stamp: tests/nccl/libnccl.la
@@ -27,7 +28,7 @@ clean-nccl-lib:
 
 # single-process programs checked against their marks (tests/races/check.sh)
 NCCL_RACE_NAMES = allreduce_race allreduce_event_ok group_event_early \
-	free_while_sending dlopen_nccl no_nccl
+	free_while_sending dlopen_nccl no_nccl own_kernels
 # two-process programs (tests/nccl/ranks.sh)
 NCCL_RANK_NAMES = ranks_mismatch ranks_ok ranks_short
 # NCCL_TESTS: the folder's test scripts, collected in tests/tests.mk
@@ -36,6 +37,17 @@ EXTRA_DIST += $(NCCL_TESTS) tests/nccl/check.sh tests/nccl/nccl_test.h \
 	tests/nccl/nccl_plugin.cpp
 
 if HAVE_NVCC
+# the double's own kernel, launched as NCCL launches its own
+# (double/fake_nccl_kernels.cu: apart from the catalogue's programs,
+# tests/nccl/*.cu; embedded in the double as a fatbin)
+tests_nccl_libnccl_la_CPPFLAGS = -DFAKE_NCCL_OWN_KERNEL -Itests/nccl
+$(tests_nccl_libnccl_la_OBJECTS): tests/nccl/fake_nccl_kernels_fatbin.h
+tests/nccl/fake_nccl_kernels.fatbin: $(srcdir)/tests/nccl/double/fake_nccl_kernels.cu
+	@$(MKDIR_P) tests/nccl
+	$(AM_V_GEN)$(NVCC) -fatbin -arch=sm_90 --no-compress $< -o $@
+tests/nccl/fake_nccl_kernels_fatbin.h: tests/nccl/fake_nccl_kernels.fatbin
+	$(AM_V_GEN)$(CUDA_HOME)/bin/bin2c --name fake_nccl_kernels_fatbin --type longlong --const $< > $@
+CLEANFILES += tests/nccl/fake_nccl_kernels.fatbin tests/nccl/fake_nccl_kernels_fatbin.h
 TESTS += $(NCCL_TESTS)
 NCCL_PROGS = $(NCCL_RACE_NAMES:%=tests/nccl/%) $(NCCL_RANK_NAMES:%=tests/nccl/%)
 check_DATA += $(NCCL_PROGS) tests/nccl/libnccl_plugin.so tests/nccl/now/allreduce_race
