@@ -926,6 +926,11 @@ int cl_kparams_extra(void **extra, const void **buf, size_t *bytes)
   return *buf && *bytes;
 }
 
+/* a launch's parameters as CUDA takes them at most (32,764 bytes since
+ * CUDA 12.1), rounded up */
+#define PARAM_SPACE 32768
+static __thread unsigned char *padded; /* a short buffer's copy (below) */
+
 void cl_kparams_scan_buffer(void *func, const void *buf, size_t bytes,
                             struct cl_kscan *s, int defer)
 {
@@ -933,7 +938,24 @@ void cl_kparams_scan_buffer(void *func, const void *buf, size_t bytes,
   struct layout *l = func && buf ? layout_of(m, func) : NULL;
   if (!l || !l->n)
     return;
-  /* each parameter where its offset says, if the buffer holds it */
+  /* A buffer may hold less than the parameters' declared extent: NCCL
+   * passes as much of its 4 KiB argument structure as a launch uses.  It
+   * is read as far as it goes, from a copy whose rest is zeros. */
+  size_t extent = 0;
+  for (unsigned i = 0; i < l->n; i++)
+    if ((size_t)l->offset[i] + l->size[i] > extent)
+      extent = (size_t)l->offset[i] + l->size[i];
+  if (extent > PARAM_SPACE)
+    extent = PARAM_SPACE;
+  if (bytes < extent) {
+    unsigned char *pad = cl_thread_calloc((void **)&padded, PARAM_SPACE);
+    if (!pad)
+      return;
+    memcpy(pad, buf, bytes);
+    memset(pad + bytes, 0, extent - bytes);
+    buf = pad, bytes = extent;
+  }
+  /* each parameter where its offset says */
   void *params[MAX_PARAMS];
   for (unsigned i = 0; i < l->n; i++)
     params[i] = (size_t)l->offset[i] + l->size[i] <= bytes

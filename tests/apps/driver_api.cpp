@@ -1,7 +1,8 @@
 // driver_api.cpp - sample app using the driver API only, host code (built with
 // -cudart none, linked with -lcuda): primary context, module loaded from an
 // embedded fatbin (driver_kernels.cu), cuLaunchKernel (its parameters as an
-// array, and in one buffer: extra), cuMemcpy*, a stream, cuStreamSynchronize,
+// array, and in one buffer: extra, also one shorter than the parameter it
+// starts, as NCCL gives its own), cuMemcpy*, a stream, cuStreamSynchronize,
 // cuCtxSynchronize.
 #include <cuda.h>
 #include <cstdio>
@@ -38,8 +39,9 @@ int main()
     CU(cuCtxSetCurrent(ctx));
     CUmodule mod;
     CU(cuModuleLoadData(&mod, driver_kernels_fatbin));
-    CUfunction scale, scale_span;
+    CUfunction scale, scale_span, scale_args;
     CU(cuModuleGetFunction(&scale, mod, "scale"));
+    CU(cuModuleGetFunction(&scale_args, mod, "scale_args"));
     CU(cuModuleGetFunction(&scale_span, mod, "_Z10scale_span4Spanf"));
 
     const int n = 1024;
@@ -67,6 +69,8 @@ int main()
     void *extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, packed, CU_LAUNCH_PARAM_BUFFER_SIZE,
                       &packed_size, CU_LAUNCH_PARAM_END };
     CU(cuLaunchKernel(scale, n / 256, 1, 1, 256, 1, 1, 0, s, nullptr, extra));
+    // the same 16 bytes as the first 16 of scale_args's 4 KiB parameter
+    CU(cuLaunchKernel(scale_args, n / 256, 1, 1, 256, 1, 1, 0, s, nullptr, extra));
     CU(cuStreamSynchronize(s));
     CU(cuMemcpyDtoH(h, d, sizeof h));
     CU(cuCtxSynchronize());

@@ -70,6 +70,7 @@ static ncclResult_t own_launch(struct ncclComm *c, cudaStream_t stream)
   if (!own_kernel || !c->state || !c->work)
     return ncclSuccess;
   c->work[0]++;
+  /* the first 16 bytes of the kernel's 4 KiB parameter: what it reads */
   struct { unsigned long long *state, *work; } args = {c->state, c->work};
   size_t size = sizeof args;
   void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &args,
