@@ -1,6 +1,7 @@
 // driver_kernels.cu - device code for driver_api.cpp, compiled on its own into
 // a fatbin (nvcc -fatbin --no-compress) that driver_api.cpp embeds and loads
-// with cuModuleLoadData.
+// with cuModuleLoadData.  (The kernels' order matters to tests/capture/unload.cpp,
+// which needs the simulator to give scale_span the handle scale had.)
 struct Span {
     float *data;
     int n;
@@ -11,13 +12,6 @@ extern "C" __global__ void scale(float *x, float k, int n)
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
         x[i] *= k;
-}
-
-__global__ void scale_span(Span s, float k)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < s.n)
-        s.data[i] *= k;
 }
 
 // NCCL's way: one parameter declared larger than a launch fills (its 4 KiB
@@ -35,3 +29,11 @@ extern "C" __global__ void scale_args(Args4K a)
     if (i < a.n)
         a.x[i] *= a.k;
 }
+
+__global__ void scale_span(Span s, float k)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < s.n)
+        s.data[i] *= k;
+}
+
