@@ -917,7 +917,7 @@ release:
 int cl_kparams_extra(void **extra, const void **buf, size_t *bytes)
 {
   *buf = NULL, *bytes = 0;
-  for (unsigned i = 0; extra && extra[i] != CU_LAUNCH_PARAM_END && i < 64; i += 2) {
+  for (unsigned i = 0; extra && i < 64 && extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
     if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER)
       *buf = extra[i + 1];
     else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE && extra[i + 1])
