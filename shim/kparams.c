@@ -595,9 +595,10 @@ static struct layout *layout_read(void *func, unsigned h, unsigned gen)
   return l;
 }
 
-/* a parameter's bytes looked at: CUDA's limit for all of a kernel's
- * parameters (32,764 bytes since CUDA 12.1) */
-#define MAX_SCAN_BYTES 32768
+/* CUDA's limit for all of a kernel's parameters (32,764 bytes since CUDA
+ * 12.1), rounded up: the most of a parameter looked at, and of a launch's
+ * buffer copied (cl_kparams_scan_buffer) */
+#define PARAM_SPACE 32768
 
 /* ---- skipping words in neither span, four at a time ------------------------
  * Most argument words (sizes, strides, flags, an aggregate's padding) are
@@ -836,7 +837,7 @@ again:
   s->truncated = 0;
   for (unsigned i = 0; i < l->n; i++) {
     const unsigned char *p = params[i];
-    unsigned size = l->size[i] > MAX_SCAN_BYTES ? MAX_SCAN_BYTES : l->size[i];
+    unsigned size = l->size[i] > PARAM_SPACE ? PARAM_SPACE : l->size[i];
     if (!p)
       continue;
     CL_PHASE_ADD(CL_PH_KP_WORDS, size / 8);
@@ -926,9 +927,6 @@ int cl_kparams_extra(void **extra, const void **buf, size_t *bytes)
   return *buf && *bytes;
 }
 
-/* a launch's parameters as CUDA takes them at most (32,764 bytes since
- * CUDA 12.1), rounded up */
-#define PARAM_SPACE 32768
 static __thread unsigned char *padded; /* a short buffer's copy (below) */
 
 void cl_kparams_scan_buffer(void *func, const void *buf, size_t bytes,

@@ -196,7 +196,7 @@ static void drain(struct cl_db *db)
   cl_kparams_prune(held);
   uint64_t unburied = cl_kparams_take_unburied();
   if (unburied)
-    cl_db_drop(db, "allocation-history", unburied);
+    cl_db_drop(db, CL_DROP_ALLOC_HISTORY, unburied);
   cl_db_put_host_accesses(db);
   cl_db_put_waits(db);
   uint64_t lost[2];

@@ -1192,7 +1192,7 @@ static void put_call(struct cl_db *db, const struct cl_call *c,
       ADD_ROW(db, launch_args);
     }
     if (cut)
-      cl_db_drop(db, "kernel-args-beyond-limit", 1);
+      cl_db_drop(db, CL_DROP_KARGS, 1);
     break;
   case CL_OP_STREAM_CREATE:
     I64(db, streams, seq, c->seq);
@@ -1394,7 +1394,7 @@ static void put_graph_node(struct cl_db *db, const struct cl_gnode_rec *g,
     }
   }
   if (g->kargs_truncated)
-    cl_db_drop(db, "kernel-args-beyond-limit", 1);
+    cl_db_drop(db, CL_DROP_KARGS, 1);
 }
 
 void cl_db_put(struct cl_db *db, const struct cl_record *r,
@@ -1533,8 +1533,7 @@ void cl_db_drop(struct cl_db *db, const char *reason, uint64_t n)
 {
   /* whole records lost (not the pointer arguments beyond those kept, nor
    * removed allocations kparams.c could not keep for resolving them) */
-  if (strcmp(reason, "kernel-args-beyond-limit") &&
-      strcmp(reason, "allocation-history")) {
+  if (strcmp(reason, CL_DROP_KARGS) && strcmp(reason, CL_DROP_ALLOC_HISTORY)) {
     if (!db->lost)
       db->lost_reason = reason;
     db->lost += n;

@@ -14,7 +14,13 @@ int cl_db_begin(struct cl_db *db) CL_HIDDEN;
  * the record alone: writer.c's words_of; NULL: the record's) */
 void cl_db_put(struct cl_db *db, const struct cl_record *r,
                const struct cl_karg *kargs) CL_HIDDEN;
+/* N records of REASON lost, or, for the partial reasons below, N records
+ * kept without part of what they held (counted in drops, not as lost) */
 void cl_db_drop(struct cl_db *db, const char *reason, uint64_t n) CL_HIDDEN;
+/* a launch's or graph node's argument words past CL_LAUNCH_KARGS */
+#define CL_DROP_KARGS "kernel-args-beyond-limit"
+/* removed allocations not kept to resolve a launch's words against */
+#define CL_DROP_ALLOC_HISTORY "allocation-history"
 void cl_db_put_host_accesses(struct cl_db *db) CL_HIDDEN;
 /* how often and how long the program waited for room (cl_ring_waits), in
  * meta, when that changed */
